@@ -1,0 +1,59 @@
+/**
+ * Wraps the D1 binding so each request can report how many round trips it made
+ * and how long they took (Server-Timing). A `batch` is one round trip however
+ * many statements it carries; that is the number the 3-round-trip budget counts.
+ */
+export interface D1Metrics {
+  roundTrips: number;
+  durationMs: number;
+}
+
+const RAW = Symbol("raw statement");
+
+type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement };
+
+function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics): Wrapped {
+  async function timed<T>(run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    metrics.roundTrips += 1;
+    try {
+      return await run();
+    } finally {
+      metrics.durationMs += performance.now() - started;
+    }
+  }
+  const wrapped = {
+    [RAW]: statement,
+    bind: (...values: unknown[]) => wrapStatement(statement.bind(...values), metrics),
+    first: (column?: string) =>
+      timed(() => (column === undefined ? statement.first() : statement.first(column))),
+    run: () => timed(() => statement.run()),
+    all: () => timed(() => statement.all()),
+    raw: (options?: { columnNames?: boolean }) =>
+      timed(() => (options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw())),
+  };
+  return wrapped as unknown as Wrapped;
+}
+
+export function instrumentD1(db: D1Database, metrics: D1Metrics): D1Database {
+  const wrapped = {
+    prepare: (query: string) => wrapStatement(db.prepare(query), metrics),
+    batch: async (statements: D1PreparedStatement[]) => {
+      const raw = statements.map((s) => (s as Partial<Wrapped>)[RAW] ?? s);
+      const started = performance.now();
+      metrics.roundTrips += 1;
+      try {
+        return await db.batch(raw);
+      } finally {
+        metrics.durationMs += performance.now() - started;
+      }
+    },
+    exec: (query: string) => {
+      metrics.roundTrips += 1;
+      return db.exec(query);
+    },
+    dump: () => db.dump(),
+    withSession: (constraint?: string) => db.withSession(constraint),
+  };
+  return wrapped as unknown as D1Database;
+}

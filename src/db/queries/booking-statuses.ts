@@ -1,0 +1,23 @@
+import type { Database } from "../client";
+import { bookingStatuses } from "../schema";
+
+/** Every workspace starts with these; operators may add more. */
+export const DEFAULT_STATUSES = [
+  { name: "New", type: "new" },
+  { name: "Confirmed", type: "confirmed" },
+  { name: "In progress", type: "inprogress" },
+  { name: "Completed", type: "completed" },
+  { name: "Canceled", type: "canceled" },
+] as const;
+
+export function defaultBookingStatuses(db: Database, workspaceId: string, createdAt: number) {
+  // Distinct created_at values keep the list order stable and meaningful.
+  return DEFAULT_STATUSES.map((status, i) =>
+    db.insert(bookingStatuses).values({
+      id: crypto.randomUUID(),
+      workspaceId,
+      createdAt: createdAt + i,
+      ...status,
+    }),
+  );
+}

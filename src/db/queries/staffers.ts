@@ -1,0 +1,97 @@
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { PageRequest } from "../../lib/pagination";
+import { stafferDateOverrides, stafferLocations, stafferSchedules, staffers } from "../schema";
+import { type Scope, whereIn } from "../scope";
+
+// The staffer's locations ride along as a JSON array so a page stays one query.
+const locationIds = sql<string>`(select json_group_array(${stafferLocations.locationId}) from ${stafferLocations} where ${stafferLocations.stafferId} = ${staffers.id})`;
+
+export async function listStaffers(scope: Scope, page: PageRequest, filter?: SQL) {
+  const where = whereIn(scope, staffers, filter);
+  const [totals, rows] = await scope.db.batch([
+    scope.db.select({ total: count() }).from(staffers).where(where),
+    scope.db
+      .select({ staffer: staffers, locationIds })
+      .from(staffers)
+      .where(where)
+      .orderBy(asc(staffers.createdAt), asc(staffers.id))
+      .limit(page.perPage)
+      .offset(page.offset),
+  ]);
+  return {
+    total: totals[0]?.total ?? 0,
+    rows: rows.map((r) => ({
+      staffer: r.staffer,
+      locationIds: JSON.parse(r.locationIds) as string[],
+    })),
+  };
+}
+
+export interface ScheduleInput {
+  intervals: { location_uuid: string; weekday: number; start: string; end: string }[];
+  overrides: { location_uuid: string; date: string; intervals: { start: string; end: string }[] }[];
+}
+
+/** Statements that replace a staffer's whole weekly schedule and date overrides. */
+export function replaceScheduleStatements(scope: Scope, stafferId: string, input: ScheduleInput) {
+  const { db, workspaceId } = scope;
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .delete(stafferSchedules)
+      .where(
+        and(
+          eq(stafferSchedules.workspaceId, workspaceId),
+          eq(stafferSchedules.stafferId, stafferId),
+        ),
+      ),
+    db
+      .delete(stafferDateOverrides)
+      .where(
+        and(
+          eq(stafferDateOverrides.workspaceId, workspaceId),
+          eq(stafferDateOverrides.stafferId, stafferId),
+        ),
+      ),
+  ];
+  if (input.intervals.length > 0) {
+    statements.push(
+      db.insert(stafferSchedules).values(
+        input.intervals.map((i) => ({
+          id: crypto.randomUUID(),
+          workspaceId,
+          stafferId,
+          locationId: i.location_uuid,
+          weekday: i.weekday,
+          start: i.start,
+          end: i.end,
+        })),
+      ),
+    );
+  }
+  if (input.overrides.length > 0) {
+    statements.push(
+      db.insert(stafferDateOverrides).values(
+        input.overrides.map((o) => ({
+          id: crypto.randomUUID(),
+          workspaceId,
+          stafferId,
+          locationId: o.location_uuid,
+          date: o.date,
+          intervals: o.intervals,
+        })),
+      ),
+    );
+  }
+  return statements;
+}
+
+export async function stafferLocationIds(scope: Scope, stafferId: string) {
+  const rows = await scope.db
+    .select({ locationId: stafferLocations.locationId })
+    .from(stafferLocations)
+    .where(whereIn(scope, stafferLocations, eq(stafferLocations.stafferId, stafferId)));
+  return rows.map((r) => r.locationId);
+}
+
+export const stafferIdsIn = (ids: string[]) => inArray(staffers.id, ids);

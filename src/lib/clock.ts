@@ -1,0 +1,3 @@
+/** Instants are stored as epoch milliseconds and rendered as ISO 8601 UTC without fractions. */
+export const toIso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+export const now = () => Date.now();

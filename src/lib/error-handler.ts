@@ -1,0 +1,60 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
+import type { ErrorBody } from "./error-body";
+import { ApiError, type ErrorCode, statusFor } from "./errors";
+
+export function renderError(c: Context<AppEnv>, error: ApiError): Response {
+  const body: ErrorBody = { message: error.message, code: error.code };
+  if (error.errors) body.errors = error.errors;
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  return c.json(body, error.status);
+}
+
+function codeForHttpStatus(status: number): ErrorCode {
+  if (status === 400) return "invalid_json";
+  if (status === 401) return "unauthenticated";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 405) return "method_not_allowed";
+  if (status === 413) return "payload_too_large";
+  if (status === 415) return "unsupported_media_type";
+  if (status === 429) return "rate_limited";
+  return status < 500 ? "validation_failed" : "internal_error";
+}
+
+/** The single `onError`: known errors keep their code, everything else is a logged 500. */
+export function onError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof ApiError) return renderError(c, error);
+  if (error instanceof HTTPException && error.status < 500) {
+    const code = codeForHttpStatus(error.status);
+    // Hono's body parser reports malformed JSON this way; keep its wording out of our contract.
+    const message = code === "invalid_json" ? "The request body is not valid JSON." : error.message;
+    return renderError(c, new ApiError(code, message || "Bad request."));
+  }
+  const requestId = c.get("requestId") ?? "unknown";
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: requestId,
+      message: error.message,
+      stack: error.stack,
+    }),
+  );
+  const body: ErrorBody = {
+    message: "Something went wrong on our side. Quote the request id when reporting it.",
+    code: "internal_error",
+    request_id: requestId,
+  };
+  return c.json(body, statusFor("internal_error"));
+}
+
+export function onNotFound(c: Context<AppEnv>): Response {
+  return renderError(
+    c,
+    new ApiError(
+      "route_not_found",
+      `No route matches ${c.req.method} ${new URL(c.req.url).pathname}.`,
+    ),
+  );
+}

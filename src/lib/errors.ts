@@ -1,0 +1,93 @@
+/**
+ * One error class for every failure the API reports on purpose. The code is
+ * the stable, machine-readable part; the status follows from it.
+ */
+export type ErrorCode =
+  | "validation_failed"
+  | "invalid_json"
+  | "unsupported_media_type"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "route_not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "slot_unavailable"
+  | "booking_not_replaceable"
+  | "payload_too_large"
+  | "rate_limited"
+  | "internal_error";
+
+export type FieldErrors = Record<string, string[]>;
+
+export function statusFor(
+  code: ErrorCode,
+): 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 {
+  switch (code) {
+    case "invalid_json":
+      return 400;
+    case "unauthenticated":
+      return 401;
+    case "forbidden":
+      return 403;
+    case "not_found":
+    case "route_not_found":
+      return 404;
+    case "method_not_allowed":
+      return 405;
+    case "conflict":
+    case "slot_unavailable":
+    case "booking_not_replaceable":
+      return 409;
+    case "payload_too_large":
+      return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "validation_failed":
+      return 422;
+    case "rate_limited":
+      return 429;
+    case "internal_error":
+      return 500;
+  }
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldErrors | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { errors?: FieldErrors; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+
+  get status() {
+    return statusFor(this.code);
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
+
+/** A 422 for one or more fields, Laravel style: first message becomes the summary. */
+export function validationError(errors: FieldErrors): ApiError {
+  const fields = Object.keys(errors);
+  const first = fields[0] ? errors[fields[0]]?.[0] : undefined;
+  const more =
+    fields.length > 1
+      ? ` (and ${fields.length - 1} more error${fields.length > 2 ? "s" : ""})`
+      : "";
+  return new ApiError("validation_failed", `${first ?? "The given data was invalid."}${more}`, {
+    errors,
+  });
+}
+
+export const fieldError = (field: string, message: string) =>
+  validationError({ [field]: [message] });

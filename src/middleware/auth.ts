@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { apiKeys, workspaces } from "../db/schema";
+import type { AppEnv } from "../env";
+import { constantTimeEqual, parseApiKeyId, sha256Hex } from "../lib/api-keys";
+import { ApiError } from "../lib/errors";
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// One message for every credential failure: a caller must not learn whether a workspace exists.
+const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
+
+/** Public API: Bearer API key plus the Workspace header naming the key's own workspace. */
+export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+  const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+  if (!token) {
+    throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");
+  }
+  const workspaceId = c.req.header("workspace")?.trim();
+  if (!workspaceId) {
+    throw new ApiError("unauthenticated", "Send the workspace id in the `Workspace` header.");
+  }
+  const keyId = parseApiKeyId(token);
+  if (!keyId || !UUID.test(workspaceId)) throw invalid();
+
+  const [row] = await c.var.db
+    .select({ key: apiKeys, workspace: workspaces })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.id, keyId))
+    .limit(1);
+  const matches = row ? await constantTimeEqual(await sha256Hex(token), row.key.keyHash) : false;
+  if (
+    !row ||
+    !matches ||
+    row.key.revokedAt !== null ||
+    row.workspace.id !== workspaceId.toLowerCase()
+  ) {
+    throw invalid();
+  }
+  const { id, country, currency, locale, timezone } = row.workspace;
+  c.set("workspace", { id, country, currency, locale, timezone });
+  await next();
+});

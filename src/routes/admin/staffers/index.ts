@@ -1,0 +1,8 @@
+import type { Router } from "../../../lib/openapi";
+import * as create from "./create";
+import * as schedule from "./schedule";
+
+export function registerStaffers(router: Router) {
+  router.openapi(create.route, create.handler);
+  router.openapi(schedule.route, schedule.handler);
+}

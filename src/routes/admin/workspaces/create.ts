@@ -1,0 +1,45 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { insertApiKey } from "../../../db/queries/api-keys";
+import { defaultBookingStatuses } from "../../../db/queries/booking-statuses";
+import { workspaces } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { toIso } from "../../../lib/clock";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { CreatedWorkspaceSchema, CreateWorkspaceBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces",
+  tags: ["Workspaces"],
+  summary: "Create a workspace (returns its first API key once)",
+  request: jsonBody(CreateWorkspaceBody),
+  responses: { 201: json(CreatedWorkspaceSchema, "Created"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const id = crypto.randomUUID();
+  const createdAt = Date.now();
+  const row = { id, createdAt, ...body, locale: body.locale ?? "en" };
+  const db = c.var.db;
+  const key = await insertApiKey(db, id, createdAt);
+  // Workspace, its key and its default statuses land together or not at all.
+  await db.batch([
+    db.insert(workspaces).values(row),
+    key.statement,
+    ...defaultBookingStatuses(db, id, createdAt),
+  ]);
+  return c.json(
+    {
+      uuid: id,
+      name: row.name,
+      country: row.country,
+      currency: row.currency,
+      locale: row.locale,
+      timezone: row.timezone,
+      created_at: toIso(createdAt),
+      api_key: key.apiKey,
+    },
+    201,
+  );
+};

@@ -1,0 +1,39 @@
+import { z } from "@hono/zod-openapi";
+import { country, currency, locale, nonEmpty, timezone } from "../../../lib/fields";
+
+export const CreateWorkspaceBody = z
+  .object({
+    name: nonEmpty(),
+    country,
+    currency,
+    locale: locale.optional(),
+    timezone,
+  })
+  .openapi("CreateWorkspace");
+
+export const WorkspaceSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    country: z.string(),
+    currency: z.string(),
+    locale: z.string(),
+    timezone: z.string(),
+    created_at: z.string(),
+  })
+  .openapi("Workspace");
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string(),
+    api_key: z.string().openapi({ description: "Shown once; only its hash is stored." }),
+  })
+  .openapi("ApiKey");
+
+export const CreatedWorkspaceSchema = WorkspaceSchema.extend({ api_key: z.string() }).openapi(
+  "CreatedWorkspace",
+);
+
+export const WorkspaceParams = z.object({
+  ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
+});

@@ -1,0 +1,30 @@
+import { except } from "hono/combine";
+import { createRouter } from "../../lib/openapi";
+import { requireApiKey } from "../../middleware/auth";
+import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { registerLocations } from "./locations";
+import { registerStaffers } from "./staffers";
+
+/** Public API v2: every route but its own OpenAPI document needs an API key. */
+export function publicApi() {
+  const router = createRouter();
+  router.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "Workspace API key",
+  });
+  router.openAPIRegistry.registerComponent("securitySchemes", "Workspace", {
+    type: "apiKey",
+    in: "header",
+    name: "Workspace",
+    description: "UUID of the workspace the call acts on",
+  });
+  router.use(
+    "*",
+    except((c) => c.req.path.endsWith("/openapi.json"), requireApiKey),
+  );
+  router.use("*", limitBody, requireJsonBody);
+  registerLocations(router);
+  registerStaffers(router);
+  return router;
+}

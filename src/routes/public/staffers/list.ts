@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listStaffers } from "../../../db/queries/staffers";
+import type { AppEnv } from "../../../env";
+import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderStaffer, StafferList } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/staffers",
+  tags: ["Staffers"],
+  summary: "List the workspace's staff",
+  request: { query: PaginationQuery },
+  responses: { 200: json(StafferList, "A page of staffers"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const page = pageRequest(c.req.valid("query"));
+  const { rows, total } = await listStaffers(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    page,
+  );
+  const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));
+  return c.json(paginate(c.req.url, data, total, page), 200);
+};

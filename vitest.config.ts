@@ -1,0 +1,27 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Integration tests run inside workerd with the real bindings of wrangler.toml:
+// D1 with migrations applied (test/setup/apply-migrations.ts), Durable Objects, Queues.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ADMIN_TOKEN: "test-admin-token",
+            ALLOW_PRIVATE_WEBHOOKS: "true",
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["test/integration/**/*.test.ts"],
+      setupFiles: ["./test/setup/apply-migrations.ts"],
+    },
+  };
+});
