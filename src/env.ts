@@ -1,12 +1,13 @@
 import type { Database } from "./db/client";
 
-/** Worker bindings (wrangler.toml) and secrets. */
-export interface Env {
-  DB: D1Database;
+/**
+ * Worker bindings come from `wrangler types` (worker-configuration.d.ts, generated
+ * from wrangler.toml); secrets are not in wrangler.toml, so they are added here.
+ */
+export type Env = Cloudflare.Env & {
   /** Secret in production; `dev-admin-token` locally unless the environment overrides it. */
   ADMIN_TOKEN?: string;
-  ALLOW_PRIVATE_WEBHOOKS?: string;
-}
+};
 
 /** Per-request values set by middleware. */
 export interface Variables {

@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 
+export { StafferCalendar } from "./durable-objects/staffer-calendar";
+
 const app = createApp();
 
 export default {

@@ -1,10 +1,10 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Env as WorkerEnv } from "../src/env";
 
 declare global {
   namespace Cloudflare {
-    interface Env extends WorkerEnv {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      ADMIN_TOKEN?: string;
     }
   }
 }

@@ -1,3 +1,4 @@
+export * from "./calendar";
 export * from "./catalogue";
 export * from "./customers";
 export * from "./locations";

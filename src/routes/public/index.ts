@@ -2,6 +2,7 @@ import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { registerBlockedSpots } from "./blocked-spots";
 import { registerLocations } from "./locations";
 import { registerStaffers } from "./staffers";
 
@@ -26,5 +27,6 @@ export function publicApi() {
   router.use("*", limitBody, requireJsonBody);
   registerLocations(router);
   registerStaffers(router);
+  registerBlockedSpots(router);
   return router;
 }
