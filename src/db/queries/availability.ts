@@ -1,0 +1,132 @@
+import { and, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
+import {
+  calendarEntries,
+  locations,
+  serviceLocations,
+  serviceStaffers,
+  services,
+  stafferDateOverrides,
+  stafferLocations,
+  stafferSchedules,
+  staffers,
+} from "../schema";
+import { type Scope, whereIn } from "../scope";
+
+const DAY_MS = 86_400_000;
+// No zone is more than 14 h from UTC: this pad turns local dates into a safe UTC window.
+const ZONE_PAD_MS = 14 * 3_600_000;
+
+export interface AvailabilityQuery {
+  locationId: string;
+  serviceIds: string[];
+  /** Restrict to these staffers (the client named them). */
+  stafferIds?: string[];
+  fromDate: string;
+  toDate: string;
+}
+
+/**
+ * Everything a slot search needs, in one D1 round trip: the location, the
+ * services, the staff who may perform them there (active in the widget,
+ * attached to the location and to the service), their weekly schedules and
+ * overrides, and every busy interval of theirs in the window, at any location.
+ */
+export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
+  const { db } = scope;
+  const windowStart = Date.parse(`${q.fromDate}T00:00:00Z`) - ZONE_PAD_MS;
+  const windowEnd = Date.parse(`${q.toDate}T00:00:00Z`) + DAY_MS + ZONE_PAD_MS;
+
+  const eligible = db
+    .select({ id: staffers.id })
+    .from(staffers)
+    .innerJoin(stafferLocations, eq(stafferLocations.stafferId, staffers.id))
+    .where(
+      whereIn(
+        scope,
+        staffers,
+        eq(staffers.isActiveInWidget, true),
+        eq(stafferLocations.locationId, q.locationId),
+        q.stafferIds ? inArray(staffers.id, q.stafferIds) : undefined,
+      ),
+    );
+
+  const [location, serviceRows, offeredAt, performers, weekly, overrides, busy] = await db.batch([
+    db.select().from(locations).where(whereIn(scope, locations, eq(locations.id, q.locationId))),
+    db.select().from(services).where(whereIn(scope, services, inArray(services.id, q.serviceIds))),
+    db
+      .select({ serviceId: serviceLocations.serviceId })
+      .from(serviceLocations)
+      .where(
+        whereIn(
+          scope,
+          serviceLocations,
+          eq(serviceLocations.locationId, q.locationId),
+          inArray(serviceLocations.serviceId, q.serviceIds),
+        ),
+      ),
+    db
+      .select({ serviceId: serviceStaffers.serviceId, stafferId: serviceStaffers.stafferId })
+      .from(serviceStaffers)
+      .where(
+        whereIn(
+          scope,
+          serviceStaffers,
+          inArray(serviceStaffers.serviceId, q.serviceIds),
+          inArray(serviceStaffers.stafferId, eligible),
+        ),
+      ),
+    db
+      .select()
+      .from(stafferSchedules)
+      .where(
+        whereIn(
+          scope,
+          stafferSchedules,
+          eq(stafferSchedules.locationId, q.locationId),
+          inArray(stafferSchedules.stafferId, eligible),
+        ),
+      ),
+    db
+      .select()
+      .from(stafferDateOverrides)
+      .where(
+        whereIn(
+          scope,
+          stafferDateOverrides,
+          eq(stafferDateOverrides.locationId, q.locationId),
+          inArray(stafferDateOverrides.stafferId, eligible),
+          // Overrides are local dates; one day either side covers every zone offset.
+          gte(stafferDateOverrides.date, shiftDate(q.fromDate, -1)),
+          lte(stafferDateOverrides.date, shiftDate(q.toDate, 1)),
+        ),
+      ),
+    db
+      .select({
+        stafferId: calendarEntries.stafferId,
+        kind: calendarEntries.kind,
+        start: calendarEntries.startsAt,
+        end: calendarEntries.endsAt,
+      })
+      .from(calendarEntries)
+      .where(
+        and(
+          whereIn(scope, calendarEntries, inArray(calendarEntries.stafferId, eligible)),
+          lt(calendarEntries.startsAt, windowEnd),
+          gt(calendarEntries.endsAt, windowStart),
+        ),
+      ),
+  ]);
+  return {
+    location: location[0] ?? null,
+    services: serviceRows,
+    offeredAt: new Set(offeredAt.map((r) => r.serviceId)),
+    performers,
+    weekly,
+    overrides,
+    busy,
+  };
+}
+
+export function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,98 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { services } from "./catalogue";
+import { customers } from "./customers";
+import { locations } from "./locations";
+import { orders } from "./orders";
+import { bookingStatuses } from "./settings";
+import { staffers } from "./staff";
+import { workspaces } from "./workspaces";
+
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    /** The order this booking is billed on; a cart shares one order between its bookings. */
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    statusId: text("status_id")
+      .notNull()
+      .references(() => bookingStatuses.id),
+    /** First service start and last service end (buffers excluded), epoch ms. */
+    startAt: integer("start_at").notNull(),
+    endAt: integer("end_at").notNull(),
+    /** Zone the client asked times to be shown in; the location's when none. */
+    timezone: text("timezone").notNull(),
+    quantity: integer("quantity").notNull().default(1),
+    slotsCount: integer("slots_count").notNull().default(1),
+    isCanceled: integer("is_canceled", { mode: "boolean" }).notNull().default(false),
+    isCompleted: integer("is_completed", { mode: "boolean" }).notNull().default(false),
+    cancelReason: text("cancel_reason"),
+    canceledBy: text("canceled_by"),
+    canceledAt: integer("canceled_at"),
+    completedAt: integer("completed_at"),
+    completedBy: text("completed_by"),
+    publicNotes: text("public_notes").notNull().default(""),
+    internalNotes: text("internal_notes"),
+    source: text("source").notNull().default("unknown"),
+    customerBrowserTz: text("customer_browser_tz"),
+    customerBrowserLanguage: text("customer_browser_language"),
+    bookingCallback: integer("booking_callback", { mode: "boolean" }).notNull().default(false),
+    googleMeetGuestEmails: text("google_meet_guest_emails"),
+    /** The last reschedule's wish to notify the customer. */
+    notifyOnReschedule: integer("notify_on_reschedule", { mode: "boolean" }),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    // The list's default order: newest reservation first.
+    index("bookings_workspace_start_idx").on(t.workspaceId, t.startAt),
+    index("bookings_workspace_created_idx").on(t.workspaceId, t.createdAt),
+    index("bookings_customer_idx").on(t.customerId),
+    index("bookings_order_idx").on(t.orderId),
+  ],
+);
+
+/** The reference's ordered_services: one row per service of a booking, with its staffer and time. */
+export const bookingServices = sqliteTable(
+  "booking_services",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    bookingId: text("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id),
+    stafferId: text("staffer_id")
+      .notNull()
+      .references(() => staffers.id),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    reservedOn: integer("reserved_on").notNull(),
+    reservedUntil: integer("reserved_until").notNull(),
+    duration: integer("duration").notNull(),
+    originalDuration: integer("original_duration").notNull(),
+    /** Buffer after the service, part of the staffer's busy time but not of the booking. */
+    buffer: integer("buffer").notNull().default(0),
+    quantity: integer("quantity").notNull().default(1),
+    price: integer("price").notNull(),
+    originalPrice: integer("original_price").notNull(),
+    taxName: text("tax_name"),
+    taxRateBp: integer("tax_rate_bp"),
+  },
+  (t) => [
+    index("booking_services_booking_idx").on(t.bookingId),
+    index("booking_services_staffer_idx").on(t.stafferId, t.reservedOn),
+  ],
+);

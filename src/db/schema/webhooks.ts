@@ -1,0 +1,61 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./workspaces";
+
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    /** The reference's webhook ids are integers. */
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    url: text("url").notNull(),
+    method: text("method").notNull().default("post"),
+    description: text("description").notNull().default(""),
+    successStatuses: text("success_statuses").notNull().default("200,201"),
+    status: text("status", { enum: ["enabled", "disabled"] })
+      .notNull()
+      .default("enabled"),
+    sendNotification: integer("send_notification", { mode: "boolean" }).notNull().default(false),
+    emails: text("emails").notNull().default(""),
+    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+    parameters: text("parameters", { mode: "json" })
+      .$type<{ name: string; value: string }[]>()
+      .notNull()
+      .default([]),
+    headers: text("headers", { mode: "json" })
+      .$type<{ name: string; value: string }[]>()
+      .notNull()
+      .default([]),
+    tries: integer("tries").notNull().default(3),
+    timeout: integer("timeout").notNull().default(10),
+    secret: text("secret").notNull(),
+    /** During a rotation both secrets sign, so receivers can switch without dropping events. */
+    previousSecret: text("previous_secret"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhooks_workspace_idx").on(t.workspaceId, t.id)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    webhookId: integer("webhook_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    kind: text("kind", { enum: ["http", "email"] })
+      .notNull()
+      .default("http"),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code"),
+    success: integer("success", { mode: "boolean" }).notNull(),
+    error: text("error"),
+    durationMs: integer("duration_ms"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt)],
+);
