@@ -50,6 +50,7 @@ CREATE TABLE `bookings` (
 	`booking_callback` integer DEFAULT false NOT NULL,
 	`google_meet_guest_emails` text,
 	`notify_on_reschedule` integer,
+	`ical_token` text NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action,

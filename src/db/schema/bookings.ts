@@ -50,6 +50,8 @@ export const bookings = sqliteTable(
     googleMeetGuestEmails: text("google_meet_guest_emails"),
     /** The last reschedule's wish to notify the customer. */
     notifyOnReschedule: integer("notify_on_reschedule", { mode: "boolean" }),
+    /** Secret in the public .ics link, so a customer's calendar app can fetch it without an API key. */
+    icalToken: text("ical_token").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
