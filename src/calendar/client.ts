@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import { ApiError } from "../lib/errors";
+import { SlotTakenError } from "../lib/errors";
 import type { CalendarEntry } from "./types";
 
 export function calendarFor(env: Env, workspaceId: string, stafferId: string) {
@@ -40,9 +40,7 @@ export async function withClaims<T>(
         replaces: claim.replaces ?? [],
         checkConflicts: claim.checkConflicts,
       });
-      if (!result.ok) {
-        throw new ApiError("slot_unavailable", "The requested time is no longer available.");
-      }
+      if (!result.ok) throw new SlotTakenError(claim.stafferId, result.conflicts);
       held.push(stub);
     }
     const written = await write();

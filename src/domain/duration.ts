@@ -8,6 +8,7 @@ export interface Duration {
 export function durationObject(minutes: number): Duration {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  const iso = minutes === 0 ? "PT0M" : `PT${hours > 0 ? `${hours}H` : ""}${rest > 0 ? `${rest}M` : ""}`;
+  const iso =
+    minutes === 0 ? "PT0M" : `PT${hours > 0 ? `${hours}H` : ""}${rest > 0 ? `${rest}M` : ""}`;
   return { value: minutes, label: "minutes", iso_8601: iso };
 }

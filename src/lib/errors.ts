@@ -14,6 +14,8 @@ export type ErrorCode =
   | "conflict"
   | "slot_unavailable"
   | "booking_not_replaceable"
+  | "booking_closed"
+  | "order_not_open"
   | "payload_too_large"
   | "rate_limited"
   | "internal_error";
@@ -38,6 +40,8 @@ export function statusFor(
     case "conflict":
     case "slot_unavailable":
     case "booking_not_replaceable":
+    case "booking_closed":
+    case "order_not_open":
       return 409;
     case "payload_too_large":
       return 413;
@@ -91,3 +95,15 @@ export function validationError(errors: FieldErrors): ApiError {
 
 export const fieldError = (field: string, message: string) =>
   validationError({ [field]: [message] });
+
+/** A calendar refused a claim: the time was taken since the slot search read D1. */
+export class SlotTakenError extends ApiError {
+  readonly stafferId: string;
+  readonly conflicts: { start: number; end: number; kind: "booking" | "blocked" }[];
+
+  constructor(stafferId: string, conflicts: SlotTakenError["conflicts"]) {
+    super("slot_unavailable", "The requested time is no longer available.");
+    this.stafferId = stafferId;
+    this.conflicts = conflicts;
+  }
+}

@@ -1,6 +1,8 @@
 import { and, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
 import {
+  bookingStatuses,
   calendarEntries,
+  customers,
   locations,
   serviceLocations,
   serviceStaffers,
@@ -23,6 +25,8 @@ export interface AvailabilityQuery {
   stafferIds?: string[];
   fromDate: string;
   toDate: string;
+  /** Also look up this customer (booking writes need to know whether it is new). */
+  customerId?: string;
 }
 
 /**
@@ -50,9 +54,25 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       ),
     );
 
-  const [location, serviceRows, offeredAt, performers, weekly, overrides, busy] = await db.batch([
-    db.select().from(locations).where(whereIn(scope, locations, eq(locations.id, q.locationId))),
-    db.select().from(services).where(whereIn(scope, services, inArray(services.id, q.serviceIds))),
+  const [
+    location,
+    serviceRows,
+    offeredAt,
+    performers,
+    weekly,
+    overrides,
+    busy,
+    customer,
+    statuses,
+  ] = await db.batch([
+    db
+      .select()
+      .from(locations)
+      .where(whereIn(scope, locations, eq(locations.id, q.locationId))),
+    db
+      .select()
+      .from(services)
+      .where(whereIn(scope, services, inArray(services.id, q.serviceIds))),
     db
       .select({ serviceId: serviceLocations.serviceId })
       .from(serviceLocations)
@@ -102,6 +122,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       ),
     db
       .select({
+        id: calendarEntries.id,
         stafferId: calendarEntries.stafferId,
         kind: calendarEntries.kind,
         start: calendarEntries.startsAt,
@@ -115,6 +136,17 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           gt(calendarEntries.endsAt, windowStart),
         ),
       ),
+    db
+      .select()
+      .from(customers)
+      .where(whereIn(scope, customers, eq(customers.id, q.customerId ?? ""))),
+    // New bookings take the workspace's first status of type `new`.
+    db
+      .select()
+      .from(bookingStatuses)
+      .where(whereIn(scope, bookingStatuses, eq(bookingStatuses.type, "new")))
+      .orderBy(bookingStatuses.createdAt)
+      .limit(1),
   ]);
   return {
     location: location[0] ?? null,
@@ -124,6 +156,8 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     weekly,
     overrides,
     busy,
+    customer: customer[0] ?? null,
+    newStatus: statuses[0] ?? null,
   };
 }
 

@@ -2,8 +2,14 @@ import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireAdminToken } from "../../middleware/admin-auth";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { registerAccounts } from "./accounts";
+import { registerApiKeys } from "./api-keys";
+import { registerBookingStatuses } from "./booking-statuses";
+import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
+import { registerPromocodes } from "./promocodes";
 import { registerStaffers } from "./staffers";
+import { registerVoucherTemplates } from "./voucher-templates";
 import { registerWorkspaces } from "./workspaces";
 
 /** Management API v1 for operators provisioning businesses; guarded by ADMIN_TOKEN. */
@@ -22,5 +28,11 @@ export function adminApi() {
   registerWorkspaces(router);
   registerLocations(router);
   registerStaffers(router);
+  registerApiKeys(router);
+  registerAccounts(router);
+  registerBookingStatuses(router);
+  registerVoucherTemplates(router);
+  registerPromocodes(router);
+  registerCustomers(router);
   return router;
 }

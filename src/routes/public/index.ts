@@ -2,7 +2,10 @@ import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
+import { registerBookingStatuses } from "./booking-statuses";
+import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
 import { registerStaffers } from "./staffers";
 
@@ -20,6 +23,7 @@ export function publicApi() {
     name: "Workspace",
     description: "UUID of the workspace the call acts on",
   });
+  // The OpenAPI document and a booking's calendar file (token in the link) need no API key.
   router.use(
     "*",
     except((c) => c.req.path.endsWith("/openapi.json"), requireApiKey),
@@ -28,5 +32,8 @@ export function publicApi() {
   registerLocations(router);
   registerStaffers(router);
   registerBlockedSpots(router);
+  registerCustomers(router);
+  registerAccounts(router);
+  registerBookingStatuses(router);
   return router;
 }

@@ -3,9 +3,8 @@ import { insertApiKey } from "../../../db/queries/api-keys";
 import { defaultBookingStatuses } from "../../../db/queries/booking-statuses";
 import { workspaces } from "../../../db/schema";
 import type { AppEnv } from "../../../env";
-import { toIso } from "../../../lib/clock";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { CreatedWorkspaceSchema, CreateWorkspaceBody } from "./schema";
+import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
 
 export const route = createRoute({
   method: "post",
@@ -29,17 +28,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     key.statement,
     ...defaultBookingStatuses(db, id, createdAt),
   ]);
-  return c.json(
-    {
-      uuid: id,
-      name: row.name,
-      country: row.country,
-      currency: row.currency,
-      locale: row.locale,
-      timezone: row.timezone,
-      created_at: toIso(createdAt),
-      api_key: key.apiKey,
-    },
-    201,
-  );
+  return c.json({ ...renderWorkspace(row), api_key: key.apiKey }, 201);
 };

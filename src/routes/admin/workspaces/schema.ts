@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import type { workspaces } from "../../../db/schema";
+import { toIso } from "../../../lib/clock";
 import { country, currency, locale, nonEmpty, timezone } from "../../../lib/fields";
 
 export const CreateWorkspaceBody = z
@@ -22,6 +24,18 @@ export const WorkspaceSchema = z
     created_at: z.string(),
   })
   .openapi("Workspace");
+
+export const renderWorkspace = (
+  row: typeof workspaces.$inferSelect,
+): z.infer<typeof WorkspaceSchema> => ({
+  uuid: row.id,
+  name: row.name,
+  country: row.country,
+  currency: row.currency,
+  locale: row.locale,
+  timezone: row.timezone,
+  created_at: toIso(row.createdAt),
+});
 
 export const ApiKeySchema = z
   .object({

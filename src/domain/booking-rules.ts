@@ -1,0 +1,58 @@
+/**
+ * The booking state machine of the reference: which operations an open,
+ * completed or canceled booking allows, and when a service may be replaced.
+ */
+export interface BookingState {
+  isCanceled: boolean;
+  isCompleted: boolean;
+}
+
+export const isOpen = (b: BookingState) => !b.isCanceled && !b.isCompleted;
+
+export type Operation =
+  | "complete"
+  | "cancel"
+  | "reschedule"
+  | "change_staffer"
+  | "replace_service"
+  | "notes"
+  | "status";
+
+/** Closed bookings keep their history: only notes and the workspace status still change. */
+export function allows(b: BookingState, op: Operation): boolean {
+  if (op === "notes" || op === "status") return true;
+  return isOpen(b);
+}
+
+export const CANCEL_REASONS = [
+  "canceled",
+  "didnt_come",
+  "postponed",
+  "wrong_order",
+  "spam",
+  "other",
+] as const;
+
+export interface ReplaceabilityInput extends BookingState {
+  /** Services on the booking (resources are not modelled, so every service counts). */
+  serviceCount: number;
+  quantity: number;
+  slotsCount: number;
+  amountPaid: number;
+  orderStatus: string;
+  posGoodsOnOrder: number;
+}
+
+/** The reference's conditions for swapping the service of a simple booking; null when replaceable. */
+export function whyNotReplaceable(b: ReplaceabilityInput): string | null {
+  if (!isOpen(b)) return "The booking is completed or canceled.";
+  if (b.serviceCount !== 1) return "The booking must have exactly one service.";
+  if (b.quantity !== 1) return "The booking's quantity must be 1.";
+  if (b.slotsCount !== 1) return "The booking must take a single slot.";
+  if (b.amountPaid > 0 || b.orderStatus !== "open") return "The booking has been paid.";
+  if (b.posGoodsOnOrder > 0) return "The booking's order has POS goods.";
+  return null;
+}
+
+/** List filter `state`, judged at `now`. */
+export type ListState = "upcoming" | "in_progress" | "archive";

@@ -1,0 +1,20 @@
+// The "max" metadata validates against each country's real number ranges; the
+// default "min" set only checks lengths and would let made-up numbers become a
+// customer's identity.
+import { isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js/max";
+
+// libphonenumber gives up on long input anyway; the cap keeps parsing cheap on hostile input.
+const MAX_INPUT = 64;
+
+/**
+ * A phone number in E.164, or null when it is not a valid number. National
+ * forms are read as numbers of `country` (the workspace's); a number written
+ * with its own `+` or international prefix keeps its own country.
+ */
+export function normalisePhone(input: string, country: string): string | null {
+  const text = input.trim();
+  if (text.length === 0 || text.length > MAX_INPUT) return null;
+  const region = country.toUpperCase();
+  const parsed = parsePhoneNumberFromString(text, isSupportedCountry(region) ? region : undefined);
+  return parsed?.isValid() ? parsed.number : null;
+}

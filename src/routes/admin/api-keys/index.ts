@@ -1,0 +1,8 @@
+import type { Router } from "../../../lib/openapi";
+import * as create from "./create";
+import * as revoke from "./revoke";
+
+export function registerApiKeys(router: Router) {
+  router.openapi(create.route, create.handler);
+  router.openapi(revoke.route, revoke.handler);
+}

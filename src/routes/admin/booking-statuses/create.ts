@@ -1,0 +1,46 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import { bookingStatuses } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { nonEmpty } from "../../../lib/fields";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingStatusSchema, renderBookingStatus } from "../../public/booking-statuses/schema";
+import { WorkspaceParams } from "../workspaces/schema";
+
+const CreateBookingStatusBody = z
+  .object({
+    name: nonEmpty(100),
+    // Integrations switch on the type, so it is a stable machine key; the name is free text.
+    type: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,31}$/, "Must be a lowercase key such as confirmed or no_show.")
+      .openapi({ example: "no_show" }),
+  })
+  .openapi("CreateBookingStatus");
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/booking-statuses",
+  tags: ["Booking statuses"],
+  summary: "Add a booking status to a workspace",
+  request: { params: WorkspaceParams, ...jsonBody(CreateBookingStatusBody) },
+  responses: { 201: json(BookingStatusSchema, "Created"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const workspace = await requireWorkspace(c.var.db, ws);
+  const [row] = await c.var.db
+    .insert(bookingStatuses)
+    .values({
+      id: crypto.randomUUID(),
+      workspaceId: workspace.id,
+      name: body.name,
+      type: body.type,
+      createdAt: Date.now(),
+    })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return c.json(renderBookingStatus(row), 201);
+};

@@ -1,0 +1,51 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { isUniqueViolation } from "../../../db/constraints";
+import { insertPromocodeIfFree } from "../../../db/queries/promocodes";
+import { workspaces } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { fieldError, notFound } from "../../../lib/errors";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { WorkspaceParams } from "../workspaces/schema";
+import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/promocodes",
+  tags: ["Promocodes"],
+  summary: "Create a promocode (a percentage or a fixed amount off)",
+  request: { params: WorkspaceParams, ...jsonBody(CreatePromocodeBody) },
+  responses: { 201: json(PromocodeSchema, "Created"), ...errorResponses },
+});
+
+const taken = () => fieldError("code", "This code already exists in the workspace.");
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const db = c.var.db;
+  const workspaceId = ws.toLowerCase();
+  const insert = insertPromocodeIfFree(
+    { db, workspaceId },
+    {
+      id: crypto.randomUUID(),
+      code: body.code,
+      discountPercent: body.discount_percent ?? null,
+      discountAmount: body.discount_amount ?? null,
+      maxUses: body.max_uses ?? null,
+      createdAt: Date.now(),
+    },
+  );
+  const [found, inserted] = await db
+    .batch([
+      db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)),
+      insert,
+    ])
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error, "promocodes", "code") ? taken() : error;
+    });
+  if (found.length === 0) throw notFound("Workspace");
+  const [row] = inserted;
+  if (!row) throw taken();
+  return c.json(renderPromocode(row), 201);
+};

@@ -1,0 +1,34 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import { voucherTemplates } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { WorkspaceParams } from "../workspaces/schema";
+import { CreateVoucherTemplateBody, renderVoucherTemplate, VoucherTemplateSchema } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/voucher-templates",
+  tags: ["Voucher templates"],
+  summary: "Create a voucher template sold at the POS",
+  request: { params: WorkspaceParams, ...jsonBody(CreateVoucherTemplateBody) },
+  responses: { 201: json(VoucherTemplateSchema, "Created"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const workspace = await requireWorkspace(c.var.db, ws);
+  const [row] = await c.var.db
+    .insert(voucherTemplates)
+    .values({
+      id: crypto.randomUUID(),
+      workspaceId: workspace.id,
+      name: body.name,
+      price: body.price,
+      createdAt: Date.now(),
+    })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return c.json(renderVoucherTemplate(row), 201);
+};

@@ -1,0 +1,19 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import type { AppEnv } from "../../../env";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/workspaces/{ws}",
+  tags: ["Workspaces"],
+  summary: "Get a workspace (its API keys are never shown again)",
+  request: { params: WorkspaceParams },
+  responses: { 200: json(WorkspaceSchema, "The workspace"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  return c.json(renderWorkspace(await requireWorkspace(c.var.db, ws)), 200);
+};

@@ -1,0 +1,30 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { customers } from "../../../db/schema";
+import { whereIn } from "../../../db/scope";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { uuid } from "../../../lib/fields";
+import { errorResponses, json } from "../../../lib/responses";
+import { CustomerSchema, renderCustomer } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/customers/{customer_uuid}",
+  tags: ["Customers"],
+  summary: "Get a customer",
+  request: { params: z.object({ customer_uuid: uuid("customer_uuid") }) },
+  responses: { 200: json(CustomerSchema, "The customer"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { customer_uuid: id } = c.req.valid("param");
+  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const [row] = await scope.db
+    .select()
+    .from(customers)
+    .where(whereIn(scope, customers, eq(customers.id, id)))
+    .limit(1);
+  if (!row) throw notFound("Customer");
+  return c.json(renderCustomer(row), 200);
+};
