@@ -20,7 +20,11 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ["test/integration/**/*.test.ts", "test/durable-objects/**/*.test.ts", "test/queues/**/*.test.ts"],
+      include: [
+        "test/integration/**/*.test.ts",
+        "test/durable-objects/**/*.test.ts",
+        "test/queues/**/*.test.ts",
+      ],
       setupFiles: ["./test/setup/apply-migrations.ts"],
     },
   };
