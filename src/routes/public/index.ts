@@ -1,6 +1,7 @@
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
+import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
@@ -28,7 +29,7 @@ export function publicApi() {
     "*",
     except((c) => c.req.path.endsWith("/openapi.json"), requireApiKey),
   );
-  router.use("*", limitBody, requireJsonBody);
+  router.use("*", limitBody, requireJsonBody, idempotency);
   registerLocations(router);
   registerStaffers(router);
   registerBlockedSpots(router);

@@ -1,0 +1,88 @@
+import { and, eq, lt } from "drizzle-orm";
+import { createMiddleware } from "hono/factory";
+import { idempotencyKeys } from "../db/schema";
+import type { AppEnv } from "../env";
+import { sha256Hex } from "../lib/api-keys";
+import { ApiError, fieldError } from "../lib/errors";
+
+const TTL_MS = 24 * 3_600_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+/** Status of a reserved key whose first request is still running. */
+const PENDING = 0;
+
+/**
+ * `Idempotency-Key` on POST/PUT/PATCH: the first request with a key runs and
+ * its response is kept for 24 h; a retry with the same key and body gets that
+ * response back (`Idempotent-Replayed: true`) without acting again; the same
+ * key with another body is a 422; a retry while the first still runs is a 409.
+ * Reserving the key before the handler runs is what stops two concurrent
+ * retries from both acting.
+ */
+export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined || !["POST", "PUT", "PATCH"].includes(c.req.method)) return next();
+  if (!KEY.test(key))
+    throw fieldError("Idempotency-Key", "Must be 1 to 255 visible ASCII characters.");
+
+  const db = c.var.db;
+  const workspaceId = c.var.workspace.id;
+  const path = new URL(c.req.url).pathname;
+  const bodyHash = await sha256Hex(`${c.req.method} ${path}\n${await c.req.text()}`);
+  const now = Date.now();
+  const reservation = {
+    workspaceId,
+    key,
+    method: c.req.method,
+    path,
+    bodyHash,
+    status: PENDING,
+    response: "",
+    createdAt: now,
+    expiresAt: now + TTL_MS,
+  };
+  const [reserved] = await db
+    .insert(idempotencyKeys)
+    .values(reservation)
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
+      set: reservation,
+      // Only an expired key may be taken over.
+      setWhere: lt(idempotencyKeys.expiresAt, now),
+    })
+    .returning();
+  const where = and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
+
+  if (!reserved) {
+    const [existing] = await db.select().from(idempotencyKeys).where(where);
+    if (!existing || existing.bodyHash !== bodyHash) {
+      throw new ApiError(
+        "validation_failed",
+        "This Idempotency-Key was already used with a different request.",
+        {
+          errors: { "Idempotency-Key": ["Already used with a different request."] },
+        },
+      );
+    }
+    if (existing.status === PENDING) {
+      throw new ApiError(
+        "conflict",
+        "A request with this Idempotency-Key is still being processed; retry shortly.",
+      );
+    }
+    return c.body(existing.response, existing.status as 200, {
+      "content-type": "application/json",
+      "idempotent-replayed": "true",
+    });
+  }
+
+  await next();
+  // Server errors are not remembered: the retry should get a real second chance.
+  if (c.res.status >= 500) {
+    await db.delete(idempotencyKeys).where(where);
+    return;
+  }
+  await db
+    .update(idempotencyKeys)
+    .set({ status: c.res.status, response: await c.res.clone().text() })
+    .where(where);
+});
