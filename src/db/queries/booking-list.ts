@@ -66,14 +66,15 @@ export async function listBookings(
         )
       : undefined,
   );
-  const [totals, rows] = await db.batch([
+  // Joined rows share column names (id, created_at…), which D1 batches cannot map: two parallel queries instead.
+  const [totals, rows] = await Promise.all([
     db.select({ total: count() }).from(bookings).where(where),
     db
       .select({
         booking: bookings,
         customer: customers,
         status: bookingStatuses,
-        locationTimezone: locations.timezone,
+        locationTimezone: sql<string>`${locations.timezone}`.as("location_timezone"),
       })
       .from(bookings)
       .innerJoin(customers, eq(customers.id, bookings.customerId))

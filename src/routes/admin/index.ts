@@ -5,6 +5,7 @@ import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
 import { registerApiKeys } from "./api-keys";
 import { registerBookingStatuses } from "./booking-statuses";
+import { registerCategories } from "./categories";
 import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
 import { registerPromocodes } from "./promocodes";
@@ -34,5 +35,6 @@ export function adminApi() {
   registerVoucherTemplates(router);
   registerPromocodes(router);
   registerCustomers(router);
+  registerCategories(router);
   return router;
 }

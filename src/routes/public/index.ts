@@ -6,8 +6,11 @@ import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingStatuses } from "./booking-statuses";
+import { registerBookings } from "./bookings";
+import { ICAL_PATH } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
+import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 
 /** Public API v2: every route but its own OpenAPI document needs an API key. */
@@ -27,12 +30,17 @@ export function publicApi() {
   // The OpenAPI document and a booking's calendar file (token in the link) need no API key.
   router.use(
     "*",
-    except((c) => c.req.path.endsWith("/openapi.json"), requireApiKey),
+    except(
+      (c) => c.req.path.endsWith("/openapi.json") || ICAL_PATH.test(c.req.path),
+      requireApiKey,
+    ),
   );
   router.use("*", limitBody, requireJsonBody, idempotency);
   registerLocations(router);
+  registerServices(router);
   registerStaffers(router);
   registerBlockedSpots(router);
+  registerBookings(router);
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);

@@ -1,0 +1,142 @@
+import type { Context } from "hono";
+import { withClaims } from "../calendar/client";
+import { engineInputs } from "../calendar/engine-input";
+import { loadAvailability, shiftDate } from "../db/queries/availability";
+import { customerIdFor } from "../domain/customer-id";
+import { normalisePhone } from "../domain/phone";
+import type { AppEnv } from "../env";
+import { fieldError, SlotTakenError, validationError } from "../lib/errors";
+import { claimsFor } from "./plan";
+import { type PlanItem, planItems } from "./planner";
+import { type BookingDetails, bookingWrite } from "./write";
+
+/** A cart item can run 10 services of at most 1425 + 180 minutes: this many days covers it. */
+const WINDOW_DAYS = 12;
+const KNOWN_SOURCES = new Set([
+  "widget",
+  "website",
+  "app",
+  "phone",
+  "walk_in",
+  "facebook",
+  "instagram",
+  "google",
+  "api",
+  "unknown",
+]);
+/** Auto-allocation retries when another request claimed the chosen staffer first. */
+const MAX_ATTEMPTS = 3;
+
+export interface CreateRequest {
+  locationId: string;
+  items: PlanItem[];
+  customer: {
+    phone: string;
+    firstName: string;
+    lastName?: string | undefined;
+    middleName?: string | undefined;
+    email?: string | undefined;
+  };
+  timezone?: string | undefined;
+  publicNotes?: string | undefined;
+  source?: string | undefined;
+  customerBrowserTz?: string | undefined;
+  customerBrowserLanguage?: string | undefined;
+  bookingCallback?: boolean | undefined;
+  googleMeetGuestEmails?: string | undefined;
+  /** Field names for errors, which differ between single and cart bodies. */
+  fields: {
+    location: string;
+    staffer: (item: number, service: number) => string;
+    service: (item: number, service: number) => string;
+  };
+}
+
+/**
+ * Creates one order with one booking per item: 3 D1 round trips (auth, one
+ * read batch, one write batch) plus one claim per affected staffer calendar.
+ */
+export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
+  const ws = c.var.workspace;
+  const scope = { db: c.var.db, workspaceId: ws.id };
+  const phone = normalisePhone(req.customer.phone, ws.country);
+  if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
+  const customerId = await customerIdFor(ws.id, phone);
+
+  const first = Math.min(...req.items.map((i) => i.start));
+  const last = Math.max(...req.items.map((i) => i.start));
+  const serviceIds = [...new Set(req.items.flatMap((i) => i.services.map((s) => s.serviceId)))];
+  const loaded = await loadAvailability(scope, {
+    locationId: req.locationId,
+    serviceIds,
+    fromDate: shiftDate(new Date(first).toISOString().slice(0, 10), -1),
+    toDate: shiftDate(new Date(last).toISOString().slice(0, 10), WINDOW_DAYS),
+    customerId,
+  });
+  const inputs = engineInputs(loaded);
+  if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
+  if (!loaded.newStatus) throw new Error(`workspace ${ws.id} has no status of type new`);
+
+  const services = new Map(loaded.services.map((s) => [s.id, s]));
+  const problems: Record<string, string[]> = {};
+  req.items.forEach((item, i) => {
+    item.services.forEach((s, j) => {
+      if (!services.has(s.serviceId)) problems[req.fields.service(i, j)] = ["Unknown service."];
+      else if (!loaded.offeredAt.has(s.serviceId))
+        problems[req.fields.service(i, j)] = ["The service is not offered at this location."];
+      else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
+        problems[req.fields.staffer(i, j)] = [
+          "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",
+        ];
+      }
+    });
+  });
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+
+  const details: BookingDetails = {
+    workspaceId: ws.id,
+    locationId: req.locationId,
+    timezone: req.timezone ?? inputs.rules.timezone,
+    status: loaded.newStatus,
+    publicNotes: req.publicNotes ?? "",
+    source: req.source && KNOWN_SOURCES.has(req.source) ? req.source : "unknown",
+    customerBrowserTz: req.customerBrowserTz ?? null,
+    customerBrowserLanguage: req.customerBrowserLanguage ?? null,
+    bookingCallback: req.bookingCallback ?? false,
+    googleMeetGuestEmails: req.googleMeetGuestEmails ?? null,
+  };
+  const customer = {
+    id: customerId,
+    isNew: loaded.customer === null,
+    phone,
+    firstName: req.customer.firstName,
+    lastName: req.customer.lastName ?? null,
+    middleName: req.customer.middleName ?? null,
+    email: req.customer.email ?? null,
+  };
+  const ctx = { currency: ws.currency, locale: ws.locale, origin: new URL(c.req.url).origin };
+  const now = Date.now();
+
+  for (let attempt = 1; ; attempt++) {
+    const planned = planItems(req.items, {
+      rules: inputs.rules,
+      services,
+      performersOf: inputs.performersOf,
+      now,
+    });
+    const { statements, rendered } = bookingWrite(scope.db, planned, customer, details, ctx);
+    try {
+      await withClaims(c.env, ws.id, claimsFor(planned), async () => {
+        const [head, ...rest] = statements;
+        if (head) await scope.db.batch([head, ...rest]);
+      });
+      return rendered;
+    } catch (error) {
+      // Another request won this staffer: note it busy and let auto-allocation pick someone else.
+      if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
+      inputs.calendars
+        .get(error.stafferId)
+        ?.busy.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+    }
+  }
+}

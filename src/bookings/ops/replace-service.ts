@@ -1,0 +1,144 @@
+import { eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { withClaims } from "../../calendar/client";
+import { engineInputs } from "../../calendar/engine-input";
+import { loadAvailability, shiftDate } from "../../db/queries/availability";
+import { bookingServices, bookings, calendarEntries, orders } from "../../db/schema";
+import { whereIn } from "../../db/scope";
+import { whyNotReplaceable } from "../../domain/booking-rules";
+import type { AppEnv } from "../../env";
+import { ApiError, fieldError } from "../../lib/errors";
+import { bookingOrderInvoice } from "../../routes/public/bookings/render";
+import { bookingOperation } from "../context";
+import { assertPlacementsFit, entryOf, utcDate } from "../moves";
+import { effectivePrice } from "../planner";
+
+const MINUTE = 60_000;
+
+/** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
+export async function replaceBookingService(
+  c: Context<AppEnv>,
+  bookingId: string,
+  serviceId: string,
+) {
+  const op = await bookingOperation(c, bookingId, "replace_service");
+  const { loaded, scope } = op;
+  const reason = whyNotReplaceable({
+    ...loaded.booking,
+    serviceCount: loaded.services.length,
+    amountPaid: loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount,
+    orderStatus: loaded.order.status,
+    posGoodsOnOrder: loaded.posGoodsOnOrder,
+  });
+  const current = loaded.services[0];
+  if (reason || !current)
+    throw new ApiError("booking_not_replaceable", reason ?? "The booking has no service.");
+
+  const availability = await loadAvailability(scope, {
+    locationId: loaded.booking.locationId,
+    serviceIds: [serviceId],
+    stafferIds: [current.stafferId],
+    fromDate: shiftDate(utcDate(current.reservedOn), -1),
+    toDate: shiftDate(utcDate(current.reservedOn), 3),
+  });
+  const service = availability.services[0];
+  if (!service) throw fieldError("service_uuid", "Unknown service.");
+  if (!availability.offeredAt.has(serviceId))
+    throw fieldError("service_uuid", "The service is not offered at this location.");
+  const oldEntry = entryOf(loaded.entries, current);
+  const inputs = engineInputs(availability, {
+    ignoreEntries: new Set(oldEntry ? [oldEntry.id] : []),
+  });
+  if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
+    throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
+  }
+  const buffer = service.isPause ? service.pause : 0;
+  const now = Date.now();
+  assertPlacementsFit(
+    inputs,
+    [
+      {
+        stafferId: current.stafferId,
+        start: current.reservedOn,
+        durationMin: service.duration,
+        bufferMin: buffer,
+      },
+    ],
+    now,
+    "service_uuid",
+  );
+
+  const replaced = {
+    ...current,
+    serviceId,
+    name: service.name,
+    duration: service.duration,
+    originalDuration: service.duration,
+    buffer,
+    reservedUntil: current.reservedOn + service.duration * MINUTE,
+    price: effectivePrice(service),
+    originalPrice: service.price,
+    taxName: service.taxName,
+    taxRateBp: service.taxRateBp,
+  };
+  const orderServices = loaded.orderServices.map((s) => (s.id === current.id ? replaced : s));
+  const invoice = bookingOrderInvoice({ order: loaded.order, orderServices });
+  const order = {
+    ...loaded.order,
+    subtotal: invoice.subtotal,
+    taxTotal: invoice.total - invoice.subtotal,
+    total: invoice.total,
+  };
+  const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
+  const entry = {
+    id: crypto.randomUUID(),
+    workspaceId: scope.workspaceId,
+    stafferId: current.stafferId,
+    locationId: booking.locationId,
+    kind: "booking" as const,
+    sourceId: bookingId,
+    startsAt: replaced.reservedOn,
+    endsAt: replaced.reservedUntil + buffer * MINUTE,
+  };
+  const claim = {
+    stafferId: current.stafferId,
+    entries: [{ id: entry.id, kind: "booking" as const, start: entry.startsAt, end: entry.endsAt }],
+    replaces: oldEntry ? [oldEntry.id] : [],
+    checkConflicts: true,
+  };
+  return withClaims(op.env, scope.workspaceId, [claim], () =>
+    op.commit(
+      { ...loaded, booking, order, services: [replaced], orderServices },
+      "booking-service-replaced",
+      [
+        scope.db
+          .update(bookingServices)
+          .set({
+            serviceId,
+            name: replaced.name,
+            duration: replaced.duration,
+            originalDuration: replaced.originalDuration,
+            buffer,
+            reservedUntil: replaced.reservedUntil,
+            price: replaced.price,
+            originalPrice: replaced.originalPrice,
+            taxName: replaced.taxName,
+            taxRateBp: replaced.taxRateBp,
+          })
+          .where(whereIn(scope, bookingServices, eq(bookingServices.id, current.id))),
+        scope.db
+          .update(bookings)
+          .set({ endAt: booking.endAt, updatedAt: now })
+          .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+        scope.db
+          .update(orders)
+          .set({ subtotal: order.subtotal, taxTotal: order.taxTotal, total: order.total })
+          .where(whereIn(scope, orders, eq(orders.id, order.id))),
+        scope.db
+          .delete(calendarEntries)
+          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
+        scope.db.insert(calendarEntries).values(entry),
+      ],
+    ),
+  );
+}

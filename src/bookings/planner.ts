@@ -1,0 +1,128 @@
+import type { services as servicesTable } from "../db/schema";
+import {
+  checkStart,
+  findCartStart,
+  type LocationRules,
+  type StafferCalendarInput,
+} from "../domain/availability";
+import { ApiError, fieldError } from "../lib/errors";
+import type { PlannedBooking } from "./plan";
+
+type ServiceRow = typeof servicesTable.$inferSelect;
+
+export interface PlanItem {
+  start: number;
+  services: { serviceId: string; stafferId?: string }[];
+  /** Field path for errors about this item's time, e.g. `reserved_on` or `items.1.datetime_start`. */
+  timeField: string;
+}
+
+export interface PlanContext {
+  rules: LocationRules;
+  services: Map<string, ServiceRow>;
+  performersOf: (serviceId: string) => StafferCalendarInput[];
+  now: number;
+}
+
+/** The price a client pays for a service: the discounted price when one is set. */
+export const effectivePrice = (s: ServiceRow) => s.priceDiscount ?? s.price;
+
+/**
+ * Places every item on staff calendars (fixed staffers or auto-allocated ones),
+ * items one after another so a staffer used by an earlier item is busy for the
+ * later ones. Throws 422 for times no staffer works or in the past, 409 when
+ * the time is taken.
+ */
+export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
+  // Copies: time placed for earlier items must count as busy for later ones.
+  const calendars = new Map<string, StafferCalendarInput>();
+  const calendarOf = (c: StafferCalendarInput) => {
+    let copy = calendars.get(c.id);
+    if (!copy) {
+      copy = { ...c, busy: [...c.busy] };
+      calendars.set(c.id, copy);
+    }
+    return copy;
+  };
+
+  return items.map((item) => {
+    const services = item.services.map((s) => {
+      const row = ctx.services.get(s.serviceId);
+      if (!row) throw new Error(`service ${s.serviceId} was not loaded`);
+      const performers = ctx.performersOf(s.serviceId).map(calendarOf);
+      const candidates = s.stafferId ? performers.filter((p) => p.id === s.stafferId) : performers;
+      return { row, candidates };
+    });
+    const staffers = [...new Set(services.flatMap((s) => s.candidates))];
+    const placed = findCartStart({
+      location: ctx.rules,
+      services: services.map((s) => ({
+        durationMin: s.row.duration,
+        bufferMin: s.row.isPause ? s.row.pause : 0,
+        stafferIds: s.candidates.map((c) => c.id),
+      })),
+      staffers,
+      start: item.start,
+      now: ctx.now,
+    });
+    if (!placed) throw whyNot(item, services[0], ctx);
+    const booking: PlannedBooking = {
+      id: crypto.randomUUID(),
+      services: placed.map((p, position) => {
+        const row = services[position]?.row;
+        if (!row) throw new Error("placement does not match the services");
+        const buffer = row.isPause ? row.pause : 0;
+        calendars
+          .get(p.stafferId)
+          ?.busy.push({ start: p.start, end: p.end + buffer * 60_000, kind: "booking" });
+        return {
+          id: crypto.randomUUID(),
+          serviceId: row.id,
+          stafferId: p.stafferId,
+          position,
+          name: row.name,
+          start: p.start,
+          end: p.end,
+          duration: row.duration,
+          buffer,
+          price: effectivePrice(row),
+          originalPrice: row.price,
+          taxName: row.taxName,
+          taxRateBp: row.taxRateBp,
+        };
+      }),
+    };
+    return booking;
+  });
+}
+
+/** The most useful reason an item cannot be placed, judged on its first service. */
+function whyNot(
+  item: PlanItem,
+  first: { row: ServiceRow; candidates: StafferCalendarInput[] } | undefined,
+  ctx: PlanContext,
+): ApiError {
+  if (!first || first.candidates.length === 0) {
+    return fieldError(item.timeField, "No staffer can perform this service here at that time.");
+  }
+  const verdicts = first.candidates.map((staffer) =>
+    checkStart({
+      location: ctx.rules,
+      staffer,
+      durationMin: first.row.duration,
+      bufferMin: first.row.isPause ? first.row.pause : 0,
+      start: item.start,
+      now: ctx.now,
+    }),
+  );
+  if (verdicts.every((v) => v === "in_past")) {
+    return fieldError(item.timeField, "The time is in the past or inside the minimum notice.");
+  }
+  if (verdicts.some((v) => v === "busy" || v === "ok")) {
+    return new ApiError("slot_unavailable", "The requested time is not available.");
+  }
+  return fieldError(
+    item.timeField,
+    "The time is outside the working hours of every eligible staffer.",
+  );
+}

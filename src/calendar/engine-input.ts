@@ -1,0 +1,48 @@
+import type { loadAvailability } from "../db/queries/availability";
+import type { BusyInterval, LocationRules, StafferCalendarInput } from "../domain/availability";
+
+type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
+
+/** Turns the rows of one availability load into the slot engine's plain inputs. */
+export function engineInputs(
+  loaded: Loaded,
+  options: { ignoreEntries?: ReadonlySet<string> } = {},
+) {
+  const location = loaded.location;
+  if (!location) return null;
+  const rules: LocationRules = {
+    timezone: location.timezone,
+    slotStepMin: location.slotStep,
+    minNoticeMin: location.minNotice,
+  };
+  const calendars = new Map<string, StafferCalendarInput>();
+  const calendar = (id: string) => {
+    let c = calendars.get(id);
+    if (!c) {
+      c = { id, weekly: [], overrides: [], busy: [] };
+      calendars.set(id, c);
+    }
+    return c;
+  };
+  for (const p of loaded.performers) calendar(p.stafferId);
+  for (const w of loaded.weekly) {
+    calendars.get(w.stafferId)?.weekly.push({ weekday: w.weekday, start: w.start, end: w.end });
+  }
+  for (const o of loaded.overrides) {
+    calendars.get(o.stafferId)?.overrides.push({ date: o.date, intervals: o.intervals });
+  }
+  for (const b of loaded.busy) {
+    // A booking being moved must not collide with its own current time.
+    if (options.ignoreEntries?.has(b.id)) continue;
+    const busy: BusyInterval = { start: b.start, end: b.end, kind: b.kind };
+    calendars.get(b.stafferId)?.busy.push(busy);
+  }
+  /** Calendars of the staff who perform a service here, sorted by id for deterministic results. */
+  const performersOf = (serviceId: string) =>
+    loaded.performers
+      .filter((p) => p.serviceId === serviceId)
+      .map((p) => calendars.get(p.stafferId))
+      .filter((c): c is StafferCalendarInput => c !== undefined)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { rules, calendars, performersOf, location };
+}

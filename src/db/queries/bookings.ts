@@ -1,0 +1,108 @@
+import { eq, inArray } from "drizzle-orm";
+import type { BookingView } from "../../routes/public/bookings/render";
+import {
+  accounts,
+  bookingServices,
+  bookingStatuses,
+  bookings,
+  calendarEntries,
+  orderLines,
+  orders,
+  staffers,
+} from "../schema";
+import { type Scope, whereIn } from "../scope";
+
+/** A booking's view plus its busy time and the records a change request refers to. */
+export interface LoadedBooking extends BookingView {
+  entries: (typeof calendarEntries.$inferSelect)[];
+  posGoodsOnOrder: number;
+  staffer: typeof staffers.$inferSelect | null;
+  newStatus: typeof bookingStatuses.$inferSelect | null;
+  account: typeof accounts.$inferSelect | null;
+}
+
+export interface Referenced {
+  stafferId?: string | undefined;
+  statusId?: string | undefined;
+  accountId?: string | undefined;
+}
+
+/**
+ * A booking with its services, its order (and every service on that order,
+ * for the totals), its status and its calendar entries, plus the staffer,
+ * status or account a request names, in one D1 round trip; null when the
+ * booking is not in this workspace.
+ */
+export async function loadBooking(
+  scope: Scope,
+  bookingId: string,
+  ref: Referenced = {},
+): Promise<LoadedBooking | null> {
+  const { db } = scope;
+  const own = whereIn(scope, bookings, eq(bookings.id, bookingId));
+  const orderId = db.select({ id: bookings.orderId }).from(bookings).where(own);
+  const statusId = db.select({ id: bookings.statusId }).from(bookings).where(own);
+  const siblings = db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(whereIn(scope, bookings, inArray(bookings.orderId, orderId)));
+  const [booking, order, orderServices, status, entries, goods, staffer, newStatus, account] =
+    await db.batch([
+      db.select().from(bookings).where(own),
+      db
+        .select()
+        .from(orders)
+        .where(whereIn(scope, orders, inArray(orders.id, orderId))),
+      db
+        .select()
+        .from(bookingServices)
+        .where(whereIn(scope, bookingServices, inArray(bookingServices.bookingId, siblings))),
+      db
+        .select()
+        .from(bookingStatuses)
+        .where(whereIn(scope, bookingStatuses, inArray(bookingStatuses.id, statusId))),
+      db
+        .select()
+        .from(calendarEntries)
+        .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
+      db
+        .select({ id: orderLines.id })
+        .from(orderLines)
+        .where(
+          whereIn(
+            scope,
+            orderLines,
+            inArray(orderLines.orderId, orderId),
+            eq(orderLines.kind, "good"),
+          ),
+        ),
+      db
+        .select()
+        .from(staffers)
+        .where(whereIn(scope, staffers, eq(staffers.id, ref.stafferId ?? ""))),
+      db
+        .select()
+        .from(bookingStatuses)
+        .where(whereIn(scope, bookingStatuses, eq(bookingStatuses.id, ref.statusId ?? ""))),
+      db
+        .select()
+        .from(accounts)
+        .where(whereIn(scope, accounts, eq(accounts.id, ref.accountId ?? ""))),
+    ]);
+  const [b] = booking;
+  const [o] = order;
+  const [s] = status;
+  if (!b || !o || !s) return null;
+  return {
+    booking: b,
+    order: o,
+    status: s,
+    orderServices,
+    services: orderServices.filter((row) => row.bookingId === b.id),
+    entries,
+    posGoodsOnOrder: goods.length,
+    staffer: staffer[0] ?? null,
+    newStatus: newStatus[0] ?? null,
+    account: account[0] ?? null,
+  };
+}

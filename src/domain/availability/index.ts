@@ -1,0 +1,20 @@
+export { mergeBusy } from "./calendar";
+export {
+  type Assignment,
+  type CartDay,
+  type CartService,
+  findCartStart,
+  firstCartFitPerDay,
+  nextCartFit,
+} from "./cart";
+export { checkStart } from "./check";
+export { type ClockTime, type DisplayDay, type DisplaySlot, renderDays } from "./render";
+export { mergeSpans, searchSlots } from "./search";
+export type * from "./types";
+export {
+  instantToLocalDate,
+  isoWeekday,
+  localDateRange,
+  localDateTimeToInstant,
+  OffsetTable,
+} from "./zone";

@@ -1,0 +1,65 @@
+import { firstEndingAfter, instantConverter, PreparedStaffer } from "./calendar";
+import type { DaySlots, Interval, SlotSearchInput } from "./types";
+import { localDateRange } from "./zone";
+
+const MINUTE = 60_000;
+
+/** Union of [start, end) spans, merging overlapping and touching ones. */
+export function mergeSpans(spans: Interval[]): Interval[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const out: Interval[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/**
+ * Free slots per local date (DESIGN §3): a start every `slotStep` minutes from
+ * the start of each working interval; free for a staffer when
+ * [t, t + duration + buffer) lies inside that interval and overlaps no busy
+ * time; never before now + minimum notice. Each staffer's candidates are
+ * walked in time order against its merged busy time with one moving pointer,
+ * so a search costs O(candidates + busy intervals).
+ */
+export function searchSlots(input: SlotSearchInput): DaySlots[] {
+  const { location } = input;
+  const toInstant = instantConverter(location.timezone);
+  const staffers = [...input.staffers]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((s) => new PreparedStaffer(s, location, toInstant));
+  const need = (input.durationMin + input.bufferMin) * MINUTE;
+  const length = input.durationMin * MINUTE;
+  const step = Math.max(1, location.slotStepMin) * MINUTE;
+  const earliest = input.now + location.minNoticeMin * MINUTE;
+
+  return localDateRange(input.fromDate, input.toDate).map((date) => {
+    const free = new Map<number, string[]>();
+    for (const staffer of staffers) {
+      const busy = staffer.busy;
+      for (const work of staffer.workingOn(date)) {
+        // Skip straight to the first grid start that honours the notice period.
+        const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
+        let p = firstEndingAfter(busy, work.start + skip * step);
+        for (let t = work.start + skip * step; t + need <= work.end; t += step) {
+          while (p < busy.length && (busy[p]?.end ?? 0) <= t) p++;
+          const next = busy[p];
+          if (next && next.start < t + need) continue;
+          const ids = free.get(t);
+          if (ids) ids.push(staffer.id);
+          else free.set(t, [staffer.id]);
+        }
+      }
+    }
+    const slots = [...free.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([start, stafferIds]) => ({ start, end: start + length, stafferIds }));
+    return {
+      date,
+      slots,
+      intervals: mergeSpans(slots.map((s) => ({ start: s.start, end: s.end }))),
+    };
+  });
+}

@@ -1,0 +1,9 @@
+export {
+  type Invoice,
+  type PricingInput,
+  type PricingLine,
+  priceInvoice,
+  promocodeIsUsable,
+  type TaxLine,
+} from "./invoice";
+export { allocate, mulDivHalfUp } from "./round";

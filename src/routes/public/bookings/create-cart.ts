@@ -1,0 +1,56 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createBookings } from "../../../bookings/create";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { CartResponse, CreateCartBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/bookings/cart",
+  tags: ["Bookings"],
+  summary: "Create a multi-service (cart) booking",
+  description:
+    "One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is.",
+  request: jsonBody(CreateCartBody),
+  responses: {
+    201: json(CartResponse, "Created"),
+    409: json(ErrorBodySchema, "A slot is taken"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const bookings = await createBookings(c, {
+    locationId: body.location_uuid,
+    items: body.items.map((item, i) => ({
+      start: Date.parse(item.datetime_start),
+      services: item.services.map((s) => ({
+        serviceId: s.service_uuid,
+        stafferId: s.staffer_uuid,
+      })),
+      timeField: `items.${i}.datetime_start`,
+    })),
+    customer: {
+      phone: body.customer_phone,
+      firstName: body.customer_first_name,
+      lastName: body.customer_last_name,
+      middleName: body.customer_middle_name,
+      email: body.customer_email,
+    },
+    timezone: body.timezone,
+    publicNotes: body.booking_comment,
+    source: body.source,
+    customerBrowserTz: body.customer_browser_tz,
+    customerBrowserLanguage: body.customer_browser_language,
+    bookingCallback: body.booking_callback,
+    googleMeetGuestEmails: body.booking_google_meet_guest_emails,
+    fields: {
+      location: "location_uuid",
+      service: (i, j) => `items.${i}.services.${j}.service_uuid`,
+      staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
+    },
+  });
+  return c.json({ bookings }, 201);
+};

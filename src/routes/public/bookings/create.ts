@@ -1,0 +1,56 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createBookings } from "../../../bookings/create";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema, CreateBookingBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/bookings",
+  tags: ["Bookings"],
+  summary: "Create a single-service booking",
+  description:
+    "The customer is found by phone (normalised to E.164 with the workspace country) or created. Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.",
+  request: jsonBody(CreateBookingBody),
+  responses: {
+    201: json(BookingSchema, "Created"),
+    409: json(ErrorBodySchema, "The slot is taken"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const [booking] = await createBookings(c, {
+    locationId: body.location_uuid,
+    items: [
+      {
+        start: Date.parse(body.reserved_on),
+        services: [{ serviceId: body.service_uuid, stafferId: body.staffer_uuid }],
+        timeField: "reserved_on",
+      },
+    ],
+    customer: {
+      phone: body.customer_phone,
+      firstName: body.customer_first_name,
+      lastName: body.customer_last_name,
+      middleName: body.customer_middle_name,
+      email: body.customer_email,
+    },
+    timezone: body.timezone,
+    publicNotes: body.booking_comment,
+    source: body.source,
+    customerBrowserTz: body.customer_browser_tz,
+    customerBrowserLanguage: body.customer_browser_language,
+    bookingCallback: body.booking_callback,
+    googleMeetGuestEmails: body.booking_google_meet_guest_emails,
+    fields: {
+      location: "location_uuid",
+      service: () => "service_uuid",
+      staffer: () => "staffer_uuid",
+    },
+  });
+  if (!booking) throw new Error("no booking was created");
+  return c.json(booking, 201);
+};

@@ -1,0 +1,31 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { loadBooking } from "../../../db/queries/bookings";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderBooking } from "./render";
+import { BookingPath, BookingSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/bookings/{booking_uuid}",
+  tags: ["Bookings"],
+  summary: "Get a booking",
+  request: { params: BookingPath },
+  responses: { 200: json(BookingSchema, "The booking"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: id } = c.req.valid("param");
+  const ws = c.var.workspace;
+  const view = await loadBooking({ db: c.var.db, workspaceId: ws.id }, id);
+  if (!view) throw notFound("Booking");
+  return c.json(
+    renderBooking(view, {
+      currency: ws.currency,
+      locale: ws.locale,
+      origin: new URL(c.req.url).origin,
+    }),
+    200,
+  );
+};

@@ -1,0 +1,67 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import ical, { ICalEventStatus } from "ical-generator";
+import { bookingServices, bookings, locations } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { constantTimeEqual } from "../../../lib/api-keys";
+import { notFound } from "../../../lib/errors";
+import { errorResponses } from "../../../lib/responses";
+import { BookingPath } from "./schema";
+
+/** Path of the calendar file; the public router lets it through without an API key. */
+export const ICAL_PATH = /\/bookings\/[^/]+\/ical$/;
+
+export const route = createRoute({
+  method: "get",
+  path: "/bookings/{booking_uuid}/ical",
+  tags: ["Bookings"],
+  summary: "The booking as an iCalendar file (the booking's ical link)",
+  description:
+    "Needs no API key: the link's token is the credential, so a customer's calendar app can subscribe to it.",
+  request: { params: BookingPath, query: z.object({ token: z.string().max(64) }) },
+  responses: {
+    200: { content: { "text/calendar": { schema: z.string() } }, description: "An .ics file" },
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: id } = c.req.valid("param");
+  const { token } = c.req.valid("query");
+  const db = c.var.db;
+  // Joined rows share column names, which D1 batches cannot map: two parallel queries instead.
+  const [rows, services] = await Promise.all([
+    db
+      .select({ booking: bookings, location: locations })
+      .from(bookings)
+      .innerJoin(locations, eq(locations.id, bookings.locationId))
+      .where(eq(bookings.id, id)),
+    db
+      .select({ name: bookingServices.name })
+      .from(bookingServices)
+      .where(eq(bookingServices.bookingId, id)),
+  ]);
+  const row = rows[0];
+  // Unknown booking and wrong token look the same: the token is the only credential here.
+  if (!row || !(await constantTimeEqual(token, row.booking.icalToken))) throw notFound("Booking");
+  const { booking, location } = row;
+  const calendar = ical({
+    name: location.name,
+    prodId: { company: "salon-api", product: "bookings" },
+  });
+  calendar.createEvent({
+    id: booking.id,
+    start: new Date(booking.startAt),
+    end: new Date(booking.endAt),
+    summary: services.map((s) => s.name).join(", "),
+    description: booking.publicNotes || null,
+    location: location.name,
+    // Times stay in UTC: calendar apps show them in the viewer's zone without a VTIMEZONE block.
+    status: booking.isCanceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+  });
+  return c.body(calendar.toString(), 200, {
+    "content-type": "text/calendar; charset=utf-8",
+    "content-disposition": `attachment; filename="booking-${booking.id}.ics"`,
+  });
+};

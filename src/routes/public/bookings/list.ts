@@ -1,0 +1,94 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { listBookings } from "../../../db/queries/booking-list";
+import { durationObject } from "../../../domain/duration";
+import { toLocalIso } from "../../../domain/local-time";
+import type { AppEnv } from "../../../env";
+import { toIso } from "../../../lib/clock";
+import { uuid } from "../../../lib/fields";
+import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { CustomerSchema, renderCustomer } from "../customers/schema";
+import { DurationSchema, StatusSchema } from "./schema";
+
+const instant = z.iso
+  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
+  .transform((v) => Date.parse(v));
+
+const ListQuery = PaginationQuery.extend({
+  customer_uuid: uuid("customer_uuid").optional(),
+  location_uuid: uuid("location_uuid").optional(),
+  staffer_uuid: uuid("staffer_uuid").optional(),
+  state: z.enum(["upcoming", "in_progress", "archive"]).optional(),
+  status_uuid: uuid("status_uuid").optional(),
+  reserved_on_from: instant.optional(),
+  reserved_on_to: instant.optional(),
+  created_at_from: instant.optional(),
+  created_at_to: instant.optional(),
+});
+
+const BookingListItem = z
+  .object({
+    uuid: z.string(),
+    location_uuid: z.string(),
+    start_time: z.string(),
+    end_time: z.string(),
+    start_time_local: z.string(),
+    end_time_local: z.string(),
+    timezone: z.string(),
+    duration: DurationSchema,
+    created_at: z.string(),
+    is_canceled: z.boolean(),
+    is_completed: z.boolean(),
+    customer: CustomerSchema,
+    status: StatusSchema,
+  })
+  .openapi("BookingListItem");
+
+export const route = createRoute({
+  method: "get",
+  path: "/bookings",
+  tags: ["Bookings"],
+  summary: "List bookings, newest reservation first",
+  request: { query: ListQuery },
+  responses: {
+    200: json(paginated(BookingListItem, "BookingList"), "A page of bookings"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const q = c.req.valid("query");
+  const page = pageRequest(q);
+  const { rows, total } = await listBookings(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    {
+      customerId: q.customer_uuid,
+      locationId: q.location_uuid,
+      stafferId: q.staffer_uuid,
+      state: q.state,
+      statusId: q.status_uuid,
+      reservedFrom: q.reserved_on_from,
+      reservedTo: q.reserved_on_to,
+      createdFrom: q.created_at_from,
+      createdTo: q.created_at_to,
+    },
+    page,
+    Date.now(),
+  );
+  const data = rows.map(({ booking: b, customer, status, locationTimezone }) => ({
+    uuid: b.id,
+    location_uuid: b.locationId,
+    start_time: toIso(b.startAt),
+    end_time: toIso(b.endAt),
+    start_time_local: toLocalIso(b.startAt, locationTimezone),
+    end_time_local: toLocalIso(b.endAt, locationTimezone),
+    timezone: b.timezone,
+    duration: durationObject(Math.round((b.endAt - b.startAt) / 60_000)),
+    created_at: toIso(b.createdAt),
+    is_canceled: b.isCanceled,
+    is_completed: b.isCompleted,
+    customer: renderCustomer(customer),
+    status: { uuid: status.id, name: status.name, type: status.type },
+  }));
+  return c.json(paginate(c.req.url, data, total, page), 200);
+};

@@ -1,0 +1,123 @@
+import type { bookingServices, bookingStatuses, bookings, orders } from "../../../db/schema";
+import { durationObject } from "../../../domain/duration";
+import { formatMoney } from "../../../domain/money";
+import { priceInvoice } from "../../../domain/pricing";
+import { toIso } from "../../../lib/clock";
+import type { Booking } from "./schema";
+
+type BookingRow = typeof bookings.$inferSelect;
+type ServiceRow = typeof bookingServices.$inferSelect;
+
+export interface BookingView {
+  booking: BookingRow;
+  /** This booking's services. */
+  services: ServiceRow[];
+  order: typeof orders.$inferSelect;
+  /** Every service on the order (a cart order spans several bookings). */
+  orderServices: ServiceRow[];
+  status: typeof bookingStatuses.$inferSelect;
+}
+
+export interface RenderContext {
+  currency: string;
+  locale: string;
+  /** Origin of the request, for absolute links. */
+  origin: string;
+}
+
+const MINUTE = 60_000;
+
+/** The order's totals come from the one pricing function, as POS invoices do. */
+export function bookingOrderInvoice(view: Pick<BookingView, "order" | "orderServices">) {
+  return priceInvoice({
+    lines: view.orderServices.map((s) => ({
+      kind: "service" as const,
+      unitPrice: s.price,
+      catalogPrice: s.originalPrice,
+      quantity: s.quantity,
+      tax: s.taxRateBp === null ? null : { name: s.taxName ?? "Tax", rateBp: s.taxRateBp },
+    })),
+    discount: null,
+    promocode: null,
+    promocodeDiscountAmount: null,
+    paid: { account: view.order.accountPaidAmount, voucher: view.order.voucherPaidAmount },
+  });
+}
+
+export function icalLink(ctx: RenderContext, booking: BookingRow) {
+  return `${ctx.origin}/api/public/v2/bookings/${booking.id}/ical?token=${booking.icalToken}`;
+}
+
+export function renderBooking(view: BookingView, ctx: RenderContext): Booking {
+  const { booking } = view;
+  const money = (amount: number) => formatMoney(amount, ctx.currency, ctx.locale);
+  const invoice = bookingOrderInvoice(view);
+  const open = !booking.isCanceled && !booking.isCompleted;
+  return {
+    uuid: booking.id,
+    location_uuid: booking.locationId,
+    customer_uuid: booking.customerId,
+    start_time: toIso(booking.startAt),
+    end_time: toIso(booking.endAt),
+    timezone: booking.timezone,
+    duration: durationObject(Math.round((booking.endAt - booking.startAt) / MINUTE)),
+    quantity: booking.quantity,
+    slots_count: booking.slotsCount,
+    cancel_reason: booking.cancelReason,
+    canceled_by: booking.canceledBy,
+    is_canceled: booking.isCanceled,
+    is_completed: booking.isCompleted,
+    public_notes: booking.publicNotes,
+    currency: ctx.currency,
+    status: { uuid: view.status.id, name: view.status.name, type: view.status.type },
+    policy: {
+      policy_text: null,
+      is_cancelable: open,
+      cancellation_offset: 0,
+      cancellation_text: null,
+      is_changeable: open,
+      change_offset: 0,
+      change_text: null,
+    },
+    links: [
+      { type: "ical", link: icalLink(ctx, booking) },
+      // No video-meeting integration is configured for any workspace yet.
+      { type: "google_meet", link: "" },
+      { type: "zoom", link: "" },
+      { type: "microsoft_teams", link: "" },
+    ],
+    order: {
+      uuid: view.order.id,
+      tax: invoice.taxes,
+      subtotal: invoice.subtotal,
+      subtotal_formatted: money(invoice.subtotal),
+      amount_paid: invoice.amount_paid,
+      amount_paid_formatted: money(invoice.amount_paid),
+      total: invoice.total,
+      total_formatted: money(invoice.total),
+    },
+    ordered_services: [...view.services]
+      .sort((a, b) => a.position - b.position)
+      .map((s) => ({
+        uuid: s.id,
+        service_uuid: s.serviceId,
+        staffer_uuid: s.stafferId,
+        timezone: booking.timezone,
+        reserved_on: toIso(s.reservedOn),
+        reserved_until: toIso(s.reservedUntil),
+        quantity: s.quantity,
+        name: s.name,
+        currency: ctx.currency,
+        price: s.price,
+        price_formatted: money(s.price),
+        discount: s.originalPrice - s.price,
+        discount_formatted: money(s.originalPrice - s.price),
+        original_price: s.originalPrice,
+        original_price_formatted: money(s.originalPrice),
+        tax_name: s.taxName,
+        tax_value: s.taxRateBp === null ? null : s.taxRateBp / 100,
+        duration: durationObject(s.duration),
+        original_duration: durationObject(s.originalDuration),
+      })),
+  };
+}

@@ -1,0 +1,23 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { getService } from "../../../db/queries/services";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderService, ServicePath, ServiceSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/services/{service_uuid}",
+  tags: ["Services"],
+  summary: "Get a service",
+  request: { params: ServicePath },
+  responses: { 200: json(ServiceSchema, "The service"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const ws = c.var.workspace;
+  const { service_uuid: id } = c.req.valid("param");
+  const view = await getService({ db: c.var.db, workspaceId: ws.id }, id);
+  if (!view) throw notFound("Service");
+  return c.json(renderService(view, ws.currency, ws.locale), 200);
+};

@@ -1,0 +1,10 @@
+import type { Router } from "../../../lib/openapi";
+import * as create from "./create";
+import * as get from "./get";
+import * as list from "./list";
+
+export function registerServices(router: Router) {
+  router.openapi(create.route, create.handler);
+  router.openapi(list.route, list.handler);
+  router.openapi(get.route, get.handler);
+}

@@ -1,0 +1,23 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listServices } from "../../../db/queries/services";
+import type { AppEnv } from "../../../env";
+import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderService, ServiceList } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/services",
+  tags: ["Services"],
+  summary: "List services",
+  request: { query: PaginationQuery },
+  responses: { 200: json(ServiceList, "A page of services"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const ws = c.var.workspace;
+  const page = pageRequest(c.req.valid("query"));
+  const { views, total } = await listServices({ db: c.var.db, workspaceId: ws.id }, page);
+  const data = views.map((v) => renderService(v, ws.currency, ws.locale));
+  return c.json(paginate(c.req.url, data, total, page), 200);
+};

@@ -1,0 +1,128 @@
+import { z } from "@hono/zod-openapi";
+import type { categories, services } from "../../../db/schema";
+import { durationObject } from "../../../domain/duration";
+import { formatMoney } from "../../../domain/money";
+import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
+import { paginated } from "../../../lib/pagination";
+import { DurationSchema } from "../bookings/schema";
+
+export const CreateServiceBody = z
+  .object({
+    name: nonEmpty(),
+    duration: z.number().int().min(5, "At least 5 minutes.").max(1425, "At most 1425 minutes."),
+    price: money,
+    description: optionalText().optional(),
+    category_uuid: uuid("category_uuid").optional(),
+    is_pause: z.boolean().optional(),
+    pause: z.number().int().min(0).max(180, "At most 180 minutes.").optional(),
+    price_discount: money.optional(),
+    price_type: z.literal("base", { message: "Only base is supported." }).optional(),
+    live: z.boolean().optional(),
+    live_in_widget: z.boolean().optional(),
+    is_duration_hidden: z.boolean().optional(),
+    is_price_hidden: z.boolean().optional(),
+    is_top: z.boolean().optional(),
+    is_auto_allocated: z.boolean().optional(),
+    starting_at: z.boolean().optional(),
+    class: z.string().max(64).optional(),
+    location_uuids: z.array(uuid("location_uuid")).max(200).optional(),
+    staffer_uuids: z.array(uuid("staffer_uuid")).max(1000).optional(),
+    images: z.array(z.string().min(1).max(2048)).max(20).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.price_discount !== undefined && body.price_discount >= body.price) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["price_discount"],
+        message: "Must be less than price.",
+      });
+    }
+  })
+  .openapi("CreateService");
+
+export const ServiceSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    images: z.array(z.string()),
+    currency: z.string(),
+    price: z.number().int(),
+    price_formatted: z.string(),
+    price_type: z.literal("base"),
+    discount: z.number().int(),
+    discount_formatted: z.string(),
+    duration: DurationSchema,
+    is_extra_time: z.boolean(),
+    extra_time: DurationSchema,
+    is_price_hidden: z.boolean(),
+    is_duration_hidden: z.boolean(),
+    is_top: z.boolean(),
+    starting_at: z.boolean(),
+    live: z.boolean(),
+    live_in_widget: z.boolean(),
+    class: z.string().nullable(),
+    category: z
+      .object({
+        uuid: z.string(),
+        name: z.string(),
+        order: z.number().int(),
+        cover: z.string().nullable(),
+      })
+      .nullable(),
+    locations: z.array(z.object({ uuid: z.string(), name: z.string() })),
+    staffers: z.array(z.object({ uuid: z.string() })),
+  })
+  .openapi("Service");
+
+export const ServiceList = paginated(ServiceSchema, "ServiceList");
+export const ServicePath = z.object({ service_uuid: uuid("service_uuid") });
+
+export interface ServiceView {
+  service: typeof services.$inferSelect;
+  category: typeof categories.$inferSelect | null;
+  locations: { uuid: string; name: string }[];
+  stafferIds: string[];
+}
+
+/** `discount` is the price a client pays: the discounted price when one is set, else the price. */
+export function renderService(
+  v: ServiceView,
+  currency: string,
+  locale: string,
+): z.infer<typeof ServiceSchema> {
+  const s = v.service;
+  const discount = s.priceDiscount ?? s.price;
+  return {
+    uuid: s.id,
+    name: s.name,
+    description: s.description,
+    images: s.images,
+    currency,
+    price: s.price,
+    price_formatted: formatMoney(s.price, currency, locale),
+    price_type: "base",
+    discount,
+    discount_formatted: formatMoney(discount, currency, locale),
+    duration: durationObject(s.duration),
+    is_extra_time: s.isPause,
+    extra_time: durationObject(s.isPause ? s.pause : 0),
+    is_price_hidden: s.isPriceHidden,
+    is_duration_hidden: s.isDurationHidden,
+    is_top: s.isTop,
+    starting_at: s.startingAt,
+    live: s.live,
+    live_in_widget: s.liveInWidget,
+    class: s.class,
+    category: v.category
+      ? {
+          uuid: v.category.id,
+          name: v.category.name,
+          order: v.category.order,
+          cover: v.category.cover,
+        }
+      : null,
+    locations: [...v.locations].sort((a, b) => (a.uuid < b.uuid ? -1 : 1)),
+    staffers: [...v.stafferIds].sort().map((uuid) => ({ uuid })),
+  };
+}
