@@ -9,6 +9,7 @@ import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookings } from "./bookings";
 import { ICAL_PATH } from "./bookings/ical";
 import { registerCustomers } from "./customers";
+import { registerGoods } from "./goods";
 import { registerLocations } from "./locations";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
@@ -38,6 +39,7 @@ export function publicApi() {
   router.use("*", limitBody, requireJsonBody, idempotency);
   registerLocations(router);
   registerServices(router);
+  registerGoods(router);
   registerStaffers(router);
   registerBlockedSpots(router);
   registerBookings(router);
