@@ -63,4 +63,8 @@ export const hhmm = z
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date YYYY-MM-DD.")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Must be a real calendar date.");
+  // Engines roll 2030-02-30 over to March; a real date survives the round trip unchanged.
+  .refine((d) => {
+    const ms = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === d;
+  }, "Must be a real calendar date.");

@@ -13,6 +13,7 @@ import { registerGoods } from "./goods";
 import { registerLocations } from "./locations";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
+import { registerTimeSlots } from "./time-slots";
 
 /** Public API v2: every route but its own OpenAPI document needs an API key. */
 export function publicApi() {
@@ -41,6 +42,7 @@ export function publicApi() {
   registerServices(router);
   registerGoods(router);
   registerStaffers(router);
+  registerTimeSlots(router);
   registerBlockedSpots(router);
   registerBookings(router);
   registerCustomers(router);

@@ -146,7 +146,10 @@ export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
 const utcSeconds = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "Must be a UTC instant YYYY-MM-DDTHH:MM:SSZ.")
-  .refine((v) => !Number.isNaN(Date.parse(v)), "Must be a real date and time.")
+  .refine((v) => {
+    const ms = Date.parse(v);
+    return !Number.isNaN(ms) && new Date(ms).toISOString().replace(".000Z", "Z") === v;
+  }, "Must be a real date and time.")
   .openapi({ example: "2030-05-04T10:00:00Z" });
 
 export const CartService = z.object({

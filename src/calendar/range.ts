@@ -1,0 +1,31 @@
+import { shiftDate } from "../db/queries/availability";
+import { validationError } from "../lib/errors";
+
+const DAY = 86_400_000;
+const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+export interface SearchRange {
+  /** Local dates to search (padded by a day when instants were given: the zone is not known yet). */
+  fromDate: string;
+  toDate: string;
+  /** Exact instant bounds when the client sent instants. */
+  fromInstant: number | null;
+  toInstant: number | null;
+}
+
+/** Validates a range of dates or instants: forwards and at most `maxDays` long (DESIGN §3). */
+export function parseRange(start: string, end: string, maxDays: number): SearchRange {
+  const startMs = Date.parse(isDate(start) ? `${start}T00:00:00Z` : start);
+  const endMs = Date.parse(isDate(end) ? `${end}T00:00:00Z` : end);
+  if (endMs < startMs) throw validationError({ range_end: ["Must not be before range_start."] });
+  const days = Math.floor((endMs - startMs) / DAY) + (isDate(end) ? 1 : 0);
+  if (days > maxDays)
+    throw validationError({ range_end: [`The range may span at most ${maxDays} days.`] });
+  const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return {
+    fromDate: isDate(start) ? start : shiftDate(utcDate(startMs), -1),
+    toDate: isDate(end) ? end : shiftDate(utcDate(endMs), 1),
+    fromInstant: isDate(start) ? null : startMs,
+    toInstant: isDate(end) ? null : endMs,
+  };
+}

@@ -1,0 +1,42 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { parseRange } from "../../../calendar/range";
+import { firstCartFitPerDay } from "../../../domain/availability";
+import type { AppEnv } from "../../../env";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { loadCart, renderCartDays } from "./cart";
+import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/locations/{location_uuid}/time-slots/cart",
+  tags: ["Time slots"],
+  summary: "Cart calendar: every date in a range on which the cart fits, with its first slot",
+  request: { params: LocationPath, ...jsonBody(CartCalendarBody) },
+  responses: { 200: json(CartSlotsResponse, "Fitting dates"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { location_uuid: locationId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const range = parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS);
+  const { inputs, cart, staffers, price } = await loadCart(c, {
+    locationId,
+    services: body.services,
+    fromDate: range.fromDate,
+    // The last day's cart may run past midnight: load its busy time too.
+    toDate: range.toDate,
+  });
+  const fits = firstCartFitPerDay({
+    location: inputs.rules,
+    services: cart,
+    staffers,
+    fromDate: range.fromDate,
+    toDate: range.toDate,
+    now: Date.now(),
+  }).filter(
+    (f) =>
+      (range.fromInstant === null || f.start >= range.fromInstant) &&
+      (range.toInstant === null || f.start <= range.toInstant),
+  );
+  return c.json(renderCartDays(c, fits, price, body.timezone ?? inputs.rules.timezone), 200);
+};

@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import { isoDate, timezone, uuid } from "../../../lib/fields";
+
+/** `YYYY-MM-DD` (whole days in the location's zone) or an ISO 8601 instant. */
+export const rangeBound = z
+  .union([isoDate, z.iso.datetime({ offset: true })], {
+    message: "Must be a date YYYY-MM-DD or an ISO 8601 instant.",
+  })
+  .openapi({ example: "2030-03-04" });
+
+export const MAX_RANGE_DAYS = 62;
+
+export const TimeSlotsQuery = z.object({
+  service_uuid: uuid("service_uuid"),
+  staffer_uuid: uuid("staffer_uuid").optional(),
+  range_start: rangeBound,
+  range_end: rangeBound,
+  timezone: timezone.optional(),
+});
+
+export const LocationPath = z.object({ location_uuid: uuid("location_uuid") });
+
+const clock = {
+  start: z.string().openapi({ example: "09:00" }),
+  start_formatted: z.number().int().openapi({ description: "Seconds from local midnight" }),
+  end: z.string(),
+  end_formatted: z.number().int(),
+};
+
+export const TimeSlotsResponse = z
+  .object({
+    today: z.string(),
+    timezone: z.string(),
+    currency: z.string(),
+    dates: z.array(
+      z.object({
+        date: z.string(),
+        slots: z.array(
+          z.object({
+            ...clock,
+            quantity: z.number().int(),
+            price: z.number().int(),
+            price_formatted: z.string(),
+          }),
+        ),
+        intervals: z.array(z.object(clock)),
+      }),
+    ),
+  })
+  .openapi("TimeSlots");
+
+export const CartServices = z
+  .array(
+    z.object({ service_uuid: uuid("service_uuid"), staffer_uuid: uuid("staffer_uuid").optional() }),
+  )
+  .min(1, "At least 1 service.")
+  .max(10, "At most 10 services.");
+
+export const CartNextBody = z
+  .object({ services: CartServices, timezone: timezone.optional() })
+  .openapi("CartNextSlot");
+
+export const CartCalendarBody = z
+  .object({
+    services: CartServices,
+    range_start: rangeBound,
+    range_end: rangeBound,
+    timezone: timezone.optional(),
+  })
+  .openapi("CartCalendar");
+
+export const CartSlotsResponse = z
+  .object({
+    data: z.array(
+      z.object({
+        timezone: z.string(),
+        currency: z.string(),
+        dates: z.array(
+          z.object({
+            date: z.string(),
+            slot: z.object({
+              ...clock,
+              price: z.number().int(),
+              price_formatted: z.string(),
+              staffers: z.array(z.object({ uuid: z.string() })),
+            }),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi("CartSlots");
