@@ -1,0 +1,77 @@
+import type { BusyInterval, LocationRules, StafferCalendarInput } from "../src/domain/availability";
+import { localDateTimeToInstant } from "../src/domain/availability";
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same calendar. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const LOCATION: LocationRules = {
+  timezone: "Europe/Berlin",
+  slotStepMin: 15,
+  minNoticeMin: 0,
+};
+export const FROM = "2030-03-01";
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+export interface Fixture {
+  staffers: StafferCalendarInput[];
+  days: number;
+  toDate: string;
+}
+
+/**
+ * 20 staffers working Mon–Sat 09:00–18:00 (every third with a 13:00–14:00
+ * lunch gap), 2,000 bookings and 200 blocked spots spread over `days` days.
+ * With `aligned`, every interval sits on whole local hours, the input both
+ * engines can express identically.
+ */
+export function buildFixture(days: number, aligned = false, seed = 42): Fixture {
+  const random = rng(seed);
+  const toDate = new Date(Date.parse(`${FROM}T00:00:00Z`) + (days - 1) * DAY)
+    .toISOString()
+    .slice(0, 10);
+  const staffers: StafferCalendarInput[] = Array.from({ length: 20 }, (_, i) => ({
+    id: `staffer-${String(i).padStart(2, "0")}`,
+    weekly: [1, 2, 3, 4, 5, 6].flatMap((weekday) =>
+      i % 3 === 0
+        ? [
+            { weekday, start: "09:00", end: "13:00" },
+            { weekday, start: "14:00", end: "18:00" },
+          ]
+        : [{ weekday, start: "09:00", end: "18:00" }],
+    ),
+    overrides: [],
+    busy: [],
+  }));
+  const scale = days / 31;
+  const place = (count: number, kind: BusyInterval["kind"]) => {
+    for (let n = 0; n < Math.round(count * scale); n++) {
+      const staffer = staffers[Math.floor(random() * staffers.length)];
+      const day = Math.floor(random() * days);
+      const date = new Date(Date.parse(`${FROM}T00:00:00Z`) + day * DAY).toISOString().slice(0, 10);
+      const hour = 9 + Math.floor(random() * 8);
+      const minute = aligned ? 0 : ([0, 15, 30, 45][Math.floor(random() * 4)] ?? 0);
+      const start = localDateTimeToInstant(
+        date,
+        `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
+        LOCATION.timezone,
+      );
+      const length = aligned
+        ? HOUR * (1 + Math.floor(random() * 2))
+        : (30 + Math.floor(random() * 6) * 15) * 60_000;
+      staffer?.busy.push({ start, end: start + length, kind });
+    }
+  };
+  place(2000, "booking");
+  place(200, "blocked");
+  return { staffers, days, toDate };
+}

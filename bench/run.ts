@@ -1,0 +1,4 @@
+import { runAvailabilityBench } from "./availability";
+
+// `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
+await runAvailabilityBench();

@@ -1,0 +1,210 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type BusyInterval,
+  checkStart,
+  findCartStart,
+  localDateRange,
+  localDateTimeToInstant,
+  type StafferCalendarInput,
+  searchSlots,
+} from "../../../src/domain/availability";
+
+const MIN = 60_000;
+const zones = ["Europe/Berlin", "Australia/Sydney", "America/New_York", "UTC"];
+const hhmm = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+
+const arbInterval = fc
+  .tuple(fc.integer({ min: 6 * 4, max: 20 * 4 }), fc.integer({ min: 1, max: 24 }))
+  .map(([s, len]) => ({ start: hhmm(s * 15), end: hhmm(Math.min(s * 15 + len * 15, 24 * 60)) }));
+
+const arbCase = fc
+  .record({
+    tz: fc.constantFrom(...zones),
+    step: fc.constantFrom(5, 10, 15, 30),
+    notice: fc.constantFrom(0, 30, 120),
+    duration: fc.integer({ min: 5, max: 120 }),
+    buffer: fc.constantFrom(0, 10, 15),
+    startDay: fc.integer({ min: 0, max: 400 }),
+    days: fc.integer({ min: 1, max: 6 }),
+    staff: fc.array(
+      fc.record({
+        weekly: fc.array(fc.record({ weekday: fc.integer({ min: 1, max: 7 }), iv: arbInterval }), {
+          maxLength: 6,
+        }),
+        busy: fc.array(
+          fc.record({
+            offsetMin: fc.integer({ min: 0, max: 7 * 24 * 60 }),
+            lenMin: fc.integer({ min: 5, max: 240 }),
+            blocked: fc.boolean(),
+          }),
+          { maxLength: 12 },
+        ),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    nowOffsetMin: fc.integer({ min: -24 * 60, max: 3 * 24 * 60 }),
+  })
+  .map((c) => {
+    const from = new Date(Date.UTC(2026, 0, 1) + c.startDay * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const to = new Date(Date.UTC(2026, 0, 1) + (c.startDay + c.days - 1) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const origin = Date.parse(`${from}T00:00:00Z`);
+    const staffers: StafferCalendarInput[] = c.staff.map((s, i) => ({
+      id: `s${i}`,
+      weekly: dedupe(s.weekly.map((w) => ({ weekday: w.weekday, ...w.iv }))),
+      overrides: [],
+      busy: s.busy.map(
+        (b): BusyInterval => ({
+          start: origin + b.offsetMin * MIN,
+          end: origin + (b.offsetMin + b.lenMin) * MIN,
+          kind: b.blocked ? "blocked" : "booking",
+        }),
+      ),
+    }));
+    return {
+      input: {
+        location: { timezone: c.tz, slotStepMin: c.step, minNoticeMin: c.notice },
+        staffers,
+        durationMin: c.duration,
+        bufferMin: c.buffer,
+        fromDate: from,
+        toDate: to,
+        now: origin + c.nowOffsetMin * MIN,
+      },
+    };
+  });
+
+/** Weekly intervals of a staffer never overlap on one weekday (the admin API refuses that). */
+function dedupe<T extends { weekday: number; start: string; end: string }>(list: T[]): T[] {
+  const kept: T[] = [];
+  for (const w of list) {
+    if (w.end <= w.start) continue;
+    if (kept.some((k) => k.weekday === w.weekday && k.start < w.end && w.start < k.end)) continue;
+    kept.push(w);
+  }
+  return kept;
+}
+
+describe("slot engine properties", () => {
+  it("no slot overlaps busy time and every slot lies inside working hours of each listed staffer", () => {
+    fc.assert(
+      fc.property(arbCase, ({ input }) => {
+        const byId = new Map(input.staffers.map((s) => [s.id, s]));
+        for (const day of searchSlots(input)) {
+          for (const slot of day.slots) {
+            const need = slot.start + (input.durationMin + input.bufferMin) * MIN;
+            expect(slot.start).toBeGreaterThanOrEqual(
+              input.now + input.location.minNoticeMin * MIN,
+            );
+            for (const id of slot.stafferIds) {
+              const s = byId.get(id);
+              if (!s) throw new Error("unknown staffer");
+              expect(s.busy.some((b) => b.start < need && slot.start < b.end)).toBe(false);
+              expect(
+                checkStart({
+                  location: input.location,
+                  staffer: s,
+                  durationMin: input.durationMin,
+                  bufferMin: input.bufferMin,
+                  start: slot.start,
+                  now: input.now,
+                }),
+              ).toBe("ok");
+            }
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("quantity equals the staff a brute-force check finds free at that start", () => {
+    fc.assert(
+      fc.property(arbCase, ({ input }) => {
+        for (const day of searchSlots(input)) {
+          for (const slot of day.slots) {
+            const free = input.staffers
+              .filter((s) => {
+                const weekday = ((new Date(`${day.date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+                const need = slot.start + (input.durationMin + input.bufferMin) * MIN;
+                const inside = s.weekly
+                  .filter((w) => w.weekday === weekday)
+                  .some((w) => {
+                    const ws = localDateTimeToInstant(day.date, w.start, input.location.timezone);
+                    const we = localDateTimeToInstant(day.date, w.end, input.location.timezone);
+                    return (
+                      ws <= slot.start &&
+                      need <= we &&
+                      (slot.start - ws) % (input.location.slotStepMin * MIN) === 0
+                    );
+                  });
+                return inside && !s.busy.some((b) => b.start < need && slot.start < b.end);
+              })
+              .map((s) => s.id)
+              .sort();
+            expect(slot.stafferIds).toEqual(free);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("searching a range whole equals searching its days one by one", () => {
+    fc.assert(
+      fc.property(arbCase, ({ input }) => {
+        const whole = searchSlots(input);
+        const pieces = localDateRange(input.fromDate, input.toDate).flatMap((d) =>
+          searchSlots({ ...input, fromDate: d, toDate: d }),
+        );
+        expect(whole).toEqual(pieces);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("cart placements run back to back on free staff and never overlap for one staffer", () => {
+    fc.assert(
+      fc.property(
+        arbCase,
+        fc.array(fc.integer({ min: 5, max: 90 }), { minLength: 1, maxLength: 4 }),
+        ({ input }, durations) => {
+          const day = searchSlots(input).find((d) => d.slots.length > 0);
+          const start = day?.slots[0]?.start;
+          if (start === undefined) return;
+          const services = durations.map((d) => ({
+            durationMin: d,
+            bufferMin: 5,
+            stafferIds: input.staffers.map((s) => s.id),
+          }));
+          const placed = findCartStart({
+            location: input.location,
+            services,
+            staffers: input.staffers,
+            start,
+            now: input.now,
+          });
+          if (!placed) return;
+          let t = start;
+          placed.forEach((p, i) => {
+            expect(p.start).toBe(t);
+            t = p.end + 5 * MIN;
+            expect(p.end - p.start).toBe((durations[i] ?? 0) * MIN);
+            const s = input.staffers.find((x) => x.id === p.stafferId);
+            expect(s?.busy.some((b) => b.start < p.end + 5 * MIN && p.start < b.end)).toBe(false);
+          });
+          for (const a of placed)
+            for (const b of placed)
+              if (a !== b && a.stafferId === b.stafferId)
+                expect(a.end <= b.start || b.end <= a.start).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
