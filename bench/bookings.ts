@@ -1,0 +1,140 @@
+import { startDevServer } from "./server";
+
+const ADMIN = "bench-token";
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function json(res: Response) {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A workspace with one 24/7 location, ten staffers and a 5-minute service, made through the API. */
+async function setUp(base: string) {
+  const admin = (path: string, body: unknown) =>
+    fetch(`${base}/api/admin/v1${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(json);
+  const ws = await admin("/workspaces", {
+    name: "Bench",
+    country: "DE",
+    currency: "EUR",
+    timezone: "UTC",
+  });
+  const location = await admin(`/workspaces/${ws.uuid}/locations`, {
+    name: "Bench",
+    timezone: "UTC",
+    slot_step: 5,
+  });
+  const staffers: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const s = await admin(`/workspaces/${ws.uuid}/staffers`, {
+      first_name: `S${i}`,
+      location_uuids: [location.uuid],
+      schedule: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+        location_uuid: location.uuid,
+        weekday,
+        start: "00:00",
+        end: "24:00",
+      })),
+    });
+    staffers.push(s.uuid);
+  }
+  const headers = {
+    authorization: `Bearer ${ws.api_key}`,
+    workspace: ws.uuid,
+    "content-type": "application/json",
+  };
+  const service = await fetch(`${base}/api/public/v2/services`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "Quick", duration: 5, price: 100 }),
+  }).then(json);
+  return { headers, location: location.uuid as string, service: service.uuid as string, staffers };
+}
+
+export async function runBookingsBench(): Promise<void> {
+  const server = await startDevServer(8799);
+  try {
+    const { headers, location, service, staffers } = await setUp(server.base);
+    let minute = 0;
+    const book = async (staffer: string) => {
+      const start = Date.UTC(2031, 0, 1) + minute++ * 5 * 60_000;
+      const started = performance.now();
+      const res = await fetch(`${server.base}/api/public/v2/bookings`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          location_uuid: location,
+          service_uuid: service,
+          staffer_uuid: staffer,
+          reserved_on: new Date(start).toISOString().replace(".000Z", "Z"),
+          customer_phone: "+4915123456789",
+          customer_first_name: "Bench",
+        }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(`booking failed: ${res.status}`);
+      return performance.now() - started;
+    };
+    const get = async () => {
+      const started = performance.now();
+      const res = await fetch(`${server.base}/api/public/v2/locations`, { headers });
+      await res.arrayBuffer();
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 10; i++) await book(staffers[0] ?? "");
+
+    const N = 200;
+    const serialStart = performance.now();
+    const postLatencies: number[] = [];
+    for (let i = 0; i < N; i++) postLatencies.push(await book(staffers[0] ?? ""));
+    const serialRate = N / ((performance.now() - serialStart) / 1000);
+
+    // Ten concurrent clients on the same calendar: the object serialises their claims.
+    const contendedStart = performance.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < N / 10; i++) await book(staffers[0] ?? "");
+      }),
+    );
+    const contendedRate = N / ((performance.now() - contendedStart) / 1000);
+
+    const parallelStart = performance.now();
+    await Promise.all(
+      staffers.map(async (s) => {
+        for (let i = 0; i < N / 10; i++) await book(s);
+      }),
+    );
+    const parallelRate = N / ((performance.now() - parallelStart) / 1000);
+
+    const getLatencies: number[] = [];
+    for (let i = 0; i < N; i++) getLatencies.push(await get());
+    const p = (v: number[], q: number) => percentile(v, q).toFixed(1);
+    console.log("Bookings against wrangler dev (local workerd, D1 and Durable Objects)");
+    console.log(`  one staffer calendar, sequential:   ${serialRate.toFixed(0)} bookings/s`);
+    console.log(
+      `  one staffer calendar, 10 clients:    ${contendedRate.toFixed(0)} bookings/s (serialised by its Durable Object)`,
+    );
+    console.log(`  ten staffers, one client each:       ${parallelRate.toFixed(0)} bookings/s`);
+    console.log(
+      `  POST /bookings latency:              p50 ${p(postLatencies, 50)} ms, p99 ${p(postLatencies, 99)} ms`,
+    );
+    console.log(
+      `  GET /locations (authenticated):      p50 ${p(getLatencies, 50)} ms, p99 ${p(getLatencies, 99)} ms`,
+    );
+    console.log(
+      `  ratio POST /bookings ÷ GET (p50):    ${(percentile(postLatencies, 50) / percentile(getLatencies, 50)).toFixed(1)}×`,
+    );
+  } finally {
+    server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runBookingsBench();

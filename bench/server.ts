@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+/** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
+export async function startDevServer(port: number): Promise<{ base: string; stop: () => void }> {
+  const child: ChildProcess = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      `.wrangler/bench-${port}`,
+      "--var",
+      "ADMIN_TOKEN:bench-token",
+      "--var",
+      "ALLOW_PRIVATE_WEBHOOKS:true",
+    ],
+    {
+      stdio: ["ignore", "ignore", "ignore"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      detached: true,
+    },
+  );
+  const migrate = spawn(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "migrations",
+      "apply",
+      "DB",
+      "--local",
+      "--persist-to",
+      `.wrangler/bench-${port}`,
+    ],
+    {
+      stdio: "ignore",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  await new Promise((resolve) => migrate.on("exit", resolve));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  const stop = () => {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+  };
+  return { base, stop };
+}
