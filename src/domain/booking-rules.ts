@@ -10,13 +10,7 @@ export interface BookingState {
 export const isOpen = (b: BookingState) => !b.isCanceled && !b.isCompleted;
 
 export type Operation =
-  | "complete"
-  | "cancel"
-  | "reschedule"
-  | "change_staffer"
-  | "replace_service"
-  | "notes"
-  | "status";
+  "complete" | "cancel" | "reschedule" | "change_staffer" | "replace_service" | "notes" | "status";
 
 /** Closed bookings keep their history: only notes and the workspace status still change. */
 export function allows(b: BookingState, op: Operation): boolean {

@@ -58,13 +58,11 @@ const arbCase = fc
       id: `s${i}`,
       weekly: dedupe(s.weekly.map((w) => ({ weekday: w.weekday, ...w.iv }))),
       overrides: [],
-      busy: s.busy.map(
-        (b): BusyInterval => ({
-          start: origin + b.offsetMin * MIN,
-          end: origin + (b.offsetMin + b.lenMin) * MIN,
-          kind: b.blocked ? "blocked" : "booking",
-        }),
-      ),
+      busy: s.busy.map((b): BusyInterval => ({
+        start: origin + b.offsetMin * MIN,
+        end: origin + (b.offsetMin + b.lenMin) * MIN,
+        kind: b.blocked ? "blocked" : "booking",
+      })),
     }));
     return {
       input: {

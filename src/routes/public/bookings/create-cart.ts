@@ -3,6 +3,7 @@ import { createBookings } from "../../../bookings/create";
 import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { clientFields } from "./client-fields";
 import { CartResponse, CreateCartBody } from "./schema";
 
 export const route = createRoute({
@@ -32,20 +33,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })),
       timeField: `items.${i}.datetime_start`,
     })),
-    customer: {
-      phone: body.customer_phone,
-      firstName: body.customer_first_name,
-      lastName: body.customer_last_name,
-      middleName: body.customer_middle_name,
-      email: body.customer_email,
-    },
-    timezone: body.timezone,
-    publicNotes: body.booking_comment,
-    source: body.source,
-    customerBrowserTz: body.customer_browser_tz,
-    customerBrowserLanguage: body.customer_browser_language,
-    bookingCallback: body.booking_callback,
-    googleMeetGuestEmails: body.booking_google_meet_guest_emails,
+    ...clientFields(body),
     fields: {
       location: "location_uuid",
       service: (i, j) => `items.${i}.services.${j}.service_uuid`,
