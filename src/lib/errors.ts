@@ -16,6 +16,8 @@ export type ErrorCode =
   | "booking_not_replaceable"
   | "booking_closed"
   | "order_not_open"
+  | "account_requires_action"
+  | "order_has_booked_services"
   | "payload_too_large"
   | "rate_limited"
   | "internal_error";
@@ -48,6 +50,8 @@ export function statusFor(
     case "unsupported_media_type":
       return 415;
     case "validation_failed":
+    case "account_requires_action":
+    case "order_has_booked_services":
       return 422;
     case "rate_limited":
       return 429;

@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { events } from "../schema";
 
@@ -14,13 +15,31 @@ export type EventType =
   | "order-paid"
   | "customer-created";
 
-/** The outbox row for a change, to go in the same batch as the change itself. */
-export function eventStatement(db: Database, workspaceId: string, type: EventType, data: unknown) {
+/**
+ * The outbox row for a change, to go in the same batch as the change itself.
+ * `late` fills payload fields only known inside the batch (an order number
+ * bumped by an earlier statement of it).
+ */
+export function eventStatement(
+  db: Database,
+  workspaceId: string,
+  type: EventType,
+  data: unknown,
+  late: Record<string, SQL> = {},
+) {
+  const patches = Object.entries(late);
+  const payload =
+    patches.length === 0
+      ? data
+      : sql`json_set(${JSON.stringify(data)}, ${sql.join(
+          patches.map(([field, value]) => sql`${`$.${field}`}, ${value}`),
+          sql`, `,
+        )})`;
   return db.insert(events).values({
     id: crypto.randomUUID(),
     workspaceId,
     type,
-    payload: data,
+    payload,
     createdAt: Date.now(),
   });
 }

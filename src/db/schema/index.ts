@@ -9,3 +9,4 @@ export * from "./settings";
 export * from "./staff";
 export * from "./webhooks";
 export * from "./workspaces";
+export * from "./guards";

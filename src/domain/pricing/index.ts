@@ -7,3 +7,12 @@ export {
   type TaxLine,
 } from "./invoice";
 export { allocate, mulDivHalfUp } from "./round";
+export {
+  baseAmount,
+  NOTHING_PAID,
+  type OrderLine,
+  type OrderTerms,
+  orderInvoice,
+  type PromocodeRule,
+  termsErrors,
+} from "./order";

@@ -11,6 +11,7 @@ import { ICAL_PATH } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
 import { registerLocations } from "./locations";
+import { registerOrders } from "./orders";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
@@ -48,5 +49,6 @@ export function publicApi() {
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);
+  registerOrders(router);
   return router;
 }

@@ -1,0 +1,164 @@
+import { and, count, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { guard, isGuardFailure } from "../db/guards";
+import { bumpOrderNumber, orderNumberSql } from "../db/queries/orders";
+import { eventStatement } from "../db/queries/outbox";
+import { loadOrderRefs, type OrderRow, type PosOrderView } from "../db/queries/pos-orders";
+import { orderLines, orders, promocodeUses } from "../db/schema";
+import type { Scope } from "../db/scope";
+import { NOTHING_PAID, type OrderTerms, orderInvoice, termsErrors } from "../domain/pricing";
+import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
+import { renderOrder } from "../routes/public/orders/render";
+import type { PosOrder } from "../routes/public/orders/schema";
+import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
+
+export const POS_PERMISSION = "access-pos";
+
+export interface CreateOrderRequest {
+  locationId: string;
+  sellerId: string;
+  customerId: string | null;
+  lines: RequestedLine[];
+  discountMode: "fixed" | "percent" | null;
+  discountAmount: number | null;
+  discountPercent: number | null;
+  promocode: string | null;
+  promocodeDiscountAmount: number | null;
+  description: string | null;
+  comment: string | null;
+  invoiceNote: string | null;
+}
+
+/**
+ * Opens a POS order: every reference checked in one read, priced by the
+ * shared invoice function, then written in one batch with its lines, its
+ * promocode use and its `order-created` event.
+ */
+export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Promise<PosOrder> {
+  const { db, workspaceId } = scope;
+  const refs = await loadOrderRefs(
+    scope,
+    refsFor(req.locationId, req.lines, {
+      sellerId: req.sellerId,
+      customerId: req.customerId,
+      promocode: req.promocode,
+    }),
+  );
+  const errors: FieldErrors = {};
+  if (!refs.location) errors.location_uuid = ["Unknown location."];
+  if (!refs.seller) errors.staffer_uuid = ["Unknown staffer."];
+  else if (!refs.seller.permissions.includes(POS_PERMISSION))
+    throw new ApiError("forbidden", "The seller does not hold the access-pos permission.");
+  else if (refs.location && !refs.sellerWorksHere)
+    errors.staffer_uuid = ["The seller does not work at this location."];
+  if (req.customerId !== null && !refs.customer) errors.customer_uuid = ["Unknown customer."];
+  const lines = resolveLines(req.lines, refs, errors, req.sellerId);
+  const promo = resolvePromocode(req.promocode, refs, errors);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+
+  const terms: OrderTerms = {
+    discountMode: req.discountMode ?? (req.discountAmount !== null ? "fixed" : null),
+    discountAmount: req.discountAmount ?? 0,
+    discountPercent: req.discountPercent,
+    promocode: promo?.code ?? null,
+    promocodeDiscountAmount: req.promocodeDiscountAmount,
+  };
+  const problems = termsErrors(lines, terms);
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  // Freeze what the code is worth today, so paying later charges this very total.
+  const priced = orderInvoice(lines, terms, NOTHING_PAID, promo);
+  terms.promocodeDiscountAmount = promo ? priced.promocode_discount_amount : null;
+
+  const order: OrderRow = {
+    id: crypto.randomUUID(),
+    workspaceId,
+    kind: "pos",
+    locationId: req.locationId,
+    stafferId: req.sellerId,
+    customerId: req.customerId,
+    status: "open",
+    // Taken from the bumped sequence inside the batch; patched into the response after.
+    orderNumber: 0,
+    isReverted: false,
+    discountAmount: terms.discountAmount,
+    discountMode: terms.discountMode,
+    discountPercent: terms.discountPercent,
+    promocode: terms.promocode,
+    promocodeDiscountAmount: terms.promocodeDiscountAmount,
+    subtotal: priced.subtotal,
+    taxTotal: priced.total - priced.subtotal,
+    total: priced.total,
+    accountPaidAmount: 0,
+    voucherPaidAmount: 0,
+    accountId: null,
+    paymentMethod: null,
+    comment: req.comment,
+    description: req.description,
+    invoiceNote: req.invoiceNote,
+    createdAt: Date.now(),
+    paidAt: null,
+  };
+  const lineRows = lines.map((l) => ({
+    id: crypto.randomUUID(),
+    workspaceId,
+    orderId: order.id,
+    kind: l.kind,
+    refId: l.refId,
+    bookingId: l.bookingId,
+    position: l.position,
+    name: l.name,
+    article: l.article,
+    unitPrice: l.unitPrice,
+    catalogPrice: l.catalogPrice,
+    quantity: l.quantity,
+    stafferId: l.stafferId,
+    taxName: l.taxName,
+    taxRateBp: l.taxRateBp,
+  }));
+  const view: PosOrderView = { order, lines: lineRows, customer: refs.customer };
+  const rendered = renderOrder(view);
+
+  const statements: BatchItem<"sqlite">[] = [];
+  if (promo) {
+    if (promo.maxUses !== null) {
+      // Two tills racing for a code's last use: only one batch may commit.
+      const uses = db
+        .select({ n: count() })
+        .from(promocodeUses)
+        .where(eq(promocodeUses.promocodeId, promo.id));
+      statements.push(guard(scope, sql`(${uses}) - ${promo.excludedUses} < ${promo.maxUses}`));
+    }
+    const firstBooking = lines.find((l) => l.bookingId !== null)?.bookingId ?? null;
+    statements.push(
+      db.insert(promocodeUses).values({
+        id: crypto.randomUUID(),
+        workspaceId,
+        promocodeId: promo.id,
+        orderId: order.id,
+        bookingId: firstBooking,
+        createdAt: order.createdAt,
+      }),
+    );
+  }
+  statements.push(
+    bumpOrderNumber(db, workspaceId),
+    db.insert(orders).values({ ...order, orderNumber: orderNumberSql(workspaceId) }),
+  );
+  if (lineRows.length > 0) statements.push(db.insert(orderLines).values(lineRows));
+  statements.push(
+    eventStatement(db, workspaceId, "order-created", rendered, {
+      order_number: orderNumberSql(workspaceId),
+    }),
+  );
+  const numbered = db
+    .select({ orderNumber: orders.orderNumber })
+    .from(orders)
+    .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id)));
+  const [first, ...rest] = statements;
+  if (!first) throw new Error("unreachable: an order always has statements");
+  const results = await db.batch([first, ...rest, numbered]).catch((e: unknown) => {
+    throw isGuardFailure(e) ? fieldError("promocode", "This promocode has no uses left.") : e;
+  });
+  const last = results[results.length - 1] as { orderNumber: number }[];
+  return { ...rendered, order_number: last[0]?.orderNumber ?? 0 };
+}

@@ -1,0 +1,128 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { guard, isGuardFailure } from "../db/guards";
+import { eventStatement } from "../db/queries/outbox";
+import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
+import { accounts, accountTransactions, goodStocks, orders } from "../db/schema";
+import { type Scope, whereIn } from "../db/scope";
+import { paymentMethodFor, requiresAction } from "../domain/accounts";
+import { ApiError, fieldError, notFound } from "../lib/errors";
+import { invoiceOf, renderOrder } from "../routes/public/orders/render";
+import type { PosOrder } from "../routes/public/orders/schema";
+
+const notOpen = () => new ApiError("order_not_open", "Only an open order can be paid.");
+
+/**
+ * Settles an open POS order in full on a cash or card account of its branch.
+ * One batch marks it paid, credits the account, takes the goods out of the
+ * branch's stock and records `order-paid`; a guard at its head makes a second,
+ * concurrent payment roll back whole instead of paying twice.
+ *
+ * Stock may go below zero: the goods are already in the customer's hands, so
+ * refusing the sale would only hide a miscount, which the negative stock shows.
+ */
+export async function payPosOrder(
+  scope: Scope,
+  orderId: string,
+  accountId: string,
+): Promise<PosOrder> {
+  const { db, workspaceId } = scope;
+  const [orderRows, lines, customer, accountRows] = await db.batch([
+    ...posOrderReads(scope, orderId),
+    db
+      .select()
+      .from(accounts)
+      .where(whereIn(scope, accounts, eq(accounts.id, accountId))),
+  ]);
+  const order = orderRows[0];
+  if (!order) throw notFound("Order");
+  if (order.status !== "open") throw notOpen();
+  const account = accountRows[0];
+  if (!account) throw fieldError("account_uuid", "Unknown account.");
+  if (account.locationId !== order.locationId)
+    throw fieldError("account_uuid", "The account belongs to another branch.");
+  if (requiresAction(account.type))
+    throw new ApiError(
+      "account_requires_action",
+      "This account takes payments out of band (QR or online); pay on a cash or card account.",
+      { errors: { account_uuid: ["The account needs an out-of-band payment action."] } },
+    );
+  if (lines.some((l) => l.kind === "service" && l.bookingId !== null))
+    throw new ApiError(
+      "order_has_booked_services",
+      "The order has a service linked to a booking; settle it by completing the booking.",
+    );
+
+  const amount = invoiceOf({ order, lines }).amount_due;
+  const now = Date.now();
+  const paid: PosOrderView = {
+    order: {
+      ...order,
+      status: "paid",
+      accountId: account.id,
+      paymentMethod: paymentMethodFor(account.type),
+      accountPaidAmount: order.accountPaidAmount + amount,
+      paidAt: now,
+    },
+    lines,
+    customer: customer[0] ?? null,
+  };
+  const rendered = renderOrder(paid);
+  const sold = new Map<string, number>();
+  for (const l of lines)
+    if (l.kind === "good") sold.set(l.refId, (sold.get(l.refId) ?? 0) + l.quantity);
+
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .update(orders)
+      .set({
+        status: "paid",
+        accountId: account.id,
+        paymentMethod: paid.order.paymentMethod,
+        accountPaidAmount: paid.order.accountPaidAmount,
+        paidAt: now,
+      })
+      .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id))),
+    db
+      .update(accounts)
+      .set({ balance: sql`${accounts.balance} + ${amount}` })
+      .where(eq(accounts.id, account.id)),
+    db.insert(accountTransactions).values({
+      id: crypto.randomUUID(),
+      workspaceId,
+      accountId: account.id,
+      amount,
+      orderId: order.id,
+      bookingId: null,
+      createdAt: now,
+    }),
+    ...[...sold].map(([goodId, quantity]) =>
+      db
+        .insert(goodStocks)
+        .values({
+          workspaceId,
+          goodId,
+          locationId: order.locationId,
+          quantity: -quantity,
+          unitPrice: 0,
+        })
+        .onConflictDoUpdate({
+          target: [goodStocks.goodId, goodStocks.locationId],
+          set: { quantity: sql`${goodStocks.quantity} - ${quantity}` },
+        }),
+    ),
+    eventStatement(db, workspaceId, "order-paid", rendered),
+  ];
+  await db
+    .batch([
+      guard(
+        scope,
+        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open')`,
+      ),
+      ...statements,
+    ])
+    .catch((e: unknown) => {
+      throw isGuardFailure(e) ? notOpen() : e;
+    });
+  return rendered;
+}

@@ -1,0 +1,44 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { createPosOrder } from "../../../orders/create";
+import { requestedLines } from "../../../orders/resolve";
+import { CreateOrderBody, PosOrderSchema } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/orders",
+  tags: ["POS orders"],
+  summary: "Open a POS order (payment is a separate call)",
+  description:
+    "The seller (staffer_uuid) must hold access-pos (403 otherwise) and work at the location. A line's staffer defaults to the seller. A promocode's discount is fixed when the order is created.",
+  request: jsonBody(CreateOrderBody),
+  responses: {
+    201: json(PosOrderSchema, "The open order"),
+    403: json(ErrorBodySchema, "The seller lacks access-pos"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const order = await createPosOrder(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    {
+      locationId: body.location_uuid,
+      sellerId: body.staffer_uuid,
+      customerId: body.customer_uuid ?? null,
+      lines: requestedLines(body),
+      discountMode: body.discount_mode ?? null,
+      discountAmount: body.discount_amount ?? null,
+      discountPercent: body.discount_percent ?? null,
+      promocode: body.promocode ?? null,
+      promocodeDiscountAmount: body.promocode_discount_amount ?? null,
+      description: body.description ?? null,
+      comment: body.comment ?? null,
+      invoiceNote: body.invoice_note ?? null,
+    },
+  );
+  return c.json(order, 201);
+};

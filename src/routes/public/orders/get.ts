@@ -1,0 +1,23 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { loadPosOrder } from "../../../db/queries/pos-orders";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderOrder } from "./render";
+import { OrderPath, PosOrderSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/orders/{order_uuid}",
+  tags: ["POS orders"],
+  summary: "Get a POS order",
+  request: { params: OrderPath },
+  responses: { 200: json(PosOrderSchema, "The order"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { order_uuid: id } = c.req.valid("param");
+  const view = await loadPosOrder({ db: c.var.db, workspaceId: c.var.workspace.id }, id);
+  if (!view) throw notFound("Order");
+  return c.json(renderOrder(view), 200);
+};

@@ -1,0 +1,14 @@
+import type { Router } from "../../../lib/openapi";
+import * as calculate from "./calculate";
+import * as create from "./create";
+import * as get from "./get";
+import * as list from "./list";
+import * as pay from "./pay";
+
+export function registerOrders(router: Router) {
+  router.openapi(calculate.route, calculate.handler);
+  router.openapi(create.route, create.handler);
+  router.openapi(list.route, list.handler);
+  router.openapi(get.route, get.handler);
+  router.openapi(pay.route, pay.handler);
+}

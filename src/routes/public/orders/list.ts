@@ -1,0 +1,51 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { listPosOrders } from "../../../db/queries/pos-orders";
+import type { AppEnv } from "../../../env";
+import { uuid } from "../../../lib/fields";
+import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderOrder } from "./render";
+import { PosOrderSchema } from "./schema";
+
+const instant = z.iso
+  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
+  .transform((v) => Date.parse(v));
+
+const ListQuery = PaginationQuery.extend({
+  status: z.enum(["open", "paid", "cancelled", "refunded"]).optional(),
+  location_uuid: uuid("location_uuid").optional(),
+  staffer_uuid: uuid("staffer_uuid").optional().openapi({ description: "The seller" }),
+  customer_uuid: uuid("customer_uuid").optional(),
+  created_at_from: instant.optional(),
+  created_at_to: instant.optional(),
+});
+
+export const route = createRoute({
+  method: "get",
+  path: "/orders",
+  tags: ["POS orders"],
+  summary: "List POS orders (booking orders excluded), newest first",
+  request: { query: ListQuery },
+  responses: {
+    200: json(paginated(PosOrderSchema, "PosOrderList"), "A page of orders"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const q = c.req.valid("query");
+  const page = pageRequest(q);
+  const { views, total } = await listPosOrders(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    {
+      status: q.status,
+      locationId: q.location_uuid,
+      sellerId: q.staffer_uuid,
+      customerId: q.customer_uuid,
+      createdFrom: q.created_at_from,
+      createdTo: q.created_at_to,
+    },
+    page,
+  );
+  return c.json(paginate(c.req.url, views.map(renderOrder), total, page), 200);
+};

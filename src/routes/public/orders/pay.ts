@@ -1,0 +1,32 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { payPosOrder } from "../../../orders/pay";
+import { OrderPath, PayOrderBody, PosOrderSchema } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/orders/{order_uuid}/pay",
+  tags: ["POS orders"],
+  summary: "Pay an open POS order in full",
+  description:
+    "account_uuid must be a cash or card account of the order's branch; payment_method is derived from it (e.g. cash_account). A QR or online account is 422 account_requires_action; an order with a booking-linked service is 422 order_has_booked_services; an order that is not open is 409 order_not_open. Goods leave the branch's stock (which may go below zero).",
+  request: { params: OrderPath, ...jsonBody(PayOrderBody) },
+  responses: {
+    200: json(PosOrderSchema, "The paid order"),
+    409: json(ErrorBodySchema, "The order is not open"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { order_uuid: id } = c.req.valid("param");
+  const { account_uuid } = c.req.valid("json");
+  const order = await payPosOrder(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    id,
+    account_uuid,
+  );
+  return c.json(order, 200);
+};

@@ -1,0 +1,175 @@
+import { z } from "@hono/zod-openapi";
+import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
+import { CustomerSchema } from "../customers/schema";
+
+const quantity = z
+  .number()
+  .int("Must be a whole number.")
+  .min(1, "Must be at least 1.")
+  .max(10_000, "May not be greater than 10000.");
+const lines = <T extends z.ZodType>(line: T) =>
+  z.array(line).max(100, "At most 100 lines of each kind.");
+const promocode = nonEmpty(64);
+
+const GoodLine = z.object({
+  good_uuid: uuid("good_uuid"),
+  price: money.openapi({ description: "Unit price, minor units" }),
+  quantity,
+  staffer_uuid: uuid("staffer_uuid").optional(),
+});
+const ServiceLine = z.object({
+  service_uuid: uuid("service_uuid"),
+  price: money,
+  quantity,
+  staffer_uuid: uuid("staffer_uuid").optional(),
+  booking_uuid: uuid("booking_uuid").optional(),
+});
+const VoucherLine = z.object({
+  voucher_template_uuid: uuid("voucher_template_uuid"),
+  price: money,
+  quantity,
+  staffer_uuid: uuid("staffer_uuid").optional(),
+});
+
+export const CalculateOrderBody = z
+  .object({
+    location_uuid: uuid("location_uuid"),
+    goods: lines(GoodLine.omit({ staffer_uuid: true })).optional(),
+    services: lines(ServiceLine.omit({ staffer_uuid: true, booking_uuid: true })).optional(),
+    vouchers: lines(VoucherLine.omit({ staffer_uuid: true })).optional(),
+    discount_amount: money.optional(),
+    promocode: promocode.optional(),
+    booking_uuids: z
+      .array(uuid("booking_uuid"))
+      .max(100, "At most 100 bookings.")
+      .optional()
+      .openapi({ description: "Bookings whose own use of the promocode is not counted" }),
+  })
+  .openapi("CalculateOrder");
+
+export const CreateOrderBody = z
+  .object({
+    location_uuid: uuid("location_uuid"),
+    staffer_uuid: uuid("staffer_uuid").openapi({
+      description: "The seller; must hold access-pos",
+    }),
+    customer_uuid: uuid("customer_uuid").optional(),
+    goods: lines(GoodLine).optional(),
+    services: lines(ServiceLine).optional(),
+    vouchers: lines(VoucherLine).optional(),
+    discount_amount: money.optional(),
+    discount_mode: z.enum(["fixed", "percent"]).optional(),
+    discount_percent: z
+      .number()
+      .int("Must be a whole number.")
+      .min(0, "Must be at least 0.")
+      .max(100, "May not be greater than 100.")
+      .optional(),
+    promocode: promocode.optional(),
+    promocode_discount_amount: money.optional(),
+    description: optionalText().optional(),
+    comment: optionalText().optional(),
+    invoice_note: optionalText().optional(),
+  })
+  .superRefine((b, ctx) => {
+    const problem = (path: string, message: string) =>
+      ctx.addIssue({ code: "custom", path: [path], message });
+    if (!b.goods?.length && !b.services?.length && !b.vouchers?.length)
+      problem("goods", "At least one of goods, services or vouchers is required.");
+    if (b.discount_mode === "percent") {
+      if (b.discount_percent === undefined)
+        problem("discount_percent", "Required when discount_mode is percent.");
+      if (b.discount_amount !== undefined)
+        problem("discount_amount", "Send discount_percent, not discount_amount, with percent.");
+    } else if (b.discount_percent !== undefined) {
+      problem("discount_percent", "Only allowed when discount_mode is percent.");
+    }
+    if (b.discount_mode === "fixed" && b.discount_amount === undefined)
+      problem("discount_amount", "Required when discount_mode is fixed.");
+    if (b.promocode_discount_amount !== undefined && b.promocode === undefined)
+      problem("promocode_discount_amount", "Only allowed together with a promocode.");
+  })
+  .openapi("CreateOrder");
+
+export const PayOrderBody = z.object({ account_uuid: uuid("account_uuid") }).openapi("PayOrder");
+
+export const OrderPath = z.object({
+  order_uuid: uuid("order_uuid").openapi({ param: { name: "order_uuid", in: "path" } }),
+});
+
+const TaxSchema = z
+  .object({
+    name: z.string(),
+    rate_bp: z.number().int().openapi({ description: "Rate in basis points (2000 = 20 %)" }),
+    amount: z.number().int(),
+  })
+  .openapi("Tax");
+
+export const InvoiceSchema = z
+  .object({
+    base_amount: z.number().int(),
+    discount_amount: z.number().int().openapi({ description: "Signed: a discount is negative" }),
+    promocode: z.string().nullable(),
+    promocode_discount_amount: z.number().int(),
+    subtotal: z.number().int(),
+    taxes: z.array(TaxSchema),
+    total: z.number().int(),
+    base_price: z.number().int().openapi({ description: "The lines at catalogue prices" }),
+    amount_due: z.number().int(),
+    voucher_paid_amount: z.number().int(),
+    account_paid_amount: z
+      .number()
+      .int()
+      .openapi({ description: "Signed: money paid is negative" }),
+    amount_paid: z.number().int(),
+    order_uuid: z.string().nullable(),
+    status: z.string().nullable(),
+  })
+  .openapi("Invoice");
+
+const line = {
+  name: z.string(),
+  quantity: z.number().int(),
+  price: z.number().int().openapi({ description: "Unit price, minor units" }),
+  staffer_uuid: z.string().nullable(),
+};
+
+export const PosOrderSchema = z
+  .object({
+    uuid: z.string(),
+    status: z.enum(["open", "paid", "cancelled", "refunded"]),
+    order_number: z.number().int(),
+    is_reverted: z.boolean(),
+    booking_uuids: z.array(z.string()),
+    created_at: z.string(),
+    location_uuid: z.string(),
+    staffer_uuid: z.string().nullable().openapi({ description: "The seller" }),
+    base_amount: z.number().int(),
+    subtotal: z.number().int(),
+    taxes: z.array(TaxSchema),
+    total: z.number().int(),
+    amount_due: z.number().int(),
+    account_paid_amount: z.number().int(),
+    voucher_paid_amount: z.number().int(),
+    discount_amount: z.number().int(),
+    discount_mode: z.enum(["fixed", "percent"]).nullable(),
+    discount_percent: z.number().int().nullable(),
+    promocode: z.string().nullable(),
+    promocode_discount_amount: z.number().int().nullable(),
+    payment_method: z.string().nullable(),
+    account_uuid: z.string().nullable(),
+    paid_at: z.string().nullable(),
+    comment: z.string().nullable(),
+    description: z.string().nullable(),
+    invoice_note: z.string().nullable(),
+    customer: CustomerSchema.nullable(),
+    goods: z.array(z.object({ good_uuid: z.string(), article: z.string().nullable(), ...line })),
+    services: z.array(
+      z.object({ service_uuid: z.string(), booking_uuid: z.string().nullable(), ...line }),
+    ),
+    vouchers: z.array(z.object({ voucher_template_uuid: z.string(), ...line })),
+  })
+  .openapi("PosOrder");
+
+export type PosOrder = z.infer<typeof PosOrderSchema>;
+export type Invoice = z.infer<typeof InvoiceSchema>;
