@@ -15,6 +15,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_PRIVATE_WEBHOOKS: "true",
+            WEBHOOK_RETRY_BASE_SECONDS: "0",
           },
         },
       }),

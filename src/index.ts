@@ -1,5 +1,8 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
+import { consumeWebhookBatch } from "./webhooks/consumer";
+import { sweepOutbox } from "./webhooks/dispatch";
+import type { WebhookMessage } from "./webhooks/messages";
 
 export { StafferCalendar } from "./durable-objects/staffer-calendar";
 
@@ -7,4 +10,8 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+  queue: (batch, env) => consumeWebhookBatch(batch, env),
+  scheduled: async (_controller, env, ctx) => {
+    ctx.waitUntil(sweepOutbox(env));
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -2,18 +2,22 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { events } from "../schema";
 
-export type EventType =
-  | "booking-created"
-  | "booking-canceled"
-  | "booking-rescheduled"
-  | "booking-completed"
-  | "booking-status-changed"
-  | "booking-staffer-changed"
-  | "booking-service-replaced"
-  | "booking-notes-updated"
-  | "order-created"
-  | "order-paid"
-  | "customer-created";
+/** Every kind of event the outbox records; webhooks subscribe to these. */
+export const EVENT_TYPES = [
+  "booking-created",
+  "booking-canceled",
+  "booking-rescheduled",
+  "booking-completed",
+  "booking-status-changed",
+  "booking-staffer-changed",
+  "booking-service-replaced",
+  "booking-notes-updated",
+  "order-created",
+  "order-paid",
+  "customer-created",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * The outbox row for a change, to go in the same batch as the change itself.

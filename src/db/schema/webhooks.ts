@@ -32,6 +32,7 @@ export const webhooks = sqliteTable(
     secret: text("secret").notNull(),
     /** During a rotation both secrets sign, so receivers can switch without dropping events. */
     previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -57,5 +58,8 @@ export const webhookDeliveries = sqliteTable(
     durationMs: integer("duration_ms"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt)],
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+    index("webhook_deliveries_event_idx").on(t.eventId, t.webhookId),
+  ],
 );

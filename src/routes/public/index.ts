@@ -3,6 +3,7 @@ import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { outboxDispatch } from "../../middleware/outbox-dispatch";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingStatuses } from "./booking-statuses";
@@ -15,6 +16,7 @@ import { registerOrders } from "./orders";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
+import { registerWebhooks } from "./webhooks";
 
 /** Public API v2: every route but its own OpenAPI document needs an API key. */
 export function publicApi() {
@@ -38,7 +40,7 @@ export function publicApi() {
       requireApiKey,
     ),
   );
-  router.use("*", limitBody, requireJsonBody, idempotency);
+  router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
   registerGoods(router);
@@ -50,5 +52,6 @@ export function publicApi() {
   registerAccounts(router);
   registerBookingStatuses(router);
   registerOrders(router);
+  registerWebhooks(router);
   return router;
 }

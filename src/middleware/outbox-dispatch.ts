@@ -1,0 +1,23 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { dispatchPending } from "../webhooks/dispatch";
+
+/**
+ * After a write succeeds, hands the workspace's new outbox events to the queue
+ * once the response has gone out (waitUntil), so callers never wait on it. If
+ * this never runs (the isolate dies), the cron sweep sends them.
+ */
+export const outboxDispatch = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
+  const workspaceId = c.var.workspace?.id;
+  if (!workspaceId) return;
+  c.executionCtx.waitUntil(
+    dispatchPending(c.env, { workspaceId, maxRounds: 1 }).catch((e: unknown) => {
+      console.error(
+        JSON.stringify({ level: "error", message: "outbox dispatch failed", error: String(e) }),
+      );
+    }),
+  );
+});

@@ -1,0 +1,31 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listDeliveries } from "../../../db/queries/webhooks";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { DeliverySchema, renderDelivery, WebhookPath } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/webhooks/{webhook_id}/deliveries",
+  tags: ["Webhooks"],
+  summary: "The webhook's delivery log, one entry per attempt, newest first",
+  request: { params: WebhookPath, query: PaginationQuery },
+  responses: {
+    200: json(paginated(DeliverySchema, "WebhookDeliveryList"), "A page of attempts"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { webhook_id: id } = c.req.valid("param");
+  const page = pageRequest(c.req.valid("query"));
+  const { exists, rows, total } = await listDeliveries(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    id,
+    page,
+  );
+  if (!exists) throw notFound("Webhook");
+  return c.json(paginate(c.req.url, rows.map(renderDelivery), total, page), 200);
+};

@@ -1,0 +1,22 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { findWebhook } from "../../../db/queries/webhooks";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/webhooks/{webhook_id}",
+  tags: ["Webhooks"],
+  summary: "Get a webhook",
+  request: { params: WebhookPath },
+  responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { webhook_id: id } = c.req.valid("param");
+  const row = await findWebhook({ db: c.var.db, workspaceId: c.var.workspace.id }, id);
+  if (!row) throw notFound("Webhook");
+  return c.json(renderWebhook(row), 200);
+};

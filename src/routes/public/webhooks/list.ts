@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listWebhooks } from "../../../db/queries/webhooks";
+import type { AppEnv } from "../../../env";
+import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderWebhook, WebhookSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/webhooks",
+  tags: ["Webhooks"],
+  summary: "List the workspace's webhooks",
+  request: { query: PaginationQuery },
+  responses: {
+    200: json(paginated(WebhookSchema, "WebhookList"), "A page of webhooks"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const page = pageRequest(c.req.valid("query"));
+  const { rows, total } = await listWebhooks(
+    { db: c.var.db, workspaceId: c.var.workspace.id },
+    page,
+  );
+  return c.json(paginate(c.req.url, rows.map(renderWebhook), total, page), 200);
+};

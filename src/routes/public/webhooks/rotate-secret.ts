@@ -1,0 +1,43 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
+import { webhooks } from "../../../db/schema";
+import { newWebhookSecret } from "../../../domain/webhooks/signing";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderWebhook, WebhookPath, WebhookWithSecretSchema } from "./schema";
+
+/** How long deliveries carry the old secret's signature too, so receivers can switch over. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const route = createRoute({
+  method: "post",
+  path: "/webhooks/{webhook_id}/rotate-secret",
+  tags: ["Webhooks"],
+  summary: "Issue a new signing secret; for 24 h deliveries are signed with both",
+  request: { params: WebhookPath },
+  responses: {
+    200: json(WebhookWithSecretSchema, "The webhook and its new secret"),
+    ...errorResponses,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { webhook_id: id } = c.req.valid("param");
+  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const current = await findWebhook(scope, id);
+  if (!current) throw notFound("Webhook");
+  const now = Date.now();
+  const [row] = await c.var.db
+    .update(webhooks)
+    .set({
+      secret: newWebhookSecret(),
+      previousSecret: current.secret,
+      previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
+      updatedAt: now,
+    })
+    .where(webhookWhere(scope, id))
+    .returning();
+  if (!row) throw notFound("Webhook");
+  return c.json({ ...renderWebhook(row), secret: row.secret }, 200);
+};

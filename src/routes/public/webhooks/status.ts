@@ -1,0 +1,39 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { webhookWhere } from "../../../db/queries/webhooks";
+import { webhooks } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
+
+const statusRoute = (action: "enable" | "disable") =>
+  createRoute({
+    method: "post",
+    path: `/webhooks/{webhook_id}/${action}`,
+    tags: ["Webhooks"],
+    summary:
+      action === "enable"
+        ? "Enable a webhook (also resets its failure count)"
+        : "Disable a webhook",
+    request: { params: WebhookPath },
+    responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses },
+  });
+
+export const enableRoute = statusRoute("enable");
+export const disableRoute = statusRoute("disable");
+
+const setStatus =
+  (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, AppEnv> =>
+  async (c) => {
+    const { webhook_id: id } = c.req.valid("param");
+    const [row] = await c.var.db
+      .update(webhooks)
+      .set({ status, consecutiveFailures: 0, updatedAt: Date.now() })
+      .where(webhookWhere({ db: c.var.db, workspaceId: c.var.workspace.id }, id))
+      .returning();
+    if (!row) throw notFound("Webhook");
+    return c.json(renderWebhook(row), 200);
+  };
+
+export const enable = setStatus("enabled");
+export const disable = setStatus("disabled");

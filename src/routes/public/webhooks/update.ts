@@ -1,0 +1,49 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
+import { webhooks } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { fieldError, notFound } from "../../../lib/errors";
+import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { renderWebhook, UpdateWebhookBody, WebhookPath, WebhookSchema } from "./schema";
+import { assertWebhookUrl } from "./url-check";
+
+export const route = createRoute({
+  method: "patch",
+  path: "/webhooks/{webhook_id}",
+  tags: ["Webhooks"],
+  summary: "Change some fields of a webhook",
+  request: { params: WebhookPath, ...jsonBody(UpdateWebhookBody) },
+  responses: { 200: json(WebhookSchema, "The webhook as it now is"), ...errorResponses },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { webhook_id: id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  if (body.url !== undefined) assertWebhookUrl(c.env, body.url);
+  const current = await findWebhook(scope, id);
+  if (!current) throw notFound("Webhook");
+  const sendNotification = body.send_notification ?? current.sendNotification;
+  if (sendNotification && !(body.emails ?? current.emails))
+    throw fieldError("emails", "Required when send_notification is true.");
+  const [row] = await c.var.db
+    .update(webhooks)
+    .set({
+      url: body.url,
+      events: body.events,
+      method: body.method,
+      description: body.description,
+      successStatuses: body.success_statuses,
+      sendNotification: body.send_notification,
+      emails: body.emails,
+      parameters: body.parameters,
+      headers: body.headers,
+      tries: body.tries,
+      timeout: body.timeout,
+      updatedAt: Date.now(),
+    })
+    .where(webhookWhere(scope, id))
+    .returning();
+  if (!row) throw notFound("Webhook");
+  return c.json(renderWebhook(row), 200);
+};

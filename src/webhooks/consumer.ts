@@ -1,0 +1,212 @@
+import { and, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import * as schema from "../db/schema";
+import { events, webhookDeliveries, webhooks } from "../db/schema";
+import { retryDelaySeconds } from "../domain/webhooks/backoff";
+import type { Env } from "../env";
+import { toIso } from "../lib/clock";
+import { attemptDelivery } from "./deliver";
+import { logMailer, type Mailer } from "./mailer";
+import type { Envelope, WebhookMessage } from "./messages";
+
+/** A webhook whose every try failed for this many events in a row is switched off. */
+export const FAILED_EVENTS_BEFORE_DISABLE = 5;
+
+type EventRow = typeof events.$inferSelect;
+
+const envelopeOf = (e: EventRow): Envelope => ({
+  id: e.id,
+  type: e.type,
+  created_at: toIso(e.createdAt),
+  workspace: e.workspaceId,
+  data: e.payload,
+});
+
+/**
+ * Consumes WEBHOOK_QUEUE. An event message fans out into one delivery message
+ * per subscribed, enabled webhook of the event's own workspace, so each
+ * webhook retries on its own schedule without re-sending to the others.
+ */
+export async function consumeWebhookBatch(
+  batch: MessageBatch<WebhookMessage>,
+  env: Env,
+  mailer: Mailer = logMailer,
+) {
+  for (const message of batch.messages) {
+    try {
+      if (message.body.kind === "event") {
+        await fanOut(env, message.body.eventId, mailer);
+        message.ack();
+      } else {
+        await deliver(env, message as Message<Extract<WebhookMessage, { kind: "delivery" }>>);
+      }
+    } catch (e) {
+      // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
+      console.error(
+        JSON.stringify({ level: "error", message: "webhook message failed", error: String(e) }),
+      );
+      message.retry();
+    }
+  }
+}
+
+async function fanOut(env: Env, eventId: string, mailer: Mailer) {
+  const db = drizzle(env.DB, { schema });
+  const ofEvent = (column: typeof events.workspaceId | typeof events.type) =>
+    sql`(select ${column} from ${events} where ${events.id} = ${eventId})`;
+  const [found, subscribed, mailed] = await db.batch([
+    db.select().from(events).where(eq(events.id, eventId)),
+    db
+      .select()
+      .from(webhooks)
+      .where(
+        and(
+          sql`${webhooks.workspaceId} = ${ofEvent(events.workspaceId)}`,
+          eq(webhooks.status, "enabled"),
+          sql`exists (select 1 from json_each(${webhooks.events}) where value = ${ofEvent(events.type)})`,
+        ),
+      ),
+    db
+      .select({ webhookId: webhookDeliveries.webhookId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.kind, "email"))),
+  ]);
+  const event = found[0];
+  if (!event || subscribed.length === 0) return;
+
+  await env.WEBHOOK_QUEUE.sendBatch(
+    subscribed.map((w) => ({
+      body: { kind: "delivery", eventId, webhookId: w.id } satisfies WebhookMessage,
+    })),
+  );
+
+  const alreadyMailed = new Set(mailed.map((m) => m.webhookId));
+  const toMail = subscribed.filter(
+    (w) => w.sendNotification && w.emails && !alreadyMailed.has(w.id),
+  );
+  if (toMail.length === 0) return;
+  const envelope = envelopeOf(event);
+  const rows = [];
+  for (const hook of toMail) {
+    const started = Date.now();
+    let error: string | null = null;
+    try {
+      await mailer.send({
+        to: hook.emails.split(","),
+        subject: `[${event.type}] ${hook.description || "webhook notification"}`,
+        text: JSON.stringify(envelope, null, 2),
+      });
+    } catch (e) {
+      error = String(e instanceof Error ? e.message : e);
+    }
+    rows.push({
+      id: crypto.randomUUID(),
+      workspaceId: event.workspaceId,
+      webhookId: hook.id,
+      eventId,
+      eventType: event.type,
+      kind: "email" as const,
+      attempt: 1,
+      statusCode: null,
+      success: error === null,
+      error,
+      durationMs: Date.now() - started,
+      createdAt: Date.now(),
+    });
+  }
+  await db.insert(webhookDeliveries).values(rows);
+}
+
+async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind: "delivery" }>>) {
+  const db = drizzle(env.DB, { schema });
+  const { eventId, webhookId } = message.body;
+  const [hooks, found, done] = await db.batch([
+    db.select().from(webhooks).where(eq(webhooks.id, webhookId)),
+    db.select().from(events).where(eq(events.id, eventId)),
+    db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.eventId, eventId),
+          eq(webhookDeliveries.webhookId, webhookId),
+          eq(webhookDeliveries.kind, "http"),
+          eq(webhookDeliveries.success, true),
+        ),
+      ),
+  ]);
+  const hook = hooks[0];
+  const event = found[0];
+  // Deleted or disabled since, or delivered by a duplicate message: nothing to do.
+  if (
+    !hook ||
+    !event ||
+    hook.status !== "enabled" ||
+    done.length > 0 ||
+    hook.workspaceId !== event.workspaceId
+  ) {
+    message.ack();
+    return;
+  }
+
+  const attempt = message.attempts;
+  const result = await attemptDelivery(hook, envelopeOf(event));
+  const gone = result.statusCode === 410;
+  const final = result.success || gone || attempt >= hook.tries;
+  const failedEvent = !result.success && final;
+
+  const now = Date.now();
+  const change = result.success
+    ? hook.consecutiveFailures > 0
+      ? { consecutiveFailures: 0 }
+      : null
+    : gone
+      ? { status: "disabled" as const, updatedAt: now }
+      : failedEvent
+        ? {
+            consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+            status: sql<
+              "enabled" | "disabled"
+            >`case when ${webhooks.consecutiveFailures} + 1 >= ${FAILED_EVENTS_BEFORE_DISABLE} then 'disabled' else ${webhooks.status} end`,
+            updatedAt: now,
+          }
+        : null;
+  const record = db.insert(webhookDeliveries).values({
+    id: crypto.randomUUID(),
+    workspaceId: hook.workspaceId,
+    webhookId: hook.id,
+    eventId,
+    eventType: event.type,
+    kind: "http",
+    attempt,
+    statusCode: result.statusCode,
+    success: result.success,
+    error: result.error ?? (gone ? "410 Gone: webhook disabled" : null),
+    durationMs: result.durationMs,
+    createdAt: now,
+  });
+  if (change)
+    await db.batch([record, db.update(webhooks).set(change).where(eq(webhooks.id, hook.id))]);
+  else await record;
+
+  if (!final) {
+    const base = Number(env.WEBHOOK_RETRY_BASE_SECONDS ?? "30");
+    message.retry({
+      delaySeconds: retryDelaySeconds(
+        attempt,
+        Number.isFinite(base) ? base : 30,
+        Math.random(),
+        result.retryAfterSeconds,
+      ),
+    });
+    return;
+  }
+  if (failedEvent && !gone) {
+    await env.WEBHOOK_DLQ.send({
+      ...message.body,
+      attempts: attempt,
+      lastError: result.error ?? result.statusCode,
+    });
+  }
+  message.ack();
+}

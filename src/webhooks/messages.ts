@@ -1,0 +1,12 @@
+/** What travels on WEBHOOK_QUEUE: an outbox event to fan out, or one delivery of it to one webhook. */
+export type WebhookMessage =
+  { kind: "event"; eventId: string } | { kind: "delivery"; eventId: string; webhookId: number };
+
+/** The callback body (DESIGN §7). */
+export interface Envelope {
+  id: string;
+  type: string;
+  created_at: string;
+  workspace: string;
+  data: unknown;
+}
