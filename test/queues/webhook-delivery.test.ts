@@ -1,0 +1,305 @@
+import { createHmac } from "node:crypto";
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../../src/index";
+import { createWorkspace, type TestWorkspace } from "../helpers/factory";
+import { at, createSalon, customer, type Salon } from "../helpers/salon";
+
+/** Calls the Worker makes to receivers, captured by an in-test receiver. */
+interface Call {
+  url: URL;
+  method: string;
+  headers: Headers;
+  body: string;
+}
+
+const RECEIVER = "https://receiver.example.com";
+let calls: Call[] = [];
+let respond: (call: Call, signal: AbortSignal | null) => Promise<Response> | Response;
+
+beforeEach(() => {
+  calls = [];
+  respond = () => new Response("ok");
+  const real = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.startsWith(RECEIVER)) return real(input, init);
+    const call = {
+      url: new URL(request.url),
+      method: request.method,
+      headers: request.headers,
+      body: await request.text(),
+    };
+    calls.push(call);
+    return respond(call, init?.signal ?? null);
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function until<T>(probe: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const callsTo = (path: string) => calls.filter((c) => c.url.pathname === path);
+
+let salon: Salon;
+let slot = 0;
+beforeAll(async () => {
+  salon = await createSalon(3);
+});
+
+/** A fresh booking on a free slot (one per call). */
+async function book(ws: TestWorkspace = salon.ws) {
+  const day = `2030-04-${String(1 + Math.floor(slot / 8)).padStart(2, "0")}`;
+  const hour = 8 + (slot % 8);
+  slot++;
+  const res = await ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      reserved_on: at(`${String(hour).padStart(2, "0")}:00`, day),
+      ...customer(),
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { uuid: string };
+}
+
+async function subscribe(path: string, body: Record<string, unknown> = {}, ws = salon.ws) {
+  const res = await ws.api("/webhooks", {
+    method: "POST",
+    body: { url: `${RECEIVER}${path}`, events: ["booking-created"], ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; secret: string };
+}
+
+const deliveries = async (id: number, ws = salon.ws) =>
+  (await ws.api(`/webhooks/${id}/deliveries?per_page=100`)).body.data as {
+    attempt: number;
+    success: boolean;
+    status_code: number | null;
+    error: string | null;
+    kind: string;
+    event_type: string;
+  }[];
+
+/** An independent Standard Webhooks verifier (node:crypto, not the Worker's WebCrypto code). */
+function expectedSignature(secret: string, id: string, timestamp: string, body: string) {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+}
+
+describe("webhook delivery through the queue", () => {
+  it("delivers a booking as a signed callback with the envelope, method, headers and parameters", async () => {
+    const hook = await subscribe("/signed", {
+      method: "put",
+      headers: [{ name: "X-Token", value: "abc" }],
+      parameters: [{ name: "tenant", value: "salon-1" }],
+    });
+    const booking = await book();
+    const [call] = await until(async () => callsTo("/signed").length > 0 && callsTo("/signed"));
+    if (!call) throw new Error("no call");
+    expect(call.method).toBe("PUT");
+    expect(call.url.searchParams.get("tenant")).toBe("salon-1");
+    expect(call.headers.get("x-token")).toBe("abc");
+    expect(call.headers.get("content-type")).toBe("application/json");
+    const envelope = JSON.parse(call.body);
+    expect(envelope).toMatchObject({
+      type: "booking-created",
+      workspace: salon.ws.id,
+      data: { uuid: booking.uuid, location_uuid: salon.location.uuid },
+    });
+    expect(envelope.created_at).toMatch(/Z$/);
+    const id = call.headers.get("webhook-id") ?? "";
+    const timestamp = call.headers.get("webhook-timestamp") ?? "";
+    expect(id).toBe(envelope.id);
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(300);
+    expect(call.headers.get("webhook-signature")).toBe(
+      expectedSignature(hook.secret, id, timestamp, call.body),
+    );
+    const log = await until(async () => {
+      const d = await deliveries(hook.id);
+      return d.length > 0 && d;
+    });
+    expect(log).toMatchObject([{ attempt: 1, success: true, status_code: 200, kind: "http" }]);
+  });
+
+  it("retries a 500 and logs both attempts under the same webhook-id", async () => {
+    const hook = await subscribe("/flaky");
+    let n = 0;
+    respond = (call) =>
+      call.url.pathname === "/flaky" && n++ === 0
+        ? new Response("boom", { status: 500 })
+        : new Response("ok");
+    await book();
+    const log = await until(async () => {
+      const d = await deliveries(hook.id);
+      return d.length >= 2 && d;
+    });
+    expect(
+      log
+        .map((d) => [d.attempt, d.success, d.status_code])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [1, false, 500],
+      [2, true, 200],
+    ]);
+    const ids = callsTo("/flaky").map((c) => c.headers.get("webhook-id"));
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(ids[1]);
+  });
+
+  it("retries a receiver that times out", async () => {
+    const hook = await subscribe("/slow", { timeout: 1 });
+    let n = 0;
+    respond = (call, signal) => {
+      if (call.url.pathname !== "/slow" || n++ > 0) return new Response("ok");
+      return new Promise((_, reject) => {
+        signal?.addEventListener("abort", () => reject(signal.reason));
+      });
+    };
+    await book();
+    const log = await until(async () => {
+      const d = await deliveries(hook.id);
+      return d.some((x) => x.success) && d;
+    });
+    const first = log.find((d) => d.attempt === 1);
+    expect(first).toMatchObject({
+      success: false,
+      status_code: null,
+      error: "timed out after 1 s",
+    });
+    expect(log.find((d) => d.attempt === 2)?.success).toBe(true);
+  });
+
+  it("sends nothing to disabled, deleted or other workspaces' webhooks", async () => {
+    const disabled = await subscribe("/disabled");
+    await salon.ws.api(`/webhooks/${disabled.id}/disable`, { method: "POST" });
+    const deleted = await subscribe("/deleted");
+    await salon.ws.api(`/webhooks/${deleted.id}`, { method: "DELETE" });
+    const stranger = await createWorkspace();
+    await subscribe("/stranger", {}, stranger);
+    const control = await subscribe("/control");
+    await book();
+    await until(async () => callsTo("/control").length > 0);
+    // Give any stray delivery the same time again.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(callsTo("/disabled")).toEqual([]);
+    expect(callsTo("/deleted")).toEqual([]);
+    expect(callsTo("/stranger")).toEqual([]);
+    expect(await deliveries(control.id)).toHaveLength(1);
+  });
+
+  it("disables a webhook at once on 410 Gone", async () => {
+    const hook = await subscribe("/gone", { tries: 5 });
+    respond = (call) =>
+      call.url.pathname === "/gone" ? new Response("", { status: 410 }) : new Response("ok");
+    await book();
+    await until(
+      async () => (await salon.ws.api(`/webhooks/${hook.id}`)).body.status === "disabled",
+    );
+    expect(callsTo("/gone")).toHaveLength(1);
+    expect(await deliveries(hook.id)).toMatchObject([{ attempt: 1, status_code: 410 }]);
+  });
+
+  it("gives up after `tries`, and disables a webhook that failed 5 events in a row", async () => {
+    const ws = await createWorkspace();
+    const hook = await subscribe("/down", { tries: 2, events: ["order-paid"] }, ws);
+    respond = (call) =>
+      call.url.pathname === "/down" ? new Response("", { status: 503 }) : new Response("ok");
+    await insertEvents(ws.id, "order-paid", 5);
+    await runSweep();
+    await until(async () => (await ws.api(`/webhooks/${hook.id}`)).body.status === "disabled");
+    const log = await until(async () => {
+      const d = await deliveries(hook.id, ws);
+      return d.length === 10 && d;
+    });
+    expect(log.every((d) => !d.success && d.status_code === 503)).toBe(true);
+    expect(log.filter((d) => d.attempt === 2)).toHaveLength(5);
+    const enabled = await ws.api(`/webhooks/${hook.id}/enable`, { method: "POST" });
+    expect(enabled.body.status).toBe("enabled");
+  });
+
+  it("records a notification e-mail as a delivery of kind email", async () => {
+    const hook = await subscribe("/mailed", {
+      send_notification: true,
+      emails: "owner@salon.example, desk@salon.example",
+    });
+    await book();
+    const log = await until(async () => {
+      const d = await deliveries(hook.id);
+      return d.length >= 2 && d;
+    });
+    expect(log.map((d) => d.kind).sort()).toEqual(["email", "http"]);
+    expect(log.find((d) => d.kind === "email")).toMatchObject({
+      success: true,
+      event_type: "booking-created",
+    });
+  });
+
+  it("signs with both secrets during a rotation", async () => {
+    const hook = await subscribe("/rotated");
+    const rotated = await salon.ws.api(`/webhooks/${hook.id}/rotate-secret`, { method: "POST" });
+    await book();
+    const [call] = await until(async () => callsTo("/rotated").length > 0 && callsTo("/rotated"));
+    if (!call) throw new Error("no call");
+    const id = call.headers.get("webhook-id") ?? "";
+    const ts = call.headers.get("webhook-timestamp") ?? "";
+    expect(call.headers.get("webhook-signature")?.split(" ")).toEqual([
+      expectedSignature(rotated.body.secret, id, ts, call.body),
+      expectedSignature(hook.secret, id, ts, call.body),
+    ]);
+  });
+
+  it("the cron sweep delivers an event whose queue send was lost", async () => {
+    const ws = await createWorkspace();
+    const hook = await subscribe("/swept", { events: ["customer-created"] }, ws);
+    // As if the Worker died between the D1 commit and the queue send.
+    const [eventId] = await insertEvents(ws.id, "customer-created", 1);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(callsTo("/swept")).toEqual([]);
+    await runSweep();
+    const [call] = await until(async () => callsTo("/swept").length > 0 && callsTo("/swept"));
+    expect(call?.headers.get("webhook-id")).toBe(eventId);
+    const row = await env.DB.prepare("select dispatched_at from events where id = ?")
+      .bind(eventId)
+      .first<{ dispatched_at: number | null }>();
+    expect(row?.dispatched_at).not.toBeNull();
+    expect((await deliveries(hook.id, ws))[0]?.success).toBe(true);
+  });
+});
+
+async function insertEvents(workspaceId: string, type: string, count: number) {
+  const ids = Array.from({ length: count }, () => crypto.randomUUID());
+  // Old enough for the sweep, which leaves the last minute to the requests' own dispatch.
+  const created = Date.now() - 5 * 60_000;
+  await env.DB.batch(
+    ids.map((id, i) =>
+      env.DB.prepare(
+        "insert into events (id, workspace_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
+      ).bind(id, workspaceId, type, JSON.stringify({ n: i }), created + i),
+    ),
+  );
+  return ids;
+}
+
+async function runSweep() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
