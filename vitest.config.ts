@@ -11,6 +11,12 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // Minute windows make the limit testable without racing a 10 s boundary; every
+          // test file's management calls share the client address "local", hence its headroom.
+          ratelimits: {
+            API_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+            ADMIN_RATE_LIMIT: { simple: { limit: 100_000, period: 60 } },
+          },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",

@@ -15,6 +15,7 @@ export const errorResponses = {
   404: error("Not found in this workspace"),
   415: error("Body is not application/json"),
   422: error("Validation failed"),
+  429: error("Rate limited; see Retry-After"),
 } as const;
 
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({

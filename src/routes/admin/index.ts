@@ -1,3 +1,4 @@
+import { adminRateLimit } from "../../middleware/rate-limit";
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireAdminToken } from "../../middleware/admin-auth";
@@ -21,6 +22,7 @@ export function adminApi() {
     scheme: "bearer",
     description: "The Worker's ADMIN_TOKEN secret",
   });
+  router.use("*", adminRateLimit);
   router.use(
     "*",
     except((c) => c.req.path.endsWith("/openapi.json"), requireAdminToken),

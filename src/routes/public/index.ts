@@ -4,6 +4,7 @@ import { requireApiKey } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
+import { publicRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingStatuses } from "./booking-statuses";
@@ -32,6 +33,7 @@ export function publicApi() {
     name: "Workspace",
     description: "UUID of the workspace the call acts on",
   });
+  router.use("*", publicRateLimit);
   // The OpenAPI document and a booking's calendar file (token in the link) need no API key.
   router.use(
     "*",
