@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
 /** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
-export async function startDevServer(port: number): Promise<{ base: string; stop: () => void }> {
+export async function startDevServer(
+  port: number,
+  vars: Record<string, string> = {},
+): Promise<{ base: string; stop: () => void; persist: string }> {
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -17,6 +20,7 @@ export async function startDevServer(port: number): Promise<{ base: string; stop
       "ADMIN_TOKEN:bench-token",
       "--var",
       "ALLOW_PRIVATE_WEBHOOKS:true",
+      ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
     {
       stdio: ["ignore", "ignore", "ignore"],
@@ -52,7 +56,11 @@ export async function startDevServer(port: number): Promise<{ base: string; stop
     }
   }
   const stop = () => {
-    if (child.pid) process.kill(-child.pid, "SIGTERM");
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already stopped.
+    }
   };
-  return { base, stop };
+  return { base, stop, persist: `.wrangler/bench-${port}` };
 }

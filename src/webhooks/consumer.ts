@@ -32,22 +32,25 @@ export async function consumeWebhookBatch(
   env: Env,
   mailer: Mailer = logMailer,
 ) {
-  for (const message of batch.messages) {
-    try {
-      if (message.body.kind === "event") {
-        await fanOut(env, message.body.eventId, mailer);
-        message.ack();
-      } else {
-        await deliver(env, message as Message<Extract<WebhookMessage, { kind: "delivery" }>>);
+  // Messages are independent (one event, or one webhook's delivery), so a batch runs them side by side.
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        if (message.body.kind === "event") {
+          await fanOut(env, message.body.eventId, mailer);
+          message.ack();
+        } else {
+          await deliver(env, message as Message<Extract<WebhookMessage, { kind: "delivery" }>>);
+        }
+      } catch (e) {
+        // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
+        console.error(
+          JSON.stringify({ level: "error", message: "webhook message failed", error: String(e) }),
+        );
+        message.retry();
       }
-    } catch (e) {
-      // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
-      console.error(
-        JSON.stringify({ level: "error", message: "webhook message failed", error: String(e) }),
-      );
-      message.retry();
-    }
-  }
+    }),
+  );
 }
 
 async function fanOut(env: Env, eventId: string, mailer: Mailer) {

@@ -1,18 +1,21 @@
-import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../db/schema";
 import { events } from "../db/schema";
 import type { Env } from "../env";
 import type { WebhookMessage } from "./messages";
 
+/** A claim not followed by a send within this time (the isolate died) is taken over by the sweep. */
+const CLAIM_LEASE_MS = 60_000;
+
 /** Queues accept at most 100 messages per sendBatch. */
 const BATCH = 100;
 
 /**
- * Hands outbox events not yet on the queue to it, then marks them. Send first,
- * mark second: a crash in between sends an event twice (the consumer skips a
- * delivery that already succeeded, and receivers dedupe on webhook-id), never
- * zero times.
+ * Hands outbox events not yet on the queue to it: claim (a lease), send, mark.
+ * Concurrent requests never send the same event; a crash after the claim
+ * leaves the lease to expire and the sweep to send it, so an event is sent
+ * more than once only after a crash between send and mark, never zero times.
  */
 export async function dispatchPending(
   env: Env,
@@ -21,18 +24,32 @@ export async function dispatchPending(
   const db = drizzle(env.DB, { schema });
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
-    const pending = await db
+    const now = Date.now();
+    const candidates = db
       .select({ id: events.id })
       .from(events)
       .where(
         and(
           isNull(events.dispatchedAt),
+          or(isNull(events.claimedAt), lt(events.claimedAt, now - CLAIM_LEASE_MS)),
           opts.workspaceId ? eq(events.workspaceId, opts.workspaceId) : undefined,
           opts.createdBefore !== undefined ? lte(events.createdAt, opts.createdBefore) : undefined,
         ),
       )
       .orderBy(asc(events.createdAt))
       .limit(BATCH);
+    // One UPDATE claims: concurrent dispatchers never take the same event.
+    const pending = await db
+      .update(events)
+      .set({ claimedAt: now })
+      .where(
+        and(
+          inArray(events.id, candidates),
+          isNull(events.dispatchedAt),
+          or(isNull(events.claimedAt), lt(events.claimedAt, now - CLAIM_LEASE_MS)),
+        ),
+      )
+      .returning({ id: events.id });
     if (pending.length === 0) break;
     await env.WEBHOOK_QUEUE.sendBatch(
       pending.map((e) => ({ body: { kind: "event", eventId: e.id } satisfies WebhookMessage })),

@@ -14,6 +14,8 @@ export const events = sqliteTable(
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     createdAt: integer("created_at").notNull(),
+    /** A dispatcher's lease: only the request that claimed an event sends it; an expired lease is swept. */
+    claimedAt: integer("claimed_at"),
     dispatchedAt: integer("dispatched_at"),
   },
   (t) => [index("events_pending_idx").on(t.dispatchedAt, t.createdAt)],
