@@ -1,11 +1,7 @@
 import { startDevServer } from "./server";
+import { percentile } from "./stats";
 
 const ADMIN = "bench-token";
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 async function json(res: Response) {
   const body = await res.json();

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { type OrderLine, orderInvoice } from "../src/domain/pricing";
 import { startDevServer } from "./server";
+import { percentile } from "./stats";
 
 /**
  * `npm run load`: a mixed workload from many clients against `wrangler dev`
@@ -18,11 +19,6 @@ type Op = "search" | "book" | "cart" | "reschedule" | "cancel" | "order" | "get"
 const latencies = new Map<Op, number[]>();
 const outcomes = new Map<string, number>();
 const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 /** A local webhook receiver: which event ids arrived, and how often. */
 function startReceiver(port: number) {

@@ -2,10 +2,12 @@ import type { Context } from "hono";
 import { withClaims } from "../calendar/client";
 import { engineInputs } from "../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
+import { runBatch } from "../db/client";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import type { AppEnv } from "../env";
 import { fieldError, SlotTakenError, validationError } from "../lib/errors";
+import { utcDate } from "./moves";
 import { claimsFor } from "./plan";
 import { type PlanItem, planItems } from "./planner";
 import { type BookingDetails, bookingWrite } from "./write";
@@ -69,8 +71,8 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
   const loaded = await loadAvailability(scope, {
     locationId: req.locationId,
     serviceIds,
-    fromDate: shiftDate(new Date(first).toISOString().slice(0, 10), -1),
-    toDate: shiftDate(new Date(last).toISOString().slice(0, 10), WINDOW_DAYS),
+    fromDate: shiftDate(utcDate(first), -1),
+    toDate: shiftDate(utcDate(last), WINDOW_DAYS),
     customerId,
   });
   const inputs = engineInputs(loaded);
@@ -127,8 +129,7 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
     const { statements, rendered } = bookingWrite(scope.db, planned, customer, details, ctx);
     try {
       await withClaims(c.env, ws.id, claimsFor(planned), async () => {
-        const [head, ...rest] = statements;
-        if (head) await scope.db.batch([head, ...rest]);
+        await runBatch(scope.db, statements);
       });
       return rendered;
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { engineInputs } from "../calendar/engine-input";
 import { checkStart } from "../domain/availability";
+import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
 
 type Inputs = NonNullable<ReturnType<typeof engineInputs>>;
@@ -49,3 +50,30 @@ export const entryOf = <E extends { stafferId: string; startsAt: number }>(
 ) => entries.find((e) => e.stafferId === service.stafferId && e.startsAt === service.reservedOn);
 
 export const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The `calendar_entries` row of a booked service: its staffer is busy from the
+ * service's start until its end plus buffer.
+ */
+export const bookedEntry = (
+  at: { workspaceId: string; locationId: string; bookingId: string },
+  s: { stafferId: string; reservedOn: number; reservedUntil: number; buffer: number },
+  id: string = crypto.randomUUID(),
+) => ({
+  id,
+  workspaceId: at.workspaceId,
+  stafferId: s.stafferId,
+  locationId: at.locationId,
+  kind: "booking" as const,
+  sourceId: at.bookingId,
+  startsAt: s.reservedOn,
+  endsAt: s.reservedUntil + s.buffer * MINUTE,
+});
+
+/** The same busy time as an entry of a calendar claim. */
+export const claimEntry = (e: { id: string; startsAt: number; endsAt: number }) => ({
+  id: e.id,
+  kind: "booking" as const,
+  start: e.startsAt,
+  end: e.endsAt,
+});

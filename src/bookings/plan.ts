@@ -1,3 +1,5 @@
+import { MINUTE } from "../domain/duration";
+
 /** A booking about to be written: ids are chosen up front so claims and rows share them. */
 export interface PlannedService {
   /** booking_services id, also the calendar entry id of its busy time. */
@@ -33,7 +35,7 @@ export function claimsFor(bookings: PlannedBooking[]) {
   for (const booking of bookings) {
     for (const s of booking.services) {
       const entries = byStaffer.get(s.stafferId) ?? [];
-      entries.push({ id: s.id, kind: "booking", start: s.start, end: s.end + s.buffer * 60_000 });
+      entries.push({ id: s.id, kind: "booking", start: s.start, end: s.end + s.buffer * MINUTE });
       byStaffer.set(s.stafferId, entries);
     }
   }

@@ -5,6 +5,8 @@ import {
   type LocationRules,
   type StafferCalendarInput,
 } from "../domain/availability";
+import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
+import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
 import type { PlannedBooking } from "./plan";
 
@@ -23,9 +25,6 @@ export interface PlanContext {
   performersOf: (serviceId: string) => StafferCalendarInput[];
   now: number;
 }
-
-/** The price a client pays for a service: the discounted price when one is set. */
-export const effectivePrice = (s: ServiceRow) => s.priceDiscount ?? s.price;
 
 /**
  * Places every item on staff calendars (fixed staffers or auto-allocated ones),
@@ -58,7 +57,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
       location: ctx.rules,
       services: services.map((s) => ({
         durationMin: s.row.duration,
-        bufferMin: s.row.isPause ? s.row.pause : 0,
+        bufferMin: bufferOf(s.row),
         stafferIds: s.candidates.map((c) => c.id),
       })),
       staffers,
@@ -71,10 +70,10 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
       services: placed.map((p, position) => {
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
-        const buffer = row.isPause ? row.pause : 0;
+        const buffer = bufferOf(row);
         calendars
           .get(p.stafferId)
-          ?.busy.push({ start: p.start, end: p.end + buffer * 60_000, kind: "booking" });
+          ?.busy.push({ start: p.start, end: p.end + buffer * MINUTE, kind: "booking" });
         return {
           id: crypto.randomUUID(),
           serviceId: row.id,
@@ -110,7 +109,7 @@ function whyNot(
       location: ctx.rules,
       staffer,
       durationMin: first.row.duration,
-      bufferMin: first.row.isPause ? first.row.pause : 0,
+      bufferMin: bufferOf(first.row),
       start: item.start,
       now: ctx.now,
     }),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { bumpOrderNumber, orderNumberSql } from "../db/queries/orders";
+import { newOrderRow, orderInsert } from "../db/queries/orders";
 import { eventStatement } from "../db/queries/outbox";
 import {
   bookingServices,
@@ -9,7 +9,6 @@ import {
   bookings,
   calendarEntries,
   customers,
-  orders,
 } from "../db/schema";
 import {
   type BookingView,
@@ -17,6 +16,8 @@ import {
   type RenderContext,
   renderBooking,
 } from "../routes/public/bookings/render";
+import { renderCustomer } from "../routes/public/customers/schema";
+import { bookedEntry } from "./moves";
 import { bookingEnd, bookingStart, type PlannedBooking } from "./plan";
 
 export interface CustomerInput {
@@ -61,35 +62,14 @@ export function bookingWrite(
 ) {
   const now = Date.now();
   const { workspaceId } = details;
-  const order = {
-    id: crypto.randomUUID(),
+  const order = newOrderRow({
     workspaceId,
-    kind: "booking" as const,
+    kind: "booking",
     locationId: details.locationId,
     stafferId: null,
     customerId: customer.id,
-    status: "open" as const,
-    // Placeholder for rendering; the row takes the bumped sequence value inside the batch.
-    orderNumber: 0,
-    isReverted: false,
-    discountAmount: 0,
-    discountMode: null,
-    discountPercent: null,
-    promocode: null,
-    promocodeDiscountAmount: null,
-    subtotal: 0,
-    taxTotal: 0,
-    total: 0,
-    accountPaidAmount: 0,
-    voucherPaidAmount: 0,
-    accountId: null,
-    paymentMethod: null,
-    comment: null,
-    description: null,
-    invoiceNote: null,
     createdAt: now,
-    paidAt: null,
-  };
+  });
   const serviceRows = planned.flatMap((b) =>
     b.services.map((s) => ({
       id: s.id,
@@ -159,21 +139,22 @@ export function bookingWrite(
   }));
   const rendered = views.map((v) => renderBooking(v, ctx));
 
+  const customerRow = {
+    id: customer.id,
+    workspaceId,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    middleName: customer.middleName,
+    phone: customer.phone,
+    email: customer.email,
+    emailLower: customer.email?.toLowerCase() ?? null,
+    createdAt: now,
+  };
   const statements: BatchItem<"sqlite">[] = [
     // Found by phone: names and e-mail are refreshed from the latest booking.
     db
       .insert(customers)
-      .values({
-        id: customer.id,
-        workspaceId,
-        firstName: customer.firstName,
-        lastName: customer.lastName,
-        middleName: customer.middleName,
-        phone: customer.phone,
-        email: customer.email,
-        emailLower: customer.email?.toLowerCase() ?? null,
-        createdAt: now,
-      })
+      .values(customerRow)
       .onConflictDoUpdate({
         target: [customers.workspaceId, customers.phone],
         set: {
@@ -181,36 +162,28 @@ export function bookingWrite(
           lastName: sql`coalesce(${customer.lastName}, ${customers.lastName})`,
           middleName: sql`coalesce(${customer.middleName}, ${customers.middleName})`,
           email: sql`coalesce(${customer.email}, ${customers.email})`,
-          emailLower: sql`coalesce(${customer.email?.toLowerCase() ?? null}, ${customers.emailLower})`,
+          emailLower: sql`coalesce(${customerRow.emailLower}, ${customers.emailLower})`,
         },
       }),
-    bumpOrderNumber(db, workspaceId),
-    db.insert(orders).values({ ...order, orderNumber: orderNumberSql(workspaceId) }),
+    ...orderInsert(db, order),
     db.insert(bookings).values(bookingRows),
     db.insert(bookingServices).values(serviceRows),
-    db.insert(calendarEntries).values(
-      serviceRows.map((s) => ({
-        id: s.id,
-        workspaceId,
-        stafferId: s.stafferId,
-        locationId: details.locationId,
-        kind: "booking" as const,
-        sourceId: s.bookingId,
-        startsAt: s.reservedOn,
-        endsAt: s.reservedUntil + s.buffer * 60_000,
-      })),
-    ),
+    // The booked-service id doubles as its calendar entry id, as the claims used it.
+    db
+      .insert(calendarEntries)
+      .values(
+        serviceRows.map((s) =>
+          bookedEntry(
+            { workspaceId, locationId: details.locationId, bookingId: s.bookingId },
+            s,
+            s.id,
+          ),
+        ),
+      ),
   ];
   if (customer.isNew) {
     statements.push(
-      eventStatement(db, workspaceId, "customer-created", {
-        uuid: customer.id,
-        first_name: customer.firstName,
-        last_name: customer.lastName,
-        middle_name: customer.middleName,
-        phone: customer.phone,
-        email: customer.email,
-      }),
+      eventStatement(db, workspaceId, "customer-created", renderCustomer(customerRow)),
     );
   }
   for (const booking of rendered)

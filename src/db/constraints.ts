@@ -1,15 +1,21 @@
 /**
- * D1 reports a unique-index violation only as text ("UNIQUE constraint failed:
+ * D1 reports constraint failures only as text ("UNIQUE constraint failed:
  * customers.workspace_id, customers.phone"), and drizzle may wrap it in its own
  * error with the original as `cause`, so the whole cause chain is searched.
  */
-export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
-  const needle = `${table}.${column}`;
+function chainIncludes(error: unknown, ...needles: string[]): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const { message } = current;
-    if (message.includes("UNIQUE constraint failed") && message.includes(needle)) return true;
+    if (needles.every((n) => message.includes(n))) return true;
     current = current.cause;
   }
   return false;
 }
+
+export const isUniqueViolation = (error: unknown, table: string, column: string): boolean =>
+  chainIncludes(error, "UNIQUE constraint failed", `${table}.${column}`);
+
+/** The CHECK of `batch_guards` fired: a guard's condition was false when its batch ran. */
+export const isGuardFailure = (error: unknown): boolean =>
+  chainIncludes(error, "batch_guard_failed");

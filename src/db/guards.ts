@@ -17,12 +17,3 @@ export function guard(scope: Scope, condition: SQL) {
       .where(and(eq(workspaces.id, scope.workspaceId), not(condition))),
   );
 }
-
-export function isGuardFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current.message.includes("batch_guard_failed")) return true;
-    current = current.cause;
-  }
-  return false;
-}

@@ -1,3 +1,6 @@
+/** Milliseconds in a minute: durations are minutes, instants epoch milliseconds. */
+export const MINUTE = 60_000;
+
 /** The reference's duration object: minutes, a unit label and the ISO 8601 form. */
 export interface Duration {
   value: number;

@@ -68,3 +68,8 @@ export const isoDate = z
     const ms = Date.parse(`${d}T00:00:00Z`);
     return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === d;
   }, "Must be a real calendar date.");
+
+/** A list filter bound: an ISO 8601 instant with any offset, as epoch milliseconds. */
+export const instantFilter = z.iso
+  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
+  .transform((v) => Date.parse(v));

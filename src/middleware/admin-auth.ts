@@ -1,13 +1,12 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { constantTimeEqual } from "../lib/api-keys";
+import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** Management API: the operator's ADMIN_TOKEN secret. Without a configured token nothing gets in. */
 export const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
-  const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+  const token = bearerToken(c);
   const expected = c.env.ADMIN_TOKEN;
   if (!token || !expected || !(await constantTimeEqual(token, expected))) {
     throw new ApiError(

@@ -3,9 +3,9 @@ import { createMiddleware } from "hono/factory";
 import { apiKeys, workspaces } from "../db/schema";
 import type { AppEnv } from "../env";
 import { constantTimeEqual, parseApiKeyId, sha256Hex } from "../lib/api-keys";
+import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // One message for every credential failure: a caller must not learn whether a workspace exists.
@@ -13,7 +13,7 @@ const invalid = () => new ApiError("unauthenticated", "The API key is invalid fo
 
 /** Public API: Bearer API key plus the Workspace header naming the key's own workspace. */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+  const token = bearerToken(c);
   if (!token) {
     throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");
   }

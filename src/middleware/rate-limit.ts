@@ -2,9 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { parseApiKeyId } from "../lib/api-keys";
+import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
@@ -33,7 +32,7 @@ const limitWith = (
 export const publicRateLimit = limitWith(
   (env) => env.API_RATE_LIMIT,
   (c) => {
-    const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+    const token = bearerToken(c);
     const keyId = token ? parseApiKeyId(token) : null;
     return keyId ? `key:${keyId}` : `ip:${clientAddress(c)}`;
   },

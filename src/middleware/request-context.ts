@@ -1,8 +1,7 @@
-import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
+import { createDb } from "../db/client";
 import { type D1Metrics, instrumentD1 } from "../db/instrumented-d1";
-import * as schema from "../db/schema";
 import type { AppEnv } from "../env";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -18,7 +17,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("requestId", requestId);
 
   const metrics: D1Metrics = { roundTrips: 0, durationMs: 0 };
-  c.set("db", drizzle(instrumentD1(c.env.DB, metrics), { schema }));
+  c.set("db", createDb(instrumentD1(c.env.DB, metrics)));
 
   await next();
 

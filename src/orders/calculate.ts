@@ -1,6 +1,12 @@
 import { loadOrderRefs } from "../db/queries/pos-orders";
 import type { Scope } from "../db/scope";
-import { type Invoice, NOTHING_PAID, orderInvoice, termsErrors } from "../domain/pricing";
+import {
+  type Invoice,
+  NOTHING_PAID,
+  orderInvoice,
+  orderTerms,
+  termsErrors,
+} from "../domain/pricing";
 import { type FieldErrors, validationError } from "../lib/errors";
 import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
 
@@ -25,13 +31,7 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
   if (!refs.location) errors.location_uuid = ["Unknown location."];
   const lines = resolveLines(req.lines, refs, errors, null);
   const promo = resolvePromocode(req.promocode, refs, errors);
-  const terms = {
-    discountMode: req.discountAmount !== null ? ("fixed" as const) : null,
-    discountAmount: req.discountAmount ?? 0,
-    discountPercent: null,
-    promocode: promo?.code ?? null,
-    promocodeDiscountAmount: null,
-  };
+  const terms = orderTerms({ discountAmount: req.discountAmount, promocode: promo?.code ?? null });
   Object.assign(errors, termsErrors(lines, terms));
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return orderInvoice(lines, terms, NOTHING_PAID, promo);

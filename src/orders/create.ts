@@ -1,12 +1,14 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { guard, isGuardFailure } from "../db/guards";
-import { bumpOrderNumber, orderNumberSql } from "../db/queries/orders";
+import { isGuardFailure } from "../db/constraints";
+import { guard } from "../db/guards";
+import { runBatch } from "../db/client";
+import { newOrderRow, orderInsert, orderNumberSql } from "../db/queries/orders";
 import { eventStatement } from "../db/queries/outbox";
-import { loadOrderRefs, type OrderRow, type PosOrderView } from "../db/queries/pos-orders";
-import { orderLines, orders, promocodeUses } from "../db/schema";
+import { loadOrderRefs, type PosOrderView } from "../db/queries/pos-orders";
+import { orderLines, promocodeUses } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { NOTHING_PAID, type OrderTerms, orderInvoice, termsErrors } from "../domain/pricing";
+import { NOTHING_PAID, orderInvoice, orderTerms, termsErrors } from "../domain/pricing";
 import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
 import { renderOrder } from "../routes/public/orders/render";
 import type { PosOrder } from "../routes/public/orders/schema";
@@ -56,48 +58,27 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
   const promo = resolvePromocode(req.promocode, refs, errors);
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
-  const terms: OrderTerms = {
-    discountMode: req.discountMode ?? (req.discountAmount !== null ? "fixed" : null),
-    discountAmount: req.discountAmount ?? 0,
-    discountPercent: req.discountPercent,
-    promocode: promo?.code ?? null,
-    promocodeDiscountAmount: req.promocodeDiscountAmount,
-  };
+  const terms = orderTerms({ ...req, promocode: promo?.code ?? null });
   const problems = termsErrors(lines, terms);
   if (Object.keys(problems).length > 0) throw validationError(problems);
   // Freeze what the code is worth today, so paying later charges this very total.
   const priced = orderInvoice(lines, terms, NOTHING_PAID, promo);
   terms.promocodeDiscountAmount = promo ? priced.promocode_discount_amount : null;
 
-  const order: OrderRow = {
-    id: crypto.randomUUID(),
+  const order = newOrderRow({
     workspaceId,
     kind: "pos",
     locationId: req.locationId,
     stafferId: req.sellerId,
     customerId: req.customerId,
-    status: "open",
-    // Taken from the bumped sequence inside the batch; patched into the response after.
-    orderNumber: 0,
-    isReverted: false,
-    discountAmount: terms.discountAmount,
-    discountMode: terms.discountMode,
-    discountPercent: terms.discountPercent,
-    promocode: terms.promocode,
-    promocodeDiscountAmount: terms.promocodeDiscountAmount,
+    ...terms,
     subtotal: priced.subtotal,
     taxTotal: priced.total - priced.subtotal,
     total: priced.total,
-    accountPaidAmount: 0,
-    voucherPaidAmount: 0,
-    accountId: null,
-    paymentMethod: null,
     comment: req.comment,
     description: req.description,
     invoiceNote: req.invoiceNote,
-    createdAt: Date.now(),
-    paidAt: null,
-  };
+  });
   const lineRows = lines.map((l) => ({
     id: crypto.randomUUID(),
     workspaceId,
@@ -126,7 +107,7 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
         .select({ n: count() })
         .from(promocodeUses)
         .where(eq(promocodeUses.promocodeId, promo.id));
-      statements.push(guard(scope, sql`(${uses}) - ${promo.excludedUses} < ${promo.maxUses}`));
+      statements.push(guard(scope, sql`(${uses}) < ${promo.maxUses}`));
     }
     const firstBooking = lines.find((l) => l.bookingId !== null)?.bookingId ?? null;
     statements.push(
@@ -140,25 +121,17 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
       }),
     );
   }
-  statements.push(
-    bumpOrderNumber(db, workspaceId),
-    db.insert(orders).values({ ...order, orderNumber: orderNumberSql(workspaceId) }),
-  );
+  const [bump, insert] = orderInsert(db, order);
+  const inserted = statements.push(bump, insert) - 1;
   if (lineRows.length > 0) statements.push(db.insert(orderLines).values(lineRows));
   statements.push(
     eventStatement(db, workspaceId, "order-created", rendered, {
       order_number: orderNumberSql(workspaceId),
     }),
   );
-  const numbered = db
-    .select({ orderNumber: orders.orderNumber })
-    .from(orders)
-    .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id)));
-  const [first, ...rest] = statements;
-  if (!first) throw new Error("unreachable: an order always has statements");
-  const results = await db.batch([first, ...rest, numbered]).catch((e: unknown) => {
+  const results = await runBatch(db, statements).catch((e: unknown) => {
     throw isGuardFailure(e) ? fieldError("promocode", "This promocode has no uses left.") : e;
   });
-  const last = results[results.length - 1] as { orderNumber: number }[];
-  return { ...rendered, order_number: last[0]?.orderNumber ?? 0 };
+  const [numbered] = results[inserted] as { orderNumber: number }[];
+  return { ...rendered, order_number: numbered?.orderNumber ?? 0 };
 }

@@ -1,9 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { guard, isGuardFailure } from "../db/guards";
+import { isGuardFailure } from "../db/constraints";
+import { guard } from "../db/guards";
+import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
-import { accounts, accountTransactions, goodStocks, orders } from "../db/schema";
+import { accounts, goodStocks, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { ApiError, fieldError, notFound } from "../lib/errors";
@@ -83,18 +85,12 @@ export async function payPosOrder(
         paidAt: now,
       })
       .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id))),
-    db
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${amount}` })
-      .where(eq(accounts.id, account.id)),
-    db.insert(accountTransactions).values({
-      id: crypto.randomUUID(),
-      workspaceId,
+    ...creditAccount(scope, {
       accountId: account.id,
       amount,
       orderId: order.id,
       bookingId: null,
-      createdAt: now,
+      at: now,
     }),
     ...[...sold].map(([goodId, quantity]) =>
       db

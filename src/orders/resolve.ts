@@ -167,7 +167,7 @@ export function resolvePromocode(
   code: string | null,
   refs: LoadedRefs,
   errors: FieldErrors,
-): (PromocodeRule & { id: string; maxUses: number | null; excludedUses: number }) | null {
+): (PromocodeRule & { id: string; maxUses: number | null }) | null {
   if (code === null) return null;
   const found = refs.promocode;
   if (!found) {
@@ -191,6 +191,5 @@ export function resolvePromocode(
     percent: p.discountPercent,
     amount: p.discountAmount,
     maxUses: p.maxUses,
-    excludedUses: usedByExcluded,
   };
 }

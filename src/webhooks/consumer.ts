@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import * as schema from "../db/schema";
+import { createDb, runBatch } from "../db/client";
 import { events, webhookDeliveries, webhooks } from "../db/schema";
 import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
@@ -54,7 +53,7 @@ export async function consumeWebhookBatch(
 }
 
 async function fanOut(env: Env, eventId: string, mailer: Mailer) {
-  const db = drizzle(env.DB, { schema });
+  const db = createDb(env.DB);
   const ofEvent = (column: typeof events.workspaceId | typeof events.type) =>
     sql`(select ${column} from ${events} where ${events.id} = ${eventId})`;
   const [found, subscribed, mailed] = await db.batch([
@@ -121,7 +120,7 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
 }
 
 async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind: "delivery" }>>) {
-  const db = drizzle(env.DB, { schema });
+  const db = createDb(env.DB);
   const { eventId, webhookId } = message.body;
   const [hooks, found, done] = await db.batch([
     db.select().from(webhooks).where(eq(webhooks.id, webhookId)),
@@ -159,21 +158,7 @@ async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind
   const failedEvent = !result.success && final;
 
   const now = Date.now();
-  const change = result.success
-    ? hook.consecutiveFailures > 0
-      ? { consecutiveFailures: 0 }
-      : null
-    : gone
-      ? { status: "disabled" as const, updatedAt: now }
-      : failedEvent
-        ? {
-            consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
-            status: sql<
-              "enabled" | "disabled"
-            >`case when ${webhooks.consecutiveFailures} + 1 >= ${FAILED_EVENTS_BEFORE_DISABLE} then 'disabled' else ${webhooks.status} end`,
-            updatedAt: now,
-          }
-        : null;
+  const change = webhookChange(hook, { success: result.success, gone, failedEvent }, now);
   const record = db.insert(webhookDeliveries).values({
     id: crypto.randomUUID(),
     workspaceId: hook.workspaceId,
@@ -188,9 +173,10 @@ async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind
     durationMs: result.durationMs,
     createdAt: now,
   });
-  if (change)
-    await db.batch([record, db.update(webhooks).set(change).where(eq(webhooks.id, hook.id))]);
-  else await record;
+  await runBatch(db, [
+    record,
+    ...(change ? [db.update(webhooks).set(change).where(eq(webhooks.id, hook.id))] : []),
+  ]);
 
   if (!final) {
     const base = Number(env.WEBHOOK_RETRY_BASE_SECONDS ?? "30");
@@ -212,4 +198,26 @@ async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind
     });
   }
   message.ack();
+}
+
+/**
+ * What one attempt does to its webhook: a success clears the failure count, a
+ * 410 switches it off, and an event that failed every try counts towards
+ * switching it off; a failure with tries left changes nothing yet.
+ */
+function webhookChange(
+  hook: typeof webhooks.$inferSelect,
+  outcome: { success: boolean; gone: boolean; failedEvent: boolean },
+  now: number,
+) {
+  if (outcome.success) return hook.consecutiveFailures > 0 ? { consecutiveFailures: 0 } : null;
+  if (outcome.gone) return { status: "disabled" as const, updatedAt: now };
+  if (!outcome.failedEvent) return null;
+  return {
+    consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+    status: sql<
+      "enabled" | "disabled"
+    >`case when ${webhooks.consecutiveFailures} + 1 >= ${FAILED_EVENTS_BEFORE_DISABLE} then 'disabled' else ${webhooks.status} end`,
+    updatedAt: now,
+  };
 }

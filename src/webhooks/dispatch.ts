@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import * as schema from "../db/schema";
+import { createDb } from "../db/client";
 import { events } from "../db/schema";
 import type { Env } from "../env";
 import type { WebhookMessage } from "./messages";
@@ -21,7 +20,7 @@ export async function dispatchPending(
   env: Env,
   opts: { workspaceId?: string; createdBefore?: number; maxRounds?: number } = {},
 ): Promise<number> {
-  const db = drizzle(env.DB, { schema });
+  const db = createDb(env.DB);
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
     const now = Date.now();
@@ -38,17 +37,12 @@ export async function dispatchPending(
       )
       .orderBy(asc(events.createdAt))
       .limit(BATCH);
-    // One UPDATE claims: concurrent dispatchers never take the same event.
+    // One UPDATE picks and claims (D1 runs statements one at a time), so
+    // concurrent dispatchers never take the same event.
     const pending = await db
       .update(events)
       .set({ claimedAt: now })
-      .where(
-        and(
-          inArray(events.id, candidates),
-          isNull(events.dispatchedAt),
-          or(isNull(events.claimedAt), lt(events.claimedAt, now - CLAIM_LEASE_MS)),
-        ),
-      )
+      .where(inArray(events.id, candidates))
       .returning({ id: events.id });
     if (pending.length === 0) break;
     await env.WEBHOOK_QUEUE.sendBatch(

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
 
@@ -18,8 +19,7 @@ const create = (body: Record<string, unknown>, workspaceId = ws.id) =>
 
 const valid = () => ({ location_uuid: location.uuid, name: "Till", type: "cash" });
 
-const count = async () =>
-  (await env.DB.prepare("select count(*) as n from accounts").first<{ n: number }>())?.n;
+const count = () => rowCount("accounts");
 
 describe("POST /workspaces/{ws}/accounts", () => {
   it.each([

@@ -1,14 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, admin, client, send } from "../helpers/http";
 
-const keyCount = async (workspaceId: string) =>
-  (
-    await env.DB.prepare("select count(*) as n from api_keys where workspace_id = ?")
-      .bind(workspaceId)
-      .first<{ n: number }>()
-  )?.n;
+const keyCount = (workspaceId: string) => rowCount("api_keys", workspaceId);
 
 const issue = (workspaceId: string) =>
   admin(`/workspaces/${workspaceId}/api-keys`, { method: "POST" });

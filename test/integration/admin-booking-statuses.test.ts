@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, send } from "../helpers/http";
 
@@ -12,8 +12,7 @@ beforeAll(async () => {
 const create = (body: Record<string, unknown>, workspaceId = ws.id) =>
   admin(`/workspaces/${workspaceId}/booking-statuses`, { method: "POST", body });
 
-const count = async () =>
-  (await env.DB.prepare("select count(*) as n from booking_statuses").first<{ n: number }>())?.n;
+const count = () => rowCount("booking_statuses");
 
 describe("POST /workspaces/{ws}/booking-statuses", () => {
   it("adds a status that the public list then shows after the defaults", async () => {

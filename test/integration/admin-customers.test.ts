@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
 
@@ -12,12 +13,7 @@ beforeAll(async () => {
 const create = (body: Record<string, unknown>, workspaceId = ws.id) =>
   admin(`/workspaces/${workspaceId}/customers`, { method: "POST", body });
 
-const count = async (workspaceId = ws.id) =>
-  (
-    await env.DB.prepare("select count(*) as n from customers where workspace_id = ?")
-      .bind(workspaceId)
-      .first<{ n: number }>()
-  )?.n;
+const count = (workspaceId = ws.id) => rowCount("customers", workspaceId);
 
 describe("POST /workspaces/{ws}/customers", () => {
   it("imports a customer with the phone in E.164 and the e-mail as given", async () => {

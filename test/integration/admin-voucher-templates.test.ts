@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, send } from "../helpers/http";
 
@@ -12,8 +13,7 @@ beforeAll(async () => {
 const create = (body: Record<string, unknown>, workspaceId = ws.id) =>
   admin(`/workspaces/${workspaceId}/voucher-templates`, { method: "POST", body });
 
-const count = async () =>
-  (await env.DB.prepare("select count(*) as n from voucher_templates").first<{ n: number }>())?.n;
+const count = () => rowCount("voucher_templates");
 
 describe("POST /workspaces/{ws}/voucher-templates", () => {
   it("creates a template with its price in minor units", async () => {

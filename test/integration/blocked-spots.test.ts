@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { rowCount } from "../helpers/db";
 import {
   createLocation,
   createStaffer,
@@ -32,8 +33,7 @@ const valid = () => ({
   class: "grey",
 });
 
-const count = async () =>
-  (await env.DB.prepare("select count(*) as n from blocked_spots").first<{ n: number }>())?.n;
+const count = () => rowCount("blocked_spots");
 
 describe("POST /staffers/{staffer_uuid}/blocked-spots", () => {
   it("blocks the range, stores it exactly as sent and claims it in the staffer's calendar", async () => {

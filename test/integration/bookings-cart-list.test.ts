@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { d1RoundTrips } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 const cart = (body: Record<string, unknown>) =>
   salon.ws.api("/bookings/cart", { method: "POST", body });
-const count = async (table: string) =>
-  (await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())?.n;
 
 describe("POST /bookings/cart", () => {
   it("makes one order with one booking per item, services back to back", async () => {
@@ -68,9 +66,9 @@ describe("POST /bookings/cart", () => {
     });
     expect(taken.status).toBe(201);
     const before = {
-      bookings: await count("bookings"),
-      orders: await count("orders"),
-      entries: await count("calendar_entries"),
+      bookings: await rowCount("bookings"),
+      orders: await rowCount("orders"),
+      entries: await rowCount("calendar_entries"),
     };
     const res = await cart({
       location_uuid: salon.location.uuid,
@@ -88,9 +86,9 @@ describe("POST /bookings/cart", () => {
     });
     expect(res.status).toBe(409);
     expect({
-      bookings: await count("bookings"),
-      orders: await count("orders"),
-      entries: await count("calendar_entries"),
+      bookings: await rowCount("bookings"),
+      orders: await rowCount("orders"),
+      entries: await rowCount("calendar_entries"),
     }).toEqual(before);
     // The first item's time was released, not left claimed.
     const free = await salon.ws.api("/bookings", {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { rowCount } from "../helpers/db";
 import { admin, d1RoundTrips } from "../helpers/http";
 import { at, createSalon, customer, MONDAY, type Salon } from "../helpers/salon";
 
@@ -17,8 +18,6 @@ const base = (over: Record<string, unknown> = {}) => ({
   ...customer(),
   ...over,
 });
-const rows = async (table: string) =>
-  (await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())?.n ?? 0;
 
 describe("POST /bookings", () => {
   it("books a staffer and returns the full Booking shape", async () => {
@@ -210,17 +209,17 @@ describe("POST /bookings", () => {
     ["missing first name", { customer_first_name: undefined }, "customer_first_name", 422],
   ])("rejects a booking %s and writes nothing", async (_, change, field, status) => {
     const before = {
-      bookings: await rows("bookings"),
-      customers: await rows("customers"),
-      entries: await rows("calendar_entries"),
+      bookings: await rowCount("bookings"),
+      customers: await rowCount("customers"),
+      entries: await rowCount("calendar_entries"),
     };
     const res = await book(base(change));
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(Object.keys(res.body.errors ?? {})).toContain(field);
     expect({
-      bookings: await rows("bookings"),
-      customers: await rows("customers"),
-      entries: await rows("calendar_entries"),
+      bookings: await rowCount("bookings"),
+      customers: await rowCount("customers"),
+      entries: await rowCount("calendar_entries"),
     }).toEqual(before);
   });
 

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin, d1RoundTrips } from "../helpers/http";
 
@@ -27,8 +27,6 @@ const valid = (over: Record<string, unknown> = {}) => ({
   is_consumable: false,
   ...over,
 });
-const count = async (table: string) =>
-  (await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())?.n;
 
 describe("POST /goods", () => {
   it("creates a good with stock and the full Good shape", async () => {
@@ -123,11 +121,11 @@ describe("POST /goods", () => {
         })
       ).body.uuid;
     }
-    const before = [await count("goods"), await count("good_stocks")];
+    const before = [await rowCount("goods"), await rowCount("good_stocks")];
     const res = await create(body);
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(Object.keys(res.body.errors)).toContain(field);
-    expect([await count("goods"), await count("good_stocks")]).toEqual(before);
+    expect([await rowCount("goods"), await rowCount("good_stocks")]).toEqual(before);
   });
 
   it("keeps articles unique per workspace, also under a race", async () => {

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import {
   createLocation,
   createStaffer,
@@ -22,8 +22,7 @@ const block = (key: string | undefined, startsAt: string) =>
     body: { location_uuid: location.uuid, starts_at: startsAt, ends_at: "2030-06-01T23:00:00Z" },
     headers: key ? { "idempotency-key": key } : {},
   });
-const spots = async () =>
-  (await env.DB.prepare("select count(*) as n from blocked_spots").first<{ n: number }>())?.n ?? 0;
+const spots = () => rowCount("blocked_spots");
 
 describe("Idempotency-Key", () => {
   it("replays the first response for a retry with the same key and body, acting once", async () => {

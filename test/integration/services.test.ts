@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rowCount } from "../helpers/db";
 import {
   createLocation,
   createStaffer,
@@ -32,8 +32,7 @@ beforeAll(async () => {
 });
 
 const create = (body: Record<string, unknown>) => ws.api("/services", { method: "POST", body });
-const count = async () =>
-  (await env.DB.prepare("select count(*) as n from services").first<{ n: number }>())?.n;
+const count = () => rowCount("services");
 
 describe("POST /services", () => {
   it("creates a service with the full Service shape", async () => {

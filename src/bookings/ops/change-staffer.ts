@@ -8,9 +8,8 @@ import { whereIn } from "../../db/scope";
 import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
 import { bookingOperation } from "../context";
-import { assertPlacementsFit, entryOf, utcDate } from "../moves";
-
-const MINUTE = 60_000;
+import { assertPlacementsFit, bookedEntry, claimEntry, entryOf, utcDate } from "../moves";
+import { MINUTE } from "../../domain/duration";
 
 /** Hands one service (or all) to another staffer of the branch; times and prices stay. */
 export async function changeBookingStaffer(
@@ -66,27 +65,14 @@ export async function changeBookingStaffer(
   );
 
   const oldEntries = targets.map((s) => entryOf(loaded.entries, s)).filter((e) => e !== undefined);
-  const newEntries = targets.map((s) => ({
-    id: crypto.randomUUID(),
-    workspaceId: scope.workspaceId,
-    stafferId: input.staffer_uuid,
-    locationId: loaded.booking.locationId,
-    kind: "booking" as const,
-    sourceId: bookingId,
-    startsAt: s.reservedOn,
-    endsAt: s.reservedUntil + s.buffer * MINUTE,
-  }));
+  const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
+  const newEntries = targets.map((s) => bookedEntry(at, { ...s, stafferId: input.staffer_uuid }));
   const moved = new Set(targets.map((s) => s.id));
   const reassign = <S extends { id: string; stafferId: string }>(s: S) =>
     moved.has(s.id) ? { ...s, stafferId: input.staffer_uuid } : s;
   const claim = {
     stafferId: input.staffer_uuid,
-    entries: newEntries.map((e) => ({
-      id: e.id,
-      kind: "booking" as const,
-      start: e.startsAt,
-      end: e.endsAt,
-    })),
+    entries: newEntries.map(claimEntry),
     checkConflicts: true,
   };
   const rendered = await withClaims(op.env, scope.workspaceId, [claim], () =>

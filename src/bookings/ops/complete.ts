@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { accounts, accountTransactions, bookings, orders } from "../../db/schema";
+import { creditAccount } from "../../db/queries/accounts";
+import { bookings, orders } from "../../db/schema";
 import { whereIn } from "../../db/scope";
+import { paymentMethodFor } from "../../domain/accounts";
 import type { AppEnv } from "../../env";
 import { fieldError, validationError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../routes/public/bookings/render";
@@ -43,7 +45,7 @@ export async function completeBooking(c: Context<AppEnv>, bookingId: string, inp
     ...loaded.order,
     accountPaidAmount,
     accountId: account.id,
-    paymentMethod: `${account.type}_account`,
+    paymentMethod: paymentMethodFor(account.type),
     status: accountPaidAmount >= orderTotal ? ("paid" as const) : loaded.order.status,
     paidAt: accountPaidAmount >= orderTotal ? now : loaded.order.paidAt,
   };
@@ -76,18 +78,12 @@ export async function completeBooking(c: Context<AppEnv>, bookingId: string, inp
         paidAt: order.paidAt,
       })
       .where(whereIn(scope, orders, eq(orders.id, loaded.order.id))),
-    scope.db
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${paid}` })
-      .where(whereIn(scope, accounts, eq(accounts.id, account.id))),
-    scope.db.insert(accountTransactions).values({
-      id: crypto.randomUUID(),
-      workspaceId: scope.workspaceId,
+    ...creditAccount(scope, {
       accountId: account.id,
       amount: paid,
       orderId: loaded.order.id,
       bookingId,
-      createdAt: now,
+      at: now,
     }),
   ]);
 }

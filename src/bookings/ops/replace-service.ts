@@ -6,14 +6,13 @@ import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries, orders } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import { whyNotReplaceable } from "../../domain/booking-rules";
+import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../routes/public/bookings/render";
 import { bookingOperation } from "../context";
-import { assertPlacementsFit, entryOf, utcDate } from "../moves";
-import { effectivePrice } from "../planner";
-
-const MINUTE = 60_000;
+import { assertPlacementsFit, bookedEntry, claimEntry, entryOf, utcDate } from "../moves";
+import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
 export async function replaceBookingService(
@@ -52,7 +51,7 @@ export async function replaceBookingService(
   if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
     throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
   }
-  const buffer = service.isPause ? service.pause : 0;
+  const buffer = bufferOf(service);
   const now = Date.now();
   assertPlacementsFit(
     inputs,
@@ -90,19 +89,13 @@ export async function replaceBookingService(
     total: invoice.total,
   };
   const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
-  const entry = {
-    id: crypto.randomUUID(),
-    workspaceId: scope.workspaceId,
-    stafferId: current.stafferId,
-    locationId: booking.locationId,
-    kind: "booking" as const,
-    sourceId: bookingId,
-    startsAt: replaced.reservedOn,
-    endsAt: replaced.reservedUntil + buffer * MINUTE,
-  };
+  const entry = bookedEntry(
+    { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId },
+    replaced,
+  );
   const claim = {
     stafferId: current.stafferId,
-    entries: [{ id: entry.id, kind: "booking" as const, start: entry.startsAt, end: entry.endsAt }],
+    entries: [claimEntry(entry)],
     replaces: oldEntry ? [oldEntry.id] : [],
     checkConflicts: true,
   };

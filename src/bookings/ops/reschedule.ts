@@ -8,9 +8,8 @@ import { bookingServices, bookings, calendarEntries } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import type { AppEnv } from "../../env";
 import { bookingOperation } from "../context";
-import { assertPlacementsFit, utcDate } from "../moves";
-
-const MINUTE = 60_000;
+import { assertPlacementsFit, bookedEntry, claimEntry, utcDate } from "../moves";
+import { MINUTE } from "../../domain/duration";
 
 /** Moves every service of the booking by the same amount; staffers stay. */
 export async function rescheduleBooking(
@@ -53,16 +52,8 @@ export async function rescheduleBooking(
     reservedOn: s.reservedOn + delta,
     reservedUntil: s.reservedUntil + delta,
   }));
-  const newEntries = moved.map((s) => ({
-    id: crypto.randomUUID(),
-    workspaceId: scope.workspaceId,
-    stafferId: s.stafferId,
-    locationId: loaded.booking.locationId,
-    kind: "booking" as const,
-    sourceId: bookingId,
-    startsAt: s.reservedOn,
-    endsAt: s.reservedUntil + s.buffer * MINUTE,
-  }));
+  const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
+  const newEntries = moved.map((s) => bookedEntry(at, s));
   const booking = {
     ...loaded.booking,
     startAt: loaded.booking.startAt + delta,
@@ -93,9 +84,7 @@ export async function rescheduleBooking(
   ];
   const claims = [...new Set(moved.map((s) => s.stafferId))].map((stafferId) => ({
     stafferId,
-    entries: newEntries
-      .filter((e) => e.stafferId === stafferId)
-      .map((e) => ({ id: e.id, kind: "booking" as const, start: e.startsAt, end: e.endsAt })),
+    entries: newEntries.filter((e) => e.stafferId === stafferId).map(claimEntry),
     replaces: loaded.entries.filter((e) => e.stafferId === stafferId).map((e) => e.id),
     checkConflicts: true,
   }));

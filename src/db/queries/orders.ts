@@ -1,20 +1,65 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { workspaceCounters } from "../schema";
+import { orders, workspaceCounters } from "../schema";
+
+export type OrderRow = typeof orders.$inferSelect;
 
 /**
- * Bumps the workspace's order sequence; in the same batch, `orderNumberSql`
- * reads the bumped value, so numbers stay unique and increasing under races.
+ * A new open order with nothing discounted, priced or paid yet; callers set
+ * what differs. `orderNumber` is a placeholder until `orderInsert` runs.
  */
-export function bumpOrderNumber(db: Database, workspaceId: string) {
-  return db
-    .insert(workspaceCounters)
-    .values({ workspaceId, name: "order_number", value: 1 })
-    .onConflictDoUpdate({
-      target: [workspaceCounters.workspaceId, workspaceCounters.name],
-      set: { value: sql`${workspaceCounters.value} + 1` },
-    });
+export function newOrderRow(
+  init: Pick<OrderRow, "workspaceId" | "kind" | "locationId" | "stafferId" | "customerId"> &
+    Partial<OrderRow>,
+): OrderRow {
+  return {
+    id: crypto.randomUUID(),
+    status: "open",
+    orderNumber: 0,
+    isReverted: false,
+    discountAmount: 0,
+    discountMode: null,
+    discountPercent: null,
+    promocode: null,
+    promocodeDiscountAmount: null,
+    subtotal: 0,
+    taxTotal: 0,
+    total: 0,
+    accountPaidAmount: 0,
+    voucherPaidAmount: 0,
+    accountId: null,
+    paymentMethod: null,
+    comment: null,
+    description: null,
+    invoiceNote: null,
+    createdAt: Date.now(),
+    paidAt: null,
+    ...init,
+  };
 }
 
+/**
+ * The two batch statements that write an order: bump the workspace's order
+ * sequence, then insert the order numbered with the bumped value (returned),
+ * so numbers stay unique and increasing under races.
+ */
+export function orderInsert(db: Database, order: OrderRow) {
+  const { workspaceId } = order;
+  return [
+    db
+      .insert(workspaceCounters)
+      .values({ workspaceId, name: "order_number", value: 1 })
+      .onConflictDoUpdate({
+        target: [workspaceCounters.workspaceId, workspaceCounters.name],
+        set: { value: sql`${workspaceCounters.value} + 1` },
+      }),
+    db
+      .insert(orders)
+      .values({ ...order, orderNumber: orderNumberSql(workspaceId) })
+      .returning({ orderNumber: orders.orderNumber }),
+  ] as const;
+}
+
+/** The workspace's current order number, for other statements of the same batch. */
 export const orderNumberSql = (workspaceId: string) =>
   sql<number>`(select ${workspaceCounters.value} from ${workspaceCounters} where ${workspaceCounters.workspaceId} = ${workspaceId} and ${workspaceCounters.name} = 'order_number')`;

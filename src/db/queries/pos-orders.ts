@@ -196,12 +196,13 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
     f.createdTo !== undefined ? lte(orders.createdAt, f.createdTo) : undefined,
   );
   // Order numbers only grow, so they break ties between orders of the same millisecond.
+  const newestFirst = [desc(orders.createdAt), desc(orders.orderNumber)];
   const pageOf = (column: typeof orders.id | typeof orders.customerId) =>
     db
       .select({ id: column })
       .from(orders)
       .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.orderNumber))
+      .orderBy(...newestFirst)
       .limit(page.perPage)
       .offset(page.offset);
   const [totals, rows, lines, people] = await db.batch([
@@ -210,7 +211,7 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .select()
       .from(orders)
       .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.orderNumber))
+      .orderBy(...newestFirst)
       .limit(page.perPage)
       .offset(page.offset),
     db
@@ -224,7 +225,11 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .where(whereIn(scope, customers, inArray(customers.id, pageOf(orders.customerId)))),
   ]);
   const linesOf = new Map<string, OrderLineRow[]>();
-  for (const line of lines) linesOf.set(line.orderId, [...(linesOf.get(line.orderId) ?? []), line]);
+  for (const line of lines) {
+    const list = linesOf.get(line.orderId);
+    if (list) list.push(line);
+    else linesOf.set(line.orderId, [line]);
+  }
   const customerOf = new Map(people.map((p) => [p.id, p]));
   const views: PosOrderView[] = rows.map((order) => ({
     order,

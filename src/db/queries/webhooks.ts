@@ -13,23 +13,6 @@ export async function findWebhook(scope: Scope, id: number): Promise<WebhookRow 
   return row ?? null;
 }
 
-/** A page of the workspace's webhooks, oldest first: one round trip. */
-export async function listWebhooks(scope: Scope, page: PageRequest) {
-  const { db } = scope;
-  const where = whereIn(scope, webhooks);
-  const [totals, rows] = await db.batch([
-    db.select({ total: count() }).from(webhooks).where(where),
-    db
-      .select()
-      .from(webhooks)
-      .where(where)
-      .orderBy(webhooks.id)
-      .limit(page.perPage)
-      .offset(page.offset),
-  ]);
-  return { total: totals[0]?.total ?? 0, rows };
-}
-
 /** A webhook's delivery log, newest first, with the webhook itself to tell 404 apart: one round trip. */
 export async function listDeliveries(scope: Scope, webhookId: number, page: PageRequest) {
   const { db } = scope;

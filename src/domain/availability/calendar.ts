@@ -1,7 +1,6 @@
 import type { BusyInterval, Interval, LocationRules, StafferCalendarInput } from "./types";
 import { isoWeekday, localDateTimeToInstant } from "./zone";
-
-const MINUTE = 60_000;
+import { MINUTE } from "../duration";
 
 /** Sorted, merged busy time: one binary search answers "is [t, t+need) free?". */
 export function mergeBusy(busy: readonly Interval[]): Interval[] {

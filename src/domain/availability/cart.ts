@@ -2,8 +2,8 @@ import { instantConverter, PreparedStaffer } from "./calendar";
 import { verdictFor } from "./check";
 import type { Interval, LocationRules, StafferCalendarInput } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
+import { MINUTE } from "../duration";
 
-const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 export interface CartService {

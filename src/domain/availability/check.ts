@@ -1,8 +1,8 @@
 import { instantConverter, overlapsMerged, PreparedStaffer } from "./calendar";
 import type { Interval, LocationRules, StafferCalendarInput, StartVerdict } from "./types";
 import { OffsetTable } from "./zone";
+import { MINUTE } from "../duration";
 
-const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** The slot rules for one proposed start of one staffer; off-grid starts are allowed. */

@@ -1,8 +1,7 @@
 import { firstEndingAfter, instantConverter, PreparedStaffer } from "./calendar";
 import type { DaySlots, Interval, SlotSearchInput } from "./types";
 import { localDateRange } from "./zone";
-
-const MINUTE = 60_000;
+import { MINUTE } from "../duration";
 
 /** Union of [start, end) spans, merging overlapping and touching ones. */
 export function mergeSpans(spans: Interval[]): Interval[] {

@@ -13,6 +13,7 @@ export {
   type OrderLine,
   type OrderTerms,
   orderInvoice,
+  orderTerms,
   type PromocodeRule,
   termsErrors,
 } from "./order";

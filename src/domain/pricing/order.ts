@@ -23,6 +23,26 @@ export interface OrderTerms {
   promocodeDiscountAmount: number | null;
 }
 
+/**
+ * Terms as a till asks for them: a `discount_amount` without a mode is a fixed
+ * discount; anything not asked for is absent.
+ */
+export function orderTerms(asked: {
+  discountMode?: OrderTerms["discountMode"];
+  discountAmount: number | null;
+  discountPercent?: number | null;
+  promocode: string | null;
+  promocodeDiscountAmount?: number | null;
+}): OrderTerms {
+  return {
+    discountMode: asked.discountMode ?? (asked.discountAmount !== null ? "fixed" : null),
+    discountAmount: asked.discountAmount ?? 0,
+    discountPercent: asked.discountPercent ?? null,
+    promocode: asked.promocode,
+    promocodeDiscountAmount: asked.promocodeDiscountAmount ?? null,
+  };
+}
+
 /** A workspace promocode as the pricing needs it. */
 export interface PromocodeRule {
   code: string;

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
+import { runBatch } from "../../../db/client";
 import { replaceScheduleStatements } from "../../../db/queries/staffers";
 import { stafferLocations, staffers } from "../../../db/schema";
 import { validateSchedule } from "../../../domain/schedule";
@@ -42,11 +43,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     new Set(attached.map((a) => a.locationId)),
   );
   if (Object.keys(problems).length > 0) throw validationError(problems);
-  const [first, ...rest] = replaceScheduleStatements({ db, workspaceId }, uuid, {
-    intervals: body.intervals,
-    overrides,
-  });
-  if (first) await db.batch([first, ...rest]);
+  await runBatch(
+    db,
+    replaceScheduleStatements({ db, workspaceId }, uuid, { intervals: body.intervals, overrides }),
+  );
   return c.json(
     { intervals: body.intervals, overrides } satisfies z.infer<typeof ScheduleBody>,
     200,

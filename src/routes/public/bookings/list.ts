@@ -1,18 +1,14 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listBookings } from "../../../db/queries/booking-list";
-import { durationObject } from "../../../domain/duration";
+import { durationObject, MINUTE } from "../../../domain/duration";
 import { toLocalIso } from "../../../domain/local-time";
 import type { AppEnv } from "../../../env";
 import { toIso } from "../../../lib/clock";
-import { uuid } from "../../../lib/fields";
+import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../customers/schema";
 import { DurationSchema, StatusSchema } from "./schema";
-
-const instant = z.iso
-  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
-  .transform((v) => Date.parse(v));
 
 const ListQuery = PaginationQuery.extend({
   customer_uuid: uuid("customer_uuid").optional(),
@@ -20,10 +16,10 @@ const ListQuery = PaginationQuery.extend({
   staffer_uuid: uuid("staffer_uuid").optional(),
   state: z.enum(["upcoming", "in_progress", "archive"]).optional(),
   status_uuid: uuid("status_uuid").optional(),
-  reserved_on_from: instant.optional(),
-  reserved_on_to: instant.optional(),
-  created_at_from: instant.optional(),
-  created_at_to: instant.optional(),
+  reserved_on_from: instantFilter.optional(),
+  reserved_on_to: instantFilter.optional(),
+  created_at_from: instantFilter.optional(),
+  created_at_to: instantFilter.optional(),
 });
 
 const BookingListItem = z
@@ -83,7 +79,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     start_time_local: toLocalIso(b.startAt, locationTimezone),
     end_time_local: toLocalIso(b.endAt, locationTimezone),
     timezone: b.timezone,
-    duration: durationObject(Math.round((b.endAt - b.startAt) / 60_000)),
+    duration: durationObject(Math.round((b.endAt - b.startAt) / MINUTE)),
     created_at: toIso(b.createdAt),
     is_canceled: b.isCanceled,
     is_completed: b.isCompleted,

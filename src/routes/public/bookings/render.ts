@@ -1,5 +1,5 @@
 import type { bookingServices, bookingStatuses, bookings, orders } from "../../../db/schema";
-import { durationObject } from "../../../domain/duration";
+import { durationObject, MINUTE } from "../../../domain/duration";
 import { formatMoney } from "../../../domain/money";
 import { priceInvoice } from "../../../domain/pricing";
 import { toIso } from "../../../lib/clock";
@@ -24,8 +24,6 @@ export interface RenderContext {
   /** Origin of the request, for absolute links. */
   origin: string;
 }
-
-const MINUTE = 60_000;
 
 /** The order's totals come from the one pricing function, as POS invoices do. */
 export function bookingOrderInvoice(view: Pick<BookingView, "order" | "orderServices">) {

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { runBatch } from "../../../db/client";
 import { isUniqueViolation } from "../../../db/constraints";
 import { categories, goodStocks, goods, locations } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
@@ -84,11 +85,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       }),
     );
   }
-  const [first, ...rest] = writes;
   // The unique index decides a race between two requests with the same article.
-  if (first)
-    await db.batch([first, ...rest]).catch((e: unknown) => {
-      throw isUniqueViolation(e, "goods", "article") ? taken() : e;
-    });
+  await runBatch(db, writes).catch((e: unknown) => {
+    throw isUniqueViolation(e, "goods", "article") ? taken() : e;
+  });
   return c.json(renderGood({ good, category: cat ?? null, stock: stock?.quantity ?? 0 }), 201);
 };

@@ -1,23 +1,19 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listPosOrders } from "../../../db/queries/pos-orders";
 import type { AppEnv } from "../../../env";
-import { uuid } from "../../../lib/fields";
+import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderOrder } from "./render";
 import { PosOrderSchema } from "./schema";
-
-const instant = z.iso
-  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
-  .transform((v) => Date.parse(v));
 
 const ListQuery = PaginationQuery.extend({
   status: z.enum(["open", "paid", "cancelled", "refunded"]).optional(),
   location_uuid: uuid("location_uuid").optional(),
   staffer_uuid: uuid("staffer_uuid").optional().openapi({ description: "The seller" }),
   customer_uuid: uuid("customer_uuid").optional(),
-  created_at_from: instant.optional(),
-  created_at_to: instant.optional(),
+  created_at_from: instantFilter.optional(),
+  created_at_to: instantFilter.optional(),
 });
 
 export const route = createRoute({

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { runBatch } from "../../../db/client";
 import {
   categories,
   locations,
@@ -134,8 +135,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         ),
     );
   }
-  const [first, ...rest] = writes;
-  if (first) await db.batch([first, ...rest]);
+  await runBatch(db, writes);
   const view = {
     service,
     category: cat ?? null,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { categories, services } from "../../../db/schema";
+import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { durationObject } from "../../../domain/duration";
 import { formatMoney } from "../../../domain/money";
 import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
@@ -92,7 +93,7 @@ export function renderService(
   locale: string,
 ): z.infer<typeof ServiceSchema> {
   const s = v.service;
-  const discount = s.priceDiscount ?? s.price;
+  const discount = effectivePrice(s);
   return {
     uuid: s.id,
     name: s.name,
@@ -106,7 +107,7 @@ export function renderService(
     discount_formatted: formatMoney(discount, currency, locale),
     duration: durationObject(s.duration),
     is_extra_time: s.isPause,
-    extra_time: durationObject(s.isPause ? s.pause : 0),
+    extra_time: durationObject(bufferOf(s)),
     is_price_hidden: s.isPriceHidden,
     is_duration_hidden: s.isDurationHidden,
     is_top: s.isTop,

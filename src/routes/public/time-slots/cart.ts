@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { effectivePrice } from "../../../bookings/planner";
 import { engineInputs } from "../../../calendar/engine-input";
 import { loadAvailability } from "../../../db/queries/availability";
 import { type CartDay, type CartService, renderDays } from "../../../domain/availability";
+import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
 import type { AppEnv } from "../../../env";
 import { notFound, validationError } from "../../../lib/errors";
@@ -46,7 +46,7 @@ export async function loadCart(c: Context<AppEnv>, req: CartRequest) {
     price += effectivePrice(row);
     cart.push({
       durationMin: row.duration,
-      bufferMin: row.isPause ? row.pause : 0,
+      bufferMin: bufferOf(row),
       stafferIds: s.staffer_uuid ? [s.staffer_uuid] : performers,
     });
   });

@@ -1,5 +1,4 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { effectivePrice } from "../../../bookings/planner";
 import { engineInputs } from "../../../calendar/engine-input";
 import { parseRange } from "../../../calendar/range";
 import { loadAvailability } from "../../../db/queries/availability";
@@ -9,6 +8,7 @@ import {
   renderDays,
   searchSlots,
 } from "../../../domain/availability";
+import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
 import type { AppEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
@@ -64,7 +64,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     location: inputs.rules,
     staffers: performers,
     durationMin: service.duration,
-    bufferMin: service.isPause ? service.pause : 0,
+    bufferMin: bufferOf(service),
     fromDate,
     toDate,
     now,

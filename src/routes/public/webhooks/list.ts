@@ -1,5 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { listWebhooks } from "../../../db/queries/webhooks";
+import { listPage } from "../../../db/queries/list";
+import { webhooks } from "../../../db/schema";
+import { whereIn } from "../../../db/scope";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
@@ -19,8 +21,12 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listWebhooks(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
+  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const { rows, total } = await listPage(
+    scope.db,
+    webhooks,
+    whereIn(scope, webhooks),
+    [webhooks.id],
     page,
   );
   return c.json(paginate(c.req.url, rows.map(renderWebhook), total, page), 200);

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
+import { sql } from "drizzle-orm";
+import { webhookWhere } from "../../../db/queries/webhooks";
 import { webhooks } from "../../../db/schema";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { AppEnv } from "../../../env";
@@ -25,14 +26,13 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
-  const current = await findWebhook(scope, id);
-  if (!current) throw notFound("Webhook");
   const now = Date.now();
+  // SQLite evaluates SET against the row as it was, so the old secret moves over in one statement.
   const [row] = await c.var.db
     .update(webhooks)
     .set({
       secret: newWebhookSecret(),
-      previousSecret: current.secret,
+      previousSecret: sql`${webhooks.secret}`,
       previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
       updatedAt: now,
     })

@@ -88,20 +88,10 @@ const fields = {
     .openapi({ description: "Seconds" }),
 };
 
-export const CreateWebhookBody = z
-  .object({
-    url: fields.url,
-    events: fields.events,
-    method: fields.method.optional(),
-    description: fields.description.optional(),
-    success_statuses: fields.success_statuses.optional(),
-    send_notification: fields.send_notification.optional(),
-    emails: fields.emails.optional(),
-    parameters: fields.parameters.optional(),
-    headers: fields.headers.optional(),
-    tries: fields.tries.optional(),
-    timeout: fields.timeout.optional(),
-  })
+/** PATCH changes any of the fields; create needs `url` and `events` on top. */
+const OptionalFields = z.object(fields).partial();
+
+export const CreateWebhookBody = OptionalFields.extend({ url: fields.url, events: fields.events })
   .superRefine((b, ctx) => {
     if (b.send_notification && !b.emails)
       ctx.addIssue({
@@ -112,21 +102,7 @@ export const CreateWebhookBody = z
   })
   .openapi("CreateWebhook");
 
-export const UpdateWebhookBody = z
-  .object({
-    url: fields.url.optional(),
-    events: fields.events.optional(),
-    method: fields.method.optional(),
-    description: fields.description.optional(),
-    success_statuses: fields.success_statuses.optional(),
-    send_notification: fields.send_notification.optional(),
-    emails: fields.emails.optional(),
-    parameters: fields.parameters.optional(),
-    headers: fields.headers.optional(),
-    tries: fields.tries.optional(),
-    timeout: fields.timeout.optional(),
-  })
-  .openapi("UpdateWebhook");
+export const UpdateWebhookBody = OptionalFields.openapi("UpdateWebhook");
 
 export const WebhookPath = z.object({
   webhook_id: z

@@ -1,0 +1,35 @@
+import { eq, sql } from "drizzle-orm";
+import { accounts, accountTransactions } from "../schema";
+import { type Scope, whereIn } from "../scope";
+
+/**
+ * Money received on a payment account: its balance and a transaction row, to
+ * go into the batch that records what was paid for.
+ */
+export function creditAccount(
+  scope: Scope,
+  credit: {
+    accountId: string;
+    amount: number;
+    orderId: string;
+    bookingId: string | null;
+    at: number;
+  },
+) {
+  const { db, workspaceId } = scope;
+  return [
+    db
+      .update(accounts)
+      .set({ balance: sql`${accounts.balance} + ${credit.amount}` })
+      .where(whereIn(scope, accounts, eq(accounts.id, credit.accountId))),
+    db.insert(accountTransactions).values({
+      id: crypto.randomUUID(),
+      workspaceId,
+      accountId: credit.accountId,
+      amount: credit.amount,
+      orderId: credit.orderId,
+      bookingId: credit.bookingId,
+      createdAt: credit.at,
+    }),
+  ] as const;
+}
