@@ -10,9 +10,24 @@ export interface D1Metrics {
 
 const RAW = Symbol("raw statement");
 
+/** The D1 limit (see db/bounded.ts); refused here with the statement named, in every environment. */
+const MAX_PARAMS = 100;
+
+function checkParams(query: string, count: number) {
+  if (count > MAX_PARAMS) {
+    throw new Error(
+      `statement binds ${count} parameters, over D1's limit of ${MAX_PARAMS}: ${query.slice(0, 120)}`,
+    );
+  }
+}
+
 type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement };
 
-function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics): Wrapped {
+function wrapStatement(
+  statement: D1PreparedStatement,
+  metrics: D1Metrics,
+  query: string,
+): Wrapped {
   async function timed<T>(run: () => Promise<T>): Promise<T> {
     const started = performance.now();
     metrics.roundTrips += 1;
@@ -24,7 +39,10 @@ function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics): Wrap
   }
   const wrapped = {
     [RAW]: statement,
-    bind: (...values: unknown[]) => wrapStatement(statement.bind(...values), metrics),
+    bind: (...values: unknown[]) => {
+      checkParams(query, values.length);
+      return wrapStatement(statement.bind(...values), metrics, query);
+    },
     first: (column?: string) =>
       timed(() => (column === undefined ? statement.first() : statement.first(column))),
     run: () => timed(() => statement.run()),
@@ -37,7 +55,7 @@ function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics): Wrap
 
 export function instrumentD1(db: D1Database, metrics: D1Metrics): D1Database {
   const wrapped = {
-    prepare: (query: string) => wrapStatement(db.prepare(query), metrics),
+    prepare: (query: string) => wrapStatement(db.prepare(query), metrics, query),
     batch: async (statements: D1PreparedStatement[]) => {
       const raw = statements.map((s) => (s as Partial<Wrapped>)[RAW] ?? s);
       const started = performance.now();
