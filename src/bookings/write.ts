@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertRows } from "../db/bounded";
 import type { Database } from "../db/client";
 import { newOrderRow, orderInsert } from "../db/queries/orders";
 import { eventStatement } from "../db/queries/outbox";
@@ -166,20 +167,20 @@ export function bookingWrite(
         },
       }),
     ...orderInsert(db, order),
-    db.insert(bookings).values(bookingRows),
-    db.insert(bookingServices).values(serviceRows),
+    ...insertRows(db, bookings, bookingRows),
+    ...insertRows(db, bookingServices, serviceRows),
     // The booked-service id doubles as its calendar entry id, as the claims used it.
-    db
-      .insert(calendarEntries)
-      .values(
-        serviceRows.map((s) =>
-          bookedEntry(
-            { workspaceId, locationId: details.locationId, bookingId: s.bookingId },
-            s,
-            s.id,
-          ),
+    ...insertRows(
+      db,
+      calendarEntries,
+      serviceRows.map((s) =>
+        bookedEntry(
+          { workspaceId, locationId: details.locationId, bookingId: s.bookingId },
+          s,
+          s.id,
         ),
       ),
+    ),
   ];
   if (customer.isNew) {
     statements.push(
