@@ -1,5 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertRows } from "../db/bounded";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
 import { runBatch } from "../db/client";
@@ -123,7 +124,7 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
   }
   const [bump, insert] = orderInsert(db, order);
   const inserted = statements.push(bump, insert) - 1;
-  if (lineRows.length > 0) statements.push(db.insert(orderLines).values(lineRows));
+  statements.push(...insertRows(db, orderLines, lineRows));
   statements.push(
     eventStatement(db, workspaceId, "order-created", rendered, {
       order_number: orderNumberSql(workspaceId),

@@ -1,4 +1,5 @@
 import { and, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
+import { idIn } from "../bounded";
 import {
   bookingStatuses,
   calendarEntries,
@@ -50,7 +51,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         staffers,
         eq(staffers.isActiveInWidget, true),
         eq(stafferLocations.locationId, q.locationId),
-        q.stafferIds ? inArray(staffers.id, q.stafferIds) : undefined,
+        q.stafferIds ? idIn(staffers.id, q.stafferIds) : undefined,
       ),
     );
 
@@ -72,7 +73,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     db
       .select()
       .from(services)
-      .where(whereIn(scope, services, inArray(services.id, q.serviceIds))),
+      .where(whereIn(scope, services, idIn(services.id, q.serviceIds))),
     db
       .select({ serviceId: serviceLocations.serviceId })
       .from(serviceLocations)
@@ -81,7 +82,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           scope,
           serviceLocations,
           eq(serviceLocations.locationId, q.locationId),
-          inArray(serviceLocations.serviceId, q.serviceIds),
+          idIn(serviceLocations.serviceId, q.serviceIds),
         ),
       ),
     db
@@ -91,7 +92,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         whereIn(
           scope,
           serviceStaffers,
-          inArray(serviceStaffers.serviceId, q.serviceIds),
+          idIn(serviceStaffers.serviceId, q.serviceIds),
           inArray(serviceStaffers.stafferId, eligible),
         ),
       ),

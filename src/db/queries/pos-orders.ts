@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
+import { idIn } from "../bounded";
 import {
   bookings,
   customers,
@@ -85,30 +86,28 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
     db
       .select()
       .from(goods)
-      .where(whereIn(scope, goods, inArray(goods.id, refs.goodIds))),
+      .where(whereIn(scope, goods, idIn(goods.id, refs.goodIds))),
     db
       .select()
       .from(services)
-      .where(whereIn(scope, services, inArray(services.id, refs.serviceIds))),
+      .where(whereIn(scope, services, idIn(services.id, refs.serviceIds))),
     db
       .select()
       .from(voucherTemplates)
-      .where(
-        whereIn(scope, voucherTemplates, inArray(voucherTemplates.id, refs.voucherTemplateIds)),
-      ),
+      .where(whereIn(scope, voucherTemplates, idIn(voucherTemplates.id, refs.voucherTemplateIds))),
     db
       .select({ id: staffers.id })
       .from(staffers)
-      .where(whereIn(scope, staffers, inArray(staffers.id, refs.stafferIds))),
+      .where(whereIn(scope, staffers, idIn(staffers.id, refs.stafferIds))),
     db
       .select({ id: bookings.id })
       .from(bookings)
-      .where(whereIn(scope, bookings, inArray(bookings.id, refs.bookingIds))),
+      .where(whereIn(scope, bookings, idIn(bookings.id, refs.bookingIds))),
     db
       .select({
         promocode: promocodes,
         used: promoUses().as("used"),
-        usedByExcluded: promoUses(inArray(promocodeUses.bookingId, refs.excludedBookingIds)).as(
+        usedByExcluded: promoUses(idIn(promocodeUses.bookingId, refs.excludedBookingIds)).as(
           "used_by_excluded",
         ),
       })

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PageRequest } from "../../lib/pagination";
+import { idIn, insertRows } from "../bounded";
 import { stafferDateOverrides, stafferLocations, stafferSchedules, staffers } from "../schema";
 import { type Scope, whereIn } from "../scope";
 
@@ -54,35 +55,33 @@ export function replaceScheduleStatements(scope: Scope, stafferId: string, input
         ),
       ),
   ];
-  if (input.intervals.length > 0) {
-    statements.push(
-      db.insert(stafferSchedules).values(
-        input.intervals.map((i) => ({
-          id: crypto.randomUUID(),
-          workspaceId,
-          stafferId,
-          locationId: i.location_uuid,
-          weekday: i.weekday,
-          start: i.start,
-          end: i.end,
-        })),
-      ),
-    );
-  }
-  if (input.overrides.length > 0) {
-    statements.push(
-      db.insert(stafferDateOverrides).values(
-        input.overrides.map((o) => ({
-          id: crypto.randomUUID(),
-          workspaceId,
-          stafferId,
-          locationId: o.location_uuid,
-          date: o.date,
-          intervals: o.intervals,
-        })),
-      ),
-    );
-  }
+  statements.push(
+    ...insertRows(
+      db,
+      stafferSchedules,
+      input.intervals.map((i) => ({
+        id: crypto.randomUUID(),
+        workspaceId,
+        stafferId,
+        locationId: i.location_uuid,
+        weekday: i.weekday,
+        start: i.start,
+        end: i.end,
+      })),
+    ),
+    ...insertRows(
+      db,
+      stafferDateOverrides,
+      input.overrides.map((o) => ({
+        id: crypto.randomUUID(),
+        workspaceId,
+        stafferId,
+        locationId: o.location_uuid,
+        date: o.date,
+        intervals: o.intervals,
+      })),
+    ),
+  );
   return statements;
 }
 
@@ -94,4 +93,4 @@ export async function stafferLocationIds(scope: Scope, stafferId: string) {
   return rows.map((r) => r.locationId);
 }
 
-export const stafferIdsIn = (ids: string[]) => inArray(staffers.id, ids);
+export const stafferIdsIn = (ids: readonly string[]) => idIn(staffers.id, ids);

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { idIn, insertRows } from "../../../db/bounded";
 import { replaceScheduleStatements } from "../../../db/queries/staffers";
 import { locations, stafferLocations, staffers, workspaces } from "../../../db/schema";
 import { validateSchedule } from "../../../domain/schedule";
@@ -30,7 +31,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     db
       .select({ id: locations.id, workspaceId: locations.workspaceId })
       .from(locations)
-      .where(inArray(locations.id, locationIds)),
+      .where(idIn(locations.id, locationIds)),
   ]);
   if (found.length === 0) throw notFound("Workspace");
   const mine = new Set(known.filter((l) => l.workspaceId === workspaceId).map((l) => l.id));
@@ -61,9 +62,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const scope = { db, workspaceId };
   await db.batch([
     db.insert(staffers).values(row),
-    db
-      .insert(stafferLocations)
-      .values(locationIds.map((locationId) => ({ workspaceId, stafferId: id, locationId }))),
+    ...insertRows(
+      db,
+      stafferLocations,
+      locationIds.map((locationId) => ({ workspaceId, stafferId: id, locationId })),
+    ),
     ...replaceScheduleStatements(scope, id, {
       intervals: body.schedule ?? [],
       overrides: body.overrides ?? [],

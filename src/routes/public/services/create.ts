@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { insertRows } from "../../../db/bounded";
 import { runBatch } from "../../../db/client";
 import {
   categories,
@@ -114,27 +115,19 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     taxRateBp: null,
     createdAt: Date.now(),
   };
-  const writes: BatchItem<"sqlite">[] = [db.insert(services).values(service)];
-  if (locationIds.length > 0) {
-    writes.push(
-      db.insert(serviceLocations).values(
-        locationIds.map((locationId) => ({
-          workspaceId: ws.id,
-          serviceId: service.id,
-          locationId,
-        })),
-      ),
-    );
-  }
-  if (stafferIds.length > 0) {
-    writes.push(
-      db
-        .insert(serviceStaffers)
-        .values(
-          stafferIds.map((stafferId) => ({ workspaceId: ws.id, serviceId: service.id, stafferId })),
-        ),
-    );
-  }
+  const writes: BatchItem<"sqlite">[] = [
+    db.insert(services).values(service),
+    ...insertRows(
+      db,
+      serviceLocations,
+      locationIds.map((locationId) => ({ workspaceId: ws.id, serviceId: service.id, locationId })),
+    ),
+    ...insertRows(
+      db,
+      serviceStaffers,
+      stafferIds.map((stafferId) => ({ workspaceId: ws.id, serviceId: service.id, stafferId })),
+    ),
+  ];
   await runBatch(db, writes);
   const view = {
     service,
