@@ -23,3 +23,22 @@ export function formatMoney(minor: number, currency: string, locale = "en"): str
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
   return f.format(minor / 10 ** digits);
 }
+
+/**
+ * Caps that keep every amount exact. Amounts travel as JS numbers (JSON, D1
+ * rows), which are exact integers only up to 2^53 − 1 = 9 007 199 254 740 991.
+ * The largest order is MAX_LINES_PER_KIND lines of each of the three kinds at
+ * MAX_UNIT_PRICE × MAX_QUANTITY, so its base amount is at most
+ * 3 × 100 × 10^9 × 10^4 = 3 × 10^15; taxes of at most 100 % (MAX_TAX_RATE_BP)
+ * double that to 6 × 10^15, still below 2^53. Intermediate products (percent
+ * and tax shares) are computed with BigInt (`mulDivHalfUp`), so only these
+ * results need to stay safe. See docs/decisions.md, "Request limits".
+ */
+export const MAX_UNIT_PRICE = 1_000_000_000;
+export const MAX_QUANTITY = 10_000;
+export const MAX_LINES_PER_KIND = 100;
+export const MAX_TAX_RATE_BP = 10_000;
+/** The largest base amount an order can reach, and the cap of whole-order amounts (discounts, payments). */
+export const MAX_ORDER_AMOUNT = 3 * MAX_LINES_PER_KIND * MAX_UNIT_PRICE * MAX_QUANTITY;
+/** The largest total: the base amount plus taxes at MAX_TAX_RATE_BP on all of it. */
+export const MAX_ORDER_TOTAL = MAX_ORDER_AMOUNT + (MAX_ORDER_AMOUNT * MAX_TAX_RATE_BP) / 10_000;

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isSupportedCountry } from "libphonenumber-js";
+import { MAX_ORDER_AMOUNT, MAX_QUANTITY, MAX_UNIT_PRICE } from "../domain/money";
 
 /** Reusable field schemas: one definition each, so rules and docs never drift apart. */
 
@@ -50,11 +51,31 @@ export const nonEmpty = (max = 255) =>
 
 export const optionalText = (max = 5000) => z.string().max(max, `At most ${max} characters.`);
 
-export const money = z
+const minorUnits = (max: number, what: string) =>
+  z
+    .number()
+    .int("Must be an integer amount in minor units.")
+    .min(0, "May not be negative.")
+    .max(max, `May not be greater than ${max}.`)
+    .openapi({ description: `${what}, integer minor units, at most ${max}` });
+
+/**
+ * A price of one unit (catalogue prices, till prices, voucher prices, stock
+ * costs): at most 10^9 minor units, so that no order total can leave the range
+ * of exact JS integers (see MAX_UNIT_PRICE in domain/money.ts).
+ */
+export const money = minorUnits(MAX_UNIT_PRICE, "Unit price");
+
+/** An amount taken off or paid on a whole order: at most the largest order's base amount. */
+export const orderAmount = minorUnits(MAX_ORDER_AMOUNT, "Amount");
+
+/** Units on one order line. */
+export const quantity = z
   .number()
-  .int("Must be an integer amount in minor units.")
-  .min(0, "May not be negative.")
-  .max(1_000_000_000_000, "Is too large.");
+  .int("Must be a whole number.")
+  .min(1, "Must be at least 1.")
+  .max(MAX_QUANTITY, `May not be greater than ${MAX_QUANTITY}.`)
+  .openapi({ description: `1 to ${MAX_QUANTITY}` });
 
 export const hhmm = z
   .string()

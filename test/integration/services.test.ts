@@ -92,6 +92,9 @@ describe("POST /services", () => {
     );
     expect(res.body.staffers).not.toContainEqual({ uuid: hidden.uuid });
     expect(res.body.discount).toBe(1000);
+    // The reference types `class` as a string: a service without one shows the default key.
+    expect(res.body.class).toBe("default");
+    expect((await ws.api(`/services/${res.body.uuid}`)).body.class).toBe("default");
   });
 
   it.each([

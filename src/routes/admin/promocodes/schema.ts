@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { promocodes } from "../../../db/schema";
+import { orderAmount } from "../../../lib/fields";
 
 export const CreatePromocodeBody = z
   .object({
@@ -17,13 +18,13 @@ export const CreatePromocodeBody = z
       .min(1, "Must be at least 1.")
       .max(100, "May not be greater than 100.")
       .optional(),
-    discount_amount: z
+    discount_amount: orderAmount.min(1, "Must be at least 1.").optional(),
+    max_uses: z
       .number()
-      .int("Must be an integer amount in minor units.")
+      .int("Must be an integer.")
       .min(1, "Must be at least 1.")
-      .max(1_000_000_000_000, "Is too large.")
+      .max(1_000_000_000, "May not be greater than 1000000000.")
       .optional(),
-    max_uses: z.number().int("Must be an integer.").min(1, "Must be at least 1.").optional(),
   })
   .superRefine((body, ctx) => {
     const both = body.discount_percent !== undefined && body.discount_amount !== undefined;

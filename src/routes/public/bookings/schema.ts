@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { nonEmpty, optionalText, timezone, uuid } from "../../../lib/fields";
+import { MAX_ORDER_AMOUNT } from "../../../domain/money";
+import { nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
 
 export const DurationSchema = z
   .object({ value: z.number().int(), label: z.string(), iso_8601: z.string() })
@@ -187,14 +188,19 @@ export const CompleteBody = z
     // Declared as a string by the reference, amounts in minor units: accept both forms.
     paid_amount: z
       .union([
-        z.number().int("Must be an integer amount in minor units.").min(0),
+        orderAmount,
         z
           .string()
-          .regex(/^\d{1,13}$/, "Must be a non-negative integer amount in minor units.")
-          .transform(Number),
+          .regex(/^\d{1,16}$/, "Must be a non-negative integer amount in minor units.")
+          .transform(Number)
+          .pipe(orderAmount),
       ])
       .optional()
-      .openapi({ type: "integer", description: "Minor units; defaults to the booking total" }),
+      .openapi({
+        type: "integer",
+        maximum: MAX_ORDER_AMOUNT,
+        description: `Minor units, at most ${MAX_ORDER_AMOUNT}; defaults to the booking total`,
+      }),
     staffer_uuid: uuid("staffer_uuid").optional(),
   })
   .openapi("CompleteBooking");

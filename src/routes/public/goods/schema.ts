@@ -4,7 +4,11 @@ import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
 import { paginated } from "../../../lib/pagination";
 
 export const UNITS = ["pcs", "ml", "l", "g", "kg", "cm", "m", "pack"] as const;
-const translatable = z.record(z.string().min(2).max(35), z.string().max(1000));
+const MAX_LOCALES = 50;
+const translatable = z
+  .record(z.string().min(2).max(35), z.string().max(1000))
+  .refine((v) => Object.keys(v).length <= MAX_LOCALES, `At most ${MAX_LOCALES} locales.`)
+  .openapi({ maxProperties: MAX_LOCALES, description: `Keyed by locale, at most ${MAX_LOCALES}` });
 
 export const CreateGoodBody = z
   .object({

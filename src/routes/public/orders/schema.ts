@@ -1,19 +1,25 @@
 import { z } from "@hono/zod-openapi";
-import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
+import {
+  MAX_LINES_PER_KIND,
+  MAX_ORDER_TOTAL,
+  MAX_QUANTITY,
+  MAX_UNIT_PRICE,
+} from "../../../domain/money";
+import { money, nonEmpty, optionalText, orderAmount, quantity, uuid } from "../../../lib/fields";
 import { CustomerSchema } from "../customers/schema";
 
-const quantity = z
-  .number()
-  .int("Must be a whole number.")
-  .min(1, "Must be at least 1.")
-  .max(10_000, "May not be greater than 10000.");
 const lines = <T extends z.ZodType>(line: T) =>
-  z.array(line).max(100, "At most 100 lines of each kind.");
+  z
+    .array(line)
+    .max(MAX_LINES_PER_KIND, `At most ${MAX_LINES_PER_KIND} lines of each kind.`)
+    .openapi({
+      description: `At most ${MAX_LINES_PER_KIND} lines. With unit prices ≤ ${MAX_UNIT_PRICE} and quantities ≤ ${MAX_QUANTITY}, no order total can exceed ${MAX_ORDER_TOTAL} minor units (below 2^53, so every amount is exact).`,
+    });
 const promocode = nonEmpty(64);
 
 const GoodLine = z.object({
   good_uuid: uuid("good_uuid"),
-  price: money.openapi({ description: "Unit price, minor units" }),
+  price: money,
   quantity,
   staffer_uuid: uuid("staffer_uuid").optional(),
 });
@@ -37,11 +43,11 @@ export const CalculateOrderBody = z
     goods: lines(GoodLine.omit({ staffer_uuid: true })).optional(),
     services: lines(ServiceLine.omit({ staffer_uuid: true, booking_uuid: true })).optional(),
     vouchers: lines(VoucherLine.omit({ staffer_uuid: true })).optional(),
-    discount_amount: money.optional(),
+    discount_amount: orderAmount.optional(),
     promocode: promocode.optional(),
     booking_uuids: z
       .array(uuid("booking_uuid"))
-      .max(100, "At most 100 bookings.")
+      .max(MAX_LINES_PER_KIND, `At most ${MAX_LINES_PER_KIND} bookings.`)
       .optional()
       .openapi({ description: "Bookings whose own use of the promocode is not counted" }),
   })
@@ -57,7 +63,7 @@ export const CreateOrderBody = z
     goods: lines(GoodLine).optional(),
     services: lines(ServiceLine).optional(),
     vouchers: lines(VoucherLine).optional(),
-    discount_amount: money.optional(),
+    discount_amount: orderAmount.optional(),
     discount_mode: z.enum(["fixed", "percent"]).optional(),
     discount_percent: z
       .number()
@@ -66,7 +72,7 @@ export const CreateOrderBody = z
       .max(100, "May not be greater than 100.")
       .optional(),
     promocode: promocode.optional(),
-    promocode_discount_amount: money.optional(),
+    promocode_discount_amount: orderAmount.optional(),
     description: optionalText().optional(),
     comment: optionalText().optional(),
     invoice_note: optionalText().optional(),

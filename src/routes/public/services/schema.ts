@@ -7,6 +7,13 @@ import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
 import { paginated } from "../../../lib/pagination";
 import { DurationSchema } from "../bookings/schema";
 
+/**
+ * The colour key a service shows when none was configured: the reference types
+ * `class` as a string, so it is never null. Stored as null, so a service keeps
+ * following this default (see docs/decisions.md).
+ */
+export const DEFAULT_SERVICE_CLASS = "default";
+
 export const CreateServiceBody = z
   .object({
     name: nonEmpty(),
@@ -25,7 +32,11 @@ export const CreateServiceBody = z
     is_top: z.boolean().optional(),
     is_auto_allocated: z.boolean().optional(),
     starting_at: z.boolean().optional(),
-    class: z.string().max(64).optional(),
+    class: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: `Colour key; "${DEFAULT_SERVICE_CLASS}" when not sent` }),
     location_uuids: z.array(uuid("location_uuid")).max(200).optional(),
     staffer_uuids: z.array(uuid("staffer_uuid")).max(1000).optional(),
     images: z.array(z.string().min(1).max(2048)).max(20).optional(),
@@ -62,7 +73,10 @@ export const ServiceSchema = z
     starting_at: z.boolean(),
     live: z.boolean(),
     live_in_widget: z.boolean(),
-    class: z.string().nullable(),
+    class: z.string().openapi({
+      description: `Configured colour key; "${DEFAULT_SERVICE_CLASS}" when none was configured`,
+      example: DEFAULT_SERVICE_CLASS,
+    }),
     category: z
       .object({
         uuid: z.string(),
@@ -114,7 +128,7 @@ export function renderService(
     starting_at: s.startingAt,
     live: s.live,
     live_in_widget: s.liveInWidget,
-    class: s.class,
+    class: s.class ?? DEFAULT_SERVICE_CLASS,
     category: v.category
       ? {
           uuid: v.category.id,
