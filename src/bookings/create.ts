@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { withClaims } from "../calendar/client";
+import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
-import { runBatch } from "../db/client";
+import { guard, holdNotFenced } from "../db/guards";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import type { AppEnv } from "../env";
@@ -128,9 +128,10 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
     });
     const { statements, rendered } = bookingWrite(scope.db, planned, customer, details, ctx);
     try {
-      await withClaims(c.env, ws.id, claimsFor(planned), async () => {
-        await runBatch(scope.db, statements);
-      });
+      await commitWithClaims(c.env, scope.db, ws.id, claimsFor(planned), (holdId) => [
+        guard(scope, holdNotFenced(holdId)),
+        ...statements,
+      ]);
       return rendered;
     } catch (error) {
       // Another request won this staffer: note it busy and let auto-allocation pick someone else.

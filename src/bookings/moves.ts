@@ -1,4 +1,6 @@
+import type { StafferClaim } from "../calendar/client";
 import type { engineInputs } from "../calendar/engine-input";
+import type { CalendarEntry } from "../calendar/types";
 import { checkStart } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
@@ -71,9 +73,38 @@ export const bookedEntry = (
 });
 
 /** The same busy time as an entry of a calendar claim. */
-export const claimEntry = (e: { id: string; startsAt: number; endsAt: number }) => ({
+export const claimEntry = (e: {
+  id: string;
+  sourceId: string;
+  startsAt: number;
+  endsAt: number;
+}): CalendarEntry => ({
   id: e.id,
-  kind: "booking" as const,
+  kind: "booking",
+  source: e.sourceId,
   start: e.startsAt,
   end: e.endsAt,
 });
+
+type EntryRow = {
+  id: string;
+  stafferId: string;
+  sourceId: string;
+  startsAt: number;
+  endsAt: number;
+};
+
+/**
+ * One claim per staffer touched by a change of busy time: the entries it adds
+ * there and the ones it supersedes (which the calendar locks until the write
+ * settles, so no other write can replace them meanwhile).
+ */
+export function movingClaims(removed: EntryRow[], added: EntryRow[]): StafferClaim[] {
+  const staffers = [...new Set([...removed, ...added].map((e) => e.stafferId))];
+  return staffers.map((stafferId) => ({
+    stafferId,
+    entries: added.filter((e) => e.stafferId === stafferId).map(claimEntry),
+    replaces: removed.filter((e) => e.stafferId === stafferId).map((e) => e.id),
+    checkConflicts: true,
+  }));
+}

@@ -1,3 +1,4 @@
+import type { CalendarEntry } from "../calendar/types";
 import { MINUTE } from "../domain/duration";
 
 /** A booking about to be written: ids are chosen up front so claims and rows share them. */
@@ -28,14 +29,17 @@ export const bookingEnd = (b: PlannedBooking) => Math.max(...b.services.map((s) 
 
 /** Busy time per staffer: each service with its buffer, grouped for one claim per calendar. */
 export function claimsFor(bookings: PlannedBooking[]) {
-  const byStaffer = new Map<
-    string,
-    { id: string; kind: "booking"; start: number; end: number }[]
-  >();
+  const byStaffer = new Map<string, CalendarEntry[]>();
   for (const booking of bookings) {
     for (const s of booking.services) {
       const entries = byStaffer.get(s.stafferId) ?? [];
-      entries.push({ id: s.id, kind: "booking", start: s.start, end: s.end + s.buffer * MINUTE });
+      entries.push({
+        id: s.id,
+        kind: "booking",
+        source: booking.id,
+        start: s.start,
+        end: s.end + s.buffer * MINUTE,
+      });
       byStaffer.set(s.stafferId, entries);
     }
   }

@@ -129,6 +129,7 @@ export function bookingWrite(
     icalToken: randomToken(),
     createdAt: now,
     updatedAt: now,
+    version: 0,
   }));
 
   const views: BookingView[] = bookingRows.map((booking) => ({

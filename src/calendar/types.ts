@@ -1,22 +1,58 @@
 /** One interval of a staffer's busy time, as the calendar object stores it (epoch ms, half-open). */
 export interface CalendarEntry {
+  /** The `calendar_entries` row id in D1: the same id on both sides. */
   id: string;
   kind: "booking" | "blocked";
+  /** The booking or blocked spot the interval belongs to. */
+  source: string;
   start: number;
   end: number;
 }
 
 export interface ClaimRequest {
-  /** Groups the entries of one write; confirm or release it as a whole. */
+  /** Groups the entries of one write; confirm, release or settle it as a whole. */
   holdId: string;
   entries: CalendarEntry[];
-  /** Entries this write supersedes (a reschedule's old times): ignored by the check, removed on confirm. */
+  /**
+   * Entries this write supersedes (a reschedule's old times, a cancelled
+   * booking's time): ignored by the overlap check, locked against any other
+   * write that would replace them too, removed on confirm.
+   */
   replaces?: string[];
   /** Bookings must not overlap anything; blocked spots may be laid over existing time. */
   checkConflicts: boolean;
 }
 
-export type ClaimResult = { ok: true } | { ok: false; conflicts: CalendarEntry[] };
+export type ClaimResult =
+  | { ok: true }
+  /** Another booking or blocked spot holds the time. */
+  | { ok: false; reason: "overlap"; conflicts: CalendarEntry[] }
+  /** Another live write is already replacing one of these entries: the record changed under us. */
+  | { ok: false; reason: "replacing"; ids: string[] };
 
-/** How long an unconfirmed hold lives before the object checks D1 and settles it. */
+/** What the calendar object did with a hold it settled against D1. */
+export interface Settlement {
+  /** The hold's write is in D1 (its entries exist, or what it replaced is gone). */
+  committed: boolean;
+}
+
+/** An entry as the audit reports it, from either side. */
+export interface AuditInterval {
+  booking_uuid?: string;
+  blocked_spot_uuid?: string;
+  starts_at: string;
+  ends_at: string;
+}
+
+export interface CalendarAudit {
+  in_sync: boolean;
+  only_in_calendar: AuditInterval[];
+  only_in_d1: AuditInterval[];
+}
+
+/**
+ * How long an unconfirmed hold lives before the object settles it against D1.
+ * Far longer than any write needs; and even a write slower than this cannot
+ * commit after the settlement, because settling fences the hold in D1.
+ */
 export const HOLD_TTL_MS = 30_000;

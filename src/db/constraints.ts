@@ -19,3 +19,15 @@ export const isUniqueViolation = (error: unknown, table: string, column: string)
 /** The CHECK of `batch_guards` fired: a guard's condition was false when its batch ran. */
 export const isGuardFailure = (error: unknown): boolean =>
   chainIncludes(error, "batch_guard_failed");
+
+/**
+ * The batch certainly did not commit: SQLite raised an error inside the
+ * transaction (a constraint, a guard, a trigger, bad SQL), or the statement
+ * was refused before it was sent. Anything else (a lost connection, a reset,
+ * a timeout) may have happened after the commit, and is treated as unknown.
+ */
+export const isDefiniteFailure = (error: unknown): boolean =>
+  chainIncludes(error, "SQLITE_") ||
+  chainIncludes(error, "batch_guard_failed") ||
+  chainIncludes(error, "too many SQL variables") ||
+  chainIncludes(error, "over D1's limit");

@@ -1,5 +1,6 @@
 import { and, eq, not, type SQL, sql } from "drizzle-orm";
-import { batchGuards, workspaces } from "./schema";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { batchGuards, holdFences, workspaces } from "./schema";
 import type { Scope } from "./scope";
 
 /**
@@ -17,3 +18,20 @@ export function guard(scope: Scope, condition: SQL) {
       .where(and(eq(workspaces.id, scope.workspaceId), not(condition))),
   );
 }
+
+/** A calendar hold's write may still commit: nobody settled (fenced) the hold yet. */
+export const holdNotFenced = (holdId: string) =>
+  sql`not exists (select 1 from ${holdFences} where ${holdFences.holdId} = ${holdId})`;
+
+interface Versioned {
+  id: SQLiteColumn;
+  version: SQLiteColumn;
+}
+
+/** The row is still at the version the write read (every write bumps it). */
+export const atVersion = (
+  table: Versioned & { _: { name: string } },
+  id: string,
+  version: number,
+) =>
+  sql`exists (select 1 from ${table} where ${table.id} = ${id} and ${table.version} = ${version})`;

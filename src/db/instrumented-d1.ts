@@ -1,3 +1,5 @@
+import { failpoint } from "../lib/failpoints";
+
 /**
  * Wraps the D1 binding so each request can report how many round trips it made
  * and how long they took (Server-Timing). A `batch` is one round trip however
@@ -21,13 +23,11 @@ function checkParams(query: string, count: number) {
   }
 }
 
-type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement };
+const QUERY = Symbol("query text");
 
-function wrapStatement(
-  statement: D1PreparedStatement,
-  metrics: D1Metrics,
-  query: string,
-): Wrapped {
+type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: string };
+
+function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics, query: string): Wrapped {
   async function timed<T>(run: () => Promise<T>): Promise<T> {
     const started = performance.now();
     metrics.roundTrips += 1;
@@ -39,6 +39,7 @@ function wrapStatement(
   }
   const wrapped = {
     [RAW]: statement,
+    [QUERY]: query,
     bind: (...values: unknown[]) => {
       checkParams(query, values.length);
       return wrapStatement(statement.bind(...values), metrics, query);
@@ -61,7 +62,13 @@ export function instrumentD1(db: D1Database, metrics: D1Metrics): D1Database {
       const started = performance.now();
       metrics.roundTrips += 1;
       try {
-        return await db.batch(raw);
+        const results = await db.batch(raw);
+        // Fault tests: the batch committed, but the Worker never hears of it.
+        failpoint(
+          "d1.batch.committed",
+          statements.map((s) => (s as Partial<Wrapped>)[QUERY] ?? "").join(";\n"),
+        );
+        return results;
       } finally {
         metrics.durationMs += performance.now() - started;
       }

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "slot_unavailable"
   | "booking_not_replaceable"
   | "booking_closed"
+  | "booking_changed"
   | "order_not_open"
   | "account_requires_action"
   | "order_has_booked_services"
@@ -43,6 +44,7 @@ export function statusFor(
     case "slot_unavailable":
     case "booking_not_replaceable":
     case "booking_closed":
+    case "booking_changed":
     case "order_not_open":
       return 409;
     case "payload_too_large":
@@ -109,5 +111,17 @@ export class SlotTakenError extends ApiError {
     super("slot_unavailable", "The requested time is no longer available.");
     this.stafferId = stafferId;
     this.conflicts = conflicts;
+  }
+}
+
+/**
+ * The record changed between the read and the write (its version moved, or a
+ * calendar shows another write replacing the same time). Internal: a use-case
+ * retries once on fresh state, then answers its own 409.
+ */
+export class RecordChangedError extends Error {
+  constructor() {
+    super("the record changed while this write was in flight");
+    this.name = "RecordChangedError";
   }
 }

@@ -6,6 +6,12 @@ import { sha256Hex } from "../lib/api-keys";
 import { ApiError, fieldError } from "../lib/errors";
 
 const TTL_MS = 24 * 3_600_000;
+/**
+ * How long a reservation blocks its key while its first request runs. A
+ * request that died after reserving (a crashed isolate) frees the key once
+ * this passes, instead of blocking retries for the whole TTL.
+ */
+const LEASE_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 /** Status of a reserved key whose first request is still running. */
 const PENDING = 0;
@@ -38,7 +44,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     status: PENDING,
     response: "",
     createdAt: now,
-    expiresAt: now + TTL_MS,
+    expiresAt: now + LEASE_MS,
   };
   const [reserved] = await db
     .insert(idempotencyKeys)
@@ -46,11 +52,17 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     .onConflictDoUpdate({
       target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
       set: reservation,
-      // Only an expired key may be taken over.
+      // Only an expired key (or a reservation whose lease ran out) may be taken over.
       setWhere: lt(idempotencyKeys.expiresAt, now),
     })
     .returning();
   const where = and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
+  // Only this request's own reservation: after its lease ran out another request may own the key.
+  const own = and(
+    where,
+    eq(idempotencyKeys.status, PENDING),
+    eq(idempotencyKeys.expiresAt, reservation.expiresAt),
+  );
 
   if (!reserved) {
     const [existing] = await db.select().from(idempotencyKeys).where(where);
@@ -64,9 +76,11 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
       );
     }
     if (existing.status === PENDING) {
+      const wait = Math.max(1, Math.ceil((existing.expiresAt - now) / 1000));
       throw new ApiError(
         "conflict",
         "A request with this Idempotency-Key is still being processed; retry shortly.",
+        { headers: { "retry-after": String(Math.min(wait, 5)) } },
       );
     }
     return c.body(existing.response, existing.status as 200, {
@@ -78,11 +92,15 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   // Server errors are not remembered: the retry should get a real second chance.
   if (c.res.status >= 500) {
-    await db.delete(idempotencyKeys).where(where);
+    await db.delete(idempotencyKeys).where(own);
     return;
   }
   await db
     .update(idempotencyKeys)
-    .set({ status: c.res.status, response: await c.res.clone().text() })
-    .where(where);
+    .set({
+      status: c.res.status,
+      response: await c.res.clone().text(),
+      expiresAt: Date.now() + TTL_MS,
+    })
+    .where(own);
 });

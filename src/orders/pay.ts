@@ -9,6 +9,7 @@ import { accounts, goodStocks, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { ApiError, fieldError, notFound } from "../lib/errors";
+import { probe } from "../lib/failpoints";
 import { invoiceOf, renderOrder } from "../routes/public/orders/render";
 import type { PosOrder } from "../routes/public/orders/schema";
 
@@ -28,6 +29,19 @@ export async function payPosOrder(
   orderId: string,
   accountId: string,
 ): Promise<PosOrder> {
+  try {
+    return await payOnce(scope, orderId, accountId);
+  } catch (error) {
+    // Lost a compare-and-set: try once more on fresh state, which is usually "already paid".
+    if (!isGuardFailure(error)) throw error;
+    probe("orders.pay.guard_refused");
+  }
+  return payOnce(scope, orderId, accountId).catch((e: unknown) => {
+    throw isGuardFailure(e) ? notOpen() : e;
+  });
+}
+
+async function payOnce(scope: Scope, orderId: string, accountId: string): Promise<PosOrder> {
   const { db, workspaceId } = scope;
   const [orderRows, lines, customer, accountRows] = await db.batch([
     ...posOrderReads(scope, orderId),
@@ -83,6 +97,7 @@ export async function payPosOrder(
         paymentMethod: paid.order.paymentMethod,
         accountPaidAmount: paid.order.accountPaidAmount,
         paidAt: now,
+        version: sql`${orders.version} + 1`,
       })
       .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id))),
     ...creditAccount(scope, {
@@ -109,16 +124,12 @@ export async function payPosOrder(
     ),
     eventStatement(db, workspaceId, "order-paid", rendered),
   ];
-  await db
-    .batch([
-      guard(
-        scope,
-        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open')`,
-      ),
-      ...statements,
-    ])
-    .catch((e: unknown) => {
-      throw isGuardFailure(e) ? notOpen() : e;
-    });
+  await db.batch([
+    guard(
+      scope,
+      sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open' and ${orders.version} = ${order.version})`,
+    ),
+    ...statements,
+  ]);
   return rendered;
 }

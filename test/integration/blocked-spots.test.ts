@@ -53,6 +53,7 @@ describe("POST /staffers/{staffer_uuid}/blocked-spots", () => {
     expect(entries).toContainEqual({
       id: res.body.uuid,
       kind: "blocked",
+      source: res.body.uuid,
       start: Date.UTC(2030, 2, 4, 12),
       end: Date.UTC(2030, 2, 4, 13),
     });

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { calendarFor } from "../../calendar/client";
 import { bookings, calendarEntries } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
-import { bookingOperation } from "../context";
+import { changeBooking } from "../change";
+import { movingClaims } from "../moves";
 
 export interface CancelInput {
   cancel_reason?: string | undefined;
@@ -14,46 +14,50 @@ export interface CancelInput {
 }
 
 /**
- * Cancels in D1 first, then frees the time in the calendars: if freeing fails,
- * the staffer merely looks busy a little longer, never double-booked.
+ * Cancels the booking and frees its time. The calendars first lock the
+ * entries being freed (so no concurrent change can move them), D1 records
+ * the cancellation, and only then do the calendars drop the time; if that
+ * last step is lost, the calendars settle it against D1 on their own.
  */
-export async function cancelBooking(c: Context<AppEnv>, bookingId: string, input: CancelInput) {
-  const op = await bookingOperation(c, bookingId, "cancel", { stafferId: input.staffer_uuid });
-  const { loaded, scope } = op;
-  if (input.staffer_uuid && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
-  const now = Date.now();
-  const booking = {
-    ...loaded.booking,
-    isCanceled: true,
-    cancelReason: input.cancel_reason ?? "canceled",
-    canceledBy: input.staffer_uuid ?? null,
-    canceledAt: now,
-    internalNotes: input.internal_notes ?? loaded.booking.internalNotes,
-    updatedAt: now,
-  };
-  const rendered = await op.commit({ ...loaded, booking }, "booking-canceled", [
-    scope.db
-      .update(bookings)
-      .set({
+export function cancelBooking(c: Context<AppEnv>, bookingId: string, input: CancelInput) {
+  return changeBooking(
+    c,
+    bookingId,
+    "cancel",
+    async (loaded, { scope, now }) => {
+      if (input.staffer_uuid && !loaded.staffer)
+        throw fieldError("staffer_uuid", "Unknown staffer.");
+      const booking = {
+        ...loaded.booking,
         isCanceled: true,
-        cancelReason: booking.cancelReason,
-        canceledBy: booking.canceledBy,
+        cancelReason: input.cancel_reason ?? "canceled",
+        canceledBy: input.staffer_uuid ?? null,
         canceledAt: now,
-        internalNotes: booking.internalNotes,
+        internalNotes: input.internal_notes ?? loaded.booking.internalNotes,
         updatedAt: now,
-      })
-      .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-    scope.db
-      .delete(calendarEntries)
-      .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-  ]);
-  const byStaffer = new Map<string, string[]>();
-  for (const e of loaded.entries)
-    byStaffer.set(e.stafferId, [...(byStaffer.get(e.stafferId) ?? []), e.id]);
-  await Promise.allSettled(
-    [...byStaffer].map(([stafferId, ids]) =>
-      calendarFor(op.env, scope.workspaceId, stafferId).free(ids),
-    ),
+      };
+      return {
+        view: { ...loaded, booking },
+        event: "booking-canceled",
+        claims: movingClaims(loaded.entries, []),
+        statements: [
+          scope.db
+            .update(bookings)
+            .set({
+              isCanceled: true,
+              cancelReason: booking.cancelReason,
+              canceledBy: booking.canceledBy,
+              canceledAt: now,
+              internalNotes: booking.internalNotes,
+              updatedAt: now,
+            })
+            .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+          scope.db
+            .delete(calendarEntries)
+            .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
+        ],
+      };
+    },
+    { stafferId: input.staffer_uuid },
   );
-  return rendered;
 }

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { withClaims } from "../../calendar/client";
 import { engineInputs } from "../../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries, orders } from "../../db/schema";
@@ -10,100 +9,88 @@ import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../routes/public/bookings/render";
-import { bookingOperation } from "../context";
-import { assertPlacementsFit, bookedEntry, claimEntry, entryOf, utcDate } from "../moves";
+import { changeBooking } from "../change";
+import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
 import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
-export async function replaceBookingService(
-  c: Context<AppEnv>,
-  bookingId: string,
-  serviceId: string,
-) {
-  const op = await bookingOperation(c, bookingId, "replace_service");
-  const { loaded, scope } = op;
-  const reason = whyNotReplaceable({
-    ...loaded.booking,
-    serviceCount: loaded.services.length,
-    amountPaid: loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount,
-    orderStatus: loaded.order.status,
-    posGoodsOnOrder: loaded.posGoodsOnOrder,
-  });
-  const current = loaded.services[0];
-  if (reason || !current)
-    throw new ApiError("booking_not_replaceable", reason ?? "The booking has no service.");
+export function replaceBookingService(c: Context<AppEnv>, bookingId: string, serviceId: string) {
+  return changeBooking(c, bookingId, "replace_service", async (loaded, { scope, now }) => {
+    const reason = whyNotReplaceable({
+      ...loaded.booking,
+      serviceCount: loaded.services.length,
+      amountPaid: loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount,
+      orderStatus: loaded.order.status,
+      posGoodsOnOrder: loaded.posGoodsOnOrder,
+    });
+    const current = loaded.services[0];
+    if (reason || !current)
+      throw new ApiError("booking_not_replaceable", reason ?? "The booking has no service.");
 
-  const availability = await loadAvailability(scope, {
-    locationId: loaded.booking.locationId,
-    serviceIds: [serviceId],
-    stafferIds: [current.stafferId],
-    fromDate: shiftDate(utcDate(current.reservedOn), -1),
-    toDate: shiftDate(utcDate(current.reservedOn), 3),
-  });
-  const service = availability.services[0];
-  if (!service) throw fieldError("service_uuid", "Unknown service.");
-  if (!availability.offeredAt.has(serviceId))
-    throw fieldError("service_uuid", "The service is not offered at this location.");
-  const oldEntry = entryOf(loaded.entries, current);
-  const inputs = engineInputs(availability, {
-    ignoreEntries: new Set(oldEntry ? [oldEntry.id] : []),
-  });
-  if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
-    throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
-  }
-  const buffer = bufferOf(service);
-  const now = Date.now();
-  assertPlacementsFit(
-    inputs,
-    [
-      {
-        stafferId: current.stafferId,
-        start: current.reservedOn,
-        durationMin: service.duration,
-        bufferMin: buffer,
-      },
-    ],
-    now,
-    "service_uuid",
-  );
-
-  const replaced = {
-    ...current,
-    serviceId,
-    name: service.name,
-    duration: service.duration,
-    originalDuration: service.duration,
-    buffer,
-    reservedUntil: current.reservedOn + service.duration * MINUTE,
-    price: effectivePrice(service),
-    originalPrice: service.price,
-    taxName: service.taxName,
-    taxRateBp: service.taxRateBp,
-  };
-  const orderServices = loaded.orderServices.map((s) => (s.id === current.id ? replaced : s));
-  const invoice = bookingOrderInvoice({ order: loaded.order, orderServices });
-  const order = {
-    ...loaded.order,
-    subtotal: invoice.subtotal,
-    taxTotal: invoice.total - invoice.subtotal,
-    total: invoice.total,
-  };
-  const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
-  const entry = bookedEntry(
-    { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId },
-    replaced,
-  );
-  const claim = {
-    stafferId: current.stafferId,
-    entries: [claimEntry(entry)],
-    replaces: oldEntry ? [oldEntry.id] : [],
-    checkConflicts: true,
-  };
-  return withClaims(op.env, scope.workspaceId, [claim], () =>
-    op.commit(
-      { ...loaded, booking, order, services: [replaced], orderServices },
-      "booking-service-replaced",
+    const availability = await loadAvailability(scope, {
+      locationId: loaded.booking.locationId,
+      serviceIds: [serviceId],
+      stafferIds: [current.stafferId],
+      fromDate: shiftDate(utcDate(current.reservedOn), -1),
+      toDate: shiftDate(utcDate(current.reservedOn), 3),
+    });
+    const service = availability.services[0];
+    if (!service) throw fieldError("service_uuid", "Unknown service.");
+    if (!availability.offeredAt.has(serviceId))
+      throw fieldError("service_uuid", "The service is not offered at this location.");
+    const inputs = engineInputs(availability, {
+      ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+    });
+    if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
+      throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
+    }
+    const buffer = bufferOf(service);
+    assertPlacementsFit(
+      inputs,
       [
+        {
+          stafferId: current.stafferId,
+          start: current.reservedOn,
+          durationMin: service.duration,
+          bufferMin: buffer,
+        },
+      ],
+      now,
+      "service_uuid",
+    );
+
+    const replaced = {
+      ...current,
+      serviceId,
+      name: service.name,
+      duration: service.duration,
+      originalDuration: service.duration,
+      buffer,
+      reservedUntil: current.reservedOn + service.duration * MINUTE,
+      price: effectivePrice(service),
+      originalPrice: service.price,
+      taxName: service.taxName,
+      taxRateBp: service.taxRateBp,
+    };
+    const orderServices = loaded.orderServices.map((s) => (s.id === current.id ? replaced : s));
+    const invoice = bookingOrderInvoice({ order: loaded.order, orderServices });
+    const order = {
+      ...loaded.order,
+      subtotal: invoice.subtotal,
+      taxTotal: invoice.total - invoice.subtotal,
+      total: invoice.total,
+    };
+    const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
+    const entry = bookedEntry(
+      { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId },
+      replaced,
+    );
+    return {
+      view: { ...loaded, booking, order, services: [replaced], orderServices },
+      event: "booking-service-replaced",
+      touchesOrder: true,
+      claims: movingClaims(loaded.entries, [entry]),
+      statements: [
         scope.db
           .update(bookingServices)
           .set({
@@ -132,6 +119,6 @@ export async function replaceBookingService(
           .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
         scope.db.insert(calendarEntries).values(entry),
       ],
-    ),
-  );
+    };
+  });
 }

@@ -1,99 +1,89 @@
 import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { withClaims } from "../../calendar/client";
 import { engineInputs } from "../../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries } from "../../db/schema";
+import { insertRows } from "../../db/bounded";
 import { whereIn } from "../../db/scope";
-import type { AppEnv } from "../../env";
-import { bookingOperation } from "../context";
-import { assertPlacementsFit, bookedEntry, claimEntry, utcDate } from "../moves";
 import { MINUTE } from "../../domain/duration";
+import type { AppEnv } from "../../env";
+import { changeBooking } from "../change";
+import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
 
 /** Moves every service of the booking by the same amount; staffers stay. */
-export async function rescheduleBooking(
+export function rescheduleBooking(
   c: Context<AppEnv>,
   bookingId: string,
   input: { reserved_on: string; is_send_notification_on_reschedule?: boolean | undefined },
 ) {
-  const op = await bookingOperation(c, bookingId, "reschedule");
-  const { loaded, scope } = op;
-  const start = Date.parse(input.reserved_on);
-  const delta = start - loaded.booking.startAt;
-  const services = loaded.services;
-  const lastEnd = Math.max(...services.map((s) => s.reservedUntil + s.buffer * MINUTE)) + delta;
-  const availability = await loadAvailability(scope, {
-    locationId: loaded.booking.locationId,
-    serviceIds: [...new Set(services.map((s) => s.serviceId))],
-    stafferIds: [...new Set(services.map((s) => s.stafferId))],
-    fromDate: shiftDate(utcDate(start), -1),
-    toDate: shiftDate(utcDate(lastEnd), 1),
-  });
-  const inputs = engineInputs(availability, {
-    ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
-  });
-  if (!inputs) throw new Error("the booking's location vanished");
-  const now = Date.now();
-  assertPlacementsFit(
-    inputs,
-    services.map((s) => ({
-      stafferId: s.stafferId,
-      start: s.reservedOn + delta,
-      durationMin: s.duration,
-      bufferMin: s.buffer,
-    })),
-    now,
-    "reserved_on",
-  );
+  return changeBooking(c, bookingId, "reschedule", async (loaded, { scope, now }) => {
+    const start = Date.parse(input.reserved_on);
+    const delta = start - loaded.booking.startAt;
+    const services = loaded.services;
+    const lastEnd = Math.max(...services.map((s) => s.reservedUntil + s.buffer * MINUTE)) + delta;
+    const availability = await loadAvailability(scope, {
+      locationId: loaded.booking.locationId,
+      serviceIds: [...new Set(services.map((s) => s.serviceId))],
+      stafferIds: [...new Set(services.map((s) => s.stafferId))],
+      fromDate: shiftDate(utcDate(start), -1),
+      toDate: shiftDate(utcDate(lastEnd), 1),
+    });
+    const inputs = engineInputs(availability, {
+      ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+    });
+    if (!inputs) throw new Error("the booking's location vanished");
+    assertPlacementsFit(
+      inputs,
+      services.map((s) => ({
+        stafferId: s.stafferId,
+        start: s.reservedOn + delta,
+        durationMin: s.duration,
+        bufferMin: s.buffer,
+      })),
+      now,
+      "reserved_on",
+    );
 
-  const moved = services.map((s) => ({
-    ...s,
-    reservedOn: s.reservedOn + delta,
-    reservedUntil: s.reservedUntil + delta,
-  }));
-  const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
-  const newEntries = moved.map((s) => bookedEntry(at, s));
-  const booking = {
-    ...loaded.booking,
-    startAt: loaded.booking.startAt + delta,
-    endAt: loaded.booking.endAt + delta,
-    notifyOnReschedule: input.is_send_notification_on_reschedule ?? false,
-    updatedAt: now,
-  };
-  const statements: BatchItem<"sqlite">[] = [
-    scope.db
-      .update(bookings)
-      .set({
-        startAt: booking.startAt,
-        endAt: booking.endAt,
-        notifyOnReschedule: booking.notifyOnReschedule,
-        updatedAt: now,
-      })
-      .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-    ...moved.map((s) =>
-      scope.db
-        .update(bookingServices)
-        .set({ reservedOn: s.reservedOn, reservedUntil: s.reservedUntil })
-        .where(whereIn(scope, bookingServices, eq(bookingServices.id, s.id))),
-    ),
-    scope.db
-      .delete(calendarEntries)
-      .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-    scope.db.insert(calendarEntries).values(newEntries),
-  ];
-  const claims = [...new Set(moved.map((s) => s.stafferId))].map((stafferId) => ({
-    stafferId,
-    entries: newEntries.filter((e) => e.stafferId === stafferId).map(claimEntry),
-    replaces: loaded.entries.filter((e) => e.stafferId === stafferId).map((e) => e.id),
-    checkConflicts: true,
-  }));
-  const orderServices = loaded.orderServices.map((s) => moved.find((m) => m.id === s.id) ?? s);
-  return withClaims(op.env, scope.workspaceId, claims, () =>
-    op.commit(
-      { ...loaded, booking, services: moved, orderServices },
-      "booking-rescheduled",
-      statements,
-    ),
-  );
+    const moved = services.map((s) => ({
+      ...s,
+      reservedOn: s.reservedOn + delta,
+      reservedUntil: s.reservedUntil + delta,
+    }));
+    const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
+    const newEntries = moved.map((s) => bookedEntry(at, s));
+    const booking = {
+      ...loaded.booking,
+      startAt: loaded.booking.startAt + delta,
+      endAt: loaded.booking.endAt + delta,
+      notifyOnReschedule: input.is_send_notification_on_reschedule ?? false,
+      updatedAt: now,
+    };
+    const orderServices = loaded.orderServices.map((s) => moved.find((m) => m.id === s.id) ?? s);
+    return {
+      view: { ...loaded, booking, services: moved, orderServices },
+      event: "booking-rescheduled",
+      claims: movingClaims(loaded.entries, newEntries),
+      statements: [
+        scope.db
+          .update(bookings)
+          .set({
+            startAt: booking.startAt,
+            endAt: booking.endAt,
+            notifyOnReschedule: booking.notifyOnReschedule,
+            updatedAt: now,
+          })
+          .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+        ...moved.map((s) =>
+          scope.db
+            .update(bookingServices)
+            .set({ reservedOn: s.reservedOn, reservedUntil: s.reservedUntil })
+            .where(whereIn(scope, bookingServices, eq(bookingServices.id, s.id))),
+        ),
+        scope.db
+          .delete(calendarEntries)
+          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
+        ...insertRows(scope.db, calendarEntries, newEntries),
+      ],
+    };
+  });
 }

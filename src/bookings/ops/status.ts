@@ -4,42 +4,44 @@ import { bookings } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
-import { bookingOperation } from "../context";
+import { changeBooking } from "../change";
 
-export async function setBookingStatus(c: Context<AppEnv>, bookingId: string, statusId: string) {
-  const op = await bookingOperation(c, bookingId, "status", { statusId });
-  const { loaded, scope } = op;
-  if (!loaded.newStatus)
-    throw fieldError("status_uuid", "Not one of the workspace's booking statuses.");
-  const now = Date.now();
-  return op.commit(
-    {
-      ...loaded,
-      status: loaded.newStatus,
-      booking: { ...loaded.booking, statusId, updatedAt: now },
+export function setBookingStatus(c: Context<AppEnv>, bookingId: string, statusId: string) {
+  return changeBooking(
+    c,
+    bookingId,
+    "status",
+    async (loaded, { scope, now }) => {
+      if (!loaded.newStatus)
+        throw fieldError("status_uuid", "Not one of the workspace's booking statuses.");
+      return {
+        view: {
+          ...loaded,
+          status: loaded.newStatus,
+          booking: { ...loaded.booking, statusId, updatedAt: now },
+        },
+        event: "booking-status-changed",
+        statements: [
+          scope.db
+            .update(bookings)
+            .set({ statusId, updatedAt: now })
+            .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+        ],
+      };
     },
-    "booking-status-changed",
-    [
-      scope.db
-        .update(bookings)
-        .set({ statusId, updatedAt: now })
-        .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-    ],
+    { statusId },
   );
 }
 
-export async function setPublicNotes(c: Context<AppEnv>, bookingId: string, value: string) {
-  const op = await bookingOperation(c, bookingId, "notes");
-  const { loaded, scope } = op;
-  const now = Date.now();
-  return op.commit(
-    { ...loaded, booking: { ...loaded.booking, publicNotes: value, updatedAt: now } },
-    "booking-notes-updated",
-    [
+export function setPublicNotes(c: Context<AppEnv>, bookingId: string, value: string) {
+  return changeBooking(c, bookingId, "notes", async (loaded, { scope, now }) => ({
+    view: { ...loaded, booking: { ...loaded.booking, publicNotes: value, updatedAt: now } },
+    event: "booking-notes-updated",
+    statements: [
       scope.db
         .update(bookings)
         .set({ publicNotes: value, updatedAt: now })
         .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
     ],
-  );
+  }));
 }

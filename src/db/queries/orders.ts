@@ -34,6 +34,7 @@ export function newOrderRow(
     invoiceNote: null,
     createdAt: Date.now(),
     paidAt: null,
+    version: 0,
     ...init,
   };
 }

@@ -54,6 +54,8 @@ export const bookings = sqliteTable(
     icalToken: text("ical_token").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** Bumped by every write; each write commits only at the version it read (compare-and-set). */
+    version: integer("version").notNull().default(0),
   },
   (t) => [
     // The list's default order: newest reservation first.

@@ -57,3 +57,16 @@ export const calendarEntries = sqliteTable(
     index("calendar_entries_source_idx").on(t.sourceId),
   ],
 );
+
+/**
+ * Holds a calendar object has settled on its own (an expired lease, or a write
+ * that failed ambiguously). The settling batch inserts the hold's id here and
+ * reads D1 in the same transaction; every calendar write's batch is guarded by
+ * "my hold is not fenced". So a write either committed before the settlement
+ * (which then sees its rows) or can never commit: a late write cannot bring
+ * back time the calendar already gave away.
+ */
+export const holdFences = sqliteTable("hold_fences", {
+  holdId: text("hold_id").primaryKey(),
+  createdAt: integer("created_at").notNull(),
+});

@@ -46,6 +46,8 @@ export const orders = sqliteTable(
     invoiceNote: text("invoice_note"),
     createdAt: integer("created_at").notNull(),
     paidAt: integer("paid_at"),
+    /** Bumped by every write; each write commits only at the version it read (compare-and-set). */
+    version: integer("version").notNull().default(0),
   },
   (t) => [
     uniqueIndex("orders_workspace_number_uq").on(t.workspaceId, t.orderNumber),

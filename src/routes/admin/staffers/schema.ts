@@ -16,15 +16,15 @@ export const DateOverride = z
     date: isoDate,
     intervals: z
       .array(z.object({ start: hhmm, end: hhmm }))
-      .max(10)
+      .max(10, "At most 10 intervals a day.")
       .openapi({ description: "Working hours that day; empty means a day off" }),
   })
   .openapi("DateOverride");
 
 export const ScheduleBody = z
   .object({
-    intervals: z.array(WeeklyInterval).max(100),
-    overrides: z.array(DateOverride).max(500).optional(),
+    intervals: z.array(WeeklyInterval).max(100, "At most 100 intervals."),
+    overrides: z.array(DateOverride).max(500, "At most 500 overrides.").optional(),
   })
   .openapi("StafferSchedule");
 
@@ -33,16 +33,19 @@ export const CreateStafferBody = z
     first_name: nonEmpty(),
     last_name: nonEmpty().optional(),
     email: z.email().optional(),
-    location_uuids: z.array(uuid("location_uuid")).min(1).max(100),
+    location_uuids: z
+      .array(uuid("location_uuid"))
+      .min(1, "At least 1 location.")
+      .max(100, "At most 100 locations."),
     is_active_in_widget: z.boolean().optional(),
     permissions: z
       .array(
         z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, "Must be a permission key such as access-pos."),
       )
-      .max(50)
+      .max(50, "At most 50 permissions.")
       .optional(),
-    schedule: z.array(WeeklyInterval).max(100).optional(),
-    overrides: z.array(DateOverride).max(500).optional(),
+    schedule: z.array(WeeklyInterval).max(100, "At most 100 intervals.").optional(),
+    overrides: z.array(DateOverride).max(500, "At most 500 overrides.").optional(),
   })
   .openapi("CreateStaffer");
 

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { withClaims } from "../../../calendar/client";
+import { commitWithClaims } from "../../../calendar/client";
+import { guard, holdNotFenced } from "../../../db/guards";
 import { blockedSpots, calendarEntries, stafferLocations, staffers } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
 import type { AppEnv } from "../../../env";
@@ -51,25 +52,32 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     class: body.class ?? null,
     createdAt: Date.now(),
   };
-  const entry = { id: row.id, kind: "blocked" as const, start: row.startsAt, end: row.endsAt };
-  await withClaims(
+  const entry = {
+    id: row.id,
+    kind: "blocked" as const,
+    source: row.id,
+    start: row.startsAt,
+    end: row.endsAt,
+  };
+  await commitWithClaims(
     c.env,
+    scope.db,
     scope.workspaceId,
     [{ stafferId, entries: [entry], checkConflicts: false }],
-    () =>
-      scope.db.batch([
-        scope.db.insert(blockedSpots).values(row),
-        scope.db.insert(calendarEntries).values({
-          id: row.id,
-          workspaceId: scope.workspaceId,
-          stafferId,
-          locationId: row.locationId,
-          kind: "blocked",
-          sourceId: row.id,
-          startsAt: row.startsAt,
-          endsAt: row.endsAt,
-        }),
-      ]),
+    (holdId) => [
+      guard(scope, holdNotFenced(holdId)),
+      scope.db.insert(blockedSpots).values(row),
+      scope.db.insert(calendarEntries).values({
+        id: row.id,
+        workspaceId: scope.workspaceId,
+        stafferId,
+        locationId: row.locationId,
+        kind: "blocked",
+        sourceId: row.id,
+        startsAt: row.startsAt,
+        endsAt: row.endsAt,
+      }),
+    ],
   );
   return c.json(renderBlockedSpot(row), 201);
 };

@@ -1,0 +1,126 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { commitWithClaims, type StafferClaim } from "../calendar/client";
+import { isGuardFailure } from "../db/constraints";
+import { atVersion, guard, holdNotFenced } from "../db/guards";
+import { type LoadedBooking, loadBooking, type Referenced } from "../db/queries/bookings";
+import { type EventType, eventStatement } from "../db/queries/outbox";
+import { bookings, orders } from "../db/schema";
+import { type Scope, whereIn } from "../db/scope";
+import { allows, type Operation } from "../domain/booking-rules";
+import type { AppEnv, Env } from "../env";
+import { ApiError, notFound, RecordChangedError } from "../lib/errors";
+import { probe } from "../lib/failpoints";
+import { type BookingView, renderBooking } from "../routes/public/bookings/render";
+import type { Booking } from "../routes/public/bookings/schema";
+
+/** What a lifecycle operation wants to write, planned from the booking as read. */
+export interface BookingChange {
+  /** The booking as it will be once the change is written. */
+  view: BookingView;
+  event: EventType;
+  statements: BatchItem<"sqlite">[];
+  /** Calendars to claim when busy time moves, is reassigned or freed. */
+  claims?: StafferClaim[];
+  /** The change also writes the booking's order (money, totals): compare-and-set it too. */
+  touchesOrder?: boolean;
+}
+
+export interface Planning {
+  scope: Scope;
+  env: Env;
+  now: number;
+}
+
+/** Pause before the one retry, so the write that won can confirm its calendars first. */
+const RETRY_PAUSE_MS = 40;
+
+const changed = () =>
+  new ApiError(
+    "booking_changed",
+    "The booking was changed by another request at the same moment; reload it and try again.",
+  );
+
+/**
+ * Runs one change to a booking so that two concurrent changes end as some
+ * sequential order of the two would: the write commits only if the booking
+ * (and its order, when touched) is still at the version it read, and bumps
+ * it. The loser releases its holds, replans once on fresh state (where it may
+ * find the booking closed), and otherwise answers 409 `booking_changed`.
+ */
+export async function changeBooking(
+  c: Context<AppEnv>,
+  bookingId: string,
+  op: Operation,
+  plan: (loaded: LoadedBooking, planning: Planning) => Promise<BookingChange | null>,
+  ref: Referenced = {},
+): Promise<Booking> {
+  const ws = c.var.workspace;
+  const scope: Scope = { db: c.var.db, workspaceId: ws.id };
+  const ctx = { currency: ws.currency, locale: ws.locale, origin: new URL(c.req.url).origin };
+  const render = (view: BookingView) => renderBooking(view, ctx);
+
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadBooking(scope, bookingId, ref);
+    if (!loaded) throw notFound("Booking");
+    // Replacing a service has its own conflict code for every unmet condition, openness included.
+    if (op !== "replace_service" && !allows(loaded.booking, op)) {
+      throw new ApiError(
+        "booking_closed",
+        "The booking is completed or canceled; it can no longer be changed that way.",
+      );
+    }
+    const change = await plan(loaded, { scope, env: c.env, now: Date.now() });
+    if (!change) return render(loaded);
+    const rendered = render(change.view);
+    const batch = (holdId?: string): BatchItem<"sqlite">[] => [
+      guard(
+        scope,
+        and(
+          atVersion(bookings, bookingId, loaded.booking.version),
+          change.touchesOrder
+            ? atVersion(orders, loaded.order.id, loaded.order.version)
+            : undefined,
+          holdId ? holdNotFenced(holdId) : undefined,
+        ) ?? sql`1`,
+      ),
+      ...change.statements,
+      ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
+      eventStatement(scope.db, ws.id, change.event, rendered),
+    ];
+    try {
+      if (change.claims && change.claims.length > 0) {
+        await commitWithClaims(c.env, scope.db, ws.id, change.claims, batch);
+      } else {
+        const [first, ...rest] = batch();
+        if (first) await scope.db.batch([first, ...rest]);
+      }
+      return rendered;
+    } catch (error) {
+      if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
+      if (isGuardFailure(error)) probe("booking.guard_refused");
+      if (attempt >= 2) throw changed();
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+    }
+  }
+}
+
+function bumpVersions(scope: Scope, bookingId: string, orderId: string | null) {
+  const { db } = scope;
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .update(bookings)
+      .set({ version: sql`${bookings.version} + 1` })
+      .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+  ];
+  if (orderId) {
+    statements.push(
+      db
+        .update(orders)
+        .set({ version: sql`${orders.version} + 1` })
+        .where(whereIn(scope, orders, eq(orders.id, orderId))),
+    );
+  }
+  return statements;
+}

@@ -1,0 +1,60 @@
+import type { CalendarEntry } from "./types";
+
+/**
+ * The D1 side of a calendar object: what the system of record says about a
+ * staffer's busy time. Raw D1 (no drizzle): the object has no request context.
+ */
+interface EntryRow {
+  id: string;
+  kind: string;
+  source_id: string;
+  starts_at: number;
+  ends_at: number;
+}
+
+const toEntry = (r: EntryRow): CalendarEntry => ({
+  id: r.id,
+  kind: r.kind === "blocked" ? "blocked" : "booking",
+  source: r.source_id,
+  start: r.starts_at,
+  end: r.ends_at,
+});
+
+/**
+ * Fences the holds and reads which of `ids` D1 holds, in one transaction: a
+ * write of a fenced hold fails its guard, so what this returns stays true.
+ */
+export async function fenceAndRead(
+  db: D1Database,
+  holdIds: string[],
+  ids: string[],
+): Promise<Map<string, CalendarEntry>> {
+  const [, found] = await db.batch<EntryRow>([
+    db
+      .prepare(
+        "INSERT OR IGNORE INTO hold_fences (hold_id, created_at) SELECT value, ? FROM json_each(?)",
+      )
+      .bind(Date.now(), JSON.stringify(holdIds)),
+    db
+      .prepare(
+        "SELECT id, kind, source_id, starts_at, ends_at FROM calendar_entries WHERE id IN (SELECT value FROM json_each(?))",
+      )
+      .bind(JSON.stringify(ids)),
+  ]);
+  return new Map((found?.results ?? []).map((r) => [r.id, toEntry(r)]));
+}
+
+/** Every busy interval D1 records for one staffer. */
+export async function stafferEntries(
+  db: D1Database,
+  workspaceId: string,
+  stafferId: string,
+): Promise<CalendarEntry[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT id, kind, source_id, starts_at, ends_at FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? ORDER BY starts_at, id",
+    )
+    .bind(workspaceId, stafferId)
+    .all<EntryRow>();
+  return results.map(toEntry);
+}

@@ -1,0 +1,56 @@
+import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { and, eq } from "drizzle-orm";
+import { calendarFor } from "../../../calendar/client";
+import { staffers } from "../../../db/schema";
+import type { AppEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { errorResponses, json } from "../../../lib/responses";
+import { CalendarAuditSchema } from "./calendar-schema";
+import { StafferParams } from "./schema";
+
+const description =
+  "A staffer's busy time lives twice: in D1 (the record) and in the staffer's calendar object (which decides claims). At rest both hold the same intervals.";
+
+export const auditRoute = createRoute({
+  method: "get",
+  path: "/workspaces/{ws}/staffers/{uuid}/calendar",
+  tags: ["Staffers"],
+  summary: "Compare a staffer's calendar object with D1",
+  description,
+  request: { params: StafferParams },
+  responses: { 200: json(CalendarAuditSchema, "The comparison"), ...errorResponses },
+});
+
+export const rebuildRoute = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/staffers/{uuid}/calendar/rebuild",
+  tags: ["Staffers"],
+  summary: "Rebuild a staffer's calendar object from D1",
+  description: `${description} Rebuilding makes the object's confirmed time exactly D1's (after a restore, or a reset of the namespace); writes in flight keep their holds. Answers the comparison after the rebuild.`,
+  request: { params: StafferParams },
+  responses: {
+    200: json(CalendarAuditSchema, "The comparison after rebuilding"),
+    ...errorResponses,
+  },
+});
+
+async function stafferCalendar(c: Context<AppEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
+  const workspaceId = ws.toLowerCase();
+  const [found] = await c.var.db
+    .select({ id: staffers.id })
+    .from(staffers)
+    .where(and(eq(staffers.workspaceId, workspaceId), eq(staffers.id, uuid)));
+  if (!found) throw notFound("Staffer");
+  return { workspaceId, stafferId: found.id, stub: calendarFor(c.env, workspaceId, found.id) };
+}
+
+export const auditHandler: RouteHandler<typeof auditRoute, AppEnv> = async (c) => {
+  const { workspaceId, stafferId, stub } = await stafferCalendar(c, c.req.valid("param"));
+  return c.json(await stub.audit(workspaceId, stafferId), 200);
+};
+
+export const rebuildHandler: RouteHandler<typeof rebuildRoute, AppEnv> = async (c) => {
+  const { workspaceId, stafferId, stub } = await stafferCalendar(c, c.req.valid("param"));
+  return c.json(await stub.rebuild(workspaceId, stafferId), 200);
+};
