@@ -31,7 +31,7 @@ export const CreateGoodBody = z
         critical_stock: z.number().int().min(0).max(1_000_000_000).optional(),
       })
       .optional(),
-    images: z.array(z.string().min(1).max(2048)).max(20).optional(),
+    images: z.array(z.string().min(1).max(2048)).max(20, "At most 20 images.").optional(),
     live: z.boolean().optional(),
     live_in_widget: z.boolean().optional(),
     public_name_translatable: translatable.optional(),

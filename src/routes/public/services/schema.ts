@@ -37,9 +37,17 @@ export const CreateServiceBody = z
       .max(64)
       .optional()
       .openapi({ description: `Colour key; "${DEFAULT_SERVICE_CLASS}" when not sent` }),
-    location_uuids: z.array(uuid("location_uuid")).max(200).optional(),
-    staffer_uuids: z.array(uuid("staffer_uuid")).max(1000).optional(),
-    images: z.array(z.string().min(1).max(2048)).max(20).optional(),
+    location_uuids: z
+      .array(uuid("location_uuid"))
+      .max(200, "At most 200 locations.")
+      .optional()
+      .openapi({ description: "At most 200; omitted means every location of the workspace" }),
+    staffer_uuids: z
+      .array(uuid("staffer_uuid"))
+      .max(1000, "At most 1000 staffers.")
+      .optional()
+      .openapi({ description: "At most 1000; omitted means every bookable staffer there" }),
+    images: z.array(z.string().min(1).max(2048)).max(20, "At most 20 images.").optional(),
   })
   .superRefine((body, ctx) => {
     if (body.price_discount !== undefined && body.price_discount >= body.price) {
