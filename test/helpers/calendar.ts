@@ -1,0 +1,89 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { calendarFor } from "../../src/calendar/client";
+import { admin } from "./http";
+
+/** The management API's audit of one staffer's calendar object against D1. */
+export async function audit(workspaceId: string, stafferId: string) {
+  const res = await admin(`/workspaces/${workspaceId}/staffers/${stafferId}/calendar`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as {
+    in_sync: boolean;
+    only_in_calendar: unknown[];
+    only_in_d1: unknown[];
+  };
+}
+
+/** Every listed staffer's calendar holds exactly D1's busy time. */
+export async function expectInSync(workspaceId: string, stafferIds: string[]) {
+  for (const stafferId of stafferIds) {
+    const result = await audit(workspaceId, stafferId);
+    expect(result, `calendar of ${stafferId}`).toEqual({
+      in_sync: true,
+      only_in_calendar: [],
+      only_in_d1: [],
+    });
+  }
+}
+
+/** Lets every hold of these calendars expire now and runs their alarms (instead of waiting 30 s). */
+export async function expireHolds(workspaceId: string, stafferIds: string[]) {
+  for (const stafferId of stafferIds) {
+    const stub = calendarFor(env, workspaceId, stafferId);
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE holds SET expires_at = 0");
+    });
+    await runDurableObjectAlarm(stub);
+  }
+}
+
+export interface LiveInterval {
+  booking_id: string;
+  staffer_id: string;
+  starts_at: number;
+  ends_at: number;
+}
+
+/** Busy time of live (not canceled) bookings, with buffers, straight from booking_services. */
+export async function liveIntervals(workspaceId: string): Promise<LiveInterval[]> {
+  const res = await env.DB.prepare(
+    `select b.id as booking_id, bs.staffer_id, bs.reserved_on as starts_at,
+            bs.reserved_until + bs.buffer * 60000 as ends_at
+       from booking_services bs join bookings b on b.id = bs.booking_id
+      where b.workspace_id = ? and b.is_canceled = 0`,
+  )
+    .bind(workspaceId)
+    .all<LiveInterval>();
+  return res.results;
+}
+
+export function overlaps(rows: LiveInterval[]): [LiveInterval, LiveInterval][] {
+  const found: [LiveInterval, LiveInterval][] = [];
+  const sorted = [...rows].sort((a, b) =>
+    a.staffer_id === b.staffer_id
+      ? a.starts_at - b.starts_at
+      : a.staffer_id < b.staffer_id
+        ? -1
+        : 1,
+  );
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      const a = sorted[i];
+      const b = sorted[j];
+      if (!a || !b || a.staffer_id !== b.staffer_id || b.starts_at >= a.ends_at) break;
+      found.push([a, b]);
+    }
+  }
+  return found;
+}
+
+/** D1's calendar rows for one source: must equal its live services' time (none once canceled). */
+export async function entriesOf(sourceId: string) {
+  const res = await env.DB.prepare(
+    "select staffer_id, starts_at, ends_at from calendar_entries where source_id = ? order by staffer_id, starts_at",
+  )
+    .bind(sourceId)
+    .all<{ staffer_id: string; starts_at: number; ends_at: number }>();
+  return res.results;
+}
