@@ -12,9 +12,11 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           // Minute windows make the limit testable without racing a 10 s boundary; every
-          // test file's management calls share the client address "local", hence its headroom.
+          // test file's calls share the client address "local", hence the headroom of the
+          // per-address limiters (test/integration/rate-limit.test.ts drives them with fakes).
           ratelimits: {
             API_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+            ADDRESS_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
             ADMIN_RATE_LIMIT: { simple: { limit: 100_000, period: 60 } },
           },
           bindings: {

@@ -6,6 +6,13 @@ import { constantTimeEqual, parseApiKeyId, sha256Hex } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Id of the API key that authenticated the request; set by `requireApiKey` once verified. */
+    apiKeyId: string;
+  }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // One message for every credential failure: a caller must not learn whether a workspace exists.
@@ -41,5 +48,6 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   }
   const { id, country, currency, locale, timezone } = row.workspace;
   c.set("workspace", { id, country, currency, locale, timezone });
+  c.set("apiKeyId", row.key.id);
   await next();
 });

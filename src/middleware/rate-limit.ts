@@ -1,8 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { parseApiKeyId } from "../lib/api-keys";
-import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
@@ -10,35 +8,36 @@ const PERIOD_SECONDS = 10;
 
 const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
+async function enforce(limiter: RateLimit, key: string) {
+  const { success } = await limiter.limit({ key });
+  if (!success) {
+    throw new ApiError("rate_limited", "Too many requests; slow down and retry later.", {
+      headers: { "retry-after": String(PERIOD_SECONDS) },
+    });
+  }
+}
+
 /**
- * Per-caller limits through the Workers rate-limit binding, checked before
- * authentication so a flood costs no D1 round trip. Public calls count per API
- * key (its id is readable without a lookup), anything else per client address.
+ * Limits through the Workers rate-limit bindings. Nothing read from an
+ * unverified credential picks a bucket: before authentication a call counts
+ * against its client address (so a flood of made-up keys costs no D1 round
+ * trip beyond that allowance, and cannot spread over buckets of its own), and
+ * only after the API key verified does it also count against that key.
  */
-const limitWith = (
-  binding: (env: AppEnv["Bindings"]) => RateLimit,
-  keyOf: (c: Context<AppEnv>) => string,
-) =>
+const byAddress = (binding: (env: AppEnv["Bindings"]) => RateLimit) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const { success } = await binding(c.env).limit({ key: keyOf(c) });
-    if (!success) {
-      throw new ApiError("rate_limited", "Too many requests; slow down and retry later.", {
-        headers: { "retry-after": String(PERIOD_SECONDS) },
-      });
-    }
+    await enforce(binding(c.env), `ip:${clientAddress(c)}`);
     await next();
   });
 
-export const publicRateLimit = limitWith(
-  (env) => env.API_RATE_LIMIT,
-  (c) => {
-    const token = bearerToken(c);
-    const keyId = token ? parseApiKeyId(token) : null;
-    return keyId ? `key:${keyId}` : `ip:${clientAddress(c)}`;
-  },
-);
+/** Public API, before authentication: per client address. */
+export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT);
 
-export const adminRateLimit = limitWith(
-  (env) => env.ADMIN_RATE_LIMIT,
-  (c) => `ip:${clientAddress(c)}`,
-);
+/** Management API, before the admin token is checked: per client address. */
+export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
+
+/** Public API, after `requireApiKey`: per verified API key. */
+export const apiKeyRateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  await enforce(c.env.API_RATE_LIMIT, `key:${c.get("apiKeyId")}`);
+  await next();
+});

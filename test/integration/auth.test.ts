@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/factory";
-import { PUBLIC, send } from "../helpers/http";
+import { ADMIN, PUBLIC, send } from "../helpers/http";
 
 describe("public API authentication", () => {
   it("accepts the workspace's own key", async () => {
@@ -62,5 +62,79 @@ describe("public API authentication", () => {
       .all();
     expect(JSON.stringify(rows.results)).not.toContain(ws.apiKey);
     expect(rows.results[0]).toMatchObject({ key_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+});
+
+describe("routes without credentials are exact routes (method and path pattern)", () => {
+  const booking = "00000000-0000-4000-8000-000000000000";
+
+  it("serves the public OpenAPI document and a booking's ical link without an API key", async () => {
+    const doc = await send(`${PUBLIC}/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    // The link's token is the credential: an unknown booking is a 404, not a 401.
+    const ical = await send(`${PUBLIC}/bookings/${booking}/ical?token=nope`);
+    expect(ical.status).toBe(404);
+    expect(ical.body).toMatchObject({ code: "not_found" });
+  });
+
+  it("asks for the API key on another method or a path that only ends like an exempt one", async () => {
+    for (const [method, path] of [
+      ["POST", `/bookings/${booking}/ical`],
+      ["PUT", `/bookings/${booking}/ical`],
+      ["POST", "/openapi.json"],
+      ["DELETE", "/openapi.json"],
+      ["GET", "/locations/openapi.json"],
+      ["GET", "/webhooks/1/openapi.json"],
+      ["GET", `/bookings/${booking}/ical/openapi.json`],
+      ["GET", `/customers/${booking}/bookings/${booking}/ical`],
+    ] as const) {
+      const res = await send(`${PUBLIC}${path}`, {
+        method,
+        headers: { "idempotency-key": crypto.randomUUID() },
+        ...(method === "GET" || method === "DELETE" ? {} : { body: {} }),
+      });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.body).toMatchObject({ code: "unauthenticated" });
+    }
+  });
+
+  it("POST to the ical path with an Idempotency-Key is a 404 with a key, never a 500", async () => {
+    const ws = await createWorkspace();
+    const res = await ws.api(`/bookings/${booking}/ical`, {
+      method: "POST",
+      body: {},
+      headers: { "idempotency-key": crypto.randomUUID() },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "route_not_found" });
+  });
+
+  it("serves the management OpenAPI document without the admin token, and nothing else", async () => {
+    const doc = await send(`${ADMIN}/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    const ws = await createWorkspace();
+    // An unauthenticated caller learns nothing about which workspaces exist.
+    const existing = await send(`${ADMIN}/workspaces/${ws.id}/api-keys/openapi.json`, {
+      method: "DELETE",
+    });
+    const missing = await send(`${ADMIN}/workspaces/${booking}/api-keys/openapi.json`, {
+      method: "DELETE",
+    });
+    expect(existing.status).toBe(401);
+    expect(missing.status).toBe(401);
+    expect(existing.body).toEqual(missing.body);
+    expect(existing.body).toMatchObject({ code: "unauthenticated" });
+    for (const [method, path] of [
+      ["POST", "/openapi.json"],
+      ["GET", "/workspaces/openapi.json"],
+    ] as const) {
+      const res = await send(`${ADMIN}${path}`, {
+        method,
+        ...(method === "POST" ? { body: {} } : {}),
+      });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { adminRateLimit } from "../../middleware/rate-limit";
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireAdminToken } from "../../middleware/admin-auth";
+import { isOneOf } from "../../middleware/exact-routes";
+import { adminRateLimit } from "../../middleware/rate-limit";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
 import { registerApiKeys } from "./api-keys";
@@ -14,6 +15,9 @@ import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "./voucher-templates";
 import { registerWorkspaces } from "./workspaces";
 
+/** The one route without the admin token (method and exact path): the OpenAPI document. */
+const withoutToken = isOneOf([{ method: "get", path: "/openapi.json" }]);
+
 /** Management API v1 for operators provisioning businesses; guarded by ADMIN_TOKEN. */
 export function adminApi() {
   const router = createRouter();
@@ -22,11 +26,9 @@ export function adminApi() {
     scheme: "bearer",
     description: "The Worker's ADMIN_TOKEN secret",
   });
+  // Per client address, before the token is checked.
   router.use("*", adminRateLimit);
-  router.use(
-    "*",
-    except((c) => c.req.path.endsWith("/openapi.json"), requireAdminToken),
-  );
+  router.use("*", except(withoutToken, requireAdminToken));
   router.use("*", limitBody, requireJsonBody);
   registerWorkspaces(router);
   registerLocations(router);

@@ -1,15 +1,16 @@
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
+import { isOneOf } from "../../middleware/exact-routes";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
-import { publicRateLimit } from "../../middleware/rate-limit";
+import { apiKeyRateLimit, publicAddressRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookings } from "./bookings";
-import { ICAL_PATH } from "./bookings/ical";
+import { route as icalRoute } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
 import { registerLocations } from "./locations";
@@ -19,7 +20,13 @@ import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
 import { registerWebhooks } from "./webhooks";
 
-/** Public API v2: every route but its own OpenAPI document needs an API key. */
+/**
+ * The only routes without an API key, as exact routes (method and path pattern):
+ * the OpenAPI document, and a booking's calendar file, whose link carries its own token.
+ */
+const withoutApiKey = isOneOf([{ method: "get", path: "/openapi.json" }, icalRoute]);
+
+/** Public API v2: every route but its own OpenAPI document and the ical link needs an API key. */
 export function publicApi() {
   const router = createRouter();
   router.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
@@ -33,15 +40,9 @@ export function publicApi() {
     name: "Workspace",
     description: "UUID of the workspace the call acts on",
   });
-  router.use("*", publicRateLimit);
-  // The OpenAPI document and a booking's calendar file (token in the link) need no API key.
-  router.use(
-    "*",
-    except(
-      (c) => c.req.path.endsWith("/openapi.json") || ICAL_PATH.test(c.req.path),
-      requireApiKey,
-    ),
-  );
+  // Per client address before authentication, per API key once the key verified.
+  router.use("*", publicAddressRateLimit);
+  router.use("*", except(withoutApiKey, requireApiKey, apiKeyRateLimit));
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
