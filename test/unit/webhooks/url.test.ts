@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateHost, webhookUrlProblem } from "../../../src/domain/webhooks/url";
+import { isPrivateHost, parseV6, webhookUrlProblem } from "../../../src/domain/webhooks/url";
 
 describe("webhook URL rules", () => {
   it.each([
@@ -21,6 +21,28 @@ describe("webhook URL rules", () => {
     "http://[fe80::1]/",
     "http://[::ffff:10.0.0.1]/",
     "http://[::ffff:127.0.0.1]/",
+    // Found in review: loopback and private IPv4 inside IPv6 forms, site-local, localdomain.
+    "http://[::127.0.0.1]/",
+    "http://[::10.0.0.1]/",
+    "http://[::7f00:1]/",
+    "http://[64:ff9b::127.0.0.1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[64:ff9b::192.168.0.1]/",
+    "http://[64:ff9b:1::8.8.8.8]/",
+    "http://[2002:7f00:1::]/",
+    "http://[2002:a00:1::1]/",
+    "http://[2002:c0a8:101:1::1]/",
+    "http://[2002:a9fe:a9fe::]/",
+    "http://[fec0::1]/",
+    "http://[feff:ffff::1]/",
+    "http://[::ffff:0:127.0.0.1]/",
+    "http://[2001::1]/",
+    "http://[100::1]/",
+    "http://[::]/",
+    "http://[ff02::1]/",
+    "http://localhost.localdomain/",
+    "http://LOCALHOST.LOCALDOMAIN./x",
+    "http://db.localdomain/",
   ])("refuses %s unless private targets are allowed", (url) => {
     expect(webhookUrlProblem(url, false)).toMatch(/Private/);
     expect(webhookUrlProblem(url, true)).toBeNull();
@@ -31,6 +53,10 @@ describe("webhook URL rules", () => {
     "http://203.0.113.9:8080/cb",
     "https://172.32.0.1/",
     "https://[2001:db8::1]/",
+    "https://[2606:4700::1111]/",
+    "https://[::ffff:8.8.8.8]/",
+    "https://[64:ff9b::8.8.8.8]/",
+    "https://[2002:808:808::1]/",
   ])("accepts the public address %s", (url) => {
     expect(webhookUrlProblem(url, false)).toBeNull();
   });
@@ -45,5 +71,20 @@ describe("webhook URL rules", () => {
   it("treats trailing dots and case alike", () => {
     expect(isPrivateHost("LOCALHOST.")).toBe(true);
     expect(isPrivateHost("Example.COM")).toBe(false);
+  });
+
+  it("parses IPv6 literals in every written form", () => {
+    expect(parseV6("::")).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(parseV6("::1")).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(parseV6("::127.0.0.1")).toEqual([0, 0, 0, 0, 0, 0, 0x7f00, 1]);
+    expect(parseV6("64:ff9b::10.0.0.1")).toEqual([0x64, 0xff9b, 0, 0, 0, 0, 0xa00, 1]);
+    expect(parseV6("1:2:3:4:5:6:7:8")).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(parseV6("fe80::")).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 0]);
+    for (const bad of ["1::2::3", "1:2:3", "12345::", "::1.2.3", "::256.0.0.1", "g::1"]) {
+      expect(parseV6(bad), bad).toBeNull();
+    }
+    // Unparseable literals are refused rather than guessed at.
+    expect(isPrivateHost("[1::2::3]")).toBe(true);
+    expect(isPrivateHost("::ffff:127.0.0.1")).toBe(true);
   });
 });
