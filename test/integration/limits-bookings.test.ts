@@ -8,6 +8,7 @@ import {
   WEEKDAYS_9_TO_18,
 } from "../helpers/factory";
 import { customer, MONDAY } from "../helpers/salon";
+import { createAccount } from "../helpers/shop";
 
 // Carts at the reference's maxima: 10 items of 10 services each, 10 services for cart next
 // and the cart calendar. One more is a 422 with the one error body.
@@ -19,6 +20,7 @@ let ws: TestWorkspace;
 let location: { uuid: string };
 let staffers: { uuid: string }[];
 let services: { uuid: string; price: number; name: string }[];
+let booked: { uuid: string }[] = [];
 
 beforeAll(async () => {
   ws = await createWorkspace();
@@ -170,6 +172,7 @@ describe("POST /bookings/cart with 10 items of 10 services", () => {
       },
     );
     expect(await rowCount("bookings", ws.id)).toBe(before + MAX_ITEMS);
+    booked = res.body.bookings;
     for (const booking of res.body.bookings) {
       const fetched = await ws.api(`/bookings/${booking.uuid}`);
       expect(fetched.status).toBe(200);
@@ -210,5 +213,25 @@ describe("POST /bookings/cart with 10 items of 10 services", () => {
       field,
     );
     expect(await rowCount("bookings", ws.id)).toBe(before);
+  });
+});
+
+describe("completing a booking with the largest paid_amount", () => {
+  // Whole-order amounts are capped at the largest order's base amount, 3·10^15 minor units.
+  const MAX_AMOUNT = 3_000_000_000_000_000;
+
+  it("refuses one past the cap, as a number or as a string, and takes the cap", async () => {
+    const account = await createAccount(ws, location.uuid, "cash");
+    const complete = (paid_amount: number | string) =>
+      ws.api(`/bookings/${booked[0]?.uuid}/status/complete`, {
+        method: "PUT",
+        body: { account_uuid: account.uuid, paid_amount },
+      });
+    expect422(await complete(MAX_AMOUNT + 1), "paid_amount");
+    expect422(await complete(String(MAX_AMOUNT + 1)), "paid_amount");
+    const res = await complete(String(MAX_AMOUNT));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.is_completed).toBe(true);
+    expect(res.body.order.amount_paid).toBe(MAX_AMOUNT);
   });
 });
