@@ -1,9 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { createDb, runBatch } from "../db/client";
+import { insertRows } from "../db/bounded";
+import { runBatch } from "../db/client";
 import { events, webhookDeliveries, webhooks } from "../db/schema";
 import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
 import { toIso } from "../lib/clock";
+import { backgroundDb } from "./db";
 import { attemptDelivery } from "./deliver";
 import { logMailer, type Mailer } from "./mailer";
 import type { Envelope, WebhookMessage } from "./messages";
@@ -12,6 +14,9 @@ import type { Envelope, WebhookMessage } from "./messages";
 export const FAILED_EVENTS_BEFORE_DISABLE = 5;
 
 type EventRow = typeof events.$inferSelect;
+
+/** Queues accept at most 100 messages per sendBatch. */
+const SEND_BATCH = 100;
 
 const envelopeOf = (e: EventRow): Envelope => ({
   id: e.id,
@@ -53,7 +58,7 @@ export async function consumeWebhookBatch(
 }
 
 async function fanOut(env: Env, eventId: string, mailer: Mailer) {
-  const db = createDb(env.DB);
+  const db = backgroundDb(env);
   const ofEvent = (column: typeof events.workspaceId | typeof events.type) =>
     sql`(select ${column} from ${events} where ${events.id} = ${eventId})`;
   const [found, subscribed, mailed] = await db.batch([
@@ -76,11 +81,14 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
   const event = found[0];
   if (!event || subscribed.length === 0) return;
 
-  await env.WEBHOOK_QUEUE.sendBatch(
-    subscribed.map((w) => ({
-      body: { kind: "delivery", eventId, webhookId: w.id } satisfies WebhookMessage,
-    })),
-  );
+  // Queues take at most 100 messages per sendBatch; a workspace may have more webhooks.
+  for (let i = 0; i < subscribed.length; i += SEND_BATCH) {
+    await env.WEBHOOK_QUEUE.sendBatch(
+      subscribed.slice(i, i + SEND_BATCH).map((w) => ({
+        body: { kind: "delivery", eventId, webhookId: w.id } satisfies WebhookMessage,
+      })),
+    );
+  }
 
   const alreadyMailed = new Set(mailed.map((m) => m.webhookId));
   const toMail = subscribed.filter(
@@ -116,11 +124,12 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
       createdAt: Date.now(),
     });
   }
-  await db.insert(webhookDeliveries).values(rows);
+  // One row per mailed webhook, in statements under D1's parameter limit, as one batch.
+  await runBatch(db, insertRows(db, webhookDeliveries, rows));
 }
 
 async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind: "delivery" }>>) {
-  const db = createDb(env.DB);
+  const db = backgroundDb(env);
   const { eventId, webhookId } = message.body;
   const [hooks, found, done] = await db.batch([
     db.select().from(webhooks).where(eq(webhooks.id, webhookId)),

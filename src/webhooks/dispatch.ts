@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
-import { createDb } from "../db/client";
+import { idIn } from "../db/bounded";
 import { events } from "../db/schema";
 import type { Env } from "../env";
+import { backgroundDb } from "./db";
 import type { WebhookMessage } from "./messages";
 
 /** A claim not followed by a send within this time (the isolate died) is taken over by the sweep. */
@@ -20,7 +21,7 @@ export async function dispatchPending(
   env: Env,
   opts: { workspaceId?: string; createdBefore?: number; maxRounds?: number } = {},
 ): Promise<number> {
-  const db = createDb(env.DB);
+  const db = backgroundDb(env);
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
     const now = Date.now();
@@ -51,8 +52,9 @@ export async function dispatchPending(
     await db
       .update(events)
       .set({ dispatchedAt: Date.now() })
+      // One JSON parameter for the ids: 100 ids plus the timestamp would pass D1's limit.
       .where(
-        inArray(
+        idIn(
           events.id,
           pending.map((e) => e.id),
         ),

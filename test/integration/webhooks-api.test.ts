@@ -1,7 +1,8 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
-import { BASE, d1RoundTrips, PUBLIC } from "../helpers/http";
+import { EVENT_TYPES } from "../../src/db/queries/outbox";
+import { BASE, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -192,6 +193,133 @@ describe("webhook management", () => {
       const res = await ws.api(`/webhooks/${id}`);
       expect(res.status, id).toBe(422);
       expect(res.body.errors).toHaveProperty("webhook_id");
+    }
+  });
+
+  it.each([
+    ["CR LF", "t0k3n\r\nX-Injected: 1"],
+    ["LF", "a\nb"],
+    ["CR", "a\rb"],
+    ["NUL", "a\u0000b"],
+    ["another control character", "a\u001bb"],
+    ["a character above Latin-1", "5 €"],
+    ["an emoji", "ok 🙂"],
+  ])(
+    "refuses a header value with %s: 422 on that value, on create and on PATCH",
+    async (_, value) => {
+      const headers = [
+        { name: "X-Fine", value: "fine" },
+        { name: "X-Token", value },
+      ];
+      const res = await create({ headers });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: "validation_failed", message: expect.any(String) });
+      expect(Object.keys(res.body.errors)).toEqual(["headers.1.value"]);
+      const made = await create({});
+      const patched = await ws.api(`/webhooks/${made.body.id}`, {
+        method: "PATCH",
+        body: { headers },
+      });
+      expect(patched.status).toBe(422);
+      expect(patched.body.errors).toHaveProperty(["headers.1.value"]);
+      expect((await ws.api(`/webhooks/${made.body.id}`)).body.headers).toEqual([]);
+    },
+  );
+
+  it("accepts header values with Latin-1 letters, spaces and tabs", async () => {
+    const headers = [{ name: "X-Greeting", value: "Grüße aus Köln\tà bientôt" }];
+    const res = await create({ headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.headers).toEqual(headers);
+  });
+});
+
+describe("webhook request limits", () => {
+  const list = (n: number, make: (i: number) => unknown) =>
+    Array.from({ length: n }, (_, i) => make(i));
+  const statuses = (n: number) => list(n, (i) => 200 + i).join(",");
+  const emails = (n: number) => list(n, (i) => `desk${i}@salon.example`).join(",");
+  const pairs = (n: number) => list(n, (i) => ({ name: `X-Item-${i}`, value: `value ${i}` }));
+  const atMaximum = {
+    events: [...EVENT_TYPES],
+    parameters: pairs(20),
+    headers: pairs(20),
+    success_statuses: statuses(20),
+    send_notification: true,
+    emails: emails(20),
+  };
+
+  it("creates and updates a webhook with the maximum of every list", async () => {
+    const res = await create(atMaximum);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      ...atMaximum,
+      events: [...EVENT_TYPES],
+      success_statuses: statuses(20),
+      emails: emails(20),
+    });
+    const made = await create({});
+    const patched = await ws.api(`/webhooks/${made.body.id}`, {
+      method: "PATCH",
+      body: atMaximum,
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject(atMaximum);
+  });
+
+  it.each([
+    ["events", { events: [...EVENT_TYPES, EVENT_TYPES[0]] }],
+    ["parameters", { parameters: pairs(21) }],
+    ["headers", { headers: pairs(21) }],
+    ["success_statuses", { success_statuses: statuses(21) }],
+    ["emails", { send_notification: true, emails: emails(21) }],
+  ])(
+    "answers 422 for one more %s than the maximum, on create and on PATCH",
+    async (field, over) => {
+      const before = await ws.api("/webhooks?per_page=1");
+      const res = await create({ ...atMaximum, ...over });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        message: expect.any(String),
+        code: "validation_failed",
+        errors: { [field]: [expect.stringMatching(/^At most \d+ /)] },
+      });
+      expect((await ws.api("/webhooks?per_page=1")).body.meta.total).toBe(before.body.meta.total);
+      const made = await create({});
+      const patched = await ws.api(`/webhooks/${made.body.id}`, { method: "PATCH", body: over });
+      expect(patched.status).toBe(422);
+      expect(Object.keys(patched.body.errors)).toEqual([field]);
+    },
+  );
+
+  it("refuses parameters that would make the delivery URL longer than 8192 characters", async () => {
+    const long = list(10, (i) => ({ name: `p${i}`, value: "ä".repeat(1000) }));
+    const res = await create({ parameters: long });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ parameters: [expect.stringContaining("at most 8192")] });
+    // The same parameters fit nowhere, and a long URL leaves less room for them.
+    const made = await create({ parameters: long.slice(0, 1) });
+    expect(made.status).toBe(201);
+    const patched = await ws.api(`/webhooks/${made.body.id}`, {
+      method: "PATCH",
+      body: { url: `https://hooks.example.com/${"x".repeat(2000)}` },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const more = await ws.api(`/webhooks/${made.body.id}`, {
+      method: "PATCH",
+      body: { parameters: long.slice(0, 3) },
+    });
+    expect(more.status).toBe(422);
+    expect(more.body.errors).toHaveProperty("parameters");
+  });
+
+  it("states the maxima in the OpenAPI document", async () => {
+    const doc = (await send(`${PUBLIC}/openapi.json`)).body;
+    for (const name of ["CreateWebhook", "UpdateWebhook"]) {
+      const props = doc.components.schemas[name].properties;
+      expect(props.events.maxItems, name).toBe(EVENT_TYPES.length);
+      expect(props.parameters.maxItems, name).toBe(20);
+      expect(props.headers.maxItems, name).toBe(20);
     }
   });
 });

@@ -6,7 +6,10 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createDb } from "../../src/db/client";
+import { findWebhook } from "../../src/db/queries/webhooks";
 import worker from "../../src/index";
+import { attemptDelivery } from "../../src/webhooks/deliver";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -282,7 +285,152 @@ describe("webhook delivery through the queue", () => {
     expect(row?.dispatched_at).not.toBeNull();
     expect((await deliveries(hook.id, ws))[0]?.success).toBe(true);
   });
+
+  it("logs a webhook whose stored header cannot be sent as a failed attempt, and sends nothing", async () => {
+    // Rows from before header values were validated: the API now refuses these with 422.
+    const ws = await createWorkspace();
+    const crlf = await subscribe("/crlf", { tries: 2, events: ["customer-created"] }, ws);
+    const euro = await subscribe("/euro", { tries: 1, events: ["customer-created"] }, ws);
+    const healthy = await subscribe("/control-ok", { events: ["customer-created"] }, ws);
+    await setHeaders(crlf.id, [{ name: "X-Token", value: "abc\r\nX-Injected: 1" }]);
+    await setHeaders(euro.id, [{ name: "X-Price", value: "5 €" }]);
+    await insertEvents(ws.id, "customer-created", 1);
+    await runSweep();
+    const crlfLog = await until(async () => {
+      const d = await deliveries(crlf.id, ws);
+      return d.length >= 2 && d;
+    });
+    expect(crlfLog.map((d) => d.attempt).sort()).toEqual([1, 2]);
+    for (const d of crlfLog) {
+      expect(d).toMatchObject({ kind: "http", success: false, status_code: null });
+      expect(d.error).toBe("request not sent: header X-Token has a value that cannot be sent");
+    }
+    const euroLog = await until(async () => {
+      const d = await deliveries(euro.id, ws);
+      return d.length >= 1 && d;
+    });
+    expect(euroLog).toMatchObject([
+      {
+        attempt: 1,
+        success: false,
+        error: "request not sent: header X-Price has a value that cannot be sent",
+      },
+    ]);
+    await until(async () => callsTo("/control-ok").length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(callsTo("/crlf")).toEqual([]);
+    expect(callsTo("/euro")).toEqual([]);
+    expect(await deliveries(crlf.id, ws)).toHaveLength(2);
+    expect(await deliveries(euro.id, ws)).toHaveLength(1);
+    // The same event still reached the webhook that can be delivered.
+    expect((await deliveries(healthy.id, ws))[0]).toMatchObject({ success: true });
+  });
+
+  it("delivers a webhook with the maximum of parameters and headers", async () => {
+    const ws = await createWorkspace();
+    const pairs = (prefix: string, value: string) =>
+      Array.from({ length: 20 }, (_, i) => ({ name: `${prefix}${i}`, value: `v${i} ${value}` }));
+    const hook = await subscribe(
+      "/max",
+      {
+        events: ["customer-created"],
+        parameters: pairs("p", "ä&="),
+        headers: pairs("X-H", "x".repeat(1000 - 4)),
+      },
+      ws,
+    );
+    await insertEvents(ws.id, "customer-created", 1);
+    await runSweep();
+    const [call] = await until(async () => callsTo("/max").length > 0 && callsTo("/max"));
+    if (!call) throw new Error("no call");
+    for (let i = 0; i < 20; i++) {
+      expect(call.url.searchParams.get(`p${i}`)).toBe(`v${i} ä&=`);
+      expect(call.headers.get(`x-h${i}`)).toBe(`v${i} ${"x".repeat(1000 - 4)}`);
+    }
+    expect((await deliveries(hook.id, ws))[0]).toMatchObject({ success: true });
+  });
+
+  it("records the e-mails of many notifying webhooks of one event (statements under D1's limit)", async () => {
+    const ws = await createWorkspace();
+    const hooks = [];
+    for (let i = 0; i < 12; i++)
+      hooks.push(
+        await subscribe(
+          `/notify-${i}`,
+          { events: ["customer-created"], send_notification: true, emails: "desk@salon.example" },
+          ws,
+        ),
+      );
+    await insertEvents(ws.id, "customer-created", 1);
+    await runSweep();
+    for (const hook of hooks) {
+      const log = await until(async () => {
+        const d = await deliveries(hook.id, ws);
+        return d.length >= 2 && d;
+      });
+      expect(log.map((d) => d.kind).sort()).toEqual(["email", "http"]);
+    }
+  });
+
+  it("the sweep hands over more than 100 waiting events (ids bound as one parameter)", async () => {
+    const ws = await createWorkspace();
+    const ids = await insertEvents(ws.id, "customer-created", 130);
+    await runSweep();
+    const row = await env.DB.prepare(
+      "select count(*) as n from events where workspace_id = ? and dispatched_at is not null",
+    )
+      .bind(ws.id)
+      .first<{ n: number }>();
+    expect(row?.n).toBe(ids.length);
+  });
+
+  it("an attempt never throws: a request that cannot be made, or a fetch that throws, is a failed attempt", async () => {
+    const ws = await createWorkspace();
+    const made = await subscribe("/direct", { events: ["customer-created"] }, ws);
+    const hook = await findWebhook({ db: createDb(env.DB), workspaceId: ws.id }, made.id);
+    if (!hook) throw new Error("no webhook");
+    const envelope = {
+      id: "evt_direct",
+      type: "customer-created",
+      created_at: "",
+      workspace: ws.id,
+      data: {},
+    };
+    for (const value of ["abc\r\nX-Injected: 1", "a\u0000b", "5 €"]) {
+      const result = await attemptDelivery(
+        { ...hook, headers: [{ name: "X-Token", value }] },
+        envelope,
+      );
+      expect(result).toEqual({
+        statusCode: null,
+        success: false,
+        error: "request not sent: header X-Token has a value that cannot be sent",
+        durationMs: 0,
+        retryAfterSeconds: null,
+      });
+    }
+    expect(await attemptDelivery({ ...hook, url: "not a url" }, envelope)).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^request not sent: /),
+    });
+    expect(callsTo("/direct")).toEqual([]);
+    respond = () => {
+      throw new TypeError("network down");
+    };
+    expect(await attemptDelivery(hook, envelope)).toMatchObject({
+      statusCode: null,
+      success: false,
+      error: "network down",
+    });
+    expect(callsTo("/direct")).toHaveLength(1);
+  });
 });
+
+async function setHeaders(webhookId: number, headers: { name: string; value: string }[]) {
+  await env.DB.prepare("update webhooks set headers = ? where id = ?")
+    .bind(JSON.stringify(headers), webhookId)
+    .run();
+}
 
 async function insertEvents(workspaceId: string, type: string, count: number) {
   const ids = Array.from({ length: count }, () => crypto.randomUUID());

@@ -4,7 +4,7 @@ import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { AppEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { CreateWebhookBody, renderWebhook, WebhookWithSecretSchema } from "./schema";
-import { assertWebhookUrl } from "./url-check";
+import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
 export const route = createRoute({
   method: "post",
@@ -20,6 +20,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   assertWebhookUrl(c.env, body.url);
+  assertDeliveryUrlLength(body.url, body.parameters ?? []);
   const now = Date.now();
   const [row] = await c.var.db
     .insert(webhooks)

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EVENT_TYPES } from "../../../db/queries/outbox";
+import { HEADER_NAME, HEADER_VALUE } from "../../../domain/webhooks/request";
 import type { webhookDeliveries, webhooks } from "../../../db/schema";
 import { toIso } from "../../../lib/clock";
 
@@ -22,22 +23,27 @@ const Pair = z.object({
   value: z.string().max(1000, "At most 1000 characters."),
 });
 
+/** Lists in a webhook: at most this many parameters, headers, success statuses and e-mails. */
+export const MAX_LIST = 20;
+
 const HeaderPair = Pair.extend({
   name: Pair.shape.name
-    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "Must be a valid HTTP header name.")
+    .regex(HEADER_NAME, "Must be a valid HTTP header name.")
     .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), "This header is set by the platform."),
+  value: Pair.shape.value.regex(
+    HEADER_VALUE,
+    "Must be a valid HTTP header value: no line breaks or control characters, only Latin-1 characters.",
+  ),
 });
 
 const statusList = z
   .string()
+  .max(200, "At most 200 characters.")
   .regex(/^\s*[1-5]\d\d(\s*,\s*[1-5]\d\d)*\s*$/, "Must be HTTP status codes separated by commas.")
-  .transform((s) =>
-    s
-      .split(",")
-      .map((x) => x.trim())
-      .join(","),
-  )
-  .openapi({ example: "200,201" });
+  .transform((s) => s.split(",").map((x) => x.trim()))
+  .refine((list) => list.length <= MAX_LIST, `At most ${MAX_LIST} status codes.`)
+  .transform((list) => list.join(","))
+  .openapi({ example: "200,201", description: `Up to ${MAX_LIST} comma-separated status codes` });
 
 const anEmail = z.email();
 const emailList = z
@@ -49,7 +55,7 @@ const emailList = z
       .map((x) => x.trim())
       .filter(Boolean),
   )
-  .refine((list) => list.length <= 20, "At most 20 addresses.")
+  .refine((list) => list.length <= MAX_LIST, `At most ${MAX_LIST} addresses.`)
   .refine(
     (list) => list.every((e) => anEmail.safeParse(e).success),
     "Must be e-mail addresses separated by commas.",
@@ -72,9 +78,10 @@ const fields = {
   events: z
     .array(z.enum(EVENT_TYPES))
     .min(1, "Subscribe to at least one event kind.")
+    .max(EVENT_TYPES.length, `At most ${EVENT_TYPES.length} event kinds.`)
     .transform((list) => [...new Set(list)]),
-  parameters: z.array(Pair).max(20, "At most 20 parameters."),
-  headers: z.array(HeaderPair).max(20, "At most 20 headers."),
+  parameters: z.array(Pair).max(MAX_LIST, `At most ${MAX_LIST} parameters.`),
+  headers: z.array(HeaderPair).max(MAX_LIST, `At most ${MAX_LIST} headers.`),
   tries: z
     .number()
     .int("Must be a whole number.")

@@ -5,7 +5,7 @@ import type { AppEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { renderWebhook, UpdateWebhookBody, WebhookPath, WebhookSchema } from "./schema";
-import { assertWebhookUrl } from "./url-check";
+import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
 export const route = createRoute({
   method: "patch",
@@ -23,6 +23,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (body.url !== undefined) assertWebhookUrl(c.env, body.url);
   const current = await findWebhook(scope, id);
   if (!current) throw notFound("Webhook");
+  if (body.url !== undefined || body.parameters !== undefined)
+    assertDeliveryUrlLength(body.url ?? current.url, body.parameters ?? current.parameters);
   const sendNotification = body.send_notification ?? current.sendNotification;
   if (sendNotification && !(body.emails ?? current.emails))
     throw fieldError("emails", "Required when send_notification is true.");

@@ -1,3 +1,4 @@
+import { deliveryUrl, MAX_DELIVERY_URL, type NameValue } from "../../../domain/webhooks/request";
 import { webhookUrlProblem } from "../../../domain/webhooks/url";
 import type { Env } from "../../../env";
 import { fieldError } from "../../../lib/errors";
@@ -6,4 +7,14 @@ import { fieldError } from "../../../lib/errors";
 export function assertWebhookUrl(env: Env, url: string) {
   const problem = webhookUrlProblem(url, env.ALLOW_PRIVATE_WEBHOOKS === "true");
   if (problem) throw fieldError("url", problem);
+}
+
+/** The URL a delivery requests, parameters included, must stay within MAX_DELIVERY_URL. */
+export function assertDeliveryUrlLength(url: string, parameters: readonly NameValue[]) {
+  const length = deliveryUrl(url, parameters).href.length;
+  if (length > MAX_DELIVERY_URL)
+    throw fieldError(
+      "parameters",
+      `With these parameters the delivery URL is ${length} characters long; at most ${MAX_DELIVERY_URL}.`,
+    );
 }
