@@ -1,0 +1,100 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../../src/index";
+
+/**
+ * Sends requests to the Worker by calling its fetch handler in the test's own
+ * isolate, not through `exports.default.fetch` (SELF).
+ *
+ * Why: in @cloudflare/vitest-pool-workers 0.15.1 every call through SELF
+ * constructs the pool's entrypoint wrapper, and its constructor
+ * (`createProxyPrototypeClass` in cloudflare:test-internal) replaces
+ * `Wrapper.prototype` with a new Proxy around the previous one. After n calls
+ * a method lookup walks n nested get traps, each re-validating against the
+ * chain below it, so a lookup costs O(n²) (0.3 ms at 100 wrappers, 26 ms at
+ * 1000, 63 ms at 1600) and near 1800 nested proxies the lookup overflows the
+ * stack: `RangeError: Maximum call stack size exceeded`, whatever the input.
+ * Calling the handler directly builds no wrapper, so the ten-thousandth
+ * request costs what the first did. Every request gets its own execution
+ * context, and its waitUntil work (outbox dispatch) is awaited before the
+ * next request, so row counts never race a request's own background writes.
+ */
+
+export const ORIGIN = "http://fuzz.test";
+
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body; undefined when the body is empty or not JSON. */
+  json: unknown;
+  jsonError: string | null;
+}
+
+export async function exchange(request: Request): Promise<Exchange> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request, env, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  let json: unknown;
+  let jsonError: string | null = null;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      jsonError = String(e);
+    }
+  }
+  return { status: response.status, headers: response.headers, text, json, jsonError };
+}
+
+/** Tables written outside the request being judged (by design), so not counted. */
+const NOT_COUNTED = new Set([
+  // Delivery log, written by the queue consumer in the background.
+  "webhook_deliveries",
+  // Kept for every keyed request, including rejected ones, so that a retry gets the same answer.
+  "idempotency_keys",
+  // Tombstones the calendar objects write when they settle an expired hold (alarms).
+  "hold_fences",
+  "d1_migrations",
+]);
+
+let countAll: D1PreparedStatement | undefined;
+
+/** Rows of every counted table, in one query. */
+export async function rowCounts(): Promise<Record<string, number>> {
+  if (!countAll) {
+    const tables = await env.DB.prepare("select name from sqlite_master where type = 'table'").all<{
+      name: string;
+    }>();
+    const names = tables.results
+      .map((t) => t.name)
+      .filter((n) => !NOT_COUNTED.has(n) && !n.startsWith("sqlite_") && !n.startsWith("_cf"));
+    countAll = env.DB.prepare(
+      `select ${names.map((n) => `(select count(*) from "${n}") as "${n}"`).join(", ")}`,
+    );
+  }
+  return (await countAll.first<Record<string, number>>()) ?? {};
+}
+
+export function diffCounts(before: Record<string, number>, after: Record<string, number>) {
+  const out: Record<string, string> = {};
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)]))
+    if (before[k] !== after[k]) out[k] = `${before[k] ?? 0} → ${after[k] ?? 0}`;
+  return out;
+}
+
+/** Webhook targets in D1 that are not loopback: must stay empty, or the fuzz sent traffic off this machine. */
+export async function nonLoopbackWebhooks(): Promise<string[]> {
+  const { results } = await env.DB.prepare("select url from webhooks").all<{ url: string }>();
+  return results.map((r) => r.url).filter((u) => !isLoopbackUrl(u));
+}
+
+export function isLoopbackUrl(raw: string): boolean {
+  try {
+    const host = new URL(raw).hostname.toLowerCase();
+    return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return true; // not a URL: nothing could be fetched
+  }
+}

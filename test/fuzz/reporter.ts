@@ -1,0 +1,114 @@
+import type { Reporter, UserConsoleLog } from "vitest/node";
+
+/**
+ * Adds up the shards of `npm run fuzz` (each prints one `FUZZ_SUMMARY` line)
+ * and prints the totals: requests, statuses, violations, soft findings, wall
+ * time. Fails the run (exit code 1) when the shards together sent fewer than
+ * `minRequests` requests, so a fuzz that silently did little cannot pass.
+ */
+
+interface Summary {
+  shard: number;
+  seed: number;
+  passes: number;
+  requests: number;
+  setup_requests: number;
+  by_status: Record<string, number>;
+  server_errors: number;
+  error_body_violations: number;
+  rows_left_by_rejections: number;
+  response_schema_violations: number;
+  violations: number;
+  soft: Record<string, number>;
+  ops_never_2xx: string[];
+  valid_success_rate: Record<string, string>;
+  duration_ms: number;
+}
+
+interface Soft {
+  shard: number;
+  kind: string;
+  count: number;
+  examples: { op: string; request: string; response: string; detail: string }[];
+}
+
+export default class FuzzReporter implements Reporter {
+  private readonly summaries: Summary[] = [];
+  private readonly soft: Soft[] = [];
+  private started = Date.now();
+
+  constructor(private readonly minRequests: number) {}
+
+  onInit() {
+    this.started = Date.now();
+  }
+
+  onUserConsoleLog(log: UserConsoleLog) {
+    for (const line of log.content.split("\n")) {
+      if (line.startsWith("FUZZ_SUMMARY "))
+        this.summaries.push(JSON.parse(line.slice(13)) as Summary);
+      if (line.startsWith("FUZZ_SOFT ")) this.soft.push(JSON.parse(line.slice(10)) as Soft);
+    }
+  }
+
+  onTestRunEnd() {
+    const sum = (f: (s: Summary) => number) => this.summaries.reduce((a, s) => a + f(s), 0);
+    const statuses: Record<string, number> = {};
+    const validOk = new Map<string, [number, number]>();
+    for (const s of this.summaries) {
+      for (const [k, v] of Object.entries(s.by_status)) statuses[k] = (statuses[k] ?? 0) + v;
+      for (const [op, rate] of Object.entries(s.valid_success_rate)) {
+        const [ok = 0, all = 0] = rate.split("/").map(Number);
+        const [a, b] = validOk.get(op) ?? [0, 0];
+        validOk.set(op, [a + ok, b + all]);
+      }
+    }
+    const never = this.summaries.length
+      ? (this.summaries[0]?.ops_never_2xx ?? []).filter((op) =>
+          this.summaries.every((s) => s.ops_never_2xx.includes(op)),
+        )
+      : [];
+    const softTotals = new Map<string, { count: number; examples: Soft["examples"] }>();
+    for (const s of this.soft) {
+      const entry = softTotals.get(s.kind) ?? { count: 0, examples: [] };
+      entry.count += s.count;
+      for (const e of s.examples) if (entry.examples.length < 2) entry.examples.push(e);
+      softTotals.set(s.kind, entry);
+    }
+    const requests = sum((s) => s.requests);
+    const totals = {
+      shards: this.summaries.length,
+      passes: sum((s) => s.passes),
+      requests,
+      setup_requests: sum((s) => s.setup_requests),
+      server_errors_5xx: sum((s) => s.server_errors),
+      error_body_violations: sum((s) => s.error_body_violations),
+      rows_left_by_rejections: sum((s) => s.rows_left_by_rejections),
+      response_schema_violations: sum((s) => s.response_schema_violations),
+      all_violations: sum((s) => s.violations),
+      by_status: statuses,
+      seeds: this.summaries.map((s) => s.seed),
+      wall_time_s: Math.round((Date.now() - this.started) / 1000),
+    };
+    const out: string[] = ["", "─── fuzz totals ───", JSON.stringify(totals, null, 2)];
+    out.push("valid requests answered 2xx, per operation:");
+    for (const [op, [ok, all]] of [...validOk].sort())
+      out.push(`  ${`${ok}/${all}`.padStart(9)}  ${op}`);
+    if (never.length) out.push(`operations never answered 2xx: ${never.join(", ")}`);
+    if (softTotals.size) {
+      out.push("soft findings (reported, not failing):");
+      for (const [kind, e] of [...softTotals].sort((a, b) => b[1].count - a[1].count)) {
+        out.push(`  ${String(e.count).padStart(6)}  ${kind}`);
+        for (const x of e.examples)
+          out.push(
+            `            e.g. ${x.request.slice(0, 240)}\n              → ${x.response.slice(0, 200)} ${x.detail.slice(0, 160)}`,
+          );
+      }
+    }
+    if (requests < this.minRequests) {
+      out.push(`FUZZ FAILED: ${requests} requests, fewer than the ${this.minRequests} required.`);
+      process.exitCode = 1;
+    }
+    console.log(out.join("\n"));
+  }
+}
