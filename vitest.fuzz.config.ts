@@ -29,7 +29,7 @@ export default defineConfig(async () => {
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_PRIVATE_WEBHOOKS: "true",
             WEBHOOK_RETRY_BASE_SECONDS: "0",
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "12",
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",
             ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
             ...(process.env.FUZZ_SECONDS ? { FUZZ_SECONDS: process.env.FUZZ_SECONDS } : {}),
           },

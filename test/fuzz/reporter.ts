@@ -1,4 +1,5 @@
-import type { Reporter, UserConsoleLog } from "vitest/node";
+import type { UserConsoleLog } from "vitest";
+import type { Reporter } from "vitest/node";
 
 /**
  * Adds up the shards of `npm run fuzz` (each prints one `FUZZ_SUMMARY` line)
@@ -20,8 +21,12 @@ interface Summary {
   response_schema_violations: number;
   violations: number;
   soft: Record<string, number>;
+  soft_by_op: Record<string, Record<string, number>>;
+  refusals: Record<string, number>;
   ops_never_2xx: string[];
   valid_success_rate: Record<string, string>;
+  cases: Record<string, number>;
+  pass_ms: number[];
   duration_ms: number;
 }
 
@@ -54,9 +59,12 @@ export default class FuzzReporter implements Reporter {
   onTestRunEnd() {
     const sum = (f: (s: Summary) => number) => this.summaries.reduce((a, s) => a + f(s), 0);
     const statuses: Record<string, number> = {};
+    const cases: Record<string, number> = {};
+    const passMs = this.summaries.flatMap((s) => s.pass_ms);
     const validOk = new Map<string, [number, number]>();
     for (const s of this.summaries) {
       for (const [k, v] of Object.entries(s.by_status)) statuses[k] = (statuses[k] ?? 0) + v;
+      for (const [k, v] of Object.entries(s.cases)) cases[k] = (cases[k] ?? 0) + v;
       for (const [op, rate] of Object.entries(s.valid_success_rate)) {
         const [ok = 0, all = 0] = rate.split("/").map(Number);
         const [a, b] = validOk.get(op) ?? [0, 0];
@@ -68,6 +76,17 @@ export default class FuzzReporter implements Reporter {
           this.summaries.every((s) => s.ops_never_2xx.includes(op)),
         )
       : [];
+    const softByOp = new Map<string, Map<string, number>>();
+    const refusals = new Map<string, number>();
+    for (const s of this.summaries) {
+      for (const [kind, ops] of Object.entries(s.soft_by_op ?? {})) {
+        const m = softByOp.get(kind) ?? new Map<string, number>();
+        for (const [op, n] of Object.entries(ops)) m.set(op, (m.get(op) ?? 0) + n);
+        softByOp.set(kind, m);
+      }
+      for (const [r, n] of Object.entries(s.refusals ?? {}))
+        refusals.set(r, (refusals.get(r) ?? 0) + n);
+    }
     const softTotals = new Map<string, { count: number; examples: Soft["examples"] }>();
     for (const s of this.soft) {
       const entry = softTotals.get(s.kind) ?? { count: 0, examples: [] };
@@ -87,6 +106,13 @@ export default class FuzzReporter implements Reporter {
       response_schema_violations: sum((s) => s.response_schema_violations),
       all_violations: sum((s) => s.violations),
       by_status: statuses,
+      by_case: cases,
+      pass_s: {
+        first: this.summaries.map((s) => (s.pass_ms[0] ?? 0) / 1000),
+        last: this.summaries.map((s) => (s.pass_ms[s.pass_ms.length - 1] ?? 0) / 1000),
+        min: Math.min(...passMs) / 1000,
+        max: Math.max(...passMs) / 1000,
+      },
       seeds: this.summaries.map((s) => s.seed),
       wall_time_s: Math.round((Date.now() - this.started) / 1000),
     };
@@ -99,11 +125,25 @@ export default class FuzzReporter implements Reporter {
       out.push("soft findings (reported, not failing):");
       for (const [kind, e] of [...softTotals].sort((a, b) => b[1].count - a[1].count)) {
         out.push(`  ${String(e.count).padStart(6)}  ${kind}`);
+        const ops = [...(softByOp.get(kind) ?? new Map<string, number>())].sort(
+          (a, b) => b[1] - a[1],
+        );
+        out.push(
+          `            by operation: ${ops
+            .slice(0, 8)
+            .map(([op, n]) => `${op} (${n})`)
+            .join(", ")}${ops.length > 8 ? `, … ${ops.length - 8} more` : ""}`,
+        );
         for (const x of e.examples)
           out.push(
             `            e.g. ${x.request.slice(0, 240)}\n              → ${x.response.slice(0, 200)} ${x.detail.slice(0, 160)}`,
           );
       }
+    }
+    if (refusals.size) {
+      out.push("most common reasons valid requests were refused:");
+      for (const [r, n] of [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 15))
+        out.push(`  ${String(n).padStart(6)}  ${r}`);
     }
     if (requests < this.minRequests) {
       out.push(`FUZZ FAILED: ${requests} requests, fewer than the ${this.minRequests} required.`);

@@ -91,10 +91,14 @@ export async function nonLoopbackWebhooks(): Promise<string[]> {
 }
 
 export function isLoopbackUrl(raw: string): boolean {
+  let url: URL;
   try {
-    const host = new URL(raw).hostname.toLowerCase();
-    return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+    url = new URL(raw);
   } catch {
     return true; // not a URL: nothing could be fetched
   }
+  // Only http(s) targets are ever fetched (the server refuses other schemes).
+  if (url.protocol !== "http:" && url.protocol !== "https:") return true;
+  const host = url.hostname.toLowerCase();
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }

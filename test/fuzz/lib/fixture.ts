@@ -48,6 +48,20 @@ const weekdays = (location: string) =>
     end: "18:00",
   }));
 
+/** What later requests need to know about a rendered booking: its iCal token and its services. */
+export function learnBooking(world: World, booking: unknown) {
+  const token = icalToken(booking);
+  if (token) world.icalTokens.set(...token);
+  const b = booking as { uuid?: unknown; ordered_services?: { service_uuid?: unknown }[] };
+  if (typeof b?.uuid === "string" && Array.isArray(b.ordered_services))
+    world.bookingServices.set(
+      b.uuid,
+      b.ordered_services
+        .map((s) => s?.service_uuid)
+        .filter((x): x is string => typeof x === "string"),
+    );
+}
+
 /** Pulls the iCal token out of a rendered booking's links. */
 export function icalToken(booking: unknown): [string, string] | null {
   const b = booking as { uuid?: unknown; links?: { type?: string; link?: string }[] };
@@ -61,7 +75,7 @@ export function icalToken(booking: unknown): [string, string] | null {
   }
 }
 
-async function tenant(name: string, world: Pick<World, "icalTokens"> | null): Promise<Tenant> {
+async function tenant(name: string, world: World | null): Promise<Tenant> {
   const created = await admin("/workspaces", {
     name,
     country: "DE",
@@ -207,8 +221,7 @@ async function tenant(name: string, world: Pick<World, "icalTokens"> | null): Pr
       customer_first_name: "Anna",
     });
     p.booking.fixed.push(booking.uuid as string);
-    const token = icalToken(booking);
-    if (token && world) world.icalTokens.set(...token);
+    if (world) learnBooking(world, booking);
   }
   p.order.fixed.push(
     (
@@ -230,6 +243,7 @@ export async function buildWorld(shard: number): Promise<World> {
     shop: undefined as unknown as Tenant,
     foreign: undefined as unknown as Tenant,
     icalTokens: new Map(),
+    bookingServices: new Map(),
   };
   world.shop = await tenant(`shop${shard}`, world);
   world.foreign = await tenant(`foreign${shard}`, null);

@@ -95,6 +95,19 @@ function orderTerms(b: Body, g: Draw, pick: Pick) {
   else if (b.promocode_discount_amount !== undefined) b.promocode_discount_amount = 0;
 }
 
+/** Mostly a short list of the fixture's services and staff, which can all be booked; sometimes as generated. */
+function fixtureServices(b: Body, g: Draw, pick: Pick) {
+  if (g(fc.nat, { max: 3 }) === 0) return;
+  b.services = list(b.services)
+    .slice(0, 3)
+    .filter(isObject)
+    .map((s) => ({
+      ...s,
+      service_uuid: pick("service", true),
+      ...(s.staffer_uuid ? { staffer_uuid: pick("staffer", true) } : {}),
+    }));
+}
+
 const notifyNeedsEmails = (b: Body) => {
   if (b.send_notification === true && !b.emails) b.emails = "ops@example.com";
 };
@@ -105,7 +118,11 @@ export const FIXUPS: Record<string, (b: Body, g: Draw, pick: Pick) => void> = {
     if (typeof b.starts_at === "string")
       b.ends_at = iso(Date.parse(b.starts_at) + g(fc.integer, { min: 1, max: 16 }) * 15 * MINUTE);
   },
-  CartCalendar: (b, g) => dateRange(b, g, 6),
+  CartCalendar(b, g, pick) {
+    dateRange(b, g, 6);
+    fixtureServices(b, g, pick);
+  },
+  CartNextSlot: (b, g, pick) => fixtureServices(b, g, pick),
   CreateCartBooking(b, g, pick) {
     // Mostly a cart that fits a working day with the fixture's staff; sometimes as generated.
     if (g(fc.nat, { max: 3 }) === 0) return;

@@ -10,7 +10,7 @@ import {
   ORIGIN,
   rowCounts,
 } from "./client";
-import { ADMIN_BASE, adminToken, buildWorld, icalToken, issueKey, PUBLIC_BASE } from "./fixture";
+import { ADMIN_BASE, adminToken, buildWorld, issueKey, learnBooking, PUBLIC_BASE } from "./fixture";
 import { FIXUPS } from "./fixups";
 import { choose, mutateBody, type RawBody, wholeBody } from "./mutations";
 import { errorBodyProblems, SchemaValidators } from "./oracles";
@@ -77,8 +77,16 @@ export interface Summary {
   response_schema_violations: number;
   violations: number;
   soft: Record<string, number>;
+  /** Soft findings by kind and operation. */
+  soft_by_op: Record<string, Record<string, number>>;
+  /** Why valid requests were refused: "<op> → <status> <message>" counts. */
+  refusals: Record<string, number>;
   ops_never_2xx: string[];
   valid_success_rate: Record<string, string>;
+  /** Requests by case kind (valid, body, whole, path, query, auth, method, idempotency). */
+  cases: Record<string, number>;
+  /** Wall time of each pass: flat, where SELF's wrapper growth made each slower than the last. */
+  pass_ms: number[];
   duration_ms: number;
 }
 
@@ -94,10 +102,16 @@ export class Fuzzer {
   private requests = 0;
   private setupRequests = 0;
   private readonly byStatus: Record<string, number> = {};
+  private readonly byCase: Record<string, number> = {};
+  private readonly passMs: number[] = [];
   private readonly opStats = new Map<string, { valid: number; validOk: number; ok: number }>();
   readonly violations: Finding[] = [];
   private readonly violationKeys = new Map<string, number>();
-  private readonly soft = new Map<string, { count: number; examples: Finding[] }>();
+  private readonly soft = new Map<
+    string,
+    { count: number; examples: Finding[]; byOp: Record<string, number> }
+  >();
+  private readonly refusals: Record<string, number> = {};
   private readonly hardCounts: Record<string, number> = {};
   private lastIdempotent: {
     key: string;
@@ -144,7 +158,9 @@ export class Fuzzer {
         )
           return;
         passes++;
+        const t = Date.now();
         await this.pass(g);
+        this.passMs.push(Date.now() - t);
       }),
       {
         numRuns: this.options.passes,
@@ -183,7 +199,7 @@ export class Fuzzer {
     for (const op of order) {
       const cases: Case[] = [this.validCase(g, op), this.validCase(g, op)];
       if (op.body) {
-        cases.push(this.bodyCase(g, op), this.bodyCase(g, op));
+        cases.push(this.bodyCase(g, op, "any"), this.bodyCase(g, op, "arrays"));
         const base = this.validCase(g, op);
         cases.push({ ...base, kind: "whole", raw: wholeBody(g, this.bodyValue(base)), label: "" });
       }
@@ -251,6 +267,13 @@ export class Fuzzer {
     const query = this.validQuery(g, op);
     const path = this.validPath(g, op, query);
     const body = this.validBody(g, op);
+    // A staffer change may name one of the booking's own services only.
+    if (op.bodyName === "ChangeBookingStaffer" && body && typeof body === "object") {
+      const booking = decodeURIComponent(path.split("/")[2] ?? "");
+      const services = this.world.bookingServices.get(booking);
+      const b = body as Record<string, unknown>;
+      if (b.service_uuid !== undefined && services?.length) b.service_uuid = choose(g, services);
+    }
     return {
       op,
       kind: "valid",
@@ -272,15 +295,16 @@ export class Fuzzer {
     return c.raw?.body ? JSON.parse(c.raw.body) : {};
   }
 
-  private bodyCase(g: fc.GeneratorValue, op: Operation): Case {
+  private bodyCase(g: fc.GeneratorValue, op: Operation, focus: "any" | "arrays"): Case {
     const base = this.validCase(g, op);
-    const raw = mutateBody(
-      g,
-      this.bodyValue(base),
-      op.body as Schema,
-      this.ctx(op, op.bodyName),
-      this.world,
-    );
+    const mutate = (body: unknown, f: "any" | "arrays") =>
+      mutateBody(g, body, op.body as Schema, this.ctx(op, op.bodyName), this.world, f);
+    let raw = mutate(this.bodyValue(base), focus);
+    // Now and then a second change on top of the first.
+    if (raw.type === "application/json" && raw.body && g(fc.nat, { max: 3 }) === 0) {
+      const second = mutate(JSON.parse(raw.body), "any");
+      raw = { ...second, label: `${raw.label} + ${second.label}` };
+    }
     return { ...base, kind: "body", raw, label: raw.label };
   }
 
@@ -487,6 +511,7 @@ export class Fuzzer {
     }
     this.requests++;
     this.byStatus[res.status] = (this.byStatus[res.status] ?? 0) + 1;
+    this.byCase[c.kind] = (this.byCase[c.kind] ?? 0) + 1;
     const answer = `${res.status} ${res.text.slice(0, 600)}`;
     const ok = res.status >= 200 && res.status < 300;
     if (stats) {
@@ -530,7 +555,7 @@ export class Fuzzer {
       this.softFinding("2xx for a made-up path id", c.op, described, answer, "");
     if (ok && c.kind === "method")
       this.softFinding("undocumented method answered 2xx", c.op, described, answer, "");
-    if (!ok && c.kind === "valid")
+    if (!ok && c.kind === "valid") {
       this.softFinding(
         "valid request refused (a business rule or a conflict)",
         c.op,
@@ -538,6 +563,10 @@ export class Fuzzer {
         answer,
         "",
       );
+      const message = (res.json as { message?: unknown } | undefined)?.message;
+      const reason = `${c.op.key} → ${res.status} ${String(message ?? "").slice(0, 120)}`;
+      this.refusals[reason] = (this.refusals[reason] ?? 0) + 1;
+    }
 
     if (ok && c.op.jsonResponses && res.status !== 204) {
       if (res.jsonError !== null || res.json === undefined)
@@ -669,10 +698,7 @@ export class Fuzzer {
     const pools = this.world.shop.pools;
     const body = json as Record<string, unknown>;
     const bookings = Array.isArray(body?.bookings) ? body.bookings : [body];
-    for (const b of bookings) {
-      const token = icalToken(b);
-      if (token) this.world.icalTokens.set(...token);
-    }
+    for (const b of bookings) learnBooking(this.world, b);
     if (op.method !== "POST" || typeof body !== "object" || body === null) return;
     const id =
       typeof body.uuid === "string" ? body.uuid : body.id !== undefined ? String(body.id) : null;
@@ -728,8 +754,9 @@ export class Fuzzer {
     response: string,
     detail: string,
   ) {
-    const entry = this.soft.get(kind) ?? { count: 0, examples: [] };
+    const entry = this.soft.get(kind) ?? { count: 0, examples: [], byOp: {} };
     entry.count++;
+    entry.byOp[op.key] = (entry.byOp[op.key] ?? 0) + 1;
     if (entry.examples.length < MAX_EXAMPLES && !entry.examples.some((e) => e.op === op.key))
       entry.examples.push({ kind, op: op.key, request, response: response.slice(0, 300), detail });
     this.soft.set(kind, entry);
@@ -763,8 +790,12 @@ export class Fuzzer {
       response_schema_violations: this.hardCounts["response schema"] ?? 0,
       violations: Object.values(this.hardCounts).reduce((a, b) => a + b, 0),
       soft: Object.fromEntries([...this.soft.entries()].map(([k, v]) => [k, v.count])),
+      soft_by_op: Object.fromEntries([...this.soft.entries()].map(([k, v]) => [k, v.byOp])),
+      refusals: this.refusals,
       ops_never_2xx: never,
       valid_success_rate: rate,
+      cases: this.byCase,
+      pass_ms: this.passMs,
       duration_ms: duration,
     };
   }

@@ -145,58 +145,78 @@ function typeName(v: Json) {
   return typeof v;
 }
 
-/** Candidate replacement values for one place; the caller draws one uniformly. */
-function replacements(
+type Option = { label: string; make: () => Json | typeof DELETE };
+
+/**
+ * Candidate changes for one place, in groups (absence, null, another type,
+ * bounds, lengths, formats, ids, array sizes…). The caller draws a group, then
+ * a change in it, both uniformly, so the size of a group does not drown the
+ * others: an array slot gets "maxItems + 1" as often as "null".
+ */
+function changes(
   slot: Slot,
   current: Json,
   ctx: Ctx,
   world: World,
-): { label: string; value: Json | typeof DELETE }[] {
+  sample: (s: Schema) => Json,
+): Record<string, Option[]> {
   const s = slot.schema;
   const type = typeOf(s);
-  const out: { label: string; value: Json | typeof DELETE }[] = [];
-  const add = (label: string, value: Json | typeof DELETE) => out.push({ label, value });
-  if (slot.present) add(slot.required ? "drop required" : "drop optional", DELETE);
-  add("null", null);
+  const groups: Record<string, Option[]> = {};
+  const add = (group: string, label: string, make: () => Json | typeof DELETE) =>
+    (groups[group] ??= []).push({ label, make });
+  const kind = kindFor(slot.name, ctx, slot.atRoot);
+
+  if (slot.present) add("absence", slot.required ? "drop required" : "drop optional", () => DELETE);
+  add("null", "null", () => null);
   for (const w of WRONG_TYPES)
     if (typeName(w) !== type && !(type === "number" && typeName(w) === "integer"))
-      add(`type ${typeName(w)}`, w);
-  add("unknown nested", JSON.parse('{"$gt": "", "__proto__": {"polluted": true}}'));
+      add("type", `type ${typeName(w)}`, () => w);
+  add("injection", "operator object", () =>
+    JSON.parse('{"$gt": "", "__proto__": {"polluted": true}}'),
+  );
+  add("valid", "another valid value", () => sample(s));
   if (s.enum) {
-    add("not in enum", "__not_an_enum__");
+    add("enum", "not in enum", () => "__not_an_enum__");
     const first = s.enum[0];
     if (typeof first === "string") {
-      add("enum upper", first.toUpperCase());
-      add("enum padded", ` ${first} `);
+      add("enum", "enum upper case", () => first.toUpperCase());
+      add("enum", "enum padded", () => ` ${first} `);
     }
   }
   if (type === "string") {
-    for (const v of STRANGE_STRINGS) add("strange string", v);
+    for (const v of STRANGE_STRINGS) add("text", "strange string", () => v);
+    add("length", "empty string", () => "");
     if (s.maxLength !== undefined) {
-      add("maxLength", "m".repeat(s.maxLength));
-      add("maxLength+1", "m".repeat(s.maxLength + 1));
+      const max = s.maxLength;
+      add("length", "maxLength", () => "m".repeat(max));
+      add("length", "maxLength+1", () => "m".repeat(max + 1));
+      add("length", "maxLength+1 in emoji (code points)", () =>
+        "🙂".repeat(Math.ceil((max + 1) / 2)),
+      );
     }
-    add("10k string", "z".repeat(10_000));
-    if (s.minLength) add("minLength-1", "m".repeat(s.minLength - 1));
-    if (s.pattern) add("pattern broken", `${typeof current === "string" ? current : "x"}!`);
-    const kind = kindFor(slot.name, ctx, slot.atRoot);
+    add("length", "10k string", () => "z".repeat(10_000));
+    if (s.minLength) add("length", "minLength-1", () => "m".repeat((s.minLength ?? 1) - 1));
+    if (s.pattern)
+      add("pattern", "pattern broken", () => `${typeof current === "string" ? current : "x"}!`);
     if (s.format === "uuid" || kind) {
-      for (const v of BAD_UUIDS) add("bad uuid", v);
-      add("unknown uuid", crypto.randomUUID());
-      if (typeof current === "string") add("uuid upper", current.toUpperCase());
+      for (const v of BAD_UUIDS) add("id", "bad uuid", () => v);
+      add("id", "unknown uuid", () => crypto.randomUUID());
+      if (typeof current === "string") add("id", "upper-case id", () => current.toUpperCase());
       // Another workspace's record of the same kind: must be "unknown" here.
-      const foreign = kind ? allOf(world.foreign.pools[kind]) : [];
-      for (const f of foreign.slice(0, 3)) add("foreign id", f);
+      for (const f of (kind ? allOf(world.foreign.pools[kind]) : []).slice(0, 3))
+        add("id", "foreign id", () => f);
       // An id of another kind.
       for (const k of KINDS) {
         const other = world.shop.pools[k].fixed[0];
-        if (k !== kind && other && other !== current) add(`id of ${k}`, other);
+        if (k !== kind && other && other !== current) add("id", `id of ${k}`, () => other);
       }
     }
-    if (s.format === "date-time" || /reserved_on|_at$|datetime|range_/.test(slot.name))
-      for (const v of BAD_INSTANTS) add("bad instant", v);
+    if (s.format === "date-time" || /reserved_on|_at$|datetime|range_|date$/.test(slot.name))
+      for (const v of BAD_INSTANTS) add("instant", "bad instant", () => v);
     if (s.format === "email" || /email/.test(slot.name))
-      for (const v of ["a@", "@b.c", "a@b", "a b@c.d", "a@b.c,"]) add("bad email", v);
+      for (const v of ["a@", "@b.c", "a@b", "a b@c.d", "a@b.c,"])
+        add("email", "bad email", () => v);
     if (slot.name === "url")
       for (const v of [
         "ftp://127.0.0.1:9/",
@@ -206,13 +226,18 @@ function replacements(
         "http://",
         "127.0.0.1:9",
       ])
-        add("bad url", v);
+        add("url", "bad url", () => v);
   }
   if (type === "integer" || type === "number") {
-    if (s.minimum !== undefined) add("minimum-1", s.minimum - 1);
-    if (s.maximum !== undefined) add("maximum+1", s.maximum + 1);
-    if (s.minimum !== undefined) add("minimum", s.minimum);
-    if (s.maximum !== undefined) add("maximum", s.maximum);
+    const { minimum, maximum } = s;
+    if (minimum !== undefined) {
+      add("bounds", "minimum-1", () => minimum - 1);
+      add("bounds", "minimum", () => minimum);
+    }
+    if (maximum !== undefined) {
+      add("bounds", "maximum+1", () => maximum + 1);
+      add("bounds", "maximum", () => maximum);
+    }
     for (const v of [
       0,
       -1,
@@ -226,59 +251,51 @@ function replacements(
       "7",
       "1e3",
     ])
-      add("number edge", v);
+      add("number", "number edge", () => v);
   }
-  if (type === "boolean") for (const v of ["true", "false", 1, 0, "yes"]) add("boolean-ish", v);
+  if (type === "boolean")
+    for (const v of ["true", "false", 1, 0, "yes"]) add("boolean", "boolean-ish", () => v);
   if (type === "array") {
     const items = Array.isArray(current) ? current : [];
     const max = maxItemsOf(s);
+    const documented = s.maxItems !== undefined;
+    // Longer lists repeat the items there are, or one valid item.
     const fill = (n: number) => {
-      if (items.length)
-        return Array.from({ length: n }, (_, i) => structuredClone(items[i % items.length]));
-      const kind = kindFor(slot.name, ctx, slot.atRoot);
-      if (kind) return Array.from({ length: n }, () => crypto.randomUUID());
-      return null;
+      const seed = items.length ? items : s.items ? [sample(s.items)] : [null];
+      return Array.from({ length: n }, (_, i) => structuredClone(seed[i % seed.length]));
     };
-    add("empty array", []);
-    const atMax = fill(max);
-    if (atMax)
-      add(
-        s.maxItems !== undefined ? "maxItems" : `${DEFAULT_MAX_ITEMS} items (no maxItems)`,
-        atMax,
-      );
-    const over = fill(max + 1);
-    if (over)
-      add(
-        s.maxItems !== undefined ? "maxItems+1" : `${DEFAULT_MAX_ITEMS + 1} items (no maxItems)`,
-        over,
-      );
+    add("array size", "empty array", () => []);
+    add("array size", documented ? "maxItems" : `${DEFAULT_MAX_ITEMS} items (no maxItems)`, () =>
+      fill(max),
+    );
+    add(
+      "array size",
+      documented ? "maxItems+1" : `${DEFAULT_MAX_ITEMS + 1} items (no maxItems)`,
+      () => fill(max + 1),
+    );
     // Far past the limit: where a schema has no maxItems yet, this is what reaches D1's parameter limit.
-    const far = fill(Math.min(5 * max, 2000) + 1);
-    if (far) add("far beyond maxItems", far);
-    const ids = kindFor(slot.name, ctx, slot.atRoot)
-      ? Array.from({ length: max }, () => crypto.randomUUID())
-      : null;
-    if (ids) add("maxItems unknown ids", ids);
-    if (items.length) add("duplicate items", [items[0], items[0], ...items.slice(1)]);
-    add("null item", [...items, null]);
-    add("wrong item types", [...items, "x", 7, {}]);
+    add("array size", "far beyond maxItems", () => fill(Math.min(5 * max, 2000) + 1));
+    if (kind)
+      add("array size", "maxItems unknown ids", () =>
+        Array.from({ length: max }, () => crypto.randomUUID()),
+      );
+    if (items.length)
+      add("array items", "duplicate items", () => [items[0], items[0], ...items.slice(1)]);
+    add("array items", "null item", () => [...items, null]);
+    add("array items", "wrong item types", () => [...items, "x", 7, {}]);
   }
   if (type === "object") {
-    add("empty object", {});
+    add("object", "empty object", () => ({}));
     if (isObject(current)) {
-      add("extra field", { ...current, unexpected_field: "x" });
-      add(
-        "prototype keys",
+      add("object", "extra field", () => ({ ...current, unexpected_field: "x" }));
+      add("object", "prototype keys", () =>
         JSON.parse(
-          `{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}, ${JSON.stringify(current).slice(1)}`.replace(
-            ", }",
-            "}",
-          ),
+          `{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}${Object.keys(current).length ? `, ${JSON.stringify(current).slice(1)}` : "}"}`,
         ),
       );
     }
   }
-  return out;
+  return groups;
 }
 
 /**
@@ -290,20 +307,28 @@ export const choose = <T>(g: Draw, items: readonly T[]): T => {
   return items[g(fc.nat, { max: items.length - 1 })] as T;
 };
 
-/** One body mutation: a place and a change, both drawn uniformly. */
-export function mutateBody(g: Draw, body: Json, schema: Schema, ctx: Ctx, world: World): RawBody {
+/**
+ * One body mutation: a place (uniformly among all places, or among the
+ * arrays when `focus` asks for them), a group of changes, and a change.
+ */
+export function mutateBody(
+  g: Draw,
+  body: Json,
+  schema: Schema,
+  ctx: Ctx,
+  world: World,
+  focus: "any" | "arrays" = "any",
+): RawBody {
   const places = slots(body, schema, ctx.schemas, ctx.api);
   if (places.length === 0) return wholeBody(g, body);
-  const slot = choose(g, places);
+  const arrays = places.filter((p) => typeOf(p.schema) === "array");
+  const slot = choose(g, focus === "arrays" && arrays.length ? arrays : places);
   const current = slot.present ? getAt(body, slot.path) : undefined;
-  const options = replacements(slot, current, ctx, world);
-  const choice = choose(g, options);
-  // Sometimes a valid value of the slot's schema instead: an optional field the valid body left out.
-  if (!slot.present && g(fc.boolean)) {
-    const value = g(() => arbitraryFor(slot.schema, ctx, slot.name, slot.atRoot));
-    return json(setAt(body, slot.path, value), `set ${slot.path.join(".")}`);
-  }
-  return json(setAt(body, slot.path, choice.value), `${choice.label} at ${slot.path.join(".")}`);
+  const sample = (s: Schema) => g(() => arbitraryFor(s, ctx, slot.name, slot.atRoot));
+  const groups = changes(slot, current, ctx, world, sample);
+  const group = choose(g, Object.keys(groups).sort());
+  const change = choose(g, groups[group] ?? []);
+  return json(setAt(body, slot.path, change.make()), `${change.label} at ${slot.path.join(".")}`);
 }
 
 function getAt(root: Json, path: Path): Json {

@@ -47,6 +47,8 @@ export interface World {
   foreign: Tenant;
   /** iCal tokens by booking (from `links` of rendered bookings). */
   icalTokens: Map<string, string>;
+  /** Services of each booking (from `ordered_services` of rendered bookings). */
+  bookingServices: Map<string, string[]>;
 }
 
 export const KINDS: Kind[] = [

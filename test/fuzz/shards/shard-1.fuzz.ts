@@ -1,4 +1,4 @@
 import { fuzzSuite } from "../lib/suite";
 
 // One of the shards of `npm run fuzz` (each file runs in its own workerd).
-fuzzSuite(1, { passes: 12, timeoutMs: 900_000 });
+fuzzSuite(1, { passes: 20, timeoutMs: 900_000 });
