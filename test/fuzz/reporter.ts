@@ -5,7 +5,8 @@ import type { Reporter } from "vitest/node";
  * Adds up the shards of `npm run fuzz` (each prints one `FUZZ_SUMMARY` line)
  * and prints the totals: requests, statuses, violations, soft findings, wall
  * time. Fails the run (exit code 1) when the shards together sent fewer than
- * `minRequests` requests, so a fuzz that silently did little cannot pass.
+ * `minRequests` requests, or when an operation never answered 2xx (its success
+ * path was not reached), so a fuzz that silently did little cannot pass.
  */
 
 interface Summary {
@@ -26,6 +27,7 @@ interface Summary {
   ops_never_2xx: string[];
   valid_success_rate: Record<string, string>;
   cases: Record<string, number>;
+  mutations: Record<string, number>;
   pass_ms: number[];
   duration_ms: number;
 }
@@ -60,11 +62,14 @@ export default class FuzzReporter implements Reporter {
     const sum = (f: (s: Summary) => number) => this.summaries.reduce((a, s) => a + f(s), 0);
     const statuses: Record<string, number> = {};
     const cases: Record<string, number> = {};
+    const mutations: Record<string, number> = {};
     const passMs = this.summaries.flatMap((s) => s.pass_ms);
     const validOk = new Map<string, [number, number]>();
     for (const s of this.summaries) {
       for (const [k, v] of Object.entries(s.by_status)) statuses[k] = (statuses[k] ?? 0) + v;
       for (const [k, v] of Object.entries(s.cases)) cases[k] = (cases[k] ?? 0) + v;
+      for (const [k, v] of Object.entries(s.mutations ?? {}))
+        mutations[k] = (mutations[k] ?? 0) + v;
       for (const [op, rate] of Object.entries(s.valid_success_rate)) {
         const [ok = 0, all = 0] = rate.split("/").map(Number);
         const [a, b] = validOk.get(op) ?? [0, 0];
@@ -117,10 +122,20 @@ export default class FuzzReporter implements Reporter {
       wall_time_s: Math.round((Date.now() - this.started) / 1000),
     };
     const out: string[] = ["", "─── fuzz totals ───", JSON.stringify(totals, null, 2)];
+    out.push(
+      `body mutations sent: ${Object.entries(mutations)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
     out.push("valid requests answered 2xx, per operation:");
     for (const [op, [ok, all]] of [...validOk].sort())
       out.push(`  ${`${ok}/${all}`.padStart(9)}  ${op}`);
-    if (never.length) out.push(`operations never answered 2xx: ${never.join(", ")}`);
+    if (never.length) {
+      // Every operation's success path must be reached: a valid body that never succeeds needs a fixup.
+      out.push(`FUZZ FAILED: operations never answered 2xx: ${never.join(", ")}`);
+      process.exitCode = 1;
+    }
     if (softTotals.size) {
       out.push("soft findings (reported, not failing):");
       for (const [kind, e] of [...softTotals].sort((a, b) => b[1].count - a[1].count)) {

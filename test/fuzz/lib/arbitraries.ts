@@ -377,11 +377,17 @@ function array(s: Schema, ctx: Ctx, name: string, atRoot: boolean): fc.Arbitrary
       maxLength: Math.min(max, choices.length),
     });
   const itemArb = arbitraryFor(item, ctx, name, false);
-  // Mostly short lists, sometimes exactly the documented maximum.
+  // Mostly short lists, sometimes any length up to the documented maximum, sometimes exactly it.
   return fc.oneof(
     {
-      weight: 8,
+      weight: 7,
       arbitrary: fc.array(itemArb, { minLength: min, maxLength: Math.min(max, min + 3) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .integer({ min, max })
+        .chain((n) => fc.array(itemArb, { minLength: n, maxLength: n })),
     },
     { weight: 1, arbitrary: fc.array(itemArb, { minLength: max, maxLength: max }) },
   );

@@ -85,6 +85,8 @@ export interface Summary {
   valid_success_rate: Record<string, string>;
   /** Requests by case kind (valid, body, whole, path, query, auth, method, idempotency). */
   cases: Record<string, number>;
+  /** Body mutations sent, by change (the place left out): "maxItems+1", "bad uuid", … */
+  mutations: Record<string, number>;
   /** Wall time of each pass: flat, where SELF's wrapper growth made each slower than the last. */
   pass_ms: number[];
   duration_ms: number;
@@ -103,6 +105,7 @@ export class Fuzzer {
   private setupRequests = 0;
   private readonly byStatus: Record<string, number> = {};
   private readonly byCase: Record<string, number> = {};
+  private readonly byMutation: Record<string, number> = {};
   private readonly passMs: number[] = [];
   private readonly opStats = new Map<string, { valid: number; validOk: number; ok: number }>();
   readonly violations: Finding[] = [];
@@ -201,7 +204,8 @@ export class Fuzzer {
       if (op.body) {
         cases.push(this.bodyCase(g, op, "any"), this.bodyCase(g, op, "arrays"));
         const base = this.validCase(g, op);
-        cases.push({ ...base, kind: "whole", raw: wholeBody(g, this.bodyValue(base)), label: "" });
+        const raw = wholeBody(g, this.bodyValue(base));
+        cases.push({ ...base, kind: "whole", raw, label: raw.label });
       }
       if (op.pathParams.length) cases.push(this.pathCase(g, op));
       if (op.queryParams.length) cases.push(this.queryCase(g, op));
@@ -512,6 +516,11 @@ export class Fuzzer {
     this.requests++;
     this.byStatus[res.status] = (this.byStatus[res.status] ?? 0) + 1;
     this.byCase[c.kind] = (this.byCase[c.kind] ?? 0) + 1;
+    if (c.kind === "body" || c.kind === "whole")
+      for (const part of c.label.split(" + ")) {
+        const change = part.replace(/ at \S*$/, "") || "(whole body)";
+        this.byMutation[change] = (this.byMutation[change] ?? 0) + 1;
+      }
     const answer = `${res.status} ${res.text.slice(0, 600)}`;
     const ok = res.status >= 200 && res.status < 300;
     if (stats) {
@@ -795,6 +804,7 @@ export class Fuzzer {
       ops_never_2xx: never,
       valid_success_rate: rate,
       cases: this.byCase,
+      mutations: this.byMutation,
       pass_ms: this.passMs,
       duration_ms: duration,
     };
