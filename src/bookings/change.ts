@@ -11,7 +11,7 @@ import { type Scope, whereIn } from "../db/scope";
 import { allows, type Operation } from "../domain/booking-rules";
 import type { AppEnv, Env } from "../env";
 import { ApiError, notFound, RecordChangedError } from "../lib/errors";
-import { probe } from "../lib/failpoints";
+import { probe, rendezvous } from "../lib/failpoints";
 import { type BookingView, renderBooking } from "../routes/public/bookings/render";
 import type { Booking } from "../routes/public/bookings/schema";
 
@@ -89,6 +89,7 @@ export async function changeBooking(
       ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
       eventStatement(scope.db, ws.id, change.event, rendered),
     ];
+    await rendezvous("booking.change.before_write");
     try {
       if (change.claims && change.claims.length > 0) {
         await commitWithClaims(c.env, scope.db, ws.id, change.claims, batch);

@@ -31,13 +31,37 @@ export function probe(name: string): void {
   hits.set(name, (hits.get(name) ?? 0) + 1);
 }
 
+const meetings = new Map<string, { parties: number; arrived: number; deadline: number }>();
+
+/**
+ * Holds each caller until `parties` callers arrived (or a timeout passed),
+ * when a test set up a meeting at `name`: forces the interleaving where every
+ * request has read before any writes, so a race test exercises its guard on
+ * every run instead of by luck. Each caller polls on its own timer: a Worker
+ * may not resolve a promise that belongs to another request.
+ */
+export async function rendezvous(name: string): Promise<void> {
+  const meeting = meetings.get(name);
+  if (!meeting) return;
+  meeting.arrived += 1;
+  if (meeting.arrived >= meeting.parties) meetings.delete(name);
+  while (meeting.arrived < meeting.parties && Date.now() < meeting.deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export const failpoints = {
+  /** The next `parties` passes through `rendezvous(name)` wait for each other. */
+  meet(name: string, parties: number, timeoutMs = 2_000) {
+    meetings.set(name, { parties, arrived: 0, deadline: Date.now() + timeoutMs });
+  },
   /** Fail the next `times` passes through `name` whose detail matches. */
   arm(name: string, when: Trigger = () => true, times = 1) {
     armed.set(name, { when, times });
   },
   disarmAll() {
     armed.clear();
+    meetings.clear();
   },
   /** How many times code went through `name` (armed or not): proves a path ran. */
   hits(name: string) {

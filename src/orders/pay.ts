@@ -9,7 +9,7 @@ import { accounts, goodStocks, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { ApiError, fieldError, notFound } from "../lib/errors";
-import { probe } from "../lib/failpoints";
+import { probe, rendezvous } from "../lib/failpoints";
 import { invoiceOf, renderOrder } from "../routes/public/orders/render";
 import type { PosOrder } from "../routes/public/orders/schema";
 
@@ -124,6 +124,7 @@ async function payOnce(scope: Scope, orderId: string, accountId: string): Promis
     ),
     eventStatement(db, workspaceId, "order-paid", rendered),
   ];
+  await rendezvous("orders.pay.before_write");
   await db.batch([
     guard(
       scope,

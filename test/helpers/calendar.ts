@@ -2,11 +2,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { admin } from "./http";
+import { adminDirect } from "./direct";
 
-/** The management API's audit of one staffer's calendar object against D1. */
+/** The management API's audit of one staffer's calendar object against D1 (checked, not under test). */
 export async function audit(workspaceId: string, stafferId: string) {
-  const res = await admin(`/workspaces/${workspaceId}/staffers/${stafferId}/calendar`);
+  const res = await adminDirect(`/workspaces/${workspaceId}/staffers/${stafferId}/calendar`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as {
     in_sync: boolean;

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { failpoints } from "../../src/lib/failpoints";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 let salon: Salon;
@@ -81,6 +82,7 @@ describe("no double booking under concurrency", () => {
         },
       });
     });
+    const refusedBefore = failpoints.hits("calendar.refused.overlap");
     const results = await Promise.all(requests);
     const statuses = results.map((r) => r.status);
     expect(
@@ -89,6 +91,13 @@ describe("no double booking under concurrency", () => {
     ).toEqual([]);
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 409).length).toBeGreaterThan(0);
+    // Some of those 409s came from the calendar objects, not only from the D1 pre-check:
+    // the guard that matters under concurrency did run.
+    expect(failpoints.hits("calendar.refused.overlap") - refusedBefore).toBeGreaterThan(0);
+    const fromCalendar = results.filter(
+      (r) => r.status === 409 && r.body.message === "The requested time is no longer available.",
+    );
+    expect(fromCalendar.length).toBeGreaterThan(0);
 
     const rows = await liveIntervals();
     expect(overlaps(rows)).toEqual([]);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/lib/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
+import { apiDirect } from "../helpers/direct";
 import { admin, type Client, client, type Received } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -19,11 +20,14 @@ let account: { uuid: string };
 let confirmedStatus: string;
 let staff: string[];
 let api: Client;
+/** Set-up and probes bypass the pool's self-binding, whose cost grows with every call. */
+let setup: ReturnType<typeof apiDirect>;
 
 beforeAll(async () => {
   salon = await createSalon(3);
   staff = salon.staffers.map((s) => s.uuid);
   api = salon.ws.api;
+  setup = apiDirect(salon.ws);
   const till = await admin(`/workspaces/${salon.ws.id}/accounts`, {
     method: "POST",
     body: { location_uuid: salon.location.uuid, name: "Till", type: "cash" },
@@ -98,7 +102,7 @@ function nextDate() {
 
 async function freshBooking(): Promise<Round> {
   const date = nextDate();
-  const res = await api("/bookings", {
+  const res = await setup("/bookings", {
     method: "POST",
     body: {
       location_uuid: salon.location.uuid,
@@ -212,7 +216,7 @@ async function checkRound(round: Round, a: OpName, b: OpName, results: Received[
       (e) => e.staffer_id === stafferId && e.starts_at < end && start < e.ends_at,
     );
     if (blocked) continue;
-    const probe = await api("/bookings", {
+    const probe = await setup("/bookings", {
       method: "POST",
       body: {
         location_uuid: salon.location.uuid,
@@ -238,8 +242,11 @@ describe("two changes to one booking at once", () => {
       // A key per pair keeps the run under the per-key rate limit.
       const key = await admin(`/workspaces/${salon.ws.id}/api-keys`, { method: "POST" });
       api = client(salon.ws.id, key.body.api_key);
+      setup = apiDirect({ ...salon.ws, apiKey: key.body.api_key });
       for (let round = 0; round < ROUNDS; round++) {
         const fresh = await freshBooking();
+        // The first round forces both to read before either writes; the others race freely.
+        if (round === 0) failpoints.meet("booking.change.before_write", 2, 1_000);
         const [pathA, sentA] = request(a, fresh, false);
         const [pathB, sentB] = request(b, fresh, a === b);
         const results = await Promise.all([api(pathA, sentA), api(pathB, sentB)]);
@@ -252,9 +259,7 @@ describe("two changes to one booking at once", () => {
   it("the races were real: the version guard and the calendar lock both refused writes", () => {
     // Without these, every 409 above could have come from the plain pre-checks.
     expect(failpoints.hits("booking.guard_refused")).toBeGreaterThan(0);
-    expect(
-      failpoints.hits("calendar.refused.replacing") + failpoints.hits("booking.guard_refused"),
-    ).toBeGreaterThan(0);
+    expect(failpoints.hits("calendar.refused.replacing")).toBeGreaterThan(0);
   });
 
   it("no two live bookings overlap anywhere in the run", async () => {

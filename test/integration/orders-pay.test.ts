@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { failpoints } from "../../src/lib/failpoints";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createWorkspace } from "../helpers/factory";
 import { at, customer } from "../helpers/salon";
@@ -104,9 +105,13 @@ describe("POST /orders/{uuid}/pay", () => {
     const order = await open({
       goods: [{ good_uuid: shop.shampoo.uuid, price: 1000, quantity: 1 }],
     });
+    // All eight read the open order before any writes: only the guard can stop seven of them.
+    failpoints.meet("orders.pay.before_write", 8);
+    const refusedBefore = failpoints.hits("orders.pay.guard_refused");
     const results = await Promise.all(
       Array.from({ length: 8 }, () => pay(order.uuid, shop.cash.uuid)),
     );
+    expect(failpoints.hits("orders.pay.guard_refused") - refusedBefore).toBe(7);
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
