@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { pruneFences } from "./calendar/ledger";
 import type { Env } from "./env";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
@@ -13,5 +14,6 @@ export default {
   queue: (batch, env) => consumeWebhookBatch(batch, env),
   scheduled: async (_controller, env, ctx) => {
     ctx.waitUntil(sweepOutbox(env));
+    ctx.waitUntil(pruneFences(env.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

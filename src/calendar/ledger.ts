@@ -58,3 +58,14 @@ export async function stafferEntries(
     .all<EntryRow>();
   return results.map(toEntry);
 }
+
+/**
+ * A fence matters only while its hold's write could still be in flight
+ * (seconds); a day later it only takes space. Run by the cron sweep.
+ */
+export async function pruneFences(db: D1Database, now = Date.now()): Promise<void> {
+  await db
+    .prepare("DELETE FROM hold_fences WHERE created_at < ?")
+    .bind(now - 24 * 3_600_000)
+    .run();
+}

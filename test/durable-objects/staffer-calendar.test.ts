@@ -2,6 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { pruneFences } from "../../src/calendar/ledger";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
 
@@ -246,6 +247,20 @@ describe("StafferCalendar", () => {
           (e: Error) => e.message,
         );
       expect(late).toContain("batch_guard_failed");
+    });
+
+    it("the cron prunes fences a day old and keeps young ones", async () => {
+      const now = Date.now();
+      await env.DB.prepare(
+        "INSERT INTO hold_fences (hold_id, created_at) VALUES ('old', ?), ('young', ?)",
+      )
+        .bind(now - 25 * 3_600_000, now - 60_000)
+        .run();
+      await pruneFences(env.DB, now);
+      const left = await env.DB.prepare(
+        "SELECT hold_id FROM hold_fences WHERE hold_id IN ('old', 'young')",
+      ).all<{ hold_id: string }>();
+      expect(left.results.map((r) => r.hold_id)).toEqual(["young"]);
     });
 
     it("audit compares with D1 and rebuild makes the object equal to D1", async () => {

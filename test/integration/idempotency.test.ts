@@ -1,4 +1,8 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/lib/api-keys";
+import { failpoints } from "../../src/lib/failpoints";
+import { at, createSalon, customer } from "../helpers/salon";
 import { rowCount } from "../helpers/db";
 import {
   createLocation,
@@ -24,7 +28,81 @@ const block = (key: string | undefined, startsAt: string) =>
   });
 const spots = () => rowCount("blocked_spots");
 
+/** The reservation a request leaves behind when its isolate dies before it answers. */
+async function abandonedReservation(key: string, startsAt: string, leaseLeftMs: number) {
+  const body = JSON.stringify({
+    location_uuid: location.uuid,
+    starts_at: startsAt,
+    ends_at: "2030-06-01T23:00:00Z",
+  });
+  const path = `/api/public/v2/staffers/${staffer.uuid}/blocked-spots`;
+  const now = Date.now();
+  await env.DB.prepare(
+    "INSERT INTO idempotency_keys (workspace_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, 'POST', ?, ?, 0, '', ?, ?)",
+  )
+    .bind(ws.id, key, path, await sha256Hex(`POST ${path}\n${body}`), now, now + leaseLeftMs)
+    .run();
+}
+
 describe("Idempotency-Key", () => {
+  it("reserves a key with a short lease while its request runs", async () => {
+    const salon = await createSalon(1);
+    const booked = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("10:00"),
+        ...customer(),
+      },
+    });
+    expect(booked.status).toBe(201);
+    // Hold the request just before its write, and look at its reservation meanwhile.
+    failpoints.meet("booking.change.before_write", 2, 1_500);
+    const running = salon.ws.api(`/bookings/${booked.body.uuid}/public_notes`, {
+      method: "POST",
+      body: { value: "window seat" },
+      headers: { "idempotency-key": "lease-1" },
+    });
+    let lease: { created_at: number; expires_at: number; status: number } | null = null;
+    for (let i = 0; i < 100 && !lease; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      lease = await env.DB.prepare(
+        "SELECT created_at, expires_at, status FROM idempotency_keys WHERE workspace_id = ? AND key = 'lease-1'",
+      )
+        .bind(salon.ws.id)
+        .first();
+    }
+    expect(lease?.status).toBe(0);
+    expect((lease?.expires_at ?? 0) - (lease?.created_at ?? 0)).toBe(60_000);
+    expect((await running).status).toBe(200);
+    failpoints.disarmAll();
+  });
+
+  it("a reservation whose request died blocks retries only until its lease ends", async () => {
+    await abandonedReservation("died-live", "2030-06-01T15:00:00Z", 60_000);
+    const early = await block("died-live", "2030-06-01T15:00:00Z");
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe("conflict");
+    expect(Number(early.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    await abandonedReservation("died-expired", "2030-06-01T16:00:00Z", -1);
+    const before = await spots();
+    const retry = await block("died-expired", "2030-06-01T16:00:00Z");
+    expect(retry.status).toBe(201);
+    expect(await spots()).toBe(before + 1);
+    // The retry's answer is now the key's answer, kept for the full day.
+    const replay = await block("died-expired", "2030-06-01T16:00:00Z");
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(retry.body);
+    const row = await env.DB.prepare(
+      "SELECT expires_at FROM idempotency_keys WHERE workspace_id = ? AND key = 'died-expired'",
+    )
+      .bind(ws.id)
+      .first<{ expires_at: number }>();
+    expect(row?.expires_at).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+  });
+
   it("replays the first response for a retry with the same key and body, acting once", async () => {
     const first = await block("key-1", "2030-06-01T10:00:00Z");
     expect(first.status).toBe(201);
