@@ -646,6 +646,14 @@ export class Fuzzer {
     const trips = /d1;[^,]*desc="(\d+) round trips"/.exec(timing);
     if (trips && Number(trips[1]) > 3)
       this.softFinding("more than 3 D1 round trips", c.op, described, answer, trips[0]);
+    if (res.status === 429)
+      this.softFinding(
+        "429: the fuzz ran into a rate limit (requests wasted)",
+        c.op,
+        described,
+        answer,
+        "",
+      );
     if (!res.headers.get("x-request-id"))
       this.softFinding("no x-request-id", c.op, described, answer, "");
     if (c.kind === "idempotency") this.judgeIdempotency(c, res, described, answer);
