@@ -168,7 +168,8 @@ export const PosOrderSchema = z
     comment: z.string().nullable(),
     description: z.string().nullable(),
     invoice_note: z.string().nullable(),
-    customer: CustomerSchema.nullable(),
+    // A union, not `.nullable()`: on a registered component that renders as an allOf that refuses null.
+    customer: z.union([CustomerSchema, z.null()]),
     goods: z.array(z.object({ good_uuid: z.string(), article: z.string().nullable(), ...line })),
     services: z.array(
       z.object({ service_uuid: z.string(), booking_uuid: z.string().nullable(), ...line }),
