@@ -45,12 +45,18 @@ export async function commitWithClaims(
   const release = () => Promise.allSettled(held.map((stub) => stub.release(holdId)));
   for (const claim of ordered) {
     const stub = calendarFor(env, workspaceId, claim.stafferId);
-    const result = await stub.claim({
-      holdId,
-      entries: claim.entries,
-      replaces: claim.replaces ?? [],
-      checkConflicts: claim.checkConflicts,
-    });
+    const result = await stub
+      .claim({
+        holdId,
+        entries: claim.entries,
+        replaces: claim.replaces ?? [],
+        checkConflicts: claim.checkConflicts,
+      })
+      .catch(async (error: unknown) => {
+        // Nothing was written yet: what the earlier calendars hold can go.
+        await release();
+        throw error;
+      });
     if (!result.ok) {
       probe(`calendar.refused.${result.reason}`);
       await release();

@@ -1,3 +1,4 @@
+import { failpoint } from "../lib/failpoints";
 import type { CalendarEntry } from "./types";
 
 /**
@@ -29,6 +30,7 @@ export async function fenceAndRead(
   holdIds: string[],
   ids: string[],
 ): Promise<Map<string, CalendarEntry>> {
+  failpoint("calendar.settle.d1");
   const [, found] = await db.batch<EntryRow>([
     db
       .prepare(

@@ -28,6 +28,8 @@ const toEntry = (r: Row): CalendarEntry => ({
 });
 
 const COLUMNS = "id, kind, source_id, start_ms, end_ms";
+/** How soon a settlement that could not reach D1 is tried again. */
+const SETTLE_RETRY_MS = 10_000;
 
 /**
  * The only writer of one staffer's busy time. Every check-and-claim runs
@@ -49,6 +51,8 @@ export class StafferCalendar extends DurableObject<Env> {
       id TEXT PRIMARY KEY, kind TEXT NOT NULL, source_id TEXT NOT NULL,
       start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL, hold_id TEXT)`);
     this.sql.exec("CREATE INDEX IF NOT EXISTS entries_start ON entries(start_ms)");
+    // Overlap checks look at entries ending after a start: past entries stay out of the scan.
+    this.sql.exec("CREATE INDEX IF NOT EXISTS entries_end ON entries(end_ms)");
     this.sql.exec("CREATE INDEX IF NOT EXISTS entries_hold ON entries(hold_id)");
     this.sql.exec(
       "CREATE TABLE IF NOT EXISTS holds (hold_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
@@ -148,11 +152,13 @@ export class StafferCalendar extends DurableObject<Env> {
   ): Promise<Settlement> {
     const inD1 = await fenceAndRead(this.env.DB, [holdId], [...ids.entries, ...ids.replaces]);
     this.ctx.storage.transactionSync(() => this.apply(holdId, inD1));
+    // Replaced entries stay locked by this hold until it settles, so their absence is proof;
+    // new entries could already have been replaced by a later write.
     return {
       committed:
-        ids.entries.length > 0
-          ? ids.entries.every((id) => inD1.has(id))
-          : ids.replaces.every((id) => !inD1.has(id)),
+        ids.replaces.length > 0
+          ? ids.replaces.every((id) => !inD1.has(id))
+          : ids.entries.every((id) => inD1.has(id)),
     };
   }
 
@@ -205,10 +211,24 @@ export class StafferCalendar extends DurableObject<Env> {
       .map((h) => h.hold_id);
     if (expired.length > 0) {
       const ids = expired.flatMap((holdId) => this.idsOf(holdId));
-      const inD1 = await fenceAndRead(this.env.DB, expired, ids);
-      this.ctx.storage.transactionSync(() => {
-        for (const holdId of expired) this.apply(holdId, inD1);
-      });
+      try {
+        const inD1 = await fenceAndRead(this.env.DB, expired, ids);
+        this.ctx.storage.transactionSync(() => {
+          for (const holdId of expired) this.apply(holdId, inD1);
+        });
+      } catch (error) {
+        // D1 is unreachable, which is exactly when unsettled holds pile up. The runtime
+        // stops retrying a failing alarm after a few tries, so re-arm it ourselves.
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "calendar settle failed",
+            error: String(error),
+          }),
+        );
+        await this.ctx.storage.setAlarm(Date.now() + SETTLE_RETRY_MS);
+        return;
+      }
     }
     await this.scheduleAlarm();
   }
@@ -259,9 +279,9 @@ export class StafferCalendar extends DurableObject<Env> {
   private overlapping(start: number, end: number): CalendarEntry[] {
     return this.sql
       .exec<Row>(
-        `SELECT ${COLUMNS} FROM entries WHERE start_ms < ? AND end_ms > ? ORDER BY start_ms`,
-        end,
+        `SELECT ${COLUMNS} FROM entries INDEXED BY entries_end WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms`,
         start,
+        end,
       )
       .toArray()
       .map(toEntry);

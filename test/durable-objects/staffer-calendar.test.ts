@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { pruneFences } from "../../src/calendar/ledger";
+import { failpoints } from "../../src/lib/failpoints";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
 
@@ -228,6 +229,56 @@ describe("StafferCalendar", () => {
         committed: false,
       });
       expect(await cal.entries()).toEqual([booking("a2", 2, 3)]);
+    });
+
+    it("settle trusts the replaced entries: a committed move whose new entry a later write replaced still counts", async () => {
+      const { cal, writeD1, deleteD1 } = await setup();
+      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+      await writeD1(booking("a", 0, 1));
+      await cal.confirm("h1");
+      await cal.claim({
+        holdId: "move",
+        entries: [booking("a2", 2, 3)],
+        replaces: ["a"],
+        checkConflicts: true,
+      });
+      // The move committed; a second change then replaced a2 in D1 before the first settled.
+      await deleteD1("a");
+      await writeD1(booking("a3", 4, 5));
+      expect(await cal.settle("move", { entries: ["a2"], replaces: ["a"] })).toEqual({
+        committed: true,
+      });
+    });
+
+    it("an alarm that cannot reach D1 keeps the holds and tries again", async () => {
+      const { cal, writeD1, age } = await setup();
+      await cal.claim({ holdId: "r", entries: [booking("r", 0, 1)], checkConflicts: true });
+      await writeD1(booking("r", 0, 1));
+      await age();
+      failpoints.arm("calendar.settle.d1");
+      try {
+        await runDurableObjectAlarm(cal);
+      } finally {
+        failpoints.disarmAll();
+      }
+      // Still held (busy), and a retry is scheduled.
+      expect(await cal.entries()).toEqual([booking("r", 0, 1)]);
+      expect(
+        await runInDurableObject(cal, (_instance, state) =>
+          state.storage.sql.exec("SELECT COUNT(*) AS n FROM holds").one(),
+        ),
+      ).toEqual({ n: 1 });
+      expect(
+        await runInDurableObject(cal, (_instance, state) => state.storage.getAlarm()),
+      ).not.toBeNull();
+      // The re-armed alarm, run now instead of in 10 s, settles against D1 as usual.
+      expect(await runDurableObjectAlarm(cal)).toBe(true);
+      expect(
+        await runInDurableObject(cal, (_instance, state) =>
+          state.storage.sql.exec("SELECT COUNT(*) AS n FROM holds").one(),
+        ),
+      ).toEqual({ n: 0 });
+      expect(await cal.entries()).toEqual([booking("r", 0, 1)]);
     });
 
     it("a fenced hold's write cannot commit afterwards", async () => {

@@ -265,6 +265,7 @@ describe.each(PATHS)("$name", (path) => {
     await env.DB.exec(
       `CREATE TRIGGER fault_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected'); END`,
     );
+    const settlesBefore = failpoints.hits("calendar.settle");
     let res: Received;
     try {
       res = await path.act(ctx);
@@ -273,6 +274,8 @@ describe.each(PATHS)("$name", (path) => {
     }
     expect(res.status).toBe(500);
     expect(await path.written(ctx, res)).toBe(false);
+    // Released, not settled: a certain failure needs no fence and no look at D1.
+    expect(failpoints.hits("calendar.settle")).toBe(settlesBefore);
     await expectInSync(salon.ws.id, staff);
     if (ctx.booking) {
       // The booking still holds exactly its original time.
