@@ -12,8 +12,8 @@ import { allows, type Operation } from "../domain/booking-rules";
 import type { AppEnv, Env } from "../env";
 import { ApiError, notFound, RecordChangedError } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
-import { type BookingView, renderBooking } from "../routes/public/bookings/render";
-import type { Booking } from "../routes/public/bookings/schema";
+import { type BookingView, renderBooking } from "../views/booking";
+import type { Booking } from "../views/booking-schema";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */
 export interface BookingChange {

@@ -11,13 +11,9 @@ import {
   calendarEntries,
   customers,
 } from "../db/schema";
-import {
-  type BookingView,
-  bookingOrderInvoice,
-  type RenderContext,
-  renderBooking,
-} from "../routes/public/bookings/render";
-import { renderCustomer } from "../routes/public/customers/schema";
+import { bookingOrderInvoice } from "../domain/pricing";
+import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
+import { renderCustomer } from "../views/customer";
 import { bookedEntry } from "./moves";
 import { bookingEnd, bookingStart, type PlannedBooking } from "./plan";
 

@@ -11,8 +11,8 @@ import { orderLines, promocodeUses } from "../db/schema";
 import type { Scope } from "../db/scope";
 import { NOTHING_PAID, orderInvoice, orderTerms, termsErrors } from "../domain/pricing";
 import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
-import { renderOrder } from "../routes/public/orders/render";
-import type { PosOrder } from "../routes/public/orders/schema";
+import { renderOrder } from "../views/pos-order";
+import type { PosOrder } from "../views/pos-order-schema";
 import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
 
 export const POS_PERMISSION = "access-pos";

@@ -8,10 +8,11 @@ import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
 import { accounts, goodStocks, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
+import { invoiceOf } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
-import { invoiceOf, renderOrder } from "../routes/public/orders/render";
-import type { PosOrder } from "../routes/public/orders/schema";
+import { renderOrder } from "../views/pos-order";
+import type { PosOrder } from "../views/pos-order-schema";
 
 const notOpen = () => new ApiError("order_not_open", "Only an open order can be paid.");
 

@@ -6,7 +6,7 @@ import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
 import type { AppEnv } from "../../env";
 import { validationError } from "../../lib/errors";
-import { bookingOrderInvoice } from "../../routes/public/bookings/render";
+import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
 
 export interface CompleteInput {

@@ -8,7 +8,7 @@ import { whyNotReplaceable } from "../../domain/booking-rules";
 import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../lib/errors";
-import { bookingOrderInvoice } from "../../routes/public/bookings/render";
+import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
 import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
 import { MINUTE } from "../../domain/duration";

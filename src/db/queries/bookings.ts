@@ -1,5 +1,4 @@
 import { eq, inArray } from "drizzle-orm";
-import type { BookingView } from "../../routes/public/bookings/render";
 import {
   accounts,
   bookingServices,
@@ -11,6 +10,19 @@ import {
   staffers,
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
+
+type ServiceRow = typeof bookingServices.$inferSelect;
+
+/** A booking with its services, order and status: what a booking response renders. */
+export interface BookingView {
+  booking: typeof bookings.$inferSelect;
+  /** This booking's services. */
+  services: ServiceRow[];
+  order: typeof orders.$inferSelect;
+  /** Every service on the order (a cart order spans several bookings). */
+  orderServices: ServiceRow[];
+  status: typeof bookingStatuses.$inferSelect;
+}
 
 /** A booking's view plus its busy time and the records a change request refers to. */
 export interface LoadedBooking extends BookingView {

@@ -1,8 +1,15 @@
 import { asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import type { ServiceView } from "../../routes/public/services/schema";
 import { categories, locations, serviceLocations, serviceStaffers, services } from "../schema";
 import { type Scope, whereIn } from "../scope";
+
+/** A service with its category, locations and staff: what a service response renders. */
+export interface ServiceView {
+  service: typeof services.$inferSelect;
+  category: typeof categories.$inferSelect | null;
+  locations: { uuid: string; name: string }[];
+  stafferIds: string[];
+}
 
 // A service's locations and staff ride along as JSON so a page stays one query.
 const locationJson = sql<string>`(select json_group_array(json_object('uuid', ${locations.id}, 'name', ${locations.name})) from ${serviceLocations} join ${locations} on ${locations.id} = ${serviceLocations.locationId} where ${serviceLocations.serviceId} = ${services.id})`;

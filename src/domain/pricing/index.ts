@@ -17,3 +17,10 @@ export {
   type PromocodeRule,
   termsErrors,
 } from "./order";
+export {
+  type BookedServiceLine,
+  bookingOrderInvoice,
+  invoiceOf,
+  type PaidSoFar,
+  type StoredOrder,
+} from "./stored";

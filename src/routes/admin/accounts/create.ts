@@ -7,7 +7,7 @@ import type { AppEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
 import { nonEmpty, uuid } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { AccountSchema, renderAccount } from "../../public/accounts/schema";
+import { AccountSchema, renderAccount } from "../../../views/account";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateAccountBody = z

@@ -4,7 +4,7 @@ import { bookingStatuses } from "../../../db/schema";
 import type { AppEnv } from "../../../env";
 import { nonEmpty } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { BookingStatusSchema, renderBookingStatus } from "../../public/booking-statuses/schema";
+import { BookingStatusSchema, renderBookingStatus } from "../../../views/booking-status";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateBookingStatusBody = z

@@ -8,7 +8,7 @@ import type { AppEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { nonEmpty } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { CustomerSchema, renderCustomer } from "../../public/customers/schema";
+import { CustomerSchema, renderCustomer } from "../../../views/customer";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateCustomerBody = z

@@ -4,7 +4,7 @@ import { locations } from "../../../db/schema";
 import type { AppEnv } from "../../../env";
 import { nonEmpty, timezone } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { LocationSchema, renderLocation } from "../../public/locations/schema";
+import { LocationSchema, renderLocation } from "../../../views/location";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateLocationBody = z

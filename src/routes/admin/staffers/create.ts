@@ -7,7 +7,7 @@ import { validateSchedule } from "../../../domain/schedule";
 import type { AppEnv } from "../../../env";
 import { notFound, validationError } from "../../../lib/errors";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { renderStaffer, StafferSchema } from "../../public/staffers/schema";
+import { renderStaffer, StafferSchema } from "../../../views/staffer";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateStafferBody } from "./schema";
 

@@ -7,7 +7,7 @@ import type { AppEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { AccountList, renderAccount } from "./schema";
+import { AccountList, renderAccount } from "../../../views/account";
 
 const ListQuery = PaginationQuery.extend({
   location_uuid: uuid("location_uuid")

@@ -6,7 +6,7 @@ import { whereIn } from "../../../db/scope";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { BookingStatusList, renderBookingStatus } from "./schema";
+import { BookingStatusList, renderBookingStatus } from "../../../views/booking-status";
 
 export const route = createRoute({
   method: "get",

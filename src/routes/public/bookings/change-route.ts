@@ -4,7 +4,8 @@ import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
-import { type Booking, BookingPath, BookingSchema } from "./schema";
+import { type Booking, BookingSchema } from "../../../views/booking-schema";
+import { BookingPath } from "./schema";
 
 export interface BookingChange<B extends z.ZodType> {
   method: "put" | "post";

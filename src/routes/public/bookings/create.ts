@@ -4,7 +4,8 @@ import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
-import { BookingSchema, CreateBookingBody } from "./schema";
+import { BookingSchema } from "../../../views/booking-schema";
+import { CreateBookingBody } from "./schema";
 
 export const route = createRoute({
   method: "post",

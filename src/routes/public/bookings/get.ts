@@ -3,8 +3,9 @@ import { loadBooking } from "../../../db/queries/bookings";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
-import { renderBooking } from "./render";
-import { BookingPath, BookingSchema } from "./schema";
+import { renderBooking } from "../../../views/booking";
+import { BookingSchema } from "../../../views/booking-schema";
+import { BookingPath } from "./schema";
 
 export const route = createRoute({
   method: "get",

@@ -7,8 +7,8 @@ import { toIso } from "../../../lib/clock";
 import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { CustomerSchema, renderCustomer } from "../customers/schema";
-import { DurationSchema, StatusSchema } from "./schema";
+import { DurationSchema, StatusSchema } from "../../../views/booking-schema";
+import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
 const ListQuery = PaginationQuery.extend({
   customer_uuid: uuid("customer_uuid").optional(),

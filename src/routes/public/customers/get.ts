@@ -6,7 +6,7 @@ import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { uuid } from "../../../lib/fields";
 import { errorResponses, json } from "../../../lib/responses";
-import { CustomerSchema, renderCustomer } from "./schema";
+import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
 export const route = createRoute({
   method: "get",

@@ -7,7 +7,7 @@ import { normalisePhone } from "../../../domain/phone";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { CustomerSchema, renderCustomer } from "./schema";
+import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
 const ListQuery = PaginationQuery.extend({
   phone: z

@@ -6,7 +6,7 @@ import { whereIn } from "../../../db/scope";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { LocationList, renderLocation } from "./schema";
+import { LocationList, renderLocation } from "../../../views/location";
 
 export const route = createRoute({
   method: "get",

@@ -3,8 +3,9 @@ import type { AppEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { calculateInvoice } from "../../../orders/calculate";
 import { requestedLines } from "../../../orders/resolve";
-import { renderInvoice } from "./render";
-import { CalculateOrderBody, InvoiceSchema } from "./schema";
+import { renderInvoice } from "../../../views/pos-order";
+import { InvoiceSchema } from "../../../views/pos-order-schema";
+import { CalculateOrderBody } from "./schema";
 
 export const route = createRoute({
   method: "post",

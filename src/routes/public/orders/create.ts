@@ -4,7 +4,8 @@ import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { createPosOrder } from "../../../orders/create";
 import { requestedLines } from "../../../orders/resolve";
-import { CreateOrderBody, PosOrderSchema } from "./schema";
+import { PosOrderSchema } from "../../../views/pos-order-schema";
+import { CreateOrderBody } from "./schema";
 
 export const route = createRoute({
   method: "post",

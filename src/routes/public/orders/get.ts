@@ -3,8 +3,9 @@ import { loadPosOrder } from "../../../db/queries/pos-orders";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
-import { renderOrder } from "./render";
-import { OrderPath, PosOrderSchema } from "./schema";
+import { renderOrder } from "../../../views/pos-order";
+import { PosOrderSchema } from "../../../views/pos-order-schema";
+import { OrderPath } from "./schema";
 
 export const route = createRoute({
   method: "get",

@@ -4,8 +4,8 @@ import type { AppEnv } from "../../../env";
 import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { renderOrder } from "./render";
-import { PosOrderSchema } from "./schema";
+import { renderOrder } from "../../../views/pos-order";
+import { PosOrderSchema } from "../../../views/pos-order-schema";
 
 const ListQuery = PaginationQuery.extend({
   status: z.enum(["open", "paid", "cancelled", "refunded"]).optional(),

@@ -3,7 +3,8 @@ import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { payPosOrder } from "../../../orders/pay";
-import { OrderPath, PayOrderBody, PosOrderSchema } from "./schema";
+import { PosOrderSchema } from "../../../views/pos-order-schema";
+import { OrderPath, PayOrderBody } from "./schema";
 
 export const route = createRoute({
   method: "post",

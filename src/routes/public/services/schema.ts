@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import type { categories, services } from "../../../db/schema";
+import type { ServiceView } from "../../../db/queries/services";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { durationObject } from "../../../domain/duration";
 import { formatMoney } from "../../../domain/money";
 import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
 import { paginated } from "../../../lib/pagination";
-import { DurationSchema } from "../bookings/schema";
+import { DurationSchema } from "../../../views/booking-schema";
 
 /**
  * The colour key a service shows when none was configured: the reference types
@@ -100,13 +100,6 @@ export const ServiceSchema = z
 
 export const ServiceList = paginated(ServiceSchema, "ServiceList");
 export const ServicePath = z.object({ service_uuid: uuid("service_uuid") });
-
-export interface ServiceView {
-  service: typeof services.$inferSelect;
-  category: typeof categories.$inferSelect | null;
-  locations: { uuid: string; name: string }[];
-  stafferIds: string[];
-}
 
 /** `discount` is the price a client pays: the discounted price when one is set, else the price. */
 export function renderService(

@@ -3,7 +3,7 @@ import { listStaffers } from "../../../db/queries/staffers";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
-import { renderStaffer, StafferList } from "./schema";
+import { renderStaffer, StafferList } from "../../../views/staffer";
 
 export const route = createRoute({
   method: "get",

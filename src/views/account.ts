@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { accounts } from "../../../db/schema";
-import { ACCOUNT_TYPES, paymentMethodFor, requiresAction } from "../../../domain/accounts";
-import { paginated } from "../../../lib/pagination";
+import type { accounts } from "../db/schema";
+import { ACCOUNT_TYPES, paymentMethodFor, requiresAction } from "../domain/accounts";
+import { paginated } from "../lib/pagination";
 
 export const AccountSchema = z
   .object({

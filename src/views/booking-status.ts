@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import type { bookingStatuses } from "../../../db/schema";
-import { paginated } from "../../../lib/pagination";
-import { StatusSchema } from "../bookings/schema";
+import type { bookingStatuses } from "../db/schema";
+import { paginated } from "../lib/pagination";
+import { StatusSchema } from "./booking-schema";
 
 // One component for the status everywhere: a booking embeds exactly what this list returns.
 export const BookingStatusSchema = StatusSchema;

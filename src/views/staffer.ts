@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { staffers } from "../../../db/schema";
-import { paginated } from "../../../lib/pagination";
+import type { staffers } from "../db/schema";
+import { paginated } from "../lib/pagination";
 
 export const StafferSchema = z
   .object({

@@ -1,45 +1,19 @@
-import type { bookingServices, bookingStatuses, bookings, orders } from "../../../db/schema";
-import { durationObject, MINUTE } from "../../../domain/duration";
-import { formatMoney } from "../../../domain/money";
-import { priceInvoice } from "../../../domain/pricing";
-import { toIso } from "../../../lib/clock";
-import type { Booking } from "./schema";
+import type { BookingView } from "../db/queries/bookings";
+import { durationObject, MINUTE } from "../domain/duration";
+import { formatMoney } from "../domain/money";
+import { bookingOrderInvoice } from "../domain/pricing";
+import { toIso } from "../lib/clock";
+import type { Booking } from "./booking-schema";
 
-type BookingRow = typeof bookings.$inferSelect;
-type ServiceRow = typeof bookingServices.$inferSelect;
+export type { BookingView };
 
-export interface BookingView {
-  booking: BookingRow;
-  /** This booking's services. */
-  services: ServiceRow[];
-  order: typeof orders.$inferSelect;
-  /** Every service on the order (a cart order spans several bookings). */
-  orderServices: ServiceRow[];
-  status: typeof bookingStatuses.$inferSelect;
-}
+type BookingRow = BookingView["booking"];
 
 export interface RenderContext {
   currency: string;
   locale: string;
   /** Origin of the request, for absolute links. */
   origin: string;
-}
-
-/** The order's totals come from the one pricing function, as POS invoices do. */
-export function bookingOrderInvoice(view: Pick<BookingView, "order" | "orderServices">) {
-  return priceInvoice({
-    lines: view.orderServices.map((s) => ({
-      kind: "service" as const,
-      unitPrice: s.price,
-      catalogPrice: s.originalPrice,
-      quantity: s.quantity,
-      tax: s.taxRateBp === null ? null : { name: s.taxName ?? "Tax", rateBp: s.taxRateBp },
-    })),
-    discount: null,
-    promocode: null,
-    promocodeDiscountAmount: null,
-    paid: { account: view.order.accountPaidAmount, voucher: view.order.voucherPaidAmount },
-  });
 }
 
 export function icalLink(ctx: RenderContext, booking: BookingRow) {

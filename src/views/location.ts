@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { locations } from "../../../db/schema";
-import { paginated } from "../../../lib/pagination";
+import type { locations } from "../db/schema";
+import { paginated } from "../lib/pagination";
 
 export const LocationSchema = z
   .object({

@@ -1,37 +1,8 @@
-import type { OrderLineRow, OrderRow, PosOrderView } from "../../../db/queries/pos-orders";
-import {
-  type Invoice as PricedInvoice,
-  type OrderLine,
-  type OrderTerms,
-  orderInvoice,
-} from "../../../domain/pricing";
-import { toIso } from "../../../lib/clock";
-import { renderCustomer } from "../customers/schema";
-import type { Invoice, PosOrder } from "./schema";
-
-export const termsOf = (o: OrderRow): OrderTerms => ({
-  discountMode: o.discountMode,
-  discountAmount: o.discountAmount,
-  discountPercent: o.discountPercent,
-  promocode: o.promocode,
-  promocodeDiscountAmount: o.promocodeDiscountAmount,
-});
-
-export const pricedLine = (l: OrderLineRow): OrderLine => ({
-  kind: l.kind,
-  unitPrice: l.unitPrice,
-  catalogPrice: l.catalogPrice,
-  quantity: l.quantity,
-  taxName: l.taxName,
-  taxRateBp: l.taxRateBp,
-});
-
-/** The order's invoice as it stands, from the same function that priced it. */
-export const invoiceOf = (view: Pick<PosOrderView, "order" | "lines">): PricedInvoice =>
-  orderInvoice(view.lines.map(pricedLine), termsOf(view.order), {
-    account: view.order.accountPaidAmount,
-    voucher: view.order.voucherPaidAmount,
-  });
+import type { OrderLineRow, OrderRow, PosOrderView } from "../db/queries/pos-orders";
+import { type Invoice as PricedInvoice, invoiceOf } from "../domain/pricing";
+import { toIso } from "../lib/clock";
+import { renderCustomer } from "./customer";
+import type { Invoice, PosOrder } from "./pos-order-schema";
 
 export const renderInvoice = (
   invoice: PricedInvoice,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { customers } from "../../../db/schema";
+import type { customers } from "../db/schema";
 
 export const CustomerSchema = z
   .object({

@@ -1,0 +1,89 @@
+import { z } from "@hono/zod-openapi";
+
+export const DurationSchema = z
+  .object({ value: z.number().int(), label: z.string(), iso_8601: z.string() })
+  .openapi("Duration");
+
+/** An amount in minor units and its display string, as the reference pairs them. */
+const Money = <N extends string>(name: N) =>
+  ({ [name]: z.number().int(), [`${name}_formatted`]: z.string() }) as Record<N, z.ZodNumber> &
+    Record<`${N}_formatted`, z.ZodString>;
+
+export const TaxLineSchema = z
+  .object({ name: z.string(), rate_bp: z.number().int(), amount: z.number().int() })
+  .openapi("TaxLine");
+
+export const OrderedServiceSchema = z
+  .object({
+    uuid: z.string(),
+    service_uuid: z.string(),
+    staffer_uuid: z.string(),
+    timezone: z.string(),
+    reserved_on: z.string(),
+    reserved_until: z.string(),
+    quantity: z.number().int(),
+    name: z.string(),
+    currency: z.string(),
+    ...Money("price"),
+    ...Money("discount"),
+    ...Money("original_price"),
+    tax_name: z.string().nullable(),
+    tax_value: z.number().nullable(),
+    duration: DurationSchema,
+    original_duration: DurationSchema,
+  })
+  .openapi("OrderedService");
+
+export const PolicySchema = z
+  .object({
+    policy_text: z.string().nullable(),
+    is_cancelable: z.boolean(),
+    cancellation_offset: z.number().int(),
+    cancellation_text: z.string().nullable(),
+    is_changeable: z.boolean(),
+    change_offset: z.number().int(),
+    change_text: z.string().nullable(),
+  })
+  .openapi("BookingPolicy");
+
+export const StatusSchema = z
+  .object({ uuid: z.string(), name: z.string(), type: z.string() })
+  .openapi("BookingStatus");
+
+export const BookingSchema = z
+  .object({
+    uuid: z.string(),
+    location_uuid: z.string(),
+    customer_uuid: z.string(),
+    start_time: z.string(),
+    end_time: z.string(),
+    timezone: z.string(),
+    duration: DurationSchema,
+    quantity: z.number().int(),
+    slots_count: z.number().int(),
+    cancel_reason: z.string().nullable(),
+    canceled_by: z.string().nullable(),
+    is_canceled: z.boolean(),
+    is_completed: z.boolean(),
+    public_notes: z.string(),
+    currency: z.string(),
+    status: StatusSchema,
+    policy: PolicySchema,
+    links: z.array(
+      z.object({
+        type: z.enum(["ical", "google_meet", "zoom", "microsoft_teams"]),
+        link: z.string(),
+      }),
+    ),
+    order: z.object({
+      uuid: z.string(),
+      tax: z.array(TaxLineSchema),
+      ...Money("subtotal"),
+      ...Money("amount_paid"),
+      ...Money("total"),
+    }),
+    ordered_services: z.array(OrderedServiceSchema),
+  })
+  .openapi("Booking");
+
+export type Booking = z.infer<typeof BookingSchema>;
