@@ -4,16 +4,12 @@ import { timing } from "hono/timing";
 import type { AppEnv } from "./env";
 import { onError, onNotFound } from "./lib/error-handler";
 import { requestContext } from "./middleware/request-context";
-import { adminApi } from "./routes/admin";
-import { publicApi } from "./routes/public";
+import { serveDocument } from "./lib/openapi";
+import { ADMIN_WITHOUT_TOKEN, adminApi } from "./routes/admin";
+import { PUBLIC_WITHOUT_API_KEY, publicApi } from "./routes/public";
 
 export const PUBLIC_BASE = "/api/public/v2";
 export const ADMIN_BASE = "/api/admin/v1";
-
-const info = (title: string, description: string) => ({
-  openapi: "3.1.0",
-  info: { title, version: "2.0.0", description },
-});
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -24,17 +20,23 @@ export function createApp() {
   const adminRouter = adminApi();
 
   // The documents are generated from the same zod schemas that validate requests.
-  publicRouter.doc31(
-    "/openapi.json",
-    info(
-      "Scheduling and point-of-sale public API",
+  serveDocument(publicRouter, {
+    title: "Scheduling and point-of-sale public API",
+    version: "2.0.0",
+    description:
       "Bookings, services, time slots, staff calendars, customers, goods, POS orders and webhooks. Every call needs `Authorization: Bearer <api key>` and `Workspace: <workspace uuid>`.",
-    ),
-  );
-  adminRouter.doc31(
-    "/openapi.json",
-    info("Management API", "Provisioning of workspaces. `Authorization: Bearer <ADMIN_TOKEN>`."),
-  );
+    server: PUBLIC_BASE,
+    security: { ApiKey: [], Workspace: [] },
+    withoutCredentials: PUBLIC_WITHOUT_API_KEY,
+  });
+  serveDocument(adminRouter, {
+    title: "Management API",
+    version: "2.0.0",
+    description: "Provisioning of workspaces. `Authorization: Bearer <ADMIN_TOKEN>`.",
+    server: ADMIN_BASE,
+    security: { AdminToken: [] },
+    withoutCredentials: ADMIN_WITHOUT_TOKEN,
+  });
 
   app.route(PUBLIC_BASE, publicRouter);
   app.route(ADMIN_BASE, adminRouter);

@@ -1,6 +1,9 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
+import type { RouteSpec } from "../middleware/exact-routes";
 import { validationError } from "./errors";
+import { operationIdFor } from "./operation-ids";
+import { errorResponses } from "./responses";
 import { fieldErrorsFrom } from "./zod-errors";
 
 /**
@@ -18,3 +21,80 @@ export function createRouter() {
 }
 
 export type Router = ReturnType<typeof createRouter>;
+
+/** What a router's OpenAPI document says beyond its routes. */
+export interface DocumentSpec {
+  title: string;
+  description: string;
+  version: string;
+  /** The path the router is mounted at, relative to the host: the document's one server. */
+  server: string;
+  /** Security requirement of every operation (names of registered security schemes). */
+  security: Record<string, string[]>;
+  /** Operations that need no credentials (method and OpenAPI path): `security: []`. */
+  withoutCredentials: readonly RouteSpec[];
+}
+
+/** Only the fields a client needs to know it has an OpenAPI document. */
+const OpenApiDocumentSchema = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }) })
+  .openapi("OpenApiDocument");
+
+type Document = ReturnType<Router["getOpenAPI31Document"]>;
+type Operation = { operationId?: string; security?: Record<string, string[]>[] };
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/**
+ * Serves `GET /openapi.json` on `router`: the OpenAPI 3.1 document generated
+ * from its routes' zod schemas, completed for tools (servers, a security
+ * requirement on every operation, an operationId on every operation). The
+ * document describes itself too, as an operation without credentials.
+ * Generated once, on the first request, when every route is registered.
+ */
+export function serveDocument(router: Router, spec: DocumentSpec) {
+  const route = createRoute({
+    method: "get",
+    path: "/openapi.json",
+    tags: ["OpenAPI"],
+    summary: "This OpenAPI document",
+    security: [],
+    responses: {
+      200: {
+        content: { "application/json": { schema: OpenApiDocumentSchema } },
+        description: "The OpenAPI 3.1 document of this API",
+      },
+      429: errorResponses[429],
+    },
+  });
+  let document: Document | undefined;
+  router.openapi(route, (c) => {
+    document ??= completeDocument(
+      router.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: spec.title, version: spec.version, description: spec.description },
+      }),
+      spec,
+    );
+    return c.json(document as unknown as z.infer<typeof OpenApiDocumentSchema>, 200);
+  });
+}
+
+/** Adds servers, security and operationIds; throws on two operations with one operationId. */
+export function completeDocument(doc: Document, spec: DocumentSpec): Document {
+  const open = new Set(spec.withoutCredentials.map((r) => `${r.method.toLowerCase()} ${r.path}`));
+  const seen = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      operation.operationId ??= operationIdFor(method, path);
+      const other = seen.get(operation.operationId);
+      if (other) throw new Error(`operationId ${operation.operationId}: ${other} and ${where}`);
+      seen.set(operation.operationId, where);
+      if (open.has(`${method} ${path}`)) operation.security = [];
+    }
+  }
+  return { ...doc, servers: [{ url: spec.server }], security: [spec.security] };
+}

@@ -16,7 +16,8 @@ import { registerVoucherTemplates } from "./voucher-templates";
 import { registerWorkspaces } from "./workspaces";
 
 /** The one route without the admin token (method and exact path): the OpenAPI document. */
-const withoutToken = isOneOf([{ method: "get", path: "/openapi.json" }]);
+export const ADMIN_WITHOUT_TOKEN = [{ method: "get", path: "/openapi.json" }];
+const withoutToken = isOneOf(ADMIN_WITHOUT_TOKEN);
 
 /** Management API v1 for operators provisioning businesses; guarded by ADMIN_TOKEN. */
 export function adminApi() {

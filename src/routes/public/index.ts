@@ -24,7 +24,8 @@ import { registerWebhooks } from "./webhooks";
  * The only routes without an API key, as exact routes (method and path pattern):
  * the OpenAPI document, and a booking's calendar file, whose link carries its own token.
  */
-const withoutApiKey = isOneOf([{ method: "get", path: "/openapi.json" }, icalRoute]);
+export const PUBLIC_WITHOUT_API_KEY = [{ method: "get", path: "/openapi.json" }, icalRoute];
+const withoutApiKey = isOneOf(PUBLIC_WITHOUT_API_KEY);
 
 /** Public API v2: every route but its own OpenAPI document and the ical link needs an API key. */
 export function publicApi() {
