@@ -88,6 +88,64 @@ function dedupe<T extends { weekday: number; start: string; end: string }>(list:
   return kept;
 }
 
+type Input = ReturnType<(typeof arbCase)["generate"]>["value"]["input"];
+
+/** ISO weekday (1 = Monday) of a YYYY-MM-DD date. */
+const weekdayOf = (date: string) => ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+
+/** The local date of an instant in a zone, by Intl (not the engine's zone table). */
+const localDateOf = (t: number, timeZone: string) =>
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date(t));
+
+/**
+ * Brute force: is this staffer free for `needMin` minutes from `t` (inside one
+ * working interval of t's local date, clear of busy time, not before notice)?
+ */
+function freeAt(input: Input, s: StafferCalendarInput, t: number, needMin: number): boolean {
+  const tz = input.location.timezone;
+  if (t < input.now + input.location.minNoticeMin * MIN) return false;
+  const date = localDateOf(t, tz);
+  const end = t + needMin * MIN;
+  const inside = s.weekly
+    .filter((w) => w.weekday === weekdayOf(date))
+    .some(
+      (w) =>
+        localDateTimeToInstant(date, w.start, tz) <= t &&
+        end <= localDateTimeToInstant(date, w.end, tz),
+    );
+  return inside && !s.busy.some((b) => b.start < end && t < b.end);
+}
+
+/** Brute force: every (date, start, staffer) free for the service, on each interval's grid. */
+function oracleStarts(input: Input): Map<string, Map<number, Set<string>>> {
+  const tz = input.location.timezone;
+  const step = input.location.slotStepMin * MIN;
+  const need = (input.durationMin + input.bufferMin) * MIN;
+  const earliest = input.now + input.location.minNoticeMin * MIN;
+  const out = new Map<string, Map<number, Set<string>>>();
+  for (const date of localDateRange(input.fromDate, input.toDate)) {
+    const starts = new Map<number, Set<string>>();
+    out.set(date, starts);
+    for (const s of input.staffers)
+      for (const w of s.weekly.filter((x) => x.weekday === weekdayOf(date))) {
+        const ws = localDateTimeToInstant(date, w.start, tz);
+        const we = localDateTimeToInstant(date, w.end, tz);
+        for (let t = ws; t + need <= we; t += step) {
+          if (t < earliest || s.busy.some((b) => b.start < t + need && t < b.end)) continue;
+          const ids = starts.get(t) ?? new Set<string>();
+          ids.add(s.id);
+          starts.set(t, ids);
+        }
+      }
+  }
+  return out;
+}
+
 describe("slot engine properties", () => {
   it("no slot overlaps busy time and every slot lies inside working hours of each listed staffer", () => {
     fc.assert(
@@ -153,6 +211,37 @@ describe("slot engine properties", () => {
     );
   });
 
+  it("is complete: every start the brute-force oracle finds free is offered, with that staffer", () => {
+    let withFreeStarts = 0;
+    fc.assert(
+      fc.property(arbCase, ({ input }) => {
+        const expected = oracleStarts(input);
+        const found = new Map(
+          searchSlots(input).map((d) => [
+            d.date,
+            new Map(d.slots.map((s) => [s.start, new Set(s.stafferIds)])),
+          ]),
+        );
+        let any = false;
+        for (const [date, starts] of expected)
+          for (const [t, ids] of starts) {
+            any = true;
+            const offered = found.get(date)?.get(t);
+            expect(offered, `${date} ${new Date(t).toISOString()} missing`).toBeDefined();
+            for (const id of ids) expect(offered?.has(id), `${id} at ${t}`).toBe(true);
+          }
+        // And nothing beyond the oracle (together: the engine's slots are exactly the oracle's).
+        for (const [date, starts] of found)
+          for (const [t, ids] of starts)
+            expect([...ids].sort()).toEqual([...(expected.get(date)?.get(t) ?? [])].sort());
+        if (any) withFreeStarts++;
+      }),
+      { numRuns: 200 },
+    );
+    // The generator is not vacuous: most cases have free starts to find.
+    expect(withFreeStarts).toBeGreaterThan(50);
+  });
+
   it("searching a range whole equals searching its days one by one", () => {
     fc.assert(
       fc.property(arbCase, ({ input }) => {
@@ -166,15 +255,19 @@ describe("slot engine properties", () => {
     );
   });
 
-  it("cart placements run back to back on free staff and never overlap for one staffer", () => {
+  it("cart placements run back to back on free staff, never overlap for one staffer, and are found whenever the brute force finds free staff for each service", () => {
+    let placedRuns = 0;
+    let refusedRuns = 0;
     fc.assert(
       fc.property(
         arbCase,
         fc.array(fc.integer({ min: 5, max: 90 }), { minLength: 1, maxLength: 4 }),
-        ({ input }, durations) => {
-          const day = searchSlots(input).find((d) => d.slots.length > 0);
-          const start = day?.slots[0]?.start;
-          if (start === undefined) return;
+        fc.nat(),
+        ({ input }, durations, pick) => {
+          const starts = searchSlots(input).flatMap((d) => d.slots.map((s) => s.start));
+          // A cart starts on an offered slot: cases without one are not carts to test.
+          fc.pre(starts.length > 0);
+          const start = starts[pick % starts.length] as number;
           const services = durations.map((d) => ({
             durationMin: d,
             bufferMin: 5,
@@ -187,7 +280,22 @@ describe("slot engine properties", () => {
             start,
             now: input.now,
           });
-          if (!placed) return;
+          // Oracle: each service starts when the previous one's time and buffer are over and
+          // needs one free candidate then (earlier services end before it starts, so the
+          // choices never interfere): the cart fits exactly when every service has one.
+          let at = start;
+          let fits = true;
+          for (const d of durations) {
+            if (!input.staffers.some((s) => freeAt(input, s, at, d + 5))) fits = false;
+            at += (d + 5) * MIN;
+          }
+          expect(placed !== null, `oracle says ${fits ? "fits" : "does not fit"}`).toBe(fits);
+          if (!placed) {
+            refusedRuns++;
+            return;
+          }
+          placedRuns++;
+          expect(placed).toHaveLength(durations.length);
           let t = start;
           placed.forEach((p, i) => {
             expect(p.start).toBe(t);
@@ -202,7 +310,41 @@ describe("slot engine properties", () => {
                 expect(a.end <= b.start || b.end <= a.start).toBe(true);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
+    );
+    // Both outcomes were exercised.
+    expect(placedRuns).toBeGreaterThan(20);
+    expect(refusedRuns).toBeGreaterThan(5);
+  });
+
+  it("a one-service cart equal to the searched service is placed at every offered start", () => {
+    fc.assert(
+      fc.property(arbCase, ({ input }) => {
+        const days = searchSlots(input);
+        const slots = days.flatMap((d) => d.slots);
+        fc.pre(slots.length > 0);
+        for (const slot of slots) {
+          const placed = findCartStart({
+            location: input.location,
+            services: [
+              {
+                durationMin: input.durationMin,
+                bufferMin: input.bufferMin,
+                stafferIds: input.staffers.map((s) => s.id),
+              },
+            ],
+            staffers: input.staffers,
+            start: slot.start,
+            now: input.now,
+          });
+          expect(placed).toHaveLength(1);
+          // Any staffer free then (a cart is not held to another staffer's grid).
+          const chosen = input.staffers.find((s) => s.id === placed?.[0]?.stafferId);
+          if (!chosen) throw new Error(`unknown staffer ${placed?.[0]?.stafferId}`);
+          expect(freeAt(input, chosen, slot.start, input.durationMin + input.bufferMin)).toBe(true);
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });
