@@ -47,6 +47,7 @@ export async function commitWithClaims(
     const stub = calendarFor(env, workspaceId, claim.stafferId);
     const result = await stub
       .claim({
+        owner: { workspaceId, stafferId: claim.stafferId },
         holdId,
         entries: claim.entries,
         replaces: claim.replaces ?? [],

@@ -10,6 +10,8 @@ export interface CalendarEntry {
 }
 
 export interface ClaimRequest {
+  /** Whose calendar this is: a fresh object loads that staffer's busy time from D1 first. */
+  owner: { workspaceId: string; stafferId: string };
   /** Groups the entries of one write; confirm, release or settle it as a whole. */
   holdId: string;
   entries: CalendarEntry[];

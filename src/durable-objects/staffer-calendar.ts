@@ -60,6 +60,7 @@ export class StafferCalendar extends DurableObject<Env> {
     this.sql.exec(
       "CREATE TABLE IF NOT EXISTS replacing (entry_id TEXT PRIMARY KEY, hold_id TEXT NOT NULL)",
     );
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     // Objects created before holds had their own tables kept everything in `busy`.
     const legacy = this.sql
       .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'busy'")
@@ -73,6 +74,9 @@ export class StafferCalendar extends DurableObject<Env> {
 
   /** Atomically checks the entries against live busy time and holds them. */
   async claim(request: ClaimRequest): Promise<ClaimResult> {
+    // An object that never loaded D1 (new, reset, or from before this flag) must not trust its
+    // empty storage: it would grant time D1 already books.
+    if (!this.loaded()) await this.rebuild(request.owner.workspaceId, request.owner.stafferId);
     const replaces = request.replaces ?? [];
     const result = this.ctx.storage.transactionSync((): ClaimResult => {
       const contested = replaces.filter(
@@ -187,6 +191,7 @@ export class StafferCalendar extends DurableObject<Env> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId);
       this.ctx.storage.transactionSync(() => {
+        this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('loaded_from_d1', '1')");
         this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");
         for (const e of d1) {
           this.sql.exec(
@@ -254,6 +259,10 @@ export class StafferCalendar extends DurableObject<Env> {
       );
     }
     this.forget(holdId);
+  }
+
+  private loaded(): boolean {
+    return this.sql.exec("SELECT 1 FROM meta WHERE key = 'loaded_from_d1'").toArray().length > 0;
   }
 
   private idsOf(holdId: string): string[] {

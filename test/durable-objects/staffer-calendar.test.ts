@@ -9,6 +9,8 @@ import { createLocation, createStaffer, createWorkspace } from "../helpers/facto
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2030, 0, 7, 9);
+/** Claims need an owner; these objects have no D1 rows of their own to load. */
+const OWNER = { workspaceId: "ws-test", stafferId: "no-rows" };
 let n = 0;
 const fresh = () => calendarFor(env, "ws-test", `staffer-${++n}`);
 const booking = (id: string, startH: number, endH: number): CalendarEntry => ({
@@ -23,26 +25,47 @@ describe("StafferCalendar", () => {
   it("refuses a claim overlapping held or confirmed time, and allows touching intervals", async () => {
     const cal = fresh();
     expect(
-      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true }),
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h1",
+        entries: [booking("a", 0, 1)],
+        checkConflicts: true,
+      }),
     ).toEqual({ ok: true });
     const clash = await cal.claim({
+      owner: OWNER,
       holdId: "h2",
       entries: [booking("b", 0.5, 1.5)],
       checkConflicts: true,
     });
     expect(clash).toEqual({ ok: false, reason: "overlap", conflicts: [booking("a", 0, 1)] });
     expect(
-      await cal.claim({ holdId: "h3", entries: [booking("c", 1, 2)], checkConflicts: true }),
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h3",
+        entries: [booking("c", 1, 2)],
+        checkConflicts: true,
+      }),
     ).toEqual({ ok: true });
     await cal.confirm("h1");
     expect(
-      await cal.claim({ holdId: "h4", entries: [booking("d", 0, 0.25)], checkConflicts: true }),
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h4",
+        entries: [booking("d", 0, 0.25)],
+        checkConflicts: true,
+      }),
     ).toMatchObject({ ok: false });
   });
 
   it("lays blocked spots over anything, but bookings never over blocked time", async () => {
     const cal = fresh();
-    await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h1",
+      entries: [booking("a", 0, 1)],
+      checkConflicts: true,
+    });
     const block: CalendarEntry = {
       id: "blk",
       kind: "blocked",
@@ -50,25 +73,48 @@ describe("StafferCalendar", () => {
       start: T0,
       end: T0 + 4 * HOUR,
     };
-    expect(await cal.claim({ holdId: "h2", entries: [block], checkConflicts: false })).toEqual({
+    expect(
+      await cal.claim({ owner: OWNER, holdId: "h2", entries: [block], checkConflicts: false }),
+    ).toEqual({
       ok: true,
     });
     expect(
-      await cal.claim({ holdId: "h3", entries: [booking("b", 2, 3)], checkConflicts: true }),
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h3",
+        entries: [booking("b", 2, 3)],
+        checkConflicts: true,
+      }),
     ).toMatchObject({ ok: false });
   });
 
   it("releases held time and frees confirmed time", async () => {
     const cal = fresh();
-    await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h1",
+      entries: [booking("a", 0, 1)],
+      checkConflicts: true,
+    });
     await cal.release("h1");
     expect(await cal.entries()).toEqual([]);
-    await cal.claim({ holdId: "h2", entries: [booking("b", 0, 1)], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h2",
+      entries: [booking("b", 0, 1)],
+      checkConflicts: true,
+    });
     await cal.confirm("h2");
     await cal.release("h2"); // confirmed time is not released by a late release
     expect(await cal.entries()).toEqual([booking("b", 0, 1)]);
     // Freeing is a claim that replaces the entry, confirmed once D1 dropped it.
-    await cal.claim({ holdId: "h3", entries: [], replaces: ["b"], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h3",
+      entries: [],
+      replaces: ["b"],
+      checkConflicts: true,
+    });
     expect(await cal.entries()).toEqual([booking("b", 0, 1)]);
     await cal.confirm("h3");
     expect(await cal.entries()).toEqual([]);
@@ -76,9 +122,15 @@ describe("StafferCalendar", () => {
 
   it("moves time: the old entries are ignored by the check and removed on confirm", async () => {
     const cal = fresh();
-    await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h1",
+      entries: [booking("a", 0, 1)],
+      checkConflicts: true,
+    });
     await cal.confirm("h1");
     const moved = await cal.claim({
+      owner: OWNER,
       holdId: "h2",
       entries: [booking("a2", 0.5, 1.5)],
       replaces: ["a"],
@@ -94,6 +146,7 @@ describe("StafferCalendar", () => {
     // Every interval contains [0.4 h, 1 h), so any two of them overlap.
     const attempts = Array.from({ length: 50 }, (_, i) =>
       cal.claim({
+        owner: OWNER,
         holdId: `h${i}`,
         entries: [booking(`e${i}`, (i % 5) * 0.1, (i % 5) * 0.1 + 1)],
         checkConflicts: true,
@@ -115,9 +168,15 @@ describe("StafferCalendar", () => {
 
   it("refuses to replace an entry that another live hold is already replacing", async () => {
     const cal = fresh();
-    await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+    await cal.claim({
+      owner: OWNER,
+      holdId: "h1",
+      entries: [booking("a", 0, 1)],
+      checkConflicts: true,
+    });
     await cal.confirm("h1");
     const moveA = await cal.claim({
+      owner: OWNER,
       holdId: "reschedule",
       entries: [booking("a2", 3, 4)],
       replaces: ["a"],
@@ -126,6 +185,7 @@ describe("StafferCalendar", () => {
     expect(moveA).toEqual({ ok: true });
     // A staffer change of the same booking, at the same moment, would leave `a` replaced twice.
     const alsoMoveA = await cal.claim({
+      owner: OWNER,
       holdId: "change-staffer",
       entries: [],
       replaces: ["a"],
@@ -136,8 +196,43 @@ describe("StafferCalendar", () => {
     await cal.release("reschedule");
     expect(await cal.entries()).toEqual([booking("a", 0, 1)]);
     expect(
-      await cal.claim({ holdId: "cancel", entries: [], replaces: ["a"], checkConflicts: true }),
+      await cal.claim({
+        owner: OWNER,
+        holdId: "cancel",
+        entries: [],
+        replaces: ["a"],
+        checkConflicts: true,
+      }),
     ).toEqual({ ok: true });
+  });
+
+  it("a fresh (or reset) object loads the staffer's busy time from D1 before its first claim", async () => {
+    const ws = await createWorkspace();
+    const location = await createLocation(ws);
+    const staffer = await createStaffer(ws, [location.uuid]);
+    await env.DB.prepare(
+      "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at) VALUES ('booked', ?, ?, ?, 'booking', 'b-booked', ?, ?)",
+    )
+      .bind(ws.id, staffer.uuid, location.uuid, T0, T0 + HOUR)
+      .run();
+    const cal = calendarFor(env, ws.id, staffer.uuid);
+    const owner = { workspaceId: ws.id, stafferId: staffer.uuid };
+    expect(
+      await cal.claim({
+        owner,
+        holdId: "h",
+        entries: [booking("x", 0.5, 1.5)],
+        checkConflicts: true,
+      }),
+    ).toMatchObject({ ok: false, reason: "overlap" });
+    // Wiped storage (a namespace reset) is loaded again on the next claim.
+    await runInDurableObject(cal, (_instance, state) => {
+      state.storage.sql.exec("DELETE FROM entries");
+      state.storage.sql.exec("DELETE FROM meta");
+    });
+    expect(
+      await cal.claim({ owner, holdId: "h2", entries: [booking("y", 0, 1)], checkConflicts: true }),
+    ).toMatchObject({ ok: false, reason: "overlap" });
   });
 
   describe("settling against D1", () => {
@@ -167,8 +262,18 @@ describe("StafferCalendar", () => {
 
     it("an expired hold is confirmed when written, dropped when not, and fenced either way", async () => {
       const { cal, writeD1, age, fenced } = await setup();
-      await cal.claim({ holdId: "written", entries: [booking("w", 0, 1)], checkConflicts: true });
-      await cal.claim({ holdId: "lost", entries: [booking("l", 2, 3)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "written",
+        entries: [booking("w", 0, 1)],
+        checkConflicts: true,
+      });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "lost",
+        entries: [booking("l", 2, 3)],
+        checkConflicts: true,
+      });
       // Only the first write reached D1 before its Worker died.
       await writeD1(booking("w", 0, 1));
       await age();
@@ -179,21 +284,48 @@ describe("StafferCalendar", () => {
       expect(await fenced("lost")).toBe(true);
       // Confirmed now: a second claim over it is refused.
       expect(
-        await cal.claim({ holdId: "x", entries: [booking("x", 0, 1)], checkConflicts: true }),
+        await cal.claim({
+          owner: OWNER,
+          holdId: "x",
+          entries: [booking("x", 0, 1)],
+          checkConflicts: true,
+        }),
       ).toMatchObject({ ok: false, reason: "overlap" });
     });
 
     it("an expired hold that freed time drops it only once D1 no longer has it (a lost confirm of a cancel)", async () => {
       const { cal, writeD1, deleteD1, age } = await setup();
-      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h1",
+        entries: [booking("a", 0, 1)],
+        checkConflicts: true,
+      });
       await writeD1(booking("a", 0, 1));
       await cal.confirm("h1");
-      await cal.claim({ holdId: "b", entries: [booking("b", 4, 5)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "b",
+        entries: [booking("b", 4, 5)],
+        checkConflicts: true,
+      });
       await writeD1(booking("b", 4, 5));
       await cal.confirm("b");
       // Cancel of `a` committed in D1, its confirm never arrived; a cancel of `b` did not commit.
-      await cal.claim({ holdId: "cancel-a", entries: [], replaces: ["a"], checkConflicts: true });
-      await cal.claim({ holdId: "cancel-b", entries: [], replaces: ["b"], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "cancel-a",
+        entries: [],
+        replaces: ["a"],
+        checkConflicts: true,
+      });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "cancel-b",
+        entries: [],
+        replaces: ["b"],
+        checkConflicts: true,
+      });
       await deleteD1("a");
       await age();
       await runDurableObjectAlarm(cal);
@@ -202,11 +334,17 @@ describe("StafferCalendar", () => {
 
     it("settle answers whether an ambiguous write committed, and applies it", async () => {
       const { cal, writeD1, deleteD1 } = await setup();
-      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h1",
+        entries: [booking("a", 0, 1)],
+        checkConflicts: true,
+      });
       await writeD1(booking("a", 0, 1));
       await cal.confirm("h1");
       // A reschedule a -> a2 whose batch committed but whose answer was lost.
       await cal.claim({
+        owner: OWNER,
         holdId: "move",
         entries: [booking("a2", 2, 3)],
         replaces: ["a"],
@@ -220,6 +358,7 @@ describe("StafferCalendar", () => {
       expect(await cal.entries()).toEqual([booking("a2", 2, 3)]);
       // A second move that did not commit leaves the time where D1 has it.
       await cal.claim({
+        owner: OWNER,
         holdId: "move2",
         entries: [booking("a3", 5, 6)],
         replaces: ["a2"],
@@ -233,10 +372,16 @@ describe("StafferCalendar", () => {
 
     it("settle trusts the replaced entries: a committed move whose new entry a later write replaced still counts", async () => {
       const { cal, writeD1, deleteD1 } = await setup();
-      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h1",
+        entries: [booking("a", 0, 1)],
+        checkConflicts: true,
+      });
       await writeD1(booking("a", 0, 1));
       await cal.confirm("h1");
       await cal.claim({
+        owner: OWNER,
         holdId: "move",
         entries: [booking("a2", 2, 3)],
         replaces: ["a"],
@@ -252,7 +397,12 @@ describe("StafferCalendar", () => {
 
     it("an alarm that cannot reach D1 keeps the holds and tries again", async () => {
       const { cal, writeD1, age } = await setup();
-      await cal.claim({ holdId: "r", entries: [booking("r", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "r",
+        entries: [booking("r", 0, 1)],
+        checkConflicts: true,
+      });
       await writeD1(booking("r", 0, 1));
       await age();
       failpoints.arm("calendar.settle.d1");
@@ -283,7 +433,12 @@ describe("StafferCalendar", () => {
 
     it("a fenced hold's write cannot commit afterwards", async () => {
       const { ws, cal, age, fenced } = await setup();
-      await cal.claim({ holdId: "slow", entries: [booking("s", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "slow",
+        entries: [booking("s", 0, 1)],
+        checkConflicts: true,
+      });
       await age();
       await runDurableObjectAlarm(cal);
       expect(await fenced("slow")).toBe(true);
@@ -316,7 +471,12 @@ describe("StafferCalendar", () => {
 
     it("audit compares with D1 and rebuild makes the object equal to D1", async () => {
       const { ws, staffer, cal, writeD1 } = await setup();
-      await cal.claim({ holdId: "h1", entries: [booking("a", 0, 1)], checkConflicts: true });
+      await cal.claim({
+        owner: OWNER,
+        holdId: "h1",
+        entries: [booking("a", 0, 1)],
+        checkConflicts: true,
+      });
       await cal.confirm("h1");
       await writeD1(booking("d", 2, 3));
       const audit = await cal.audit(ws.id, staffer.uuid);
