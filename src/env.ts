@@ -1,4 +1,6 @@
 import type { Database } from "./db/client";
+import type { Scope } from "./db/scope";
+import type { RenderContext } from "./views/booking";
 
 /**
  * Worker bindings come from `wrangler types` (worker-configuration.d.ts, generated
@@ -14,6 +16,10 @@ export interface Variables {
   requestId: string;
   db: Database;
   workspace: AuthenticatedWorkspace;
+  /** The authenticated workspace's D1 scope, for every tenant query (set by `requireApiKey`). */
+  scope: Scope;
+  /** The workspace's currency and locale and the request's origin, for rendering (set by `requireApiKey`). */
+  render: RenderContext;
 }
 
 export interface AuthenticatedWorkspace {

@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Context } from "hono";
 import { commitWithClaims, type StafferClaim } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard, holdNotFenced } from "../db/guards";
@@ -9,11 +8,12 @@ import { type EventType, eventStatement } from "../db/queries/outbox";
 import { bookings, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { allows, type Operation } from "../domain/booking-rules";
-import type { AppEnv, Env } from "../env";
+import type { Env } from "../env";
 import { ApiError, notFound, RecordChangedError } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
+import type { BookingDeps } from "./deps";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */
 export interface BookingChange {
@@ -50,16 +50,14 @@ const changed = () =>
  * find the booking closed), and otherwise answers 409 `booking_changed`.
  */
 export async function changeBooking(
-  c: Context<AppEnv>,
+  deps: BookingDeps,
   bookingId: string,
   op: Operation,
   plan: (loaded: LoadedBooking, planning: Planning) => Promise<BookingChange | null>,
   ref: Referenced = {},
 ): Promise<Booking> {
-  const ws = c.var.workspace;
-  const scope: Scope = { db: c.var.db, workspaceId: ws.id };
-  const ctx = { currency: ws.currency, locale: ws.locale, origin: new URL(c.req.url).origin };
-  const render = (view: BookingView) => renderBooking(view, ctx);
+  const { scope, env } = deps;
+  const render = (view: BookingView) => renderBooking(view, deps.render);
 
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadBooking(scope, bookingId, ref);
@@ -71,7 +69,7 @@ export async function changeBooking(
         "The booking is completed or canceled; it can no longer be changed that way.",
       );
     }
-    const change = await plan(loaded, { scope, env: c.env, now: Date.now() });
+    const change = await plan(loaded, { scope, env, now: Date.now() });
     if (!change) return render(loaded);
     const rendered = render(change.view);
     const batch = (holdId?: string): BatchItem<"sqlite">[] => [
@@ -87,12 +85,12 @@ export async function changeBooking(
       ),
       ...change.statements,
       ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
-      eventStatement(scope.db, ws.id, change.event, rendered),
+      eventStatement(scope.db, scope.workspaceId, change.event, rendered),
     ];
     await rendezvous("booking.change.before_write");
     try {
       if (change.claims && change.claims.length > 0) {
-        await commitWithClaims(c.env, scope.db, ws.id, change.claims, batch);
+        await commitWithClaims(env, scope.db, scope.workspaceId, change.claims, batch);
       } else {
         const [first, ...rest] = batch();
         if (first) await scope.db.batch([first, ...rest]);

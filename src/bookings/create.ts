@@ -1,13 +1,12 @@
-import type { Context } from "hono";
 import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import { guard, holdNotFenced } from "../db/guards";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
-import type { AppEnv } from "../env";
 import { fieldError, SlotTakenError, validationError } from "../lib/errors";
 import { utcDate } from "./moves";
+import type { BookingDeps } from "./deps";
 import { claimsFor } from "./plan";
 import { type PlanItem, planItems } from "./planner";
 import { type BookingDetails, bookingWrite } from "./write";
@@ -30,6 +29,8 @@ const KNOWN_SOURCES = new Set([
 const MAX_ATTEMPTS = 3;
 
 export interface CreateRequest {
+  /** The workspace's country, for phone numbers written without a country code. */
+  country: string;
   locationId: string;
   items: PlanItem[];
   customer: {
@@ -58,12 +59,12 @@ export interface CreateRequest {
  * Creates one order with one booking per item: 3 D1 round trips (auth, one
  * read batch, one write batch) plus one claim per affected staffer calendar.
  */
-export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
-  const ws = c.var.workspace;
-  const scope = { db: c.var.db, workspaceId: ws.id };
-  const phone = normalisePhone(req.customer.phone, ws.country);
+export async function createBookings(deps: BookingDeps, req: CreateRequest) {
+  const { scope, env } = deps;
+  const workspaceId = scope.workspaceId;
+  const phone = normalisePhone(req.customer.phone, req.country);
   if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
-  const customerId = await customerIdFor(ws.id, phone);
+  const customerId = await customerIdFor(workspaceId, phone);
 
   const first = Math.min(...req.items.map((i) => i.start));
   const last = Math.max(...req.items.map((i) => i.start));
@@ -77,7 +78,7 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
-  if (!loaded.newStatus) throw new Error(`workspace ${ws.id} has no status of type new`);
+  if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
   const services = new Map(loaded.services.map((s) => [s.id, s]));
   const problems: Record<string, string[]> = {};
@@ -96,7 +97,7 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
   const details: BookingDetails = {
-    workspaceId: ws.id,
+    workspaceId,
     locationId: req.locationId,
     timezone: req.timezone ?? inputs.rules.timezone,
     status: loaded.newStatus,
@@ -116,7 +117,6 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
     middleName: req.customer.middleName ?? null,
     email: req.customer.email ?? null,
   };
-  const ctx = { currency: ws.currency, locale: ws.locale, origin: new URL(c.req.url).origin };
   const now = Date.now();
 
   for (let attempt = 1; ; attempt++) {
@@ -126,9 +126,15 @@ export async function createBookings(c: Context<AppEnv>, req: CreateRequest) {
       performersOf: inputs.performersOf,
       now,
     });
-    const { statements, rendered } = bookingWrite(scope.db, planned, customer, details, ctx);
+    const { statements, rendered } = bookingWrite(
+      scope.db,
+      planned,
+      customer,
+      details,
+      deps.render,
+    );
     try {
-      await commitWithClaims(c.env, scope.db, ws.id, claimsFor(planned), (holdId) => [
+      await commitWithClaims(env, scope.db, workspaceId, claimsFor(planned), (holdId) => [
         guard(scope, holdNotFenced(holdId)),
         ...statements,
       ]);

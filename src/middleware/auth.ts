@@ -48,6 +48,8 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   }
   const { id, country, currency, locale, timezone } = row.workspace;
   c.set("workspace", { id, country, currency, locale, timezone });
+  c.set("scope", { db: c.var.db, workspaceId: id });
+  c.set("render", { currency, locale, origin: new URL(c.req.url).origin });
   c.set("apiKeyId", row.key.id);
   await next();
 });

@@ -30,6 +30,9 @@ const upward: [string, string][] = [
   ["src/orders/fixture.ts", 'import { x } from "../middleware/auth";'],
   ["src/webhooks/fixture.ts", 'export { x } from "../routes/public/webhooks/schema";'],
   ["src/calendar/fixture.ts", 'import { x } from "../app";'],
+  ["src/bookings/fixture.ts", 'import type { x } from "hono";'],
+  ["src/orders/fixture.ts", 'import { x } from "hono/factory";'],
+  ["src/db/queries/fixture.ts", 'import type { x } from "hono";'],
 ];
 
 const downward: [string, string][] = [
@@ -39,6 +42,8 @@ const downward: [string, string][] = [
   ["src/views/fixture.ts", 'import type { x } from "../db/queries/bookings";'],
   ["src/bookings/ops/fixture.ts", 'import { x } from "../../views/booking";'],
   ["src/orders/fixture.ts", 'import { x } from "drizzle-orm";'],
+  ["src/views/fixture.ts", 'import { x } from "@hono/zod-openapi";'],
+  ["src/routes/public/bookings/fixture.ts", 'import type { x } from "hono";'],
   ["src/routes/public/bookings/fixture.ts", 'import { x } from "../../../bookings/change";'],
 ];
 

@@ -1,16 +1,17 @@
 import { eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { bookings, calendarEntries } from "../../db/schema";
 import { whereIn } from "../../db/scope";
-import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 import { movingClaims } from "../moves";
 
 export interface CancelInput {
-  cancel_reason?: string | undefined;
-  internal_notes?: string | undefined;
-  staffer_uuid?: string | undefined;
+  /** Why: canceled (the default), didnt_come, postponed, … */
+  cancelReason?: string | undefined;
+  internalNotes?: string | undefined;
+  /** The staffer who cancels. */
+  stafferId?: string | undefined;
 }
 
 /**
@@ -19,21 +20,20 @@ export interface CancelInput {
  * the cancellation, and only then do the calendars drop the time; if that
  * last step is lost, the calendars settle it against D1 on their own.
  */
-export function cancelBooking(c: Context<AppEnv>, bookingId: string, input: CancelInput) {
+export function cancelBooking(deps: BookingDeps, bookingId: string, input: CancelInput) {
   return changeBooking(
-    c,
+    deps,
     bookingId,
     "cancel",
     async (loaded, { scope, now }) => {
-      if (input.staffer_uuid && !loaded.staffer)
-        throw fieldError("staffer_uuid", "Unknown staffer.");
+      if (input.stafferId && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
       const booking = {
         ...loaded.booking,
         isCanceled: true,
-        cancelReason: input.cancel_reason ?? "canceled",
-        canceledBy: input.staffer_uuid ?? null,
+        cancelReason: input.cancelReason ?? "canceled",
+        canceledBy: input.stafferId ?? null,
         canceledAt: now,
-        internalNotes: input.internal_notes ?? loaded.booking.internalNotes,
+        internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
         updatedAt: now,
       };
       return {
@@ -58,6 +58,6 @@ export function cancelBooking(c: Context<AppEnv>, bookingId: string, input: Canc
         ],
       };
     },
-    { stafferId: input.staffer_uuid },
+    { stafferId: input.stafferId },
   );
 }

@@ -1,32 +1,38 @@
-import type { Context } from "hono";
 import { engineInputs } from "../../calendar/engine-input";
 import { idIn, insertRows } from "../../db/bounded";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, calendarEntries } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import { MINUTE } from "../../domain/duration";
-import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, bookedEntry, entryOf, movingClaims, utcDate } from "../moves";
+
+export interface ChangeStafferInput {
+  /** The staffer who takes over. */
+  stafferId: string;
+  /** Only this service of the booking; every service when absent. */
+  serviceId?: string | undefined;
+}
 
 /** Hands one service (or all) to another staffer of the branch; times and prices stay. */
 export function changeBookingStaffer(
-  c: Context<AppEnv>,
+  deps: BookingDeps,
   bookingId: string,
-  input: { staffer_uuid: string; service_uuid?: string | undefined },
+  input: ChangeStafferInput,
 ) {
-  return changeBooking(c, bookingId, "change_staffer", async (loaded, { scope, now }) => {
+  return changeBooking(deps, bookingId, "change_staffer", async (loaded, { scope, now }) => {
     if (
-      input.service_uuid !== undefined &&
-      !loaded.services.some((s) => s.serviceId === input.service_uuid)
+      input.serviceId !== undefined &&
+      !loaded.services.some((s) => s.serviceId === input.serviceId)
     ) {
       throw fieldError("service_uuid", "The booking has no such service.");
     }
     const targets = loaded.services.filter(
       (s) =>
-        (input.service_uuid === undefined || s.serviceId === input.service_uuid) &&
-        s.stafferId !== input.staffer_uuid,
+        (input.serviceId === undefined || s.serviceId === input.serviceId) &&
+        s.stafferId !== input.stafferId,
     );
     if (targets.length === 0) return null;
 
@@ -35,14 +41,14 @@ export function changeBookingStaffer(
     const availability = await loadAvailability(scope, {
       locationId: loaded.booking.locationId,
       serviceIds: [...new Set(targets.map((s) => s.serviceId))],
-      stafferIds: [input.staffer_uuid],
+      stafferIds: [input.stafferId],
       fromDate: shiftDate(utcDate(first), -1),
       toDate: shiftDate(utcDate(last), 1),
     });
     const inputs = engineInputs(availability);
     if (!inputs) throw new Error("the booking's location vanished");
     for (const s of targets) {
-      if (!inputs.performersOf(s.serviceId).some((p) => p.id === input.staffer_uuid)) {
+      if (!inputs.performersOf(s.serviceId).some((p) => p.id === input.stafferId)) {
         throw fieldError(
           "staffer_uuid",
           "The staffer must belong to the booking's location, be active and be able to perform the service.",
@@ -52,7 +58,7 @@ export function changeBookingStaffer(
     assertPlacementsFit(
       inputs,
       targets.map((s) => ({
-        stafferId: input.staffer_uuid,
+        stafferId: input.stafferId,
         start: s.reservedOn,
         durationMin: s.duration,
         bufferMin: s.buffer,
@@ -65,10 +71,10 @@ export function changeBookingStaffer(
       .map((s) => entryOf(loaded.entries, s))
       .filter((e) => e !== undefined);
     const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
-    const newEntries = targets.map((s) => bookedEntry(at, { ...s, stafferId: input.staffer_uuid }));
+    const newEntries = targets.map((s) => bookedEntry(at, { ...s, stafferId: input.stafferId }));
     const moved = new Set(targets.map((s) => s.id));
     const reassign = <S extends { id: string; stafferId: string }>(s: S) =>
-      moved.has(s.id) ? { ...s, stafferId: input.staffer_uuid } : s;
+      moved.has(s.id) ? { ...s, stafferId: input.stafferId } : s;
     return {
       view: {
         ...loaded,
@@ -81,7 +87,7 @@ export function changeBookingStaffer(
       statements: [
         scope.db
           .update(bookingServices)
-          .set({ stafferId: input.staffer_uuid })
+          .set({ stafferId: input.stafferId })
           .where(whereIn(scope, bookingServices, idIn(bookingServices.id, [...moved]))),
         scope.db.delete(calendarEntries).where(
           whereIn(

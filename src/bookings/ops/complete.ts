@@ -1,19 +1,21 @@
 import { eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { creditAccount } from "../../db/queries/accounts";
 import { bookings, orders } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
-import type { AppEnv } from "../../env";
 import { validationError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 
 export interface CompleteInput {
-  account_uuid: string;
-  internal_notes?: string | undefined;
-  paid_amount?: number | undefined;
-  staffer_uuid?: string | undefined;
+  /** The account the payment is credited to. */
+  accountId: string;
+  internalNotes?: string | undefined;
+  /** Minor units; defaults to the booking's own total. */
+  paidAmount?: number | undefined;
+  /** The staffer who completes. */
+  stafferId?: string | undefined;
 }
 
 /**
@@ -22,9 +24,9 @@ export interface CompleteInput {
  * compare-and-set, so two completes (or a complete and a cancel, or two
  * bookings of one cart) never credit twice or leave the order's status stale.
  */
-export function completeBooking(c: Context<AppEnv>, bookingId: string, input: CompleteInput) {
+export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
   return changeBooking(
-    c,
+    deps,
     bookingId,
     "complete",
     async (loaded, { scope, now }) => {
@@ -34,14 +36,14 @@ export function completeBooking(c: Context<AppEnv>, bookingId: string, input: Co
       else if (account.locationId !== loaded.booking.locationId) {
         problems.account_uuid = ["The account belongs to another location."];
       }
-      if (input.staffer_uuid && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
+      if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
       if (!account || Object.keys(problems).length > 0) throw validationError(problems);
 
       const bookingTotal = bookingOrderInvoice({
         order: loaded.order,
         orderServices: loaded.services,
       }).total;
-      const paid = input.paid_amount ?? bookingTotal;
+      const paid = input.paidAmount ?? bookingTotal;
       const accountPaidAmount = loaded.order.accountPaidAmount + paid;
       const settled = accountPaidAmount >= bookingOrderInvoice(loaded).total;
       const order = {
@@ -56,8 +58,8 @@ export function completeBooking(c: Context<AppEnv>, bookingId: string, input: Co
         ...loaded.booking,
         isCompleted: true,
         completedAt: now,
-        completedBy: input.staffer_uuid ?? null,
-        internalNotes: input.internal_notes ?? loaded.booking.internalNotes,
+        completedBy: input.stafferId ?? null,
+        internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
         updatedAt: now,
       };
       return {
@@ -95,6 +97,6 @@ export function completeBooking(c: Context<AppEnv>, bookingId: string, input: Co
         ],
       };
     },
-    { accountId: input.account_uuid, stafferId: input.staffer_uuid },
+    { accountId: input.accountId, stafferId: input.stafferId },
   );
 }

@@ -1,21 +1,20 @@
 import { eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { engineInputs } from "../../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries, orders } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import { whyNotReplaceable } from "../../domain/booking-rules";
 import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
-import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
 import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
-export function replaceBookingService(c: Context<AppEnv>, bookingId: string, serviceId: string) {
-  return changeBooking(c, bookingId, "replace_service", async (loaded, { scope, now }) => {
+export function replaceBookingService(deps: BookingDeps, bookingId: string, serviceId: string) {
+  return changeBooking(deps, bookingId, "replace_service", async (loaded, { scope, now }) => {
     const reason = whyNotReplaceable({
       ...loaded.booking,
       serviceCount: loaded.services.length,

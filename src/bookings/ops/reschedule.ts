@@ -1,23 +1,24 @@
 import { eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { engineInputs } from "../../calendar/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries } from "../../db/schema";
 import { insertRows } from "../../db/bounded";
 import { whereIn } from "../../db/scope";
 import { MINUTE } from "../../domain/duration";
-import type { AppEnv } from "../../env";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
 
+export interface RescheduleInput {
+  /** The booking's new start, epoch ms. */
+  start: number;
+  notifyOnReschedule?: boolean | undefined;
+}
+
 /** Moves every service of the booking by the same amount; staffers stay. */
-export function rescheduleBooking(
-  c: Context<AppEnv>,
-  bookingId: string,
-  input: { reserved_on: string; is_send_notification_on_reschedule?: boolean | undefined },
-) {
-  return changeBooking(c, bookingId, "reschedule", async (loaded, { scope, now }) => {
-    const start = Date.parse(input.reserved_on);
+export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: RescheduleInput) {
+  return changeBooking(deps, bookingId, "reschedule", async (loaded, { scope, now }) => {
+    const start = input.start;
     const delta = start - loaded.booking.startAt;
     const services = loaded.services;
     const lastEnd = Math.max(...services.map((s) => s.reservedUntil + s.buffer * MINUTE)) + delta;
@@ -55,7 +56,7 @@ export function rescheduleBooking(
       ...loaded.booking,
       startAt: loaded.booking.startAt + delta,
       endAt: loaded.booking.endAt + delta,
-      notifyOnReschedule: input.is_send_notification_on_reschedule ?? false,
+      notifyOnReschedule: input.notifyOnReschedule ?? false,
       updatedAt: now,
     };
     const orderServices = loaded.orderServices.map((s) => moved.find((m) => m.id === s.id) ?? s);

@@ -1,14 +1,13 @@
 import { eq } from "drizzle-orm";
-import type { Context } from "hono";
 import { bookings } from "../../db/schema";
 import { whereIn } from "../../db/scope";
-import type { AppEnv } from "../../env";
 import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
+import type { BookingDeps } from "../deps";
 
-export function setBookingStatus(c: Context<AppEnv>, bookingId: string, statusId: string) {
+export function setBookingStatus(deps: BookingDeps, bookingId: string, statusId: string) {
   return changeBooking(
-    c,
+    deps,
     bookingId,
     "status",
     async (loaded, { scope, now }) => {
@@ -33,8 +32,8 @@ export function setBookingStatus(c: Context<AppEnv>, bookingId: string, statusId
   );
 }
 
-export function setPublicNotes(c: Context<AppEnv>, bookingId: string, value: string) {
-  return changeBooking(c, bookingId, "notes", async (loaded, { scope, now }) => ({
+export function setPublicNotes(deps: BookingDeps, bookingId: string, value: string) {
+  return changeBooking(deps, bookingId, "notes", async (loaded, { scope, now }) => ({
     view: { ...loaded, booking: { ...loaded.booking, publicNotes: value, updatedAt: now } },
     event: "booking-notes-updated",
     statements: [

@@ -1,10 +1,10 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../../env";
+import type { BookingDeps } from "../../../bookings/deps";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { type Booking, BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
 import { BookingPath } from "./schema";
 
 export interface BookingChange<B extends z.ZodType> {
@@ -12,7 +12,7 @@ export interface BookingChange<B extends z.ZodType> {
   path: string;
   summary: string;
   body: B;
-  run: (c: Context<AppEnv>, bookingId: string, body: z.infer<B>) => Promise<Booking>;
+  run: (deps: BookingDeps, bookingId: string, body: z.infer<B>) => Promise<Booking>;
 }
 
 export const bookingChange =
@@ -35,6 +35,6 @@ export const bookingChange =
     router.openapi(route, async (c) => {
       const valid = c.req.valid.bind(c.req) as unknown as (target: "param" | "json") => unknown;
       const { booking_uuid: id } = valid("param") as z.infer<typeof BookingPath>;
-      return c.json(await change.run(c, id, valid("json") as z.infer<B>), 200);
+      return c.json(await change.run(bookingDeps(c), id, valid("json") as z.infer<B>), 200);
     });
   };

@@ -22,48 +22,67 @@ export const registerChanges = [
     path: "/bookings/{booking_uuid}/status/complete",
     summary: "Mark a booking complete",
     body: CompleteBody,
-    run: completeBooking,
+    run: (deps, id, body) =>
+      completeBooking(deps, id, {
+        accountId: body.account_uuid,
+        internalNotes: body.internal_notes,
+        paidAmount: body.paid_amount,
+        stafferId: body.staffer_uuid,
+      }),
   }),
   bookingChange({
     method: "put",
     path: "/bookings/{booking_uuid}/status/cancel",
     summary: "Cancel a booking",
     body: CancelBody,
-    run: cancelBooking,
+    run: (deps, id, body) =>
+      cancelBooking(deps, id, {
+        cancelReason: body.cancel_reason,
+        internalNotes: body.internal_notes,
+        stafferId: body.staffer_uuid,
+      }),
   }),
   bookingChange({
     method: "put",
     path: "/bookings/{booking_uuid}/status",
     summary: "Set the workspace status of a booking",
     body: StatusBody,
-    run: (c, id, body) => setBookingStatus(c, id, body.status_uuid),
+    run: (deps, id, body) => setBookingStatus(deps, id, body.status_uuid),
   }),
   bookingChange({
     method: "put",
     path: "/bookings/{booking_uuid}/reschedule",
     summary: "Move a booking to a new start",
     body: RescheduleBody,
-    run: rescheduleBooking,
+    run: (deps, id, body) =>
+      rescheduleBooking(deps, id, {
+        start: Date.parse(body.reserved_on),
+        notifyOnReschedule: body.is_send_notification_on_reschedule,
+      }),
   }),
   bookingChange({
     method: "put",
     path: "/bookings/{booking_uuid}/staffer",
     summary: "Hand a booking's service(s) to another staffer",
     body: ChangeStafferBody,
-    run: changeBookingStaffer,
+    run: (deps, id, body) =>
+      changeBookingStaffer(deps, id, {
+        stafferId: body.staffer_uuid,
+        serviceId: body.service_uuid,
+      }),
   }),
   bookingChange({
     method: "put",
     path: "/bookings/{booking_uuid}/services",
     summary: "Replace the service of a simple booking",
     body: ReplaceServiceBody,
-    run: (c, id, body) => replaceBookingService(c, id, body.service_uuid),
+    run: (deps, id, body) => replaceBookingService(deps, id, body.service_uuid),
   }),
   bookingChange({
     method: "post",
     path: "/bookings/{booking_uuid}/public_notes",
     summary: "Set the public note of a booking",
     body: PublicNotesBody,
-    run: (c, id, body) => setPublicNotes(c, id, body.value),
+    run: (deps, id, body) => setPublicNotes(deps, id, body.value),
   }),
 ];

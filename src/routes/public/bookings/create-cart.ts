@@ -4,6 +4,7 @@ import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
+import { bookingDeps } from "./deps";
 import { CartResponse, CreateCartBody } from "./schema";
 
 export const route = createRoute({
@@ -23,7 +24,8 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const bookings = await createBookings(c, {
+  const bookings = await createBookings(bookingDeps(c), {
+    country: c.var.workspace.country,
     locationId: body.location_uuid,
     items: body.items.map((item, i) => ({
       start: Date.parse(item.datetime_start),

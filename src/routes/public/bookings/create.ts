@@ -4,6 +4,7 @@ import type { AppEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
+import { bookingDeps } from "./deps";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody } from "./schema";
 
@@ -24,7 +25,8 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const [booking] = await createBookings(c, {
+  const [booking] = await createBookings(bookingDeps(c), {
+    country: c.var.workspace.country,
     locationId: body.location_uuid,
     items: [
       {

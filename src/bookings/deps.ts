@@ -1,0 +1,13 @@
+import type { Scope } from "../db/scope";
+import type { Env } from "../env";
+import type { RenderContext } from "../views/booking";
+
+/**
+ * What a booking use-case needs besides its inputs: the workspace's D1 scope,
+ * the Worker's bindings (the staffer calendars) and how to render the result.
+ */
+export interface BookingDeps {
+  scope: Scope;
+  env: Env;
+  render: RenderContext;
+}
