@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import { ADMIN, ADMIN_TOKEN, BASE, PUBLIC, type Received, type Sent } from "./http";
+import { checkResponse } from "./contract";
 import type { TestWorkspace } from "./factory";
 
 /**
@@ -28,11 +29,10 @@ export async function sendDirect<T = any>(path: string, sent: Sent = {}): Promis
   );
   const text = await response.text();
   await waitOnExecutionContext(ctx);
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : null) as T,
-  };
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  // 2xx bodies must match the response schema of their operation (test/helpers/contract.ts).
+  await checkResponse(sent.method ?? "GET", path, response.status, parsed);
+  return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
 export const adminDirect = (path: string, sent: Sent = {}) =>

@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { checkResponse } from "./contract";
 
 export const BASE = "http://api.test";
 export const PUBLIC = "/api/public/v2";
@@ -31,11 +32,10 @@ export async function send<T = any>(path: string, sent: Sent = {}): Promise<Rece
     new Request(`${BASE}${path}`, { method: sent.method ?? "GET", headers, body }),
   );
   const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : null) as T,
-  };
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  // 2xx bodies must match the response schema of their operation (test/helpers/contract.ts).
+  await checkResponse(sent.method ?? "GET", path, response.status, parsed);
+  return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
 export const admin = (path: string, sent: Sent = {}) =>
