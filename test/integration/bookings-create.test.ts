@@ -240,7 +240,25 @@ describe("POST /bookings", () => {
     expect((await salon.ws.api(`/bookings/${theirs.body.uuid}`)).status).toBe(404);
   });
 
-  it("uses the Monday fixture in the location's zone", () => {
-    expect(new Date(`${MONDAY}T12:00:00Z`).getUTCDay()).toBe(1);
+  it("the Monday fixture is a working Monday in the location's zone (09:00 local is 08:00Z)", async () => {
+    // Intl, not the API: 08:00Z on MONDAY is Monday 09:00 in Berlin (UTC+1 in March).
+    const local = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Berlin",
+      weekday: "long",
+      hour: "2-digit",
+      minute: "2-digit",
+    }).format(new Date(at("08:00")));
+    expect(local).toBe("Monday 09:00");
+    // The API agrees: the staffer's day starts at 08:00Z, not a minute earlier.
+    const early = await book(
+      base({ reserved_on: at("07:45"), staffer_uuid: salon.staffers[2]?.uuid }),
+    );
+    expect(early.status).toBe(422);
+    expect(Object.keys(early.body.errors)).toEqual(["reserved_on"]);
+    const opening = await book(
+      base({ reserved_on: at("08:00"), staffer_uuid: salon.staffers[2]?.uuid }),
+    );
+    expect(opening.status, JSON.stringify(opening.body)).toBe(201);
+    expect(opening.body.start_time).toBe(`${MONDAY}T08:00:00Z`);
   });
 });

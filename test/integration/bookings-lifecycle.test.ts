@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { expectInSync } from "../helpers/calendar";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -40,6 +41,29 @@ async function booking(over: Record<string, unknown> = {}) {
   };
 }
 const put = (path: string, body: unknown) => salon.ws.api(path, { method: "PUT", body });
+
+const balanceOf = async (accountId: string) =>
+  (
+    await env.DB.prepare("select balance from accounts where id = ?")
+      .bind(accountId)
+      .first<{ balance: number }>()
+  )?.balance;
+
+/** Another booking of staffer 0 on a date, in the way of a change. */
+async function blocker(date: string, time: string) {
+  const res = await salon.ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      reserved_on: at(time, date),
+      staffer_uuid: salon.staffers[0]?.uuid,
+      ...customer(),
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { uuid: string };
+}
 
 describe("booking lifecycle", () => {
   it("cancel records the reason, frees the time and is final", async () => {
@@ -88,25 +112,30 @@ describe("booking lifecycle", () => {
 
   it("complete credits the booking total, or the paid amount, to the account", async () => {
     const b = await booking();
+    const before = await balanceOf(account.uuid);
+    expect(before).toEqual(expect.any(Number));
     const res = await put(`/bookings/${b.uuid}/status/complete`, { account_uuid: account.uuid });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({
       is_completed: true,
       order: { amount_paid: 3500, total: 3500 },
     });
-    const balance = await env.DB.prepare("select balance from accounts where id = ?")
-      .bind(account.uuid)
-      .first<{ balance: number }>();
-    expect(balance?.balance).toBeGreaterThanOrEqual(3500);
+    // Exactly the booking's total (the cut's 3500), once.
+    expect(await balanceOf(account.uuid)).toBe((before ?? 0) + 3500);
     const c = await booking();
     const partial = await put(`/bookings/${c.uuid}/status/complete`, {
       account_uuid: account.uuid,
       paid_amount: "2000",
     });
-    expect(partial.body.order.amount_paid).toBe(2000);
+    expect(partial.status, JSON.stringify(partial.body)).toBe(200);
+    expect(partial.body.order).toMatchObject({ amount_paid: 2000, total: 3500 });
+    // The paid amount is credited, not the total.
+    expect(await balanceOf(account.uuid)).toBe((before ?? 0) + 3500 + 2000);
     expect(
       (await put(`/bookings/${c.uuid}/status/complete`, { account_uuid: account.uuid })).status,
     ).toBe(409);
+    // A refused second completion credits nothing.
+    expect(await balanceOf(account.uuid)).toBe((before ?? 0) + 3500 + 2000);
     expect(
       (await put(`/bookings/${c.uuid}/reschedule`, { reserved_on: at("11:00", c.date) })).status,
     ).toBe(409);
@@ -147,9 +176,21 @@ describe("booking lifecycle", () => {
     expect(res.body.ordered_services[0].reserved_on).toBe(at("12:00", b.date));
     const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
     expect(entries.filter((e) => e.start === Date.parse(at("09:00", b.date)))).toEqual([]);
+    expect(entries.filter((e) => e.start === Date.parse(at("12:00", b.date)))).toHaveLength(1);
+    await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
     // Overlapping its own old time is fine (moving by 15 minutes).
     const nudge = await put(`/bookings/${b.uuid}/reschedule`, { reserved_on: at("12:15", b.date) });
     expect(nudge.status).toBe(200);
+    expect(nudge.body.start_time).toBe(at("12:15", b.date));
+    await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
+    // Onto another booking of the same staffer: 409, and nothing moves.
+    await blocker(b.date, "15:00");
+    const taken = await put(`/bookings/${b.uuid}/reschedule`, { reserved_on: at("14:45", b.date) });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe("slot_unavailable");
+    const after = await salon.ws.api(`/bookings/${b.uuid}`);
+    expect(after.body.start_time).toBe(at("12:15", b.date));
+    await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
   });
 
   it("reschedule refuses a taken slot (409) and a time outside hours (422)", async () => {
@@ -165,9 +206,9 @@ describe("booking lifecycle", () => {
       },
     });
     expect(other.status).toBe(201);
-    expect(
-      (await put(`/bookings/${a.uuid}/reschedule`, { reserved_on: at("14:30", a.date) })).status,
-    ).toBe(409);
+    const taken = await put(`/bookings/${a.uuid}/reschedule`, { reserved_on: at("14:30", a.date) });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe("slot_unavailable");
     expect(
       (await put(`/bookings/${a.uuid}/reschedule`, { reserved_on: at("19:00", a.date) })).status,
     ).toBe(422);
@@ -224,6 +265,28 @@ describe("booking lifecycle", () => {
       original_price: 8900,
       discount: 1000,
     });
+    // The calendar now holds 09:00-10:30 (the colouring has no buffer), in sync with D1.
+    const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        start: Date.parse(at("09:00", b.date)),
+        end: Date.parse(`${b.date}T10:30:00Z`),
+      }),
+    );
+    await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
+  });
+
+  it("replace service refuses a longer service that runs into the staffer's next booking", async () => {
+    const b = await booking();
+    // 09:00-09:45 cut (+15 buffer); the colouring would run to 10:30, over a booking at 10:00.
+    await blocker(b.date, "10:00");
+    const res = await put(`/bookings/${b.uuid}/services`, { service_uuid: salon.colour.uuid });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.code).toBe("slot_unavailable");
+    const after = await salon.ws.api(`/bookings/${b.uuid}`);
+    expect(after.body).toMatchObject({ end_time: `${b.date}T09:45:00Z`, order: { total: 3500 } });
+    expect(after.body.ordered_services[0].name).toBe("Haircut");
+    await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
   });
 
   it("replace service on a completed booking is 409 booking_not_replaceable", async () => {
@@ -263,10 +326,39 @@ describe("booking lifecycle", () => {
   });
 
   it("unknown and foreign bookings are 404 for every operation", async () => {
-    const id = crypto.randomUUID();
-    expect((await put(`/bookings/${id}/status/cancel`, {})).status).toBe(404);
-    expect((await put(`/bookings/${id}/reschedule`, { reserved_on: at("09:00") })).status).toBe(
-      404,
-    );
+    const other = await createSalon(1);
+    const theirs = await other.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: other.location.uuid,
+        service_uuid: other.cut.uuid,
+        reserved_on: at("09:00", "2030-03-04"),
+        ...customer(),
+      },
+    });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    const statuses = await salon.ws.api("/booking-statuses");
+    const confirmed = statuses.body.data.find((s: { type: string }) => s.type === "confirmed");
+    // Bodies valid for this workspace, so only the booking itself can be refused.
+    const operations: [string, string, string, unknown][] = [
+      ["complete", "PUT", "status/complete", { account_uuid: account.uuid }],
+      ["cancel", "PUT", "status/cancel", { cancel_reason: "didnt_come" }],
+      ["status", "PUT", "status", { status_uuid: confirmed.uuid }],
+      ["reschedule", "PUT", "reschedule", { reserved_on: at("11:00", "2030-03-04") }],
+      ["staffer", "PUT", "staffer", { staffer_uuid: salon.staffers[1]?.uuid }],
+      ["services", "PUT", "services", { service_uuid: salon.colour.uuid }],
+      ["public_notes", "POST", "public_notes", { value: "Hello" }],
+    ];
+    expect(operations).toHaveLength(7);
+    for (const id of [crypto.randomUUID(), theirs.body.uuid as string]) {
+      for (const [name, method, path, body] of operations) {
+        const res = await salon.ws.api(`/bookings/${id}/${path}`, { method, body });
+        expect(res.status, `${name} on ${id}: ${JSON.stringify(res.body)}`).toBe(404);
+        expect(res.body.code).toBe("not_found");
+      }
+    }
+    // Their booking is untouched.
+    const after = await other.ws.api(`/bookings/${theirs.body.uuid}`);
+    expect(after.body).toEqual(theirs.body);
   });
 });

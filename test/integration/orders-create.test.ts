@@ -130,10 +130,28 @@ describe("POST /orders", () => {
 
   it("numbers orders per workspace, one above the last", async () => {
     const body = { goods: [{ good_uuid: shop.shampoo.uuid, price: 1250, quantity: 1 }] };
+    const last = await env.DB.prepare(
+      "select coalesce(max(order_number), 0) as n from orders where workspace_id = ?",
+    )
+      .bind(shop.ws.id)
+      .first<{ n: number }>();
+    const before = await counts();
     const results = await Promise.all([create(body), create(body), create(body)]);
-    const numbers = results.map((r) => r.body.order_number).sort((a, b) => a - b);
-    expect(new Set(numbers).size).toBe(3);
-    expect((numbers[2] ?? 0) - (numbers[0] ?? 0)).toBe(2);
+    // All three are created (none lost to a number clash), numbered last+1 … last+3.
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.map((r) => r.body)),
+    ).toEqual([201, 201, 201]);
+    const numbers = results.map((r) => r.body.order_number as number).sort((a, b) => a - b);
+    const n = last?.n ?? 0;
+    expect(numbers).toEqual([n + 1, n + 2, n + 3]);
+    const after = await counts();
+    expect((after?.orders ?? 0) - (before?.orders ?? 0)).toBe(3);
+    // Each number is the stored one.
+    for (const r of results)
+      expect((await shop.ws.api(`/orders/${r.body.uuid}`)).body.order_number).toBe(
+        r.body.order_number,
+      );
     const other = await createShop();
     const first = await other.ws.api("/orders", {
       method: "POST",
@@ -143,6 +161,7 @@ describe("POST /orders", () => {
         ...{ goods: [{ good_uuid: other.shampoo.uuid, price: 1, quantity: 1 }] },
       },
     });
+    expect(first.status).toBe(201);
     expect(first.body.order_number).toBe(1);
   });
 

@@ -1,13 +1,10 @@
 import { env } from "cloudflare:workers";
-import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { AppEnv } from "../../src/env";
 import { parseApiKeyId } from "../../src/lib/api-keys";
-import { onError } from "../../src/lib/error-handler";
-import { adminRateLimit } from "../../src/middleware/rate-limit";
 import { createWorkspace } from "../helpers/factory";
-import { d1RoundTrips, PUBLIC, type Received } from "../helpers/http";
+import { ADMIN, ADMIN_TOKEN, d1RoundTrips, PUBLIC, type Received } from "../helpers/http";
 
 /**
  * Calls in rounds of 50 until the first 429. The binding counts in fixed
@@ -160,27 +157,50 @@ describe("rate limits", () => {
   }, 60_000);
 
   it("limits the management API per client address, before the token is checked", async () => {
+    const ws = await createWorkspace();
     const seen: string[] = [];
-    const allowOnce = new Set<string>();
+    const allowed = new Map<string, number>();
+    // Two calls per address, then 429.
     const fake: RateLimit = {
       async limit({ key }) {
         seen.push(key);
-        const first = !allowOnce.has(key);
-        allowOnce.add(key);
-        return { success: first };
+        allowed.set(key, (allowed.get(key) ?? 0) + 1);
+        return { success: (allowed.get(key) ?? 0) <= 2 };
       },
     };
-    const app = new Hono<AppEnv>();
-    app.use(adminRateLimit);
-    app.get("/", (c) => c.text("ok"));
-    app.onError(onError);
-    const call = (ip: string) =>
-      app.request("/", { headers: { "cf-connecting-ip": ip } }, { ...env, ADMIN_RATE_LIMIT: fake });
-    expect((await call("203.0.113.7")).status).toBe(200);
-    const second = await call("203.0.113.7");
-    expect(second.status).toBe(429);
-    expect(await second.json()).toMatchObject({ code: "rate_limited" });
-    expect((await call("203.0.113.8")).status).toBe(200);
-    expect(seen).toEqual(["ip:203.0.113.7", "ip:203.0.113.7", "ip:203.0.113.8"]);
+    // The whole Worker app (its own admin router, token check and error handler), with the
+    // management limiter replaced by the fake.
+    const app = createApp();
+    const call = async (ip: string, token?: string): Promise<Received> => {
+      const headers: Record<string, string> = { "cf-connecting-ip": ip };
+      if (token) headers.authorization = `Bearer ${token}`;
+      const res = await app.request(
+        `${ADMIN}/workspaces/${ws.id}`,
+        { headers },
+        { ...env, ADMIN_RATE_LIMIT: fake },
+      );
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    // Within the allowance: the real token check and the real route answer.
+    const ok = await call("203.0.113.7", ADMIN_TOKEN);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect((ok.body as { uuid: string }).uuid).toBe(ws.id);
+    const noToken = await call("203.0.113.7");
+    expect(noToken.status).toBe(401);
+    expect(noToken.body).toMatchObject({ code: "unauthenticated" });
+    // Over it: 429 whether or not the token is right, and the route is not reached (no D1 trip).
+    for (const token of [ADMIN_TOKEN, undefined, "wrong"]) {
+      const limited = await call("203.0.113.7", token);
+      expect(limited.status, String(token)).toBe(429);
+      expect(limited.body).toEqual({
+        message: "Too many requests; slow down and retry later.",
+        code: "rate_limited",
+      });
+      expect(limited.headers.get("retry-after")).toBe("10");
+      expect(d1RoundTrips(limited.headers)).toBe(0);
+    }
+    // Another address has its own allowance.
+    expect((await call("203.0.113.8", ADMIN_TOKEN)).status).toBe(200);
+    expect(seen).toEqual([...Array(5).fill("ip:203.0.113.7"), "ip:203.0.113.8"]);
   });
 });

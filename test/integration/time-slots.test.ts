@@ -160,7 +160,33 @@ describe("cart slots", () => {
     const [entry] = res.body.data;
     expect(entry).toMatchObject({ timezone: "Europe/Berlin", currency: "EUR" });
     const [first] = entry.dates;
-    expect(first.date >= new Date().toISOString().slice(0, 10) || first.date).toBeTruthy();
+    // Computed here, not by the engine: today in the salon's zone, and the weekdays after it.
+    const berlinToday = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(
+      new Date(),
+    );
+    const plusDays = (date: string, n: number) =>
+      new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+    // Never a past date, always a working day (Mon–Fri), and the staff are free all week, so no
+    // later than the next working day after today.
+    expect(first.date >= berlinToday, `${first.date} before ${berlinToday}`).toBe(true);
+    expect([1, 2, 3, 4, 5]).toContain(weekday(first.date));
+    let nextWorkingDay = plusDays(berlinToday, 1);
+    while (weekday(nextWorkingDay) === 0 || weekday(nextWorkingDay) === 6)
+      nextWorkingDay = plusDays(nextWorkingDay, 1);
+    expect(first.date <= nextWorkingDay, `${first.date} after ${nextWorkingDay}`).toBe(true);
+    // A day after today starts when the day does.
+    if (first.date > berlinToday) expect(first.slot.start).toBe("09:00");
+    // The same date and start as the first fitting date of the cart calendar from today on.
+    const calendar = await salon.ws.api(`/locations/${salon.location.uuid}/time-slots/cart`, {
+      method: "POST",
+      body: { services: services(), range_start: berlinToday, range_end: plusDays(berlinToday, 6) },
+    });
+    expect(calendar.status, JSON.stringify(calendar.body)).toBe(200);
+    expect(calendar.body.data[0].dates[0]).toMatchObject({
+      date: first.date,
+      slot: { start: first.slot.start },
+    });
     expect(first.slot).toMatchObject({ price: 3500 + 7900 });
     expect(first.slot.staffers).toHaveLength(2);
     expect(first.slot.staffers[1]).toEqual({ uuid: salon.staffers[2]?.uuid });
