@@ -4,6 +4,8 @@ import { type Api, type Doc, type Operation, operationsOf } from "../fuzz/lib/sc
 import { sendDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, ADMIN_TOKEN, PUBLIC } from "../helpers/http";
+import { customer } from "../helpers/salon";
+import { createShop, type Shop } from "../helpers/shop";
 
 /**
  * Table-driven over both served OpenAPI documents: every operation, except the
@@ -130,5 +132,129 @@ describe("every operation of both OpenAPI documents needs credentials", () => {
       if (res.status === 401) authed.push(op.key);
     }
     expect(authed).toEqual([]);
+  });
+});
+
+describe("every public operation on another workspace's record is a 404", () => {
+  let mine: Shop;
+  let theirs: Shop;
+  /** Path parameter → a record of the other workspace. */
+  let foreign: Record<string, string>;
+  let theirBooking: unknown;
+
+  beforeAll(async () => {
+    [mine, theirs] = [await createShop(), await createShop()];
+    const booking = await theirs.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        service_uuid: theirs.cut.uuid,
+        reserved_on: "2030-03-04T09:00:00Z",
+        ...customer(),
+      },
+    });
+    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    theirBooking = booking.body;
+    const order = await theirs.ws.api("/orders", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        staffer_uuid: theirs.seller.uuid,
+        goods: [{ good_uuid: theirs.shampoo.uuid, price: 1250, quantity: 1 }],
+      },
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const webhook = await theirs.ws.api("/webhooks", {
+      method: "POST",
+      body: { url: "https://hooks.example.com/theirs", events: ["booking-created"] },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    foreign = {
+      service_uuid: theirs.cut.uuid,
+      location_uuid: theirs.location.uuid,
+      staffer_uuid: theirs.staffers[0]?.uuid ?? "",
+      booking_uuid: booking.body.uuid,
+      customer_uuid: booking.body.customer_uuid,
+      order_uuid: order.body.uuid,
+      webhook_id: String(webhook.body.id),
+    };
+  });
+
+  /** Query strings and bodies valid for my workspace, so only the foreign record can be refused. */
+  const requests = (): Record<string, { query?: string; body?: unknown }> => ({
+    "GET public:/locations/{location_uuid}/time-slots": {
+      query: `service_uuid=${mine.cut.uuid}&range_start=2030-03-04&range_end=2030-03-04`,
+    },
+    "POST public:/locations/{location_uuid}/time-slots/cart/next": {
+      body: { services: [{ service_uuid: mine.cut.uuid }] },
+    },
+    "POST public:/locations/{location_uuid}/time-slots/cart": {
+      body: {
+        services: [{ service_uuid: mine.cut.uuid }],
+        range_start: "2030-03-04",
+        range_end: "2030-03-05",
+      },
+    },
+    "POST public:/staffers/{staffer_uuid}/blocked-spots": {
+      body: {
+        location_uuid: mine.location.uuid,
+        starts_at: "2030-03-04T12:00:00Z",
+        ends_at: "2030-03-04T13:00:00Z",
+      },
+    },
+    "PUT public:/bookings/{booking_uuid}/status/complete": {
+      body: { account_uuid: mine.cash.uuid },
+    },
+    "PUT public:/bookings/{booking_uuid}/status/cancel": { body: { cancel_reason: "didnt_come" } },
+    "PUT public:/bookings/{booking_uuid}/reschedule": {
+      body: { reserved_on: "2030-03-04T11:00:00Z" },
+    },
+    "PUT public:/bookings/{booking_uuid}/staffer": {
+      body: { staffer_uuid: mine.staffers[0]?.uuid },
+    },
+    "PUT public:/bookings/{booking_uuid}/services": { body: { service_uuid: mine.colour.uuid } },
+    "POST public:/bookings/{booking_uuid}/public_notes": { body: { value: "Hello" } },
+    "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
+    "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
+  });
+
+  it("with my own key, every operation with a path parameter refuses their record", async () => {
+    const statuses = await sendDirect(`${PUBLIC}/booking-statuses`, {
+      headers: { authorization: `Bearer ${mine.ws.apiKey}`, workspace: mine.ws.id },
+    });
+    const confirmed = statuses.body.data.find((x: { type: string }) => x.type === "confirmed");
+    const table = {
+      ...requests(),
+      "PUT public:/bookings/{booking_uuid}/status": { body: { status_uuid: confirmed.uuid } },
+    } as Record<string, { query?: string; body?: unknown }>;
+    const targets = ops.filter(
+      (op) => op.api === "public" && op.pathParams.length > 0 && !OPEN.has(op.key),
+    );
+    expect(targets.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const op of targets) {
+      const request = table[op.key];
+      // A new operation with a body needs a valid body here, or it would only prove validation.
+      if (op.body && request?.body === undefined) {
+        wrong.push(`${op.key}: no valid body in this table`);
+        continue;
+      }
+      const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const value = foreign[name];
+        if (value === undefined) throw new Error(`no foreign record for {${name}} of ${op.key}`);
+        return value;
+      });
+      const res = await sendDirect(`${PUBLIC}${path}${request?.query ? `?${request.query}` : ""}`, {
+        method: op.method,
+        headers: { authorization: `Bearer ${mine.ws.apiKey}`, workspace: mine.ws.id },
+        ...(request?.body !== undefined ? { body: request.body } : {}),
+      });
+      if (res.status !== 404 || res.body?.code !== "not_found")
+        wrong.push(`${op.key} → ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    expect(wrong).toEqual([]);
+    // Their booking is as it was.
+    const after = await theirs.ws.api(`/bookings/${foreign.booking_uuid}`);
+    expect(after.body).toEqual(theirBooking);
   });
 });
