@@ -1,10 +1,16 @@
 import type { Router } from "../../../lib/openapi";
-import { registerChanges } from "./changes";
+import * as cancel from "./cancel";
+import * as complete from "./complete";
 import * as create from "./create";
 import * as createCart from "./create-cart";
 import * as get from "./get";
 import * as ical from "./ical";
 import * as list from "./list";
+import * as publicNotes from "./public-notes";
+import * as reschedule from "./reschedule";
+import * as services from "./services";
+import * as staffer from "./staffer";
+import * as status from "./status";
 
 export function registerBookings(router: Router) {
   router.openapi(createCart.route, createCart.handler);
@@ -12,5 +18,12 @@ export function registerBookings(router: Router) {
   router.openapi(list.route, list.handler);
   router.openapi(get.route, get.handler);
   router.openapi(ical.route, ical.handler);
-  for (const register of registerChanges) register(router);
+  // The lifecycle: each through the staffer calendars where busy time changes.
+  router.openapi(complete.route, complete.handler);
+  router.openapi(cancel.route, cancel.handler);
+  router.openapi(status.route, status.handler);
+  router.openapi(reschedule.route, reschedule.handler);
+  router.openapi(staffer.route, staffer.handler);
+  router.openapi(services.route, services.handler);
+  router.openapi(publicNotes.route, publicNotes.handler);
 }

@@ -1,0 +1,39 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { cancelBooking } from "../../../bookings/ops/cancel";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, CancelBody } from "./schema";
+
+export const route = createRoute({
+  method: "put",
+  path: "/bookings/{booking_uuid}/status/cancel",
+  tags: ["Bookings"],
+  summary: "Cancel a booking",
+  description:
+    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed.",
+  request: { params: BookingPath, ...jsonBody(CancelBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes(
+      "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
+      ["booking_closed", "booking_changed"],
+    ),
+    422: errorCodes("A field is invalid or staffer_uuid is unknown", ["validation_failed"]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await cancelBooking(bookingDeps(c), bookingId, {
+    cancelReason: body.cancel_reason,
+    internalNotes: body.internal_notes,
+    stafferId: body.staffer_uuid,
+  });
+  return c.json(booking, 200);
+};

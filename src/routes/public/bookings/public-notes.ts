@@ -1,0 +1,32 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { setPublicNotes } from "../../../bookings/ops/status";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, PublicNotesBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/bookings/{booking_uuid}/public_notes",
+  tags: ["Bookings"],
+  summary: "Set the public note of a booking",
+  description:
+    "Sets the note the customer sees (value, at most 5000 characters; empty clears it). Completed and canceled bookings keep this: their note can still be set.",
+  request: { params: BookingPath, ...jsonBody(PublicNotesBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes("Another request changed the booking at the same moment", ["booking_changed"]),
+    422: errorCodes("value is missing or too long", ["validation_failed"]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await setPublicNotes(bookingDeps(c), bookingId, body.value);
+  return c.json(booking, 200);
+};

@@ -1,0 +1,41 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { rescheduleBooking } from "../../../bookings/ops/reschedule";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, RescheduleBody } from "./schema";
+
+export const route = createRoute({
+  method: "put",
+  path: "/bookings/{booking_uuid}/reschedule",
+  tags: ["Bookings"],
+  summary: "Move a booking to a new start",
+  description:
+    "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken.",
+  request: { params: BookingPath, ...jsonBody(RescheduleBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes(
+      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      ["booking_closed", "slot_unavailable", "booking_changed"],
+    ),
+    422: errorCodes(
+      "reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours",
+      ["validation_failed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await rescheduleBooking(bookingDeps(c), bookingId, {
+    start: Date.parse(body.reserved_on),
+    notifyOnReschedule: body.is_send_notification_on_reschedule,
+  });
+  return c.json(booking, 200);
+};

@@ -1,0 +1,38 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { replaceBookingService } from "../../../bookings/ops/replace-service";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, ReplaceServiceBody } from "./schema";
+
+export const route = createRoute({
+  method: "put",
+  path: "/bookings/{booking_uuid}/services",
+  tags: ["Bookings"],
+  summary: "Replace the service of a simple booking",
+  description:
+    "Swaps the service of a simple booking (open, one service, quantity 1, one slot, nothing paid, no POS goods on its order; otherwise 409 booking_not_replaceable). Name, price, duration and tax come from the new service and the end moves; the staffer stays and must perform the new service and be free for its length.",
+  request: { params: BookingPath, ...jsonBody(ReplaceServiceBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes(
+      "The booking is not a simple open unpaid booking (`booking_not_replaceable`), the longer time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      ["booking_not_replaceable", "slot_unavailable", "booking_changed"],
+    ),
+    422: errorCodes(
+      "service_uuid is unknown, not offered at the booking's location, or not performed by the booking's staffer, or the new end is outside working hours",
+      ["validation_failed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await replaceBookingService(bookingDeps(c), bookingId, body.service_uuid);
+  return c.json(booking, 200);
+};

@@ -1,0 +1,41 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, ChangeStafferBody } from "./schema";
+
+export const route = createRoute({
+  method: "put",
+  path: "/bookings/{booking_uuid}/staffer",
+  tags: ["Bookings"],
+  summary: "Hand a booking's service(s) to another staffer",
+  description:
+    "Hands the service service_uuid, or every service of the booking, to staffer_uuid; times and prices stay. The staffer must work at the booking's location, be active and perform the service (422 on staffer_uuid), and be free at those times (409 slot_unavailable). Services the staffer already has are left as they are.",
+  request: { params: BookingPath, ...jsonBody(ChangeStafferBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes(
+      "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      ["booking_closed", "slot_unavailable", "booking_changed"],
+    ),
+    422: errorCodes(
+      "staffer_uuid cannot take the service at this location or time, or service_uuid is not on the booking",
+      ["validation_failed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await changeBookingStaffer(bookingDeps(c), bookingId, {
+    stafferId: body.staffer_uuid,
+    serviceId: body.service_uuid,
+  });
+  return c.json(booking, 200);
+};

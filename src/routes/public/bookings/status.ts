@@ -1,0 +1,34 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { setBookingStatus } from "../../../bookings/ops/status";
+import type { AppEnv } from "../../../env";
+import { ErrorBodySchema } from "../../../lib/error-body";
+import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookingDeps } from "./deps";
+import { BookingPath, StatusBody } from "./schema";
+
+export const route = createRoute({
+  method: "put",
+  path: "/bookings/{booking_uuid}/status",
+  tags: ["Bookings"],
+  summary: "Set the workspace status of a booking",
+  description:
+    "Sets one of the workspace's own booking statuses (GET /booking-statuses). Completed and canceled bookings keep this: their status can still be set.",
+  request: { params: BookingPath, ...jsonBody(StatusBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...errorResponses,
+    404: json(ErrorBodySchema, "No such booking in this workspace"),
+    409: errorCodes("Another request changed the booking at the same moment", ["booking_changed"]),
+    422: errorCodes("status_uuid is not one of the workspace's booking statuses", [
+      "validation_failed",
+    ]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { booking_uuid: bookingId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const booking = await setBookingStatus(bookingDeps(c), bookingId, body.status_uuid);
+  return c.json(booking, 200);
+};
