@@ -27,7 +27,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   // An unknown location is a filter that matches nothing: an empty page, no extra lookup.
   const filter = query.location_uuid ? eq(accounts.locationId, query.location_uuid) : undefined;
   const { rows, total } = await listPage(

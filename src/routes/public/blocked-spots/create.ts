@@ -23,7 +23,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const [found, attached] = await scope.db.batch([
     scope.db
       .select({ id: staffers.id })

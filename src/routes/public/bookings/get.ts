@@ -18,15 +18,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
-  const ws = c.var.workspace;
-  const view = await loadBooking({ db: c.var.db, workspaceId: ws.id }, id);
+  const view = await loadBooking(c.var.scope, id);
   if (!view) throw notFound("Booking");
-  return c.json(
-    renderBooking(view, {
-      currency: ws.currency,
-      locale: ws.locale,
-      origin: new URL(c.req.url).origin,
-    }),
-    200,
-  );
+  return c.json(renderBooking(view, c.var.render), 200);
 };

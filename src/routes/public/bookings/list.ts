@@ -56,7 +56,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { rows, total } = await listBookings(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
+    c.var.scope,
     {
       customerId: q.customer_uuid,
       locationId: q.location_uuid,

@@ -19,7 +19,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { customer_uuid: id } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const [row] = await scope.db
     .select()
     .from(customers)

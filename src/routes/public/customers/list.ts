@@ -36,7 +36,7 @@ const NO_MATCH = sql`0`;
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const filters: SQL[] = [];
   if (query.phone !== undefined) {
     const phone = normalisePhone(query.phone, c.var.workspace.country);

@@ -23,7 +23,7 @@ const taken = () => fieldError("article", "Another good of the workspace has thi
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const db = scope.db;
   const stock = body.initial_stock?.is_set ? body.initial_stock : null;
   const [category, location, sameArticle] = await db.batch([

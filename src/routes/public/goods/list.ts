@@ -20,7 +20,7 @@ const stock = sql<number>`(select coalesce(sum(${goodStocks.quantity}), 0) from 
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const where = whereIn(scope, goods);
   // The category join shares column names with goods, which D1 batches cannot map: two parallel queries.
   const [totals, rows] = await Promise.all([

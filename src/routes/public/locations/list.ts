@@ -19,7 +19,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const { rows, total } = await listPage(
     scope.db,
     locations,

@@ -23,15 +23,12 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const invoice = await calculateInvoice(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
-    {
-      locationId: body.location_uuid,
-      lines: requestedLines(body),
-      discountAmount: body.discount_amount ?? null,
-      promocode: body.promocode ?? null,
-      excludedBookingIds: body.booking_uuids ?? [],
-    },
-  );
+  const invoice = await calculateInvoice(c.var.scope, {
+    locationId: body.location_uuid,
+    lines: requestedLines(body),
+    discountAmount: body.discount_amount ?? null,
+    promocode: body.promocode ?? null,
+    excludedBookingIds: body.booking_uuids ?? [],
+  });
   return c.json({ invoice: renderInvoice(invoice, null) }, 200);
 };

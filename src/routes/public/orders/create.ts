@@ -24,22 +24,19 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const order = await createPosOrder(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
-    {
-      locationId: body.location_uuid,
-      sellerId: body.staffer_uuid,
-      customerId: body.customer_uuid ?? null,
-      lines: requestedLines(body),
-      discountMode: body.discount_mode ?? null,
-      discountAmount: body.discount_amount ?? null,
-      discountPercent: body.discount_percent ?? null,
-      promocode: body.promocode ?? null,
-      promocodeDiscountAmount: body.promocode_discount_amount ?? null,
-      description: body.description ?? null,
-      comment: body.comment ?? null,
-      invoiceNote: body.invoice_note ?? null,
-    },
-  );
+  const order = await createPosOrder(c.var.scope, {
+    locationId: body.location_uuid,
+    sellerId: body.staffer_uuid,
+    customerId: body.customer_uuid ?? null,
+    lines: requestedLines(body),
+    discountMode: body.discount_mode ?? null,
+    discountAmount: body.discount_amount ?? null,
+    discountPercent: body.discount_percent ?? null,
+    promocode: body.promocode ?? null,
+    promocodeDiscountAmount: body.promocode_discount_amount ?? null,
+    description: body.description ?? null,
+    comment: body.comment ?? null,
+    invoiceNote: body.invoice_note ?? null,
+  });
   return c.json(order, 201);
 };

@@ -18,7 +18,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
-  const view = await loadPosOrder({ db: c.var.db, workspaceId: c.var.workspace.id }, id);
+  const view = await loadPosOrder(c.var.scope, id);
   if (!view) throw notFound("Order");
   return c.json(renderOrder(view), 200);
 };

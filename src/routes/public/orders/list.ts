@@ -32,7 +32,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { views, total } = await listPosOrders(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
+    c.var.scope,
     {
       status: q.status,
       locationId: q.location_uuid,

@@ -24,10 +24,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const { account_uuid } = c.req.valid("json");
-  const order = await payPosOrder(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
-    id,
-    account_uuid,
-  );
+  const order = await payPosOrder(c.var.scope, id, account_uuid);
   return c.json(order, 200);
 };

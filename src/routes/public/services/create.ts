@@ -33,7 +33,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const ws = c.var.workspace;
-  const scope = { db: c.var.db, workspaceId: ws.id };
+  const scope = c.var.scope;
   const db = scope.db;
   const [category, allLocations, allStaff] = await db.batch([
     db

@@ -17,7 +17,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const ws = c.var.workspace;
   const { service_uuid: id } = c.req.valid("param");
-  const view = await getService({ db: c.var.db, workspaceId: ws.id }, id);
+  const view = await getService(c.var.scope, id);
   if (!view) throw notFound("Service");
   return c.json(renderService(view, ws.currency, ws.locale), 200);
 };

@@ -17,7 +17,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const ws = c.var.workspace;
   const page = pageRequest(c.req.valid("query"));
-  const { views, total } = await listServices({ db: c.var.db, workspaceId: ws.id }, page);
+  const { views, total } = await listServices(c.var.scope, page);
   const data = views.map((v) => renderService(v, ws.currency, ws.locale));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

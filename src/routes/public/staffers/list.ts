@@ -16,10 +16,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listStaffers(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
-    page,
-  );
+  const { rows, total } = await listStaffers(c.var.scope, page);
   const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

@@ -17,12 +17,13 @@ export interface CartRequest {
 
 /** Loads a cart's services and staff and turns them into the engine's cart input (1 D1 round trip). */
 export async function loadCart(c: Context<AppEnv>, req: CartRequest) {
-  const ws = c.var.workspace;
   const serviceIds = [...new Set(req.services.map((s) => s.service_uuid))];
-  const loaded = await loadAvailability(
-    { db: c.var.db, workspaceId: ws.id },
-    { locationId: req.locationId, serviceIds, fromDate: req.fromDate, toDate: req.toDate },
-  );
+  const loaded = await loadAvailability(c.var.scope, {
+    locationId: req.locationId,
+    serviceIds,
+    fromDate: req.fromDate,
+    toDate: req.toDate,
+  });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");
   const byId = new Map(loaded.services.map((s) => [s.id, s]));

@@ -31,16 +31,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const ws = c.var.workspace;
   const range = parseRange(q.range_start, q.range_end, MAX_RANGE_DAYS);
-  const loaded = await loadAvailability(
-    { db: c.var.db, workspaceId: ws.id },
-    {
-      locationId,
-      serviceIds: [q.service_uuid],
-      stafferIds: q.staffer_uuid ? [q.staffer_uuid] : undefined,
-      fromDate: range.fromDate,
-      toDate: range.toDate,
-    },
-  );
+  const loaded = await loadAvailability(c.var.scope, {
+    locationId,
+    serviceIds: [q.service_uuid],
+    stafferIds: q.staffer_uuid ? [q.staffer_uuid] : undefined,
+    fromDate: range.fromDate,
+    toDate: range.toDate,
+  });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");
   const service = loaded.services[0];

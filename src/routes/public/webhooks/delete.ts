@@ -18,7 +18,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const [removed] = await c.var.db.batch([
     c.var.db.delete(webhooks).where(webhookWhere(scope, id)).returning({ id: webhooks.id }),
     c.var.db

@@ -21,11 +21,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const page = pageRequest(c.req.valid("query"));
-  const { exists, rows, total } = await listDeliveries(
-    { db: c.var.db, workspaceId: c.var.workspace.id },
-    id,
-    page,
-  );
+  const { exists, rows, total } = await listDeliveries(c.var.scope, id, page);
   if (!exists) throw notFound("Webhook");
   return c.json(paginate(c.req.url, rows.map(renderDelivery), total, page), 200);
 };

@@ -16,7 +16,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const row = await findWebhook({ db: c.var.db, workspaceId: c.var.workspace.id }, id);
+  const row = await findWebhook(c.var.scope, id);
   if (!row) throw notFound("Webhook");
   return c.json(renderWebhook(row), 200);
 };

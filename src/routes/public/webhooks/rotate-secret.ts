@@ -25,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   const now = Date.now();
   // SQLite evaluates SET against the row as it was, so the old secret moves over in one statement.
   const [row] = await c.var.db

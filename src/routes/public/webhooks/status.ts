@@ -29,7 +29,7 @@ const setStatus =
     const [row] = await c.var.db
       .update(webhooks)
       .set({ status, consecutiveFailures: 0, updatedAt: Date.now() })
-      .where(webhookWhere({ db: c.var.db, workspaceId: c.var.workspace.id }, id))
+      .where(webhookWhere(c.var.scope, id))
       .returning();
     if (!row) throw notFound("Webhook");
     return c.json(renderWebhook(row), 200);

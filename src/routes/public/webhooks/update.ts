@@ -19,7 +19,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const scope = { db: c.var.db, workspaceId: c.var.workspace.id };
+  const scope = c.var.scope;
   if (body.url !== undefined) assertWebhookUrl(c.env, body.url);
   const current = await findWebhook(scope, id);
   if (!current) throw notFound("Webhook");
