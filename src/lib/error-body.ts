@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { ErrorCodeSchema } from "./errors";
 
 /** The one error body of the API (DESIGN §5). */
 export const ErrorBodySchema = z
   .object({
     message: z.string(),
-    code: z.string().openapi({ example: "validation_failed" }),
+    code: ErrorCodeSchema,
     errors: z.record(z.string(), z.array(z.string())).optional(),
     request_id: z.string().optional(),
   })

@@ -1,27 +1,35 @@
+import { z } from "@hono/zod-openapi";
+
 /**
- * One error class for every failure the API reports on purpose. The code is
- * the stable, machine-readable part; the status follows from it.
+ * Every code the API answers with: the stable, machine-readable part of an
+ * error; the status follows from it (`statusFor`). The OpenAPI documents list
+ * them (the `ErrorCode` component of every error body).
  */
-export type ErrorCode =
-  | "validation_failed"
-  | "invalid_json"
-  | "unsupported_media_type"
-  | "unauthenticated"
-  | "forbidden"
-  | "not_found"
-  | "route_not_found"
-  | "method_not_allowed"
-  | "conflict"
-  | "slot_unavailable"
-  | "booking_not_replaceable"
-  | "booking_closed"
-  | "booking_changed"
-  | "order_not_open"
-  | "account_requires_action"
-  | "order_has_booked_services"
-  | "payload_too_large"
-  | "rate_limited"
-  | "internal_error";
+export const ErrorCodeSchema = z
+  .enum([
+    "validation_failed",
+    "invalid_json",
+    "unsupported_media_type",
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "route_not_found",
+    "method_not_allowed",
+    "conflict",
+    "slot_unavailable",
+    "booking_not_replaceable",
+    "booking_closed",
+    "booking_changed",
+    "order_not_open",
+    "account_requires_action",
+    "order_has_booked_services",
+    "payload_too_large",
+    "rate_limited",
+    "internal_error",
+  ])
+  .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
+
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -62,6 +70,7 @@ export function statusFor(
   }
 }
 
+/** One error class for every failure the API reports on purpose. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
