@@ -5,37 +5,41 @@ import tseslint from "typescript-eslint";
 
 /**
  * Layers, each importing only downwards (README "Architecture"):
- *   routes, middleware (HTTP) → use-cases (bookings, orders, calendar, webhooks)
- *   → views (response shapes) → db (persistence) and domain (pure rules).
- * An import that climbs out of its folder into a layer above fails lint. A
- * relative import is matched on the src folder it lands in, so a folder inside
- * a layer must not share a name with a top-level src folder it may not import.
+ *   routes, middleware (HTTP) → use-cases (bookings, orders, goods, services,
+ *   blocked-spots, calendar, webhooks) → views (response shapes) → db
+ *   (persistence) and domain (pure rules).
+ * An import that climbs out of its layer's folder into a layer above fails
+ * lint. Relative imports are matched by depth (a file n folders below
+ * src/<layer> climbs n + 1 times to reach src), so a layer's own subfolders
+ * may share a name with a top-level folder (src/domain/webhooks).
  * Hono's request Context stays in the HTTP layer: a use-case takes plain
  * inputs and its dependencies (scope, bindings, render context).
  */
-const into = (folders) => `^(\\.\\./)+(${folders.join("|")})(/|\\.ts$|$)`;
-const layer = (files, folders, packages = []) => ({
-  files,
-  rules: {
-    "no-restricted-imports": [
-      "error",
-      {
-        patterns: [
-          {
-            regex: into(folders),
-            message: `Upward import: ${files[0].split("/")[1]} may not import src/{${folders.join(",")}} (layers in eslint.config.js).`,
-          },
-          ...packages.map((regex) => ({
-            regex,
-            message: `${files[0].split("/")[1]} may not import this package: ${regex} (layers in eslint.config.js).`,
-          })),
-        ],
-      },
-    ],
-  },
-});
+const MAX_DEPTH = 4;
+const layer = (folder, forbidden, packages = []) =>
+  Array.from({ length: MAX_DEPTH }, (_, depth) => ({
+    files: [`src/${folder}/${"*/".repeat(depth)}*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./){${depth + 1}}(${forbidden.join("|")})(/|\\.ts$|$)`,
+              message: `Upward import: src/${folder} may not import src/{${forbidden.join(",")}} (layers in eslint.config.js).`,
+            },
+            ...packages.map((regex) => ({
+              regex,
+              message: `src/${folder} may not import this package: ${regex} (layers in eslint.config.js).`,
+            })),
+          ],
+        },
+      ],
+    },
+  }));
 const HTTP = ["routes", "middleware", "app"];
-const USE_CASES = ["bookings", "orders", "calendar", "webhooks", "durable-objects"];
+const USE_CASE_FOLDERS = ["bookings", "orders", "goods", "services", "blocked-spots"];
+const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 
 export default tseslint.config(
   {
@@ -61,16 +65,14 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  layer(
-    ["src/domain/**/*.ts"],
+  ...layer(
+    "domain",
     [...HTTP, ...USE_CASES, "views", "db", "lib", "env", "index"],
     ["^hono($|/)", "^@hono/", "^drizzle-orm($|/)", "^cloudflare:", "^@cloudflare/"],
   ),
-  layer(["src/db/**/*.ts"], [...HTTP, ...USE_CASES, "views"], ["^hono($|/)"]),
-  layer(["src/views/**/*.ts"], [...HTTP, ...USE_CASES]),
-  layer(
-    ["src/bookings/**/*.ts", "src/orders/**/*.ts", "src/calendar/**/*.ts", "src/webhooks/**/*.ts"],
-    HTTP,
-    ["^hono($|/)"],
+  ...layer("db", [...HTTP, ...USE_CASES, "views"], ["^hono($|/)"]),
+  ...layer("views", [...HTTP, ...USE_CASES]),
+  ...[...USE_CASE_FOLDERS, "calendar", "webhooks"].flatMap((folder) =>
+    layer(folder, HTTP, ["^hono($|/)"]),
   ),
 );
