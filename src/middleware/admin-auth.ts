@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { configOf } from "../config";
 import type { AppEnv } from "../env";
 import { constantTimeEqual } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
@@ -7,7 +8,7 @@ import { ApiError } from "../lib/errors";
 /** Management API: the operator's ADMIN_TOKEN secret. Without a configured token nothing gets in. */
 export const requireAdminToken = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);
-  const expected = c.env.ADMIN_TOKEN;
+  const expected = configOf(c.env).adminToken;
   if (!token || !expected || !(await constantTimeEqual(token, expected))) {
     throw new ApiError(
       "unauthenticated",

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { configOf } from "../config";
 import { insertRows } from "../db/bounded";
 import { runBatch } from "../db/client";
 import { events, webhookDeliveries, webhooks } from "../db/schema";
@@ -188,11 +189,10 @@ async function deliver(env: Env, message: Message<Extract<WebhookMessage, { kind
   ]);
 
   if (!final) {
-    const base = Number(env.WEBHOOK_RETRY_BASE_SECONDS ?? "30");
     message.retry({
       delaySeconds: retryDelaySeconds(
         attempt,
-        Number.isFinite(base) ? base : 30,
+        configOf(env).webhookRetryBaseSeconds,
         Math.random(),
         result.retryAfterSeconds,
       ),

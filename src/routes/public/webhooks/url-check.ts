@@ -1,3 +1,4 @@
+import { configOf } from "../../../config";
 import { deliveryUrl, MAX_DELIVERY_URL, type NameValue } from "../../../domain/webhooks/request";
 import { webhookUrlProblem } from "../../../domain/webhooks/url";
 import type { Env } from "../../../env";
@@ -5,7 +6,7 @@ import { fieldError } from "../../../lib/errors";
 
 /** DESIGN §7: private targets only where the deployment allows them (local dev, tests). */
 export function assertWebhookUrl(env: Env, url: string) {
-  const problem = webhookUrlProblem(url, env.ALLOW_PRIVATE_WEBHOOKS === "true");
+  const problem = webhookUrlProblem(url, configOf(env).allowPrivateWebhooks);
   if (problem) throw fieldError("url", problem);
 }
 

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/**
+ * The Worker's plain-text settings (wrangler.toml `[vars]`, secrets), parsed
+ * once per environment object with zod: a malformed value fails loudly at the
+ * first use instead of being read differently in each place.
+ */
+const ConfigSchema = z.object({
+  /** Guards the management API; unset or empty lets nobody in. */
+  ADMIN_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || null),
+  /** "true" lets webhooks target private and loopback addresses (local dev and tests only). */
+  ALLOW_PRIVATE_WEBHOOKS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  /** Base of the webhook retry backoff, seconds. */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
+});
+
+export interface Config {
+  adminToken: string | null;
+  allowPrivateWebhooks: boolean;
+  webhookRetryBaseSeconds: number;
+}
+
+const parsed = new WeakMap<object, Config>();
+
+/** The settings as the Worker's env carries them (Env has them among its bindings). */
+export interface Settings {
+  ADMIN_TOKEN?: string | undefined;
+  ALLOW_PRIVATE_WEBHOOKS?: string | undefined;
+  WEBHOOK_RETRY_BASE_SECONDS?: string | undefined;
+}
+
+export function configOf(env: Settings): Config {
+  const known = parsed.get(env);
+  if (known) return known;
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    throw new Error(`Invalid Worker configuration: ${z.prettifyError(result.error)}`);
+  }
+  const config = {
+    adminToken: result.data.ADMIN_TOKEN,
+    allowPrivateWebhooks: result.data.ALLOW_PRIVATE_WEBHOOKS,
+    webhookRetryBaseSeconds: result.data.WEBHOOK_RETRY_BASE_SECONDS,
+  };
+  parsed.set(env, config);
+  return config;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { configOf, type Settings } from "../../src/config";
+
+const env = (vars: Settings): Settings => ({ ...vars });
+
+describe("configOf (Worker settings parsed once with zod)", () => {
+  it("reads the settings and their defaults", () => {
+    expect(configOf(env({}))).toEqual({
+      adminToken: null,
+      allowPrivateWebhooks: false,
+      webhookRetryBaseSeconds: 30,
+    });
+    expect(
+      configOf(
+        env({
+          ADMIN_TOKEN: "secret",
+          ALLOW_PRIVATE_WEBHOOKS: "true",
+          WEBHOOK_RETRY_BASE_SECONDS: "0",
+        }),
+      ),
+    ).toEqual({ adminToken: "secret", allowPrivateWebhooks: true, webhookRetryBaseSeconds: 0 });
+  });
+
+  it("treats an empty admin token as none (nobody gets in)", () => {
+    expect(configOf(env({ ADMIN_TOKEN: "" })).adminToken).toBeNull();
+  });
+
+  it("parses an environment once", () => {
+    const e = env({ WEBHOOK_RETRY_BASE_SECONDS: "5" });
+    expect(configOf(e)).toBe(configOf(e));
+  });
+
+  it.each([
+    ["ALLOW_PRIVATE_WEBHOOKS", "yes"],
+    ["WEBHOOK_RETRY_BASE_SECONDS", "soon"],
+    ["WEBHOOK_RETRY_BASE_SECONDS", "-1"],
+  ])("refuses %s=%s", (name, value) => {
+    expect(() => configOf(env({ [name]: value }))).toThrow(/Invalid Worker configuration/);
+  });
+});
