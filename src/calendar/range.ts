@@ -13,7 +13,7 @@ export interface SearchRange {
   toInstant: number | null;
 }
 
-/** Validates a range of dates or instants: forwards and at most `maxDays` long (DESIGN §3). */
+/** Validates a range of dates or instants: forwards and at most `maxDays` long (docs/decisions.md, "Availability"). */
 export function parseRange(start: string, end: string, maxDays: number): SearchRange {
   const startMs = Date.parse(isDate(start) ? `${start}T00:00:00Z` : start);
   const endMs = Date.parse(isDate(end) ? `${end}T00:00:00Z` : end);

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorCodeSchema } from "./errors";
 
-/** The one error body of the API (DESIGN §5). */
+/** The one error body of the API (docs/api.md, "Conventions"). */
 export const ErrorBodySchema = z
   .object({
     message: z.string(),

@@ -2,7 +2,7 @@
 export type WebhookMessage =
   { kind: "event"; eventId: string } | { kind: "delivery"; eventId: string; webhookId: number };
 
-/** The callback body (DESIGN §7). */
+/** The callback body (docs/api.md, "Events and webhooks"). */
 export interface Envelope {
   id: string;
   type: string;

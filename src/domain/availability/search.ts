@@ -16,7 +16,7 @@ export function mergeSpans(spans: Interval[]): Interval[] {
 }
 
 /**
- * Free slots per local date (DESIGN §3): a start every `slotStep` minutes from
+ * Free slots per local date (docs/decisions.md, "Availability"): a start every `slotStep` minutes from
  * the start of each working interval; free for a staffer when
  * [t, t + duration + buffer) lies inside that interval and overlaps no busy
  * time; never before now + minimum notice. Each staffer's candidates are

@@ -3,7 +3,7 @@ import { type ErrorCode, statusFor } from "../../../src/lib/errors";
 import { type Api, type Doc, type Operation, type Schema, Schemas } from "./schema";
 
 /**
- * What every answer must satisfy. Error bodies follow DESIGN §5 (one shape,
+ * What every answer must satisfy. Error bodies follow docs/api.md "Conventions" (one shape,
  * a known code whose status is the one sent); success bodies validate against
  * the response schema the OpenAPI document gives for that status.
  */

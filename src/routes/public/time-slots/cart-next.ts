@@ -5,7 +5,7 @@ import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
 import { CartNextBody, CartSlotsResponse, LocationPath } from "./schema";
 
-/** How far ahead "next" looks (DESIGN §3). */
+/** How far ahead "next" looks (docs/decisions.md, "Availability"). */
 const HORIZON_DAYS = 90;
 
 export const route = createRoute({

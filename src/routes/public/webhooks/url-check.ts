@@ -4,7 +4,7 @@ import { webhookUrlProblem } from "../../../domain/webhooks/url";
 import type { Env } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 
-/** DESIGN §7: private targets only where the deployment allows them (local dev, tests). */
+/** Private targets (docs/decisions.md, "Webhooks") only where the deployment allows them (local dev, tests). */
 export function assertWebhookUrl(env: Env, url: string) {
   const problem = webhookUrlProblem(url, configOf(env).allowPrivateWebhooks);
   if (problem) throw fieldError("url", problem);
