@@ -4,10 +4,10 @@ import { loadAvailability, shiftDate } from "../db/queries/availability";
 import { guard, holdNotFenced } from "../db/guards";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
+import { utcDate } from "../lib/clock";
 import { fieldError, SlotTakenError, validationError } from "../lib/errors";
-import { utcDate } from "./moves";
 import type { BookingDeps } from "./deps";
-import { claimsFor } from "./plan";
+import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
 import { type BookingDetails, bookingWrite } from "./write";
 

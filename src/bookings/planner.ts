@@ -8,7 +8,32 @@ import {
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
-import type { PlannedBooking } from "./plan";
+
+/** A booking about to be written: ids are chosen up front so claims and rows share them. */
+export interface PlannedService {
+  /** booking_services id, also the calendar entry id of its busy time. */
+  id: string;
+  serviceId: string;
+  stafferId: string;
+  position: number;
+  name: string;
+  start: number;
+  end: number;
+  duration: number;
+  buffer: number;
+  price: number;
+  originalPrice: number;
+  taxName: string | null;
+  taxRateBp: number | null;
+}
+
+export interface PlannedBooking {
+  id: string;
+  services: PlannedService[];
+}
+
+export const bookingStart = (b: PlannedBooking) => Math.min(...b.services.map((s) => s.start));
+export const bookingEnd = (b: PlannedBooking) => Math.max(...b.services.map((s) => s.end));
 
 type ServiceRow = typeof servicesTable.$inferSelect;
 

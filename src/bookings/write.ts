@@ -14,8 +14,8 @@ import {
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
 import { renderCustomer } from "../views/customer";
-import { bookedEntry } from "./moves";
-import { bookingEnd, bookingStart, type PlannedBooking } from "./plan";
+import { bookedEntry } from "./calendar-entries";
+import { bookingEnd, bookingStart, type PlannedBooking } from "./planner";
 
 export interface CustomerInput {
   id: string;

@@ -1,4 +1,5 @@
 import { shiftDate } from "../db/queries/availability";
+import { utcDate } from "../lib/clock";
 import { validationError } from "../lib/errors";
 
 const DAY = 86_400_000;
@@ -21,7 +22,6 @@ export function parseRange(start: string, end: string, maxDays: number): SearchR
   const days = Math.floor((endMs - startMs) / DAY) + (isDate(end) ? 1 : 0);
   if (days > maxDays)
     throw validationError({ range_end: [`The range may span at most ${maxDays} days.`] });
-  const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return {
     fromDate: isDate(start) ? start : shiftDate(utcDate(startMs), -1),
     toDate: isDate(end) ? end : shiftDate(utcDate(endMs), 1),

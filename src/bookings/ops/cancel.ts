@@ -4,7 +4,7 @@ import { whereIn } from "../../db/scope";
 import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { movingClaims } from "../moves";
+import { movingClaims } from "../calendar-entries";
 
 export interface CancelInput {
   /** Why: canceled (the default), didnt_come, postponed, … */

@@ -7,7 +7,9 @@ import { MINUTE } from "../../domain/duration";
 import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, bookedEntry, entryOf, movingClaims, utcDate } from "../moves";
+import { utcDate } from "../../lib/clock";
+import { bookedEntry, entryOf, movingClaims } from "../calendar-entries";
+import { assertPlacementsFit } from "../placement";
 
 export interface ChangeStafferInput {
   /** The staffer who takes over. */

@@ -9,7 +9,9 @@ import { ApiError, fieldError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
+import { utcDate } from "../../lib/clock";
+import { bookedEntry, movingClaims } from "../calendar-entries";
+import { assertPlacementsFit } from "../placement";
 import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */

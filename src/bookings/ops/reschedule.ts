@@ -7,7 +7,9 @@ import { whereIn } from "../../db/scope";
 import { MINUTE } from "../../domain/duration";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, bookedEntry, movingClaims, utcDate } from "../moves";
+import { utcDate } from "../../lib/clock";
+import { bookedEntry, movingClaims } from "../calendar-entries";
+import { assertPlacementsFit } from "../placement";
 
 export interface RescheduleInput {
   /** The booking's new start, epoch ms. */

@@ -1,57 +1,14 @@
+/** Busy time of booked services: their calendar_entries rows and the calendar claims that hold them. */
 import type { StafferClaim } from "../calendar/client";
-import type { engineInputs } from "../calendar/engine-input";
 import type { CalendarEntry } from "../calendar/types";
-import { checkStart } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
-import { ApiError, fieldError } from "../lib/errors";
-
-type Inputs = NonNullable<ReturnType<typeof engineInputs>>;
-
-export interface Placement {
-  stafferId: string;
-  start: number;
-  durationMin: number;
-  bufferMin: number;
-}
-
-/**
- * Checks that each placement fits its staffer's working hours and known busy
- * time (the calendars make the final call when claiming). 422 for the past or
- * outside working hours, 409 when taken.
- */
-export function assertPlacementsFit(
-  inputs: Inputs,
-  placements: Placement[],
-  now: number,
-  timeField: string,
-) {
-  for (const p of placements) {
-    const staffer = inputs.calendars.get(p.stafferId);
-    if (!staffer) throw fieldError(timeField, "The staffer does not work at this location.");
-    const verdict = checkStart({
-      location: inputs.rules,
-      staffer,
-      durationMin: p.durationMin,
-      bufferMin: p.bufferMin,
-      start: p.start,
-      now,
-    });
-    if (verdict === "in_past")
-      throw fieldError(timeField, "The time is in the past or inside the minimum notice.");
-    if (verdict === "outside_hours")
-      throw fieldError(timeField, "The time is outside the staffer's working hours.");
-    if (verdict === "busy")
-      throw new ApiError("slot_unavailable", "The requested time is not available.");
-  }
-}
+import type { PlannedBooking } from "./planner";
 
 /** Calendar entry of a booked service: its staffer's interval starting at the service's start. */
 export const entryOf = <E extends { stafferId: string; startsAt: number }>(
   entries: E[],
   service: { stafferId: string; reservedOn: number },
 ) => entries.find((e) => e.stafferId === service.stafferId && e.startsAt === service.reservedOn);
-
-export const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The `calendar_entries` row of a booked service: its staffer is busy from the
@@ -105,6 +62,29 @@ export function movingClaims(removed: EntryRow[], added: EntryRow[]): StafferCla
     stafferId,
     entries: added.filter((e) => e.stafferId === stafferId).map(claimEntry),
     replaces: removed.filter((e) => e.stafferId === stafferId).map((e) => e.id),
+    checkConflicts: true,
+  }));
+}
+
+/** Busy time per staffer: each service with its buffer, grouped for one claim per calendar. */
+export function claimsFor(bookings: PlannedBooking[]) {
+  const byStaffer = new Map<string, CalendarEntry[]>();
+  for (const booking of bookings) {
+    for (const s of booking.services) {
+      const entries = byStaffer.get(s.stafferId) ?? [];
+      entries.push({
+        id: s.id,
+        kind: "booking",
+        source: booking.id,
+        start: s.start,
+        end: s.end + s.buffer * MINUTE,
+      });
+      byStaffer.set(s.stafferId, entries);
+    }
+  }
+  return [...byStaffer].map(([stafferId, entries]) => ({
+    stafferId,
+    entries,
     checkConflicts: true,
   }));
 }
