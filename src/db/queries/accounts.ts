@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import type { PageRequest } from "../../lib/pagination";
 import { accounts, accountTransactions } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import { listInWorkspace } from "./list";
 
 /**
  * Money received on a payment account: its balance and a transaction row, to
@@ -33,3 +35,12 @@ export function creditAccount(
     }),
   ] as const;
 }
+
+/** A page of the workspace's payment accounts, of one location when given (an unknown one matches nothing). */
+export const listAccounts = (scope: Scope, page: PageRequest, filter: { locationId?: string }) =>
+  listInWorkspace(
+    scope,
+    accounts,
+    page,
+    filter.locationId ? eq(accounts.locationId, filter.locationId) : undefined,
+  );

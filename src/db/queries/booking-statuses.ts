@@ -1,5 +1,8 @@
+import type { PageRequest } from "../../lib/pagination";
 import type { Database } from "../client";
 import { bookingStatuses } from "../schema";
+import type { Scope } from "../scope";
+import { listInWorkspace } from "./list";
 
 /** Every workspace starts with these; operators may add more. */
 export const DEFAULT_STATUSES = [
@@ -21,3 +24,6 @@ export function defaultBookingStatuses(db: Database, workspaceId: string, create
     }),
   );
 }
+
+export const listBookingStatuses = (scope: Scope, page: PageRequest) =>
+  listInWorkspace(scope, bookingStatuses, page);

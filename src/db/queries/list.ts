@@ -1,7 +1,8 @@
-import { count, type SQL } from "drizzle-orm";
+import { asc, count, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { PageRequest } from "../../lib/pagination";
 import type { Database } from "../client";
+import { type Scope, whereIn } from "../scope";
 
 /**
  * A page and the total behind it in one D1 round trip (a batch), ordered by
@@ -28,4 +29,17 @@ export async function listPage<T extends SQLiteTable>(
       .offset(page.offset),
   ]);
   return { rows: rows as T["$inferSelect"][], total: totals[0]?.total ?? 0 };
+}
+
+/** A workspace's rows of one table, a page in creation order (created_at, id). */
+export function listInWorkspace<
+  T extends SQLiteTable & { workspaceId: SQLiteColumn; createdAt: SQLiteColumn; id: SQLiteColumn },
+>(scope: Scope, table: T, page: PageRequest, ...conditions: (SQL | undefined)[]) {
+  return listPage(
+    scope.db,
+    table,
+    whereIn(scope, table, ...conditions),
+    [asc(table.createdAt), asc(table.id)],
+    page,
+  );
 }

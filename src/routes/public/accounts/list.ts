@@ -1,8 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { asc, eq } from "drizzle-orm";
-import { listPage } from "../../../db/queries/list";
-import { accounts } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { listAccounts } from "../../../db/queries/accounts";
 import type { AppEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
@@ -27,15 +24,9 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const scope = c.var.scope;
   // An unknown location is a filter that matches nothing: an empty page, no extra lookup.
-  const filter = query.location_uuid ? eq(accounts.locationId, query.location_uuid) : undefined;
-  const { rows, total } = await listPage(
-    scope.db,
-    accounts,
-    whereIn(scope, accounts, filter),
-    [asc(accounts.createdAt), asc(accounts.id)],
-    page,
-  );
+  const { rows, total } = await listAccounts(c.var.scope, page, {
+    locationId: query.location_uuid,
+  });
   return c.json(paginate(c.req.url, rows.map(renderAccount), total, page), 200);
 };

@@ -1,8 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { asc } from "drizzle-orm";
-import { listPage } from "../../../db/queries/list";
-import { bookingStatuses } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { listBookingStatuses } from "../../../db/queries/booking-statuses";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
@@ -19,13 +16,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = c.var.scope;
-  const { rows, total } = await listPage(
-    scope.db,
-    bookingStatuses,
-    whereIn(scope, bookingStatuses),
-    [asc(bookingStatuses.createdAt), asc(bookingStatuses.id)],
-    page,
-  );
+  const { rows, total } = await listBookingStatuses(c.var.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderBookingStatus), total, page), 200);
 };

@@ -1,7 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { customers } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { findCustomer } from "../../../db/queries/customers";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { uuid } from "../../../lib/fields";
@@ -19,12 +17,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { customer_uuid: id } = c.req.valid("param");
-  const scope = c.var.scope;
-  const [row] = await scope.db
-    .select()
-    .from(customers)
-    .where(whereIn(scope, customers, eq(customers.id, id)))
-    .limit(1);
+  const row = await findCustomer(c.var.scope, id);
   if (!row) throw notFound("Customer");
   return c.json(renderCustomer(row), 200);
 };

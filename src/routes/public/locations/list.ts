@@ -1,8 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { asc } from "drizzle-orm";
-import { listPage } from "../../../db/queries/list";
-import { locations } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { listLocations } from "../../../db/queries/locations";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
@@ -19,13 +16,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = c.var.scope;
-  const { rows, total } = await listPage(
-    scope.db,
-    locations,
-    whereIn(scope, locations),
-    [asc(locations.createdAt), asc(locations.id)],
-    page,
-  );
+  const { rows, total } = await listLocations(c.var.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderLocation), total, page), 200);
 };
