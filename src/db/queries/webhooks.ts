@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import { webhookDeliveries, webhooks } from "../schema";
 import { type Scope, whereIn } from "../scope";
@@ -32,4 +32,44 @@ export async function listDeliveries(scope: Scope, webhookId: number, page: Page
       .offset(page.offset),
   ]);
   return { exists: hook.length > 0, total: totals[0]?.total ?? 0, rows };
+}
+
+/** Deletes a webhook and its delivery log in one batch; false when there was no such webhook. */
+export async function deleteWebhook(scope: Scope, id: number): Promise<boolean> {
+  const { db } = scope;
+  const [removed] = await db.batch([
+    db.delete(webhooks).where(webhookWhere(scope, id)).returning({ id: webhooks.id }),
+    db
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.workspaceId, scope.workspaceId),
+          eq(webhookDeliveries.webhookId, id),
+        ),
+      ),
+  ]);
+  return removed.length > 0;
+}
+
+/**
+ * Gives a webhook a new signing secret and keeps the old one until
+ * `previousExpiresAt`; null when there is no such webhook.
+ */
+export async function rotateWebhookSecret(
+  scope: Scope,
+  id: number,
+  rotation: { secret: string; previousExpiresAt: number; now: number },
+): Promise<WebhookRow | null> {
+  // SQLite evaluates SET against the row as it was, so the old secret moves over in one statement.
+  const [row] = await scope.db
+    .update(webhooks)
+    .set({
+      secret: rotation.secret,
+      previousSecret: sql`${webhooks.secret}`,
+      previousSecretExpiresAt: rotation.previousExpiresAt,
+      updatedAt: rotation.now,
+    })
+    .where(webhookWhere(scope, id))
+    .returning();
+  return row ?? null;
 }

@@ -1,8 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { asc, eq, type SQL, sql } from "drizzle-orm";
-import { listPage } from "../../../db/queries/list";
-import { customers } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { listCustomers } from "../../../db/queries/customers";
 import { normalisePhone } from "../../../domain/phone";
 import type { AppEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
@@ -30,26 +27,13 @@ export const route = createRoute({
   },
 });
 
-// A phone that cannot be a number of any country matches nobody: an empty list, like any other miss.
-const NO_MATCH = sql`0`;
-
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const scope = c.var.scope;
-  const filters: SQL[] = [];
-  if (query.phone !== undefined) {
-    const phone = normalisePhone(query.phone, c.var.workspace.country);
-    filters.push(phone ? eq(customers.phone, phone) : NO_MATCH);
-  }
-  if (query.email !== undefined)
-    filters.push(eq(customers.emailLower, query.email.trim().toLowerCase()));
-  const { rows, total } = await listPage(
-    scope.db,
-    customers,
-    whereIn(scope, customers, ...filters),
-    [asc(customers.createdAt), asc(customers.id)],
-    page,
-  );
+  const { rows, total } = await listCustomers(c.var.scope, page, {
+    phone:
+      query.phone === undefined ? undefined : normalisePhone(query.phone, c.var.workspace.country),
+    email: query.email,
+  });
   return c.json(paginate(c.req.url, rows.map(renderCustomer), total, page), 200);
 };

@@ -1,7 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
-import { webhookWhere } from "../../../db/queries/webhooks";
-import { webhooks } from "../../../db/schema";
+import { rotateWebhookSecret } from "../../../db/queries/webhooks";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -25,19 +23,12 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const scope = c.var.scope;
   const now = Date.now();
-  // SQLite evaluates SET against the row as it was, so the old secret moves over in one statement.
-  const [row] = await c.var.db
-    .update(webhooks)
-    .set({
-      secret: newWebhookSecret(),
-      previousSecret: sql`${webhooks.secret}`,
-      previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
-      updatedAt: now,
-    })
-    .where(webhookWhere(scope, id))
-    .returning();
+  const row = await rotateWebhookSecret(c.var.scope, id, {
+    secret: newWebhookSecret(),
+    previousExpiresAt: now + ROTATION_OVERLAP_MS,
+    now,
+  });
   if (!row) throw notFound("Webhook");
   return c.json({ ...renderWebhook(row), secret: row.secret }, 200);
 };
