@@ -24,10 +24,14 @@ const layer = (folder, forbidden, packages = []) =>
         "error",
         {
           patterns: [
-            {
-              regex: `^(\\.\\./){${depth + 1}}(${forbidden.join("|")})(/|\\.ts$|$)`,
-              message: `Upward import: src/${folder} may not import src/{${forbidden.join(",")}} (layers in eslint.config.js).`,
-            },
+            ...(forbidden.length === 0
+              ? []
+              : [
+                  {
+                    regex: `^(\\.\\./){${depth + 1}}(${forbidden.join("|")})(/|\\.ts$|$)`,
+                    message: `Upward import: src/${folder} may not import src/{${forbidden.join(",")}} (layers in eslint.config.js).`,
+                  },
+                ]),
             ...packages.map((regex) => ({
               regex,
               message: `src/${folder} may not import this package: ${regex} (layers in eslint.config.js).`,
@@ -75,4 +79,6 @@ export default tseslint.config(
   ...[...USE_CASE_FOLDERS, "calendar", "webhooks"].flatMap((folder) =>
     layer(folder, HTTP, ["^hono($|/)"]),
   ),
+  // Public handlers validate, call a use-case or a query of src/db/queries, and render.
+  ...layer("routes/public", [], ["^drizzle-orm($|/)"]),
 );

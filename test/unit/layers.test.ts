@@ -35,6 +35,8 @@ const upward: [string, string][] = [
   ["src/services/fixture.ts", 'import { x } from "hono";'],
   ["src/blocked-spots/fixture.ts", 'import { x } from "../middleware/auth";'],
   ["src/db/fixture.ts", 'import { x } from "../blocked-spots/create";'],
+  ["src/routes/public/bookings/fixture.ts", 'import { x } from "drizzle-orm";'],
+  ["src/routes/public/fixture.ts", 'import type { x } from "drizzle-orm/batch";'],
   ["src/bookings/fixture.ts", 'import type { x } from "hono";'],
   ["src/orders/fixture.ts", 'import { x } from "hono/factory";'],
   ["src/db/queries/fixture.ts", 'import type { x } from "hono";'],

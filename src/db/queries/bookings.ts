@@ -5,10 +5,12 @@ import {
   bookingStatuses,
   bookings,
   calendarEntries,
+  locations,
   orderLines,
   orders,
   staffers,
 } from "../schema";
+import type { Database } from "../client";
 import { type Scope, whereIn } from "../scope";
 
 type ServiceRow = typeof bookingServices.$inferSelect;
@@ -117,4 +119,26 @@ export async function loadBooking(
     newStatus: newStatus[0] ?? null,
     account: account[0] ?? null,
   };
+}
+
+/**
+ * A booking with its location and service names, by id alone (not scoped to
+ * a workspace: the caller checks the booking's iCal token, the only
+ * credential of the feed).
+ */
+export async function loadBookingForFeed(db: Database, id: string) {
+  // Joined rows share column names, which D1 batches cannot map: two parallel queries instead.
+  const [rows, services] = await Promise.all([
+    db
+      .select({ booking: bookings, location: locations })
+      .from(bookings)
+      .innerJoin(locations, eq(locations.id, bookings.locationId))
+      .where(eq(bookings.id, id)),
+    db
+      .select({ name: bookingServices.name })
+      .from(bookingServices)
+      .where(eq(bookingServices.bookingId, id)),
+  ]);
+  const row = rows[0];
+  return row ? { ...row, serviceNames: services.map((s) => s.name) } : null;
 }

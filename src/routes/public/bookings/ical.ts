@@ -1,8 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import ical, { ICalEventStatus } from "ical-generator";
-import { bookingServices, bookings, locations } from "../../../db/schema";
+import { loadBookingForFeed } from "../../../db/queries/bookings";
 import type { AppEnv } from "../../../env";
 import { constantTimeEqual } from "../../../lib/api-keys";
 import { notFound } from "../../../lib/errors";
@@ -29,20 +28,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
   const { token } = c.req.valid("query");
-  const db = c.var.db;
-  // Joined rows share column names, which D1 batches cannot map: two parallel queries instead.
-  const [rows, services] = await Promise.all([
-    db
-      .select({ booking: bookings, location: locations })
-      .from(bookings)
-      .innerJoin(locations, eq(locations.id, bookings.locationId))
-      .where(eq(bookings.id, id)),
-    db
-      .select({ name: bookingServices.name })
-      .from(bookingServices)
-      .where(eq(bookingServices.bookingId, id)),
-  ]);
-  const row = rows[0];
+  const row = await loadBookingForFeed(c.var.db, id);
   // Unknown booking and wrong token look the same: the token is the only credential here.
   if (!row || !(await constantTimeEqual(token, row.booking.icalToken))) throw notFound("Booking");
   const { booking, location } = row;
@@ -54,7 +40,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     id: booking.id,
     start: new Date(booking.startAt),
     end: new Date(booking.endAt),
-    summary: services.map((s) => s.name).join(", "),
+    summary: row.serviceNames.join(", "),
     description: booking.publicNotes || null,
     location: location.name,
     // Times stay in UTC: calendar apps show them in the viewer's zone without a VTIMEZONE block.
