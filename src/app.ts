@@ -8,8 +8,9 @@ import { serveDocument } from "./lib/openapi";
 import { ADMIN_WITHOUT_TOKEN, adminApi } from "./routes/admin";
 import { PUBLIC_WITHOUT_API_KEY, publicApi } from "./routes/public";
 
-export const PUBLIC_BASE = "/api/public/v2";
-export const ADMIN_BASE = "/api/admin/v1";
+import { ADMIN_BASE, PUBLIC_BASE } from "./lib/api-paths";
+
+export { ADMIN_BASE, PUBLIC_BASE };
 
 export function createApp() {
   const app = new Hono<AppEnv>();

@@ -4,6 +4,7 @@ import { formatMoney } from "../domain/money";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { toIso } from "../lib/clock";
 import type { Booking } from "./booking-schema";
+import { PUBLIC_BASE } from "../lib/api-paths";
 
 export type { BookingView };
 
@@ -17,7 +18,7 @@ export interface RenderContext {
 }
 
 export function icalLink(ctx: RenderContext, booking: BookingRow) {
-  return `${ctx.origin}/api/public/v2/bookings/${booking.id}/ical?token=${booking.icalToken}`;
+  return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${booking.icalToken}`;
 }
 
 export function renderBooking(view: BookingView, ctx: RenderContext): Booking {
