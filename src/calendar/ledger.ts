@@ -5,7 +5,7 @@ import type { CalendarEntry } from "./types";
  * The D1 side of a calendar object: what the system of record says about a
  * staffer's busy time. Raw D1 (no drizzle): the object has no request context.
  */
-interface EntryRow {
+export interface EntryRow {
   id: string;
   kind: string;
   source_id: string;
@@ -13,7 +13,7 @@ interface EntryRow {
   ends_at: number;
 }
 
-const toEntry = (r: EntryRow): CalendarEntry => ({
+export const toEntry = (r: EntryRow): CalendarEntry => ({
   id: r.id,
   kind: r.kind === "blocked" ? "blocked" : "booking",
   source: r.source_id,

@@ -1,0 +1,185 @@
+import { type EntryRow, toEntry } from "../calendar/ledger";
+import type { CalendarEntry } from "../calendar/types";
+
+type Row = EntryRow & Record<string, SqlStorageValue>;
+
+/** Columns as the D1 mirror names them, so one row mapper serves both sides. */
+const SELECT = "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at FROM entries";
+const INSERT = "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id)";
+
+/**
+ * A calendar object's own SQLite tables and every row-level step on them.
+ * `entries` are busy intervals (confirmed when `hold_id` is null, else held by
+ * a write in flight); `holds` their leases; `replacing` the confirmed entries
+ * a hold will remove, locked against any other hold; `meta` whether the
+ * object has loaded D1. Callers wrap steps in `transactionSync`.
+ */
+export class CalendarStore {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS entries (
+      id TEXT PRIMARY KEY, kind TEXT NOT NULL, source_id TEXT NOT NULL,
+      start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL, hold_id TEXT)`);
+    sql.exec("CREATE INDEX IF NOT EXISTS entries_start ON entries(start_ms)");
+    // Overlap checks look at entries ending after a start: past entries stay out of the scan.
+    sql.exec("CREATE INDEX IF NOT EXISTS entries_end ON entries(end_ms)");
+    sql.exec("CREATE INDEX IF NOT EXISTS entries_hold ON entries(hold_id)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS holds (hold_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
+    );
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS replacing (entry_id TEXT PRIMARY KEY, hold_id TEXT NOT NULL)",
+    );
+    sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    // Objects created before holds had their own tables kept everything in `busy`.
+    const legacy = sql
+      .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'busy'")
+      .toArray();
+    if (legacy.length > 0) {
+      sql.exec(`INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id)
+        SELECT id, kind, id, start_ms, end_ms, NULL FROM busy`);
+      sql.exec("DROP TABLE busy");
+    }
+  }
+
+  loaded(): boolean {
+    return this.sql.exec("SELECT 1 FROM meta WHERE key = 'loaded_from_d1'").toArray().length > 0;
+  }
+
+  all(): CalendarEntry[] {
+    return this.sql.exec<Row>(`${SELECT} ORDER BY start_ms, id`).toArray().map(toEntry);
+  }
+
+  overlapping(start: number, end: number): CalendarEntry[] {
+    return this.sql
+      .exec<Row>(
+        `${SELECT} INDEXED BY entries_end WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms`,
+        start,
+        end,
+      )
+      .toArray()
+      .map(toEntry);
+  }
+
+  byId(id: string): CalendarEntry | undefined {
+    const [row] = this.sql.exec<Row>(`${SELECT} WHERE id = ?`, id).toArray();
+    return row ? toEntry(row) : undefined;
+  }
+
+  /** Which of `ids` another hold is already replacing. */
+  contested(ids: string[], holdId: string): string[] {
+    return ids.filter(
+      (id) =>
+        this.sql
+          .exec("SELECT 1 FROM replacing WHERE entry_id = ? AND hold_id <> ?", id, holdId)
+          .toArray().length > 0,
+    );
+  }
+
+  hold(holdId: string, expiresAt: number, entries: CalendarEntry[], replaces: string[]) {
+    this.sql.exec(
+      "INSERT INTO holds (hold_id, expires_at) VALUES (?, ?) ON CONFLICT(hold_id) DO NOTHING",
+      holdId,
+      expiresAt,
+    );
+    for (const e of entries) {
+      this.sql.exec(
+        `${INSERT} VALUES (?, ?, ?, ?, ?, ?)`,
+        e.id,
+        e.kind,
+        e.source,
+        e.start,
+        e.end,
+        holdId,
+      );
+    }
+    for (const id of replaces) {
+      this.sql.exec(
+        "INSERT OR IGNORE INTO replacing (entry_id, hold_id) VALUES (?, ?)",
+        id,
+        holdId,
+      );
+    }
+  }
+
+  confirm(holdId: string) {
+    this.sql.exec(
+      "DELETE FROM entries WHERE id IN (SELECT entry_id FROM replacing WHERE hold_id = ?)",
+      holdId,
+    );
+    this.sql.exec("UPDATE entries SET hold_id = NULL WHERE hold_id = ?", holdId);
+    this.forget(holdId);
+  }
+
+  release(holdId: string) {
+    this.sql.exec("DELETE FROM entries WHERE hold_id = ?", holdId);
+    this.forget(holdId);
+  }
+
+  /** Settles a hold (if still open) to what D1 holds: each of its entries kept or dropped. */
+  settle(holdId: string, inD1: Map<string, CalendarEntry>) {
+    if (this.sql.exec("SELECT 1 FROM holds WHERE hold_id = ?", holdId).toArray().length === 0) {
+      return;
+    }
+    for (const id of this.idsOf(holdId)) {
+      const row = inD1.get(id);
+      if (!row) {
+        this.sql.exec("DELETE FROM entries WHERE id = ?", id);
+        continue;
+      }
+      this.sql.exec(
+        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL)
+         ON CONFLICT(id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms, hold_id = NULL`,
+        row.id,
+        row.kind,
+        row.source,
+        row.start,
+        row.end,
+      );
+    }
+    this.forget(holdId);
+  }
+
+  /** Confirmed time becomes exactly `d1`; held entries stay for their writes to settle. */
+  replaceConfirmed(d1: CalendarEntry[]) {
+    this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('loaded_from_d1', '1')");
+    this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");
+    for (const e of d1) {
+      this.sql.exec(
+        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id) VALUES (?, ?, ?, ?, ?, NULL)`,
+        e.id,
+        e.kind,
+        e.source,
+        e.start,
+        e.end,
+      );
+    }
+  }
+
+  /** A hold's own entries and the ones it replaces. */
+  idsOf(holdId: string): string[] {
+    return [
+      ...this.sql.exec<{ id: string }>("SELECT id FROM entries WHERE hold_id = ?", holdId),
+      ...this.sql.exec<{ id: string }>(
+        "SELECT entry_id AS id FROM replacing WHERE hold_id = ?",
+        holdId,
+      ),
+    ].map((r) => r.id);
+  }
+
+  expiredHolds(now: number): string[] {
+    return this.sql
+      .exec<{ hold_id: string }>("SELECT hold_id FROM holds WHERE expires_at <= ?", now)
+      .toArray()
+      .map((h) => h.hold_id);
+  }
+
+  nextExpiry(): number | null {
+    return this.sql.exec<{ next: number | null }>("SELECT MIN(expires_at) AS next FROM holds").one()
+      .next;
+  }
+
+  private forget(holdId: string) {
+    this.sql.exec("DELETE FROM replacing WHERE hold_id = ?", holdId);
+    this.sql.exec("DELETE FROM holds WHERE hold_id = ?", holdId);
+  }
+}
