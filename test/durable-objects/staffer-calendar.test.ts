@@ -3,6 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { pruneFences } from "../../src/calendar/ledger";
+import { createDb } from "../../src/db/client";
+import { guard, holdNotFenced } from "../../src/db/guards";
+import { holdFences } from "../../src/db/schema";
 import { failpoints } from "../../src/lib/failpoints";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
@@ -442,16 +445,25 @@ describe("StafferCalendar", () => {
       await age();
       await runDurableObjectAlarm(cal);
       expect(await fenced("slow")).toBe(true);
-      // The write's guard: it inserts nothing when the hold is fenced (the real guard aborts the batch).
-      const late = await env.DB.prepare(
-        "INSERT INTO batch_guards (reason) SELECT 'guard' FROM workspaces WHERE id = ? AND NOT (NOT EXISTS (SELECT 1 FROM hold_fences WHERE hold_id = 'slow'))",
-      )
-        .bind(ws.id)
-        .run()
+      // The write's own batch, with the production guard at its head: it rolls back whole.
+      const db = createDb(env.DB);
+      const scope = { db, workspaceId: ws.id };
+      const late = await db
+        .batch([
+          guard(scope, holdNotFenced("slow")),
+          db.insert(holdFences).values({ holdId: "written-by-late-batch", createdAt: 0 }),
+        ])
         .then(
           () => "committed",
-          (e: Error) => e.message,
+          (e: Error) => `${e.message} ${String(e.cause ?? "")}`,
         );
+      expect(await fenced("written-by-late-batch")).toBe(false);
+      // The same batch for a hold nobody fenced commits.
+      await db.batch([
+        guard(scope, holdNotFenced("live")),
+        db.insert(holdFences).values({ holdId: "written-by-live-batch", createdAt: 0 }),
+      ]);
+      expect(await fenced("written-by-live-batch")).toBe(true);
       expect(late).toContain("batch_guard_failed");
     });
 
