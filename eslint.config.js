@@ -42,7 +42,7 @@ const layer = (folder, forbidden, packages = []) =>
     },
   }));
 const HTTP = ["routes", "middleware", "app"];
-const USE_CASE_FOLDERS = ["bookings", "orders", "goods", "services", "blocked-spots"];
+const USE_CASE_FOLDERS = ["bookings", "orders", "goods", "services", "blocked-spots", "staffers"];
 const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 
 export default tseslint.config(
@@ -79,6 +79,7 @@ export default tseslint.config(
   ...[...USE_CASE_FOLDERS, "calendar", "webhooks"].flatMap((folder) =>
     layer(folder, HTTP, ["^hono($|/)"]),
   ),
-  // Public handlers validate, call a use-case or a query of src/db/queries, and render.
+  // Handlers (public and admin) validate, call a use-case or a query of src/db/queries, and render.
   ...layer("routes/public", [], ["^drizzle-orm($|/)"]),
+  ...layer("routes/admin", [], ["^drizzle-orm($|/)"]),
 );

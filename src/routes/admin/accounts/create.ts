@@ -1,10 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { accounts, locations, workspaces } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { createAccount } from "../../../db/queries/account-create";
 import { ACCOUNT_TYPES } from "../../../domain/accounts";
 import type { AppEnv } from "../../../env";
-import { fieldError, notFound } from "../../../lib/errors";
+import { fieldError } from "../../../lib/errors";
 import { nonEmpty, uuid } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { AccountSchema, renderAccount } from "../../../views/account";
@@ -30,29 +28,11 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const db = c.var.db;
-  const workspaceId = ws.toLowerCase();
-  const [found, location] = await db.batch([
-    db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)),
-    db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(whereIn({ db, workspaceId }, locations, eq(locations.id, body.location_uuid))),
-  ]);
-  if (found.length === 0) throw notFound("Workspace");
+  const row = await createAccount(
+    { db: c.var.db, workspaceId: ws.toLowerCase() },
+    { locationId: body.location_uuid, name: body.name, type: body.type, createdAt: Date.now() },
+  );
   // Another workspace's location is as unknown as a made-up one.
-  if (location.length === 0) throw fieldError("location_uuid", "Unknown location.");
-  const [row] = await db
-    .insert(accounts)
-    .values({
-      id: crypto.randomUUID(),
-      workspaceId,
-      locationId: body.location_uuid,
-      name: body.name,
-      type: body.type,
-      createdAt: Date.now(),
-    })
-    .returning();
-  if (!row) throw new Error("insert returned no row");
+  if (!row) throw fieldError("location_uuid", "Unknown location.");
   return c.json(renderAccount(row), 201);
 };

@@ -1,7 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { eq, isNull } from "drizzle-orm";
-import { apiKeys, workspaces } from "../../../db/schema";
-import { whereIn } from "../../../db/scope";
+import { revokeApiKey } from "../../../db/queries/api-key-revoke";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses } from "../../../lib/responses";
@@ -23,20 +21,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { ws, key_id: keyId } = c.req.valid("param");
-  const db = c.var.db;
-  const workspaceId = ws.toLowerCase();
-  // The row is kept (revoked_at set) so an audit can still tell which key was used when.
-  const [found, revoked] = await db.batch([
-    db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)),
-    db
-      .update(apiKeys)
-      .set({ revokedAt: Date.now() })
-      .where(
-        whereIn({ db, workspaceId }, apiKeys, eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)),
-      )
-      .returning({ id: apiKeys.id }),
-  ]);
-  if (found.length === 0) throw notFound("Workspace");
-  if (revoked.length === 0) throw notFound("API key");
+  const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
+  if (!(await revokeApiKey(scope, keyId, Date.now()))) throw notFound("API key");
   return c.body(null, 204);
 };

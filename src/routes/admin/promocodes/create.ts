@@ -1,10 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { isUniqueViolation } from "../../../db/constraints";
-import { insertPromocodeIfFree } from "../../../db/queries/promocodes";
-import { workspaces } from "../../../db/schema";
+import { createPromocode } from "../../../db/queries/promocode-create";
 import type { AppEnv } from "../../../env";
-import { fieldError, notFound } from "../../../lib/errors";
+import { fieldError } from "../../../lib/errors";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
@@ -23,10 +20,8 @@ const taken = () => fieldError("code", "This code already exists in the workspac
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const db = c.var.db;
-  const workspaceId = ws.toLowerCase();
-  const insert = insertPromocodeIfFree(
-    { db, workspaceId },
+  const row = await createPromocode(
+    { db: c.var.db, workspaceId: ws.toLowerCase() },
     {
       id: crypto.randomUUID(),
       code: body.code,
@@ -36,16 +31,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       createdAt: Date.now(),
     },
   );
-  const [found, inserted] = await db
-    .batch([
-      db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)),
-      insert,
-    ])
-    .catch((error: unknown) => {
-      throw isUniqueViolation(error, "promocodes", "code") ? taken() : error;
-    });
-  if (found.length === 0) throw notFound("Workspace");
-  const [row] = inserted;
   if (!row) throw taken();
   return c.json(renderPromocode(row), 201);
 };

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { and, eq } from "drizzle-orm";
 import { calendarFor } from "../../../calendar/client";
-import { staffers } from "../../../db/schema";
+import { findStafferId } from "../../../db/queries/staffer-records";
 import type { AppEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
@@ -37,12 +36,9 @@ export const rebuildRoute = createRoute({
 
 async function stafferCalendar(c: Context<AppEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
   const workspaceId = ws.toLowerCase();
-  const [found] = await c.var.db
-    .select({ id: staffers.id })
-    .from(staffers)
-    .where(and(eq(staffers.workspaceId, workspaceId), eq(staffers.id, uuid)));
-  if (!found) throw notFound("Staffer");
-  return { workspaceId, stafferId: found.id, stub: calendarFor(c.env, workspaceId, found.id) };
+  const stafferId = await findStafferId({ db: c.var.db, workspaceId }, uuid);
+  if (!stafferId) throw notFound("Staffer");
+  return { workspaceId, stafferId, stub: calendarFor(c.env, workspaceId, stafferId) };
 }
 
 export const auditHandler: RouteHandler<typeof auditRoute, AppEnv> = async (c) => {

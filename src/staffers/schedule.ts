@@ -1,0 +1,29 @@
+import type { Scope } from "../db/scope";
+import type { ScheduleInput } from "../db/queries/staffers";
+import { loadStafferLocations, replaceSchedule } from "../db/queries/staffer-records";
+import { validateSchedule } from "../domain/schedule";
+import { notFound, validationError } from "../lib/errors";
+
+/**
+ * Replaces a staffer's weekly schedule and date overrides. 404 Staffer when
+ * the workspace has no such staffer; 422 for a schedule the staffer could not
+ * work (a location it is not attached to, overlapping intervals, …).
+ * Returns the schedule now in force.
+ */
+export async function replaceStafferSchedule(
+  scope: Scope,
+  stafferId: string,
+  input: { intervals: ScheduleInput["intervals"]; overrides?: ScheduleInput["overrides"] },
+): Promise<ScheduleInput> {
+  const attached = await loadStafferLocations(scope, stafferId);
+  if (!attached.found) throw notFound("Staffer");
+  const schedule = { intervals: input.intervals, overrides: input.overrides ?? [] };
+  const problems = validateSchedule(
+    schedule.intervals,
+    schedule.overrides,
+    new Set(attached.locationIds),
+  );
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  await replaceSchedule(scope, stafferId, schedule);
+  return schedule;
+}
