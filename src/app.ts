@@ -1,7 +1,7 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { timing } from "hono/timing";
-import type { AppEnv } from "./env";
+import type { OpenEnv } from "./env";
 import { onError, onNotFound } from "./lib/error-handler";
 import { requestContext } from "./middleware/request-context";
 import { serveDocument } from "./lib/openapi";
@@ -13,7 +13,7 @@ import { ADMIN_BASE, PUBLIC_BASE } from "./lib/api-paths";
 export { ADMIN_BASE, PUBLIC_BASE };
 
 export function createApp() {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<OpenEnv>();
   app.use(timing({ totalDescription: "total" }));
   app.use(requestContext);
 

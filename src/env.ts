@@ -11,14 +11,18 @@ export type Env = Cloudflare.Env & {
   ADMIN_TOKEN?: string;
 };
 
-/** Per-request values set by middleware. */
-export interface Variables {
+/** Set on every request by the request-context middleware. */
+export interface RequestVariables {
   requestId: string;
   db: Database;
+}
+
+/** Set for public API calls once the API key verified (`requireApiKey`). */
+export interface WorkspaceVariables extends RequestVariables {
   workspace: AuthenticatedWorkspace;
-  /** The authenticated workspace's D1 scope, for every tenant query (set by `requireApiKey`). */
+  /** The authenticated workspace's D1 scope, for every tenant query. */
   scope: Scope;
-  /** The workspace's currency and locale and the request's origin, for rendering (set by `requireApiKey`). */
+  /** The workspace's currency and locale and the request's origin, for rendering. */
   render: RenderContext;
 }
 
@@ -30,7 +34,20 @@ export interface AuthenticatedWorkspace {
   timezone: string;
 }
 
-export interface AppEnv {
+/** Routes that need no credentials (the OpenAPI documents, a booking's calendar feed). */
+export interface OpenEnv {
   Bindings: Env;
-  Variables: Variables;
+  Variables: RequestVariables;
+}
+
+/** The management API: the admin token names no workspace, so none is on the request. */
+export interface AdminEnv {
+  Bindings: Env;
+  Variables: RequestVariables;
+}
+
+/** The public API behind an API key: the workspace, its scope and render context are set. */
+export interface PublicEnv {
+  Bindings: Env;
+  Variables: WorkspaceVariables;
 }

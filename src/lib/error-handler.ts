@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "../env";
+import type { OpenEnv } from "../env";
 import type { ErrorBody } from "./error-body";
 import { ApiError, type ErrorCode, statusFor } from "./errors";
 
-export function renderError(c: Context<AppEnv>, error: ApiError): Response {
+export function renderError(c: Context<OpenEnv>, error: ApiError): Response {
   const body: ErrorBody = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
@@ -24,7 +24,7 @@ function codeForHttpStatus(status: number): ErrorCode {
 }
 
 /** The single `onError`: known errors keep their code, everything else is a logged 500. */
-export function onError(error: Error, c: Context<AppEnv>): Response {
+export function onError(error: Error, c: Context<OpenEnv>): Response {
   if (error instanceof ApiError) return renderError(c, error);
   if (error instanceof HTTPException && error.status < 500) {
     const code = codeForHttpStatus(error.status);
@@ -49,7 +49,7 @@ export function onError(error: Error, c: Context<AppEnv>): Response {
   return c.json(body, statusFor("internal_error"));
 }
 
-export function onNotFound(c: Context<AppEnv>): Response {
+export function onNotFound(c: Context<OpenEnv>): Response {
   return renderError(
     c,
     new ApiError(

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../env";
+import type { OpenEnv, PublicEnv } from "../env";
 import type { RouteSpec } from "../middleware/exact-routes";
 import { validationError } from "./errors";
 import { operationIdFor } from "./operation-ids";
@@ -10,8 +10,8 @@ import { fieldErrorsFrom } from "./zod-errors";
  * Every router validates through the same hook, so a zod failure anywhere
  * (params, query, body) becomes the one 422 body with field errors.
  */
-export function createRouter() {
-  return new OpenAPIHono<AppEnv>({
+export function createRouter<E extends OpenEnv | PublicEnv = PublicEnv>() {
+  return new OpenAPIHono<E>({
     defaultHook: (result) => {
       if (!result.success) {
         throw validationError(fieldErrorsFrom(result.error));
@@ -20,7 +20,7 @@ export function createRouter() {
   });
 }
 
-export type Router = ReturnType<typeof createRouter>;
+export type Router<E extends OpenEnv | PublicEnv = PublicEnv> = OpenAPIHono<E>;
 
 /** What a router's OpenAPI document says beyond its routes. */
 export interface DocumentSpec {
@@ -52,7 +52,10 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
  * document describes itself too, as an operation without credentials.
  * Generated once, on the first request, when every route is registered.
  */
-export function serveDocument(router: Router, spec: DocumentSpec) {
+export function serveDocument<E extends OpenEnv | PublicEnv>(
+  router: Router<E>,
+  spec: DocumentSpec,
+) {
   const route = createRoute({
     method: "get",
     path: "/openapi.json",

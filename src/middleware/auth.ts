@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { apiKeys, workspaces } from "../db/schema";
-import type { AppEnv } from "../env";
+import type { PublicEnv } from "../env";
 import { constantTimeEqual, parseApiKeyId, sha256Hex } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
 
 /** Public API: Bearer API key plus the Workspace header naming the key's own workspace. */
-export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) {
     throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");

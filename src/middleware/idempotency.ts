@@ -1,7 +1,7 @@
 import { and, eq, lt } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { idempotencyKeys } from "../db/schema";
-import type { AppEnv } from "../env";
+import type { PublicEnv } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { ApiError, fieldError } from "../lib/errors";
 
@@ -24,7 +24,7 @@ const PENDING = 0;
  * Reserving the key before the handler runs is what stops two concurrent
  * retries from both acting.
  */
-export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
+export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   const key = c.req.header("idempotency-key");
   if (key === undefined || !["POST", "PUT", "PATCH"].includes(c.req.method)) return next();
   if (!KEY.test(key))

@@ -1,6 +1,6 @@
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { OpenEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 const JSON_TYPE = /^application\/([a-z-.]+\+)?json(\s*;.*)?$/i;
@@ -10,7 +10,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * A body that is not JSON is refused up front with 415: otherwise the validator
  * would treat it as an empty object and answer with misleading "required" errors.
  */
-export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
+export const requireJsonBody = createMiddleware<OpenEnv>(async (c, next) => {
   const method = c.req.method;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
     const length = c.req.header("content-length");

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { PublicEnv } from "../env";
 import { dispatchPending } from "../webhooks/dispatch";
 
 /**
@@ -7,7 +7,7 @@ import { dispatchPending } from "../webhooks/dispatch";
  * once the response has gone out (waitUntil), so callers never wait on it. If
  * this never runs (the isolate dies), the cron sweep sends them.
  */
-export const outboxDispatch = createMiddleware<AppEnv>(async (c, next) => {
+export const outboxDispatch = createMiddleware<PublicEnv>(async (c, next) => {
   await next();
   const method = c.req.method;
   if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;

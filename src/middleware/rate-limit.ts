@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { OpenEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
 
-const clientAddress = (c: Context<AppEnv>) => c.req.header("cf-connecting-ip") ?? "local";
+const clientAddress = (c: Context<OpenEnv>) => c.req.header("cf-connecting-ip") ?? "local";
 
 async function enforce(limiter: RateLimit, key: string) {
   const { success } = await limiter.limit({ key });
@@ -24,8 +24,8 @@ async function enforce(limiter: RateLimit, key: string) {
  * trip beyond that allowance, and cannot spread over buckets of its own), and
  * only after the API key verified does it also count against that key.
  */
-const byAddress = (binding: (env: AppEnv["Bindings"]) => RateLimit) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+const byAddress = (binding: (env: OpenEnv["Bindings"]) => RateLimit) =>
+  createMiddleware<OpenEnv>(async (c, next) => {
     await enforce(binding(c.env), `ip:${clientAddress(c)}`);
     await next();
   });
@@ -37,7 +37,7 @@ export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT)
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
 
 /** Public API, after `requireApiKey`: per verified API key. */
-export const apiKeyRateLimit = createMiddleware<AppEnv>(async (c, next) => {
+export const apiKeyRateLimit = createMiddleware<OpenEnv>(async (c, next) => {
   await enforce(c.env.API_RATE_LIMIT, `key:${c.get("apiKeyId")}`);
   await next();
 });

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../db/client";
 import { type D1Metrics, instrumentD1 } from "../db/instrumented-d1";
-import type { AppEnv } from "../env";
+import type { OpenEnv } from "../env";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -11,7 +11,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
  * handle over an instrumented D1, then reports D1 time and round trips in
  * Server-Timing once the response is ready.
  */
-export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   const incoming = c.req.header("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   c.set("requestId", requestId);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { AppEnv } from "../../src/env";
+import type { OpenEnv } from "../../src/env";
 import { parseApiKeyId } from "../../src/lib/api-keys";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, ADMIN_TOKEN, d1RoundTrips, PUBLIC, type Received } from "../helpers/http";
@@ -41,7 +41,7 @@ function fakeLimiter(allowance: number) {
  * replaced by fakes. In process because the pool's `exports` fetch slows down over the
  * hundreds of calls a limit takes.
  */
-function appWith(bindings: Partial<AppEnv["Bindings"]> = {}) {
+function appWith(bindings: Partial<OpenEnv["Bindings"]> = {}) {
   const app = createApp();
   return async (path: string, headers: Record<string, string>): Promise<Received> => {
     const res = await app.request(`${PUBLIC}${path}`, { headers }, { ...env, ...bindings });

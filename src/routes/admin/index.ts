@@ -1,3 +1,4 @@
+import type { AdminEnv } from "../../env";
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireAdminToken } from "../../middleware/admin-auth";
@@ -21,7 +22,7 @@ const withoutToken = isOneOf(ADMIN_WITHOUT_TOKEN);
 
 /** Management API v1 for operators provisioning businesses; guarded by ADMIN_TOKEN. */
 export function adminApi() {
-  const router = createRouter();
+  const router = createRouter<AdminEnv>();
   router.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
     type: "http",
     scheme: "bearer",

@@ -1,4 +1,5 @@
 import { except } from "hono/combine";
+import type { OpenEnv } from "../../env";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
 import { isOneOf } from "../../middleware/exact-routes";
@@ -9,7 +10,7 @@ import { apiKeyRateLimit, publicAddressRateLimit } from "../../middleware/rate-l
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingStatuses } from "./booking-statuses";
-import { registerBookings } from "./bookings";
+import { registerBookingFeed, registerBookings } from "./bookings";
 import { route as icalRoute } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
@@ -57,5 +58,9 @@ export function publicApi() {
   registerBookingStatuses(router);
   registerOrders(router);
   registerWebhooks(router);
+  // Routes without an API key are typed without a workspace; their own router keeps that honest.
+  const open = createRouter<OpenEnv>();
+  registerBookingFeed(open);
+  router.route("/", open);
   return router;
 }

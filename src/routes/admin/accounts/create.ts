@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { createAccount } from "../../../db/queries/account-create";
 import { ACCOUNT_TYPES } from "../../../domain/accounts";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { nonEmpty, uuid } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
@@ -25,7 +25,7 @@ export const route = createRoute({
   responses: { 201: json(AccountSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const row = await createAccount(

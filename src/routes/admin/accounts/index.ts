@@ -1,6 +1,7 @@
+import type { AdminEnv } from "../../../env";
 import type { Router } from "../../../lib/openapi";
 import * as create from "./create";
 
-export function registerAccounts(router: Router) {
+export function registerAccounts(router: Router<AdminEnv>) {
   router.openapi(create.route, create.handler);
 }

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { requireWorkspace } from "../../../db/queries/workspaces";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json } from "../../../lib/responses";
 import { ApiKeySchema, WorkspaceParams } from "../workspaces/schema";
 
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 201: json(ApiKeySchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const workspace = await requireWorkspace(c.var.db, ws);
   const key = await insertApiKey(c.var.db, workspace.id, Date.now());

@@ -1,8 +1,9 @@
+import type { AdminEnv } from "../../../env";
 import type { Router } from "../../../lib/openapi";
 import * as create from "./create";
 import * as revoke from "./revoke";
 
-export function registerApiKeys(router: Router) {
+export function registerApiKeys(router: Router<AdminEnv>) {
   router.openapi(create.route, create.handler);
   router.openapi(revoke.route, revoke.handler);
 }

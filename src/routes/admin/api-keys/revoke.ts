@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { revokeApiKey } from "../../../db/queries/api-key-revoke";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses } from "../../../lib/responses";
 
@@ -19,7 +19,7 @@ export const route = createRoute({
   responses: { 204: { description: "Revoked" }, ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, key_id: keyId } = c.req.valid("param");
   const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
   if (!(await revokeApiKey(scope, keyId, Date.now()))) throw notFound("API key");

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { bookingStatuses } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { nonEmpty } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { BookingStatusSchema, renderBookingStatus } from "../../../views/booking-status";
@@ -27,7 +27,7 @@ export const route = createRoute({
   responses: { 201: json(BookingStatusSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { categories } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { nonEmpty } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
@@ -36,7 +36,7 @@ export const route = createRoute({
   responses: { 201: json(CategorySchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);

@@ -4,7 +4,7 @@ import { requireWorkspace } from "../../../db/queries/workspaces";
 import { customers } from "../../../db/schema";
 import { customerIdFor } from "../../../domain/customer-id";
 import { normalisePhone } from "../../../domain/phone";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { nonEmpty } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
@@ -36,7 +36,7 @@ export const route = createRoute({
   responses: { 201: json(CustomerSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { locations } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { nonEmpty, timezone } from "../../../lib/fields";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { LocationSchema, renderLocation } from "../../../views/location";
@@ -30,7 +30,7 @@ export const route = createRoute({
   responses: { 201: json(LocationSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createPromocode } from "../../../db/queries/promocode-create";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
@@ -17,7 +17,7 @@ export const route = createRoute({
 
 const taken = () => fieldError("code", "This code already exists in the workspace.");
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const row = await createPromocode(

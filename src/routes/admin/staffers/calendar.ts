@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { calendarFor } from "../../../calendar/client";
 import { findStafferId } from "../../../db/queries/staffer-records";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { CalendarAuditSchema } from "./calendar-schema";
@@ -34,19 +34,19 @@ export const rebuildRoute = createRoute({
   },
 });
 
-async function stafferCalendar(c: Context<AppEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
+async function stafferCalendar(c: Context<AdminEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
   const workspaceId = ws.toLowerCase();
   const stafferId = await findStafferId({ db: c.var.db, workspaceId }, uuid);
   if (!stafferId) throw notFound("Staffer");
   return { workspaceId, stafferId, stub: calendarFor(c.env, workspaceId, stafferId) };
 }
 
-export const auditHandler: RouteHandler<typeof auditRoute, AppEnv> = async (c) => {
+export const auditHandler: RouteHandler<typeof auditRoute, AdminEnv> = async (c) => {
   const { workspaceId, stafferId, stub } = await stafferCalendar(c, c.req.valid("param"));
   return c.json(await stub.audit(workspaceId, stafferId), 200);
 };
 
-export const rebuildHandler: RouteHandler<typeof rebuildRoute, AppEnv> = async (c) => {
+export const rebuildHandler: RouteHandler<typeof rebuildRoute, AdminEnv> = async (c) => {
   const { workspaceId, stafferId, stub } = await stafferCalendar(c, c.req.valid("param"));
   return c.json(await stub.rebuild(workspaceId, stafferId), 200);
 };

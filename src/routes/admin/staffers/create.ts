@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { createStaffer } from "../../../staffers/create";
 import { renderStaffer, StafferSchema } from "../../../views/staffer";
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 201: json(StafferSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const { row, locationIds } = await createStaffer(

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { ScheduleBody, StafferParams } from "./schema";
@@ -13,7 +13,7 @@ export const route = createRoute({
   responses: { 200: json(ScheduleBody, "The schedule now in force"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
   const { intervals, overrides } = await replaceStafferSchedule(

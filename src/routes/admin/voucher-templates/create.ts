@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { voucherTemplates } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateVoucherTemplateBody, renderVoucherTemplate, VoucherTemplateSchema } from "./schema";
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 201: json(VoucherTemplateSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);

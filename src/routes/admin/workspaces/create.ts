@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { defaultBookingStatuses } from "../../../db/queries/booking-statuses";
 import { workspaces } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
 
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 201: json(CreatedWorkspaceSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const body = c.req.valid("json");
   const id = crypto.randomUUID();
   const createdAt = Date.now();

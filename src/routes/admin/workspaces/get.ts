@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
-import type { AppEnv } from "../../../env";
+import type { AdminEnv } from "../../../env";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
 
@@ -13,7 +13,7 @@ export const route = createRoute({
   responses: { 200: json(WorkspaceSchema, "The workspace"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   return c.json(renderWorkspace(await requireWorkspace(c.var.db, ws)), 200);
 };

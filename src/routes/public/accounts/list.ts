@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listAccounts } from "../../../db/queries/accounts";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
@@ -21,7 +21,7 @@ export const route = createRoute({
   responses: { 200: json(AccountList, "A page of accounts"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   // An unknown location is a filter that matches nothing: an empty page, no extra lookup.

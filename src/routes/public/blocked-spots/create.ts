@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { blockTime } from "../../../blocked-spots/create";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
 
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 201: json(BlockedSpotSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
   const row = await blockTime(

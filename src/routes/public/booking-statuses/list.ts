@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listBookingStatuses } from "../../../db/queries/booking-statuses";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { BookingStatusList, renderBookingStatus } from "../../../views/booking-status";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(BookingStatusList, "A page of booking statuses"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
   const { rows, total } = await listBookingStatuses(c.var.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderBookingStatus), total, page), 200);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -22,7 +22,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const bookings = await createBookings(bookingDeps(c), {
     country: c.var.workspace.country,

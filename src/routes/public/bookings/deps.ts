@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { BookingDeps } from "../../../bookings/deps";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 
 /** A booking use-case's dependencies, from what the middleware put on the request. */
-export const bookingDeps = (c: Context<AppEnv>): BookingDeps => ({
+export const bookingDeps = (c: Context<PublicEnv>): BookingDeps => ({
   scope: c.var.scope,
   env: c.env,
   render: c.var.render,

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { loadBooking } from "../../../db/queries/bookings";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderBooking } from "../../../views/booking";
@@ -16,7 +16,7 @@ export const route = createRoute({
   responses: { 200: json(BookingSchema, "The booking"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
   const view = await loadBooking(c.var.scope, id);
   if (!view) throw notFound("Booking");

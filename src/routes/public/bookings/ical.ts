@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { createRoute, z } from "@hono/zod-openapi";
 import ical, { ICalEventStatus } from "ical-generator";
 import { loadBookingForFeed } from "../../../db/queries/bookings";
-import type { AppEnv } from "../../../env";
+import type { OpenEnv } from "../../../env";
 import { constantTimeEqual } from "../../../lib/api-keys";
 import { notFound } from "../../../lib/errors";
 import { errorResponses } from "../../../lib/responses";
@@ -25,7 +25,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
   const { token } = c.req.valid("query");
   const row = await loadBookingForFeed(c.var.db, id);

@@ -1,3 +1,4 @@
+import type { OpenEnv } from "../../../env";
 import type { Router } from "../../../lib/openapi";
 import * as cancel from "./cancel";
 import * as complete from "./complete";
@@ -17,7 +18,6 @@ export function registerBookings(router: Router) {
   router.openapi(create.route, create.handler);
   router.openapi(list.route, list.handler);
   router.openapi(get.route, get.handler);
-  router.openapi(ical.route, ical.handler);
   // The lifecycle: each through the staffer calendars where busy time changes.
   router.openapi(complete.route, complete.handler);
   router.openapi(cancel.route, cancel.handler);
@@ -26,4 +26,9 @@ export function registerBookings(router: Router) {
   router.openapi(staffer.route, staffer.handler);
   router.openapi(services.route, services.handler);
   router.openapi(publicNotes.route, publicNotes.handler);
+}
+
+/** A booking's calendar feed: its link carries its own token, so no API key and no workspace. */
+export function registerBookingFeed(router: Router<OpenEnv>) {
+  router.openapi(ical.route, ical.handler);
 }

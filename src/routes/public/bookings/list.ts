@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listBookings } from "../../../db/queries/booking-list";
 import { durationObject, MINUTE } from "../../../domain/duration";
 import { toLocalIso } from "../../../domain/local-time";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { toIso } from "../../../lib/clock";
 import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
@@ -52,7 +52,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { rows, total } = await listBookings(

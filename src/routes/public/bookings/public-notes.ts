@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { setPublicNotes } from "../../../bookings/ops/status";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
@@ -24,7 +24,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
   const booking = await setPublicNotes(bookingDeps(c), bookingId, body.value);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
@@ -30,7 +30,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
   const booking = await rescheduleBooking(bookingDeps(c), bookingId, {

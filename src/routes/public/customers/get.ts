@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findCustomer } from "../../../db/queries/customers";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { uuid } from "../../../lib/fields";
 import { errorResponses, json } from "../../../lib/responses";
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 200: json(CustomerSchema, "The customer"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { customer_uuid: id } = c.req.valid("param");
   const row = await findCustomer(c.var.scope, id);
   if (!row) throw notFound("Customer");

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listCustomers } from "../../../db/queries/customers";
 import { normalisePhone } from "../../../domain/phone";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
@@ -27,7 +27,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   const { rows, total } = await listCustomers(c.var.scope, page, {

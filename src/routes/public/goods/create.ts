@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createGood } from "../../../goods/create";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { CreateGoodBody, GoodSchema, renderGood } from "./schema";
 
@@ -13,7 +13,7 @@ export const route = createRoute({
   responses: { 201: json(GoodSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const stock = body.initial_stock?.is_set ? body.initial_stock : null;
   const created = await createGood(c.var.scope, {

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listGoods } from "../../../db/queries/goods";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { GoodList, renderGood } from "./schema";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(GoodList, "A page of goods"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
   const { rows, total } = await listGoods(c.var.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderGood), total, page), 200);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listLocations } from "../../../db/queries/locations";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { LocationList, renderLocation } from "../../../views/location";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(LocationList, "A page of locations"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
   const { rows, total } = await listLocations(c.var.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderLocation), total, page), 200);

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { calculateInvoice } from "../../../orders/calculate";
 import { requestedLines } from "../../../orders/resolve";
@@ -21,7 +21,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const invoice = await calculateInvoice(c.var.scope, {
     locationId: body.location_uuid,

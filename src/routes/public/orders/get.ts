@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { loadPosOrder } from "../../../db/queries/pos-orders";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderOrder } from "../../../views/pos-order";
@@ -16,7 +16,7 @@ export const route = createRoute({
   responses: { 200: json(PosOrderSchema, "The order"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const view = await loadPosOrder(c.var.scope, id);
   if (!view) throw notFound("Order");

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { ErrorBodySchema } from "../../../lib/error-body";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { payPosOrder } from "../../../orders/pay";
@@ -21,7 +21,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const { account_uuid } = c.req.valid("json");
   const order = await payPosOrder(c.var.scope, id, account_uuid);

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { createService } from "../../../services/create";
 import { CreateServiceBody, renderService, ServiceSchema } from "./schema";
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 201: json(ServiceSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const view = await createService(c.var.scope, {
     name: body.name,

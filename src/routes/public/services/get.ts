@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { getService } from "../../../db/queries/services";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderService, ServicePath, ServiceSchema } from "./schema";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(ServiceSchema, "The service"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const { service_uuid: id } = c.req.valid("param");
   const view = await getService(c.var.scope, id);

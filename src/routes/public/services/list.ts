@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listServices } from "../../../db/queries/services";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderService, ServiceList } from "./schema";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(ServiceList, "A page of services"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const page = pageRequest(c.req.valid("query"));
   const { views, total } = await listServices(c.var.scope, page);

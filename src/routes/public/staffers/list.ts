@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listStaffers } from "../../../db/queries/staffers";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderStaffer, StafferList } from "../../../views/staffer";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(StafferList, "A page of staffers"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
   const { rows, total } = await listStaffers(c.var.scope, page);
   const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));

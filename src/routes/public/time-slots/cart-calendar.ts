@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { parseRange } from "../../../calendar/range";
 import { firstCartFitPerDay } from "../../../domain/availability";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
 import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
@@ -15,7 +15,7 @@ export const route = createRoute({
   responses: { 200: json(CartSlotsResponse, "Fitting dates"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const body = c.req.valid("json");
   const range = parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS);

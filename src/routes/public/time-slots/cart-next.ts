@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { nextCartFit } from "../../../domain/availability";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
 import { CartNextBody, CartSlotsResponse, LocationPath } from "./schema";
@@ -19,7 +19,7 @@ export const route = createRoute({
   responses: { 200: json(CartSlotsResponse, "The first fitting date"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const body = c.req.valid("json");
   const now = Date.now();

@@ -4,7 +4,7 @@ import { loadAvailability } from "../../../db/queries/availability";
 import { type CartDay, type CartService, renderDays } from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound, validationError } from "../../../lib/errors";
 
 export interface CartRequest {
@@ -16,7 +16,7 @@ export interface CartRequest {
 }
 
 /** Loads a cart's services and staff and turns them into the engine's cart input (1 D1 round trip). */
-export async function loadCart(c: Context<AppEnv>, req: CartRequest) {
+export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
   const serviceIds = [...new Set(req.services.map((s) => s.service_uuid))];
   const loaded = await loadAvailability(c.var.scope, {
     locationId: req.locationId,
@@ -58,7 +58,7 @@ export async function loadCart(c: Context<AppEnv>, req: CartRequest) {
 
 /** The reference's cart response: one entry holding a date and first slot per fitting day. */
 export function renderCartDays(
-  c: Context<AppEnv>,
+  c: Context<PublicEnv>,
   fits: CartDay[],
   price: number,
   displayTz: string,

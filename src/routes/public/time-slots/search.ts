@@ -10,7 +10,7 @@ import {
 } from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { LocationPath, MAX_RANGE_DAYS, TimeSlotsQuery, TimeSlotsResponse } from "./schema";
@@ -26,7 +26,7 @@ export const route = createRoute({
   responses: { 200: json(TimeSlotsResponse, "Slots per date"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const q = c.req.valid("query");
   const ws = c.var.workspace;

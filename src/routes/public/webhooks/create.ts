@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { webhooks } from "../../../db/schema";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { CreateWebhookBody, renderWebhook, WebhookWithSecretSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
@@ -17,7 +17,7 @@ export const route = createRoute({
   responses: { 201: json(WebhookWithSecretSchema, "Created"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   assertWebhookUrl(c.env, body.url);
   assertDeliveryUrlLength(body.url, body.parameters ?? []);

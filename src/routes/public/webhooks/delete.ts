@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deleteWebhook } from "../../../db/queries/webhooks";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses } from "../../../lib/responses";
 import { WebhookPath } from "./schema";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 204: { description: "Deleted; empty body" }, ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   if (!(await deleteWebhook(c.var.scope, id))) throw notFound("Webhook");
   return c.body(null, 204);

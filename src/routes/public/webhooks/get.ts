@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findWebhook } from "../../../db/queries/webhooks";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
@@ -14,7 +14,7 @@ export const route = createRoute({
   responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const row = await findWebhook(c.var.scope, id);
   if (!row) throw notFound("Webhook");

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listPage } from "../../../db/queries/list";
 import { webhooks } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderWebhook, WebhookSchema } from "./schema";
@@ -19,7 +19,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
   const scope = c.var.scope;
   const { rows, total } = await listPage(

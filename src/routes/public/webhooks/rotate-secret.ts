@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { rotateWebhookSecret } from "../../../db/queries/webhooks";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookWithSecretSchema } from "./schema";
@@ -21,7 +21,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const now = Date.now();
   const row = await rotateWebhookSecret(c.var.scope, id, {

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { webhookWhere } from "../../../db/queries/webhooks";
 import { webhooks } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { errorResponses, json } from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
@@ -23,7 +23,7 @@ export const enableRoute = statusRoute("enable");
 export const disableRoute = statusRoute("disable");
 
 const setStatus =
-  (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, AppEnv> =>
+  (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, PublicEnv> =>
   async (c) => {
     const { webhook_id: id } = c.req.valid("param");
     const [row] = await c.var.db

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
 import { webhooks } from "../../../db/schema";
-import type { AppEnv } from "../../../env";
+import type { PublicEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";
 import { renderWebhook, UpdateWebhookBody, WebhookPath, WebhookSchema } from "./schema";
@@ -16,7 +16,7 @@ export const route = createRoute({
   responses: { 200: json(WebhookSchema, "The webhook as it now is"), ...errorResponses },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const body = c.req.valid("json");
   const scope = c.var.scope;
