@@ -42,7 +42,15 @@ const layer = (folder, forbidden, packages = []) =>
     },
   }));
 const HTTP = ["routes", "middleware", "app"];
-const USE_CASE_FOLDERS = ["bookings", "orders", "goods", "services", "blocked-spots", "staffers"];
+const USE_CASE_FOLDERS = [
+  "availability",
+  "bookings",
+  "orders",
+  "goods",
+  "services",
+  "blocked-spots",
+  "staffers",
+];
 const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 
 export default tseslint.config(

@@ -1,5 +1,5 @@
 import { commitWithClaims } from "../calendar/client";
-import { engineInputs } from "../calendar/engine-input";
+import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import { guard, holdNotFenced } from "../db/guards";
 import { customerIdFor } from "../domain/customer-id";

@@ -1,4 +1,4 @@
-import type { engineInputs } from "../calendar/engine-input";
+import type { engineInputs } from "../availability/engine-input";
 import { checkStart } from "../domain/availability";
 import { ApiError, fieldError } from "../lib/errors";
 

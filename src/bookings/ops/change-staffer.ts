@@ -1,4 +1,4 @@
-import { engineInputs } from "../../calendar/engine-input";
+import { engineInputs } from "../../availability/engine-input";
 import { idIn, insertRows } from "../../db/bounded";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, calendarEntries } from "../../db/schema";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { engineInputs } from "../../calendar/engine-input";
+import { engineInputs } from "../../availability/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries } from "../../db/schema";
 import { insertRows } from "../../db/bounded";

@@ -1,4 +1,4 @@
-import { instantConverter, PreparedStaffer } from "./calendar";
+import { instantConverter, PreparedStaffer } from "./busy-time";
 import { verdictFor } from "./check";
 import type { Interval, LocationRules, StafferCalendarInput } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";

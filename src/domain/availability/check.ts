@@ -1,4 +1,4 @@
-import { instantConverter, overlapsMerged, PreparedStaffer } from "./calendar";
+import { instantConverter, overlapsMerged, PreparedStaffer } from "./busy-time";
 import type { Interval, LocationRules, StafferCalendarInput, StartVerdict } from "./types";
 import { OffsetTable } from "./zone";
 import { MINUTE } from "../duration";

@@ -1,4 +1,4 @@
-export { mergeBusy } from "./calendar";
+export { mergeBusy } from "./busy-time";
 export {
   type Assignment,
   type CartDay,

@@ -1,4 +1,4 @@
-import { firstEndingAfter, instantConverter, PreparedStaffer } from "./calendar";
+import { firstEndingAfter, instantConverter, PreparedStaffer } from "./busy-time";
 import type { DaySlots, Interval, SlotSearchInput } from "./types";
 import { localDateRange } from "./zone";
 import { MINUTE } from "../duration";

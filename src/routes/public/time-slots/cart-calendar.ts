@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { parseRange } from "../../../calendar/range";
+import { parseRange } from "../../../availability/search-range";
 import { firstCartFitPerDay } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
 import { errorResponses, json, jsonBody } from "../../../lib/responses";

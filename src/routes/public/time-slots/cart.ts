@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { engineInputs } from "../../../calendar/engine-input";
+import { engineInputs } from "../../../availability/engine-input";
 import { loadAvailability } from "../../../db/queries/availability";
 import { type CartDay, type CartService, renderDays } from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { engineInputs } from "../../../calendar/engine-input";
-import { parseRange } from "../../../calendar/range";
+import { engineInputs } from "../../../availability/engine-input";
+import { parseRange } from "../../../availability/search-range";
 import { loadAvailability } from "../../../db/queries/availability";
 import {
   instantToLocalDate,
