@@ -1,4 +1,4 @@
-import { loadOrderRefs } from "../db/queries/pos-orders";
+import { loadOrderRefs } from "../db/queries/order-refs";
 import type { Scope } from "../db/scope";
 import {
   type Invoice,

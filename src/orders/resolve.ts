@@ -1,4 +1,4 @@
-import type { LoadedRefs, OrderRefs } from "../db/queries/pos-orders";
+import type { LoadedRefs, OrderRefs } from "../db/queries/order-refs";
 import type { OrderLine, PromocodeRule } from "../domain/pricing";
 import { promocodeIsUsable } from "../domain/pricing";
 import type { FieldErrors } from "../lib/errors";
