@@ -1,3 +1,6 @@
+import type { events } from "../db/schema";
+import { toIso } from "../lib/clock";
+
 /** What travels on WEBHOOK_QUEUE: an outbox event to fan out, or one delivery of it to one webhook. */
 export type WebhookMessage =
   { kind: "event"; eventId: string } | { kind: "delivery"; eventId: string; webhookId: number };
@@ -10,3 +13,12 @@ export interface Envelope {
   workspace: string;
   data: unknown;
 }
+
+/** The callback body of an outbox event. */
+export const envelopeOf = (e: typeof events.$inferSelect): Envelope => ({
+  id: e.id,
+  type: e.type,
+  created_at: toIso(e.createdAt),
+  workspace: e.workspaceId,
+  data: e.payload,
+});
