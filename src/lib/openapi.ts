@@ -3,7 +3,7 @@ import type { OpenEnv, PublicEnv } from "../env";
 import type { RouteSpec } from "../middleware/exact-routes";
 import { validationError } from "./errors";
 import { operationIdFor } from "./operation-ids";
-import { errorResponses } from "./responses";
+import { rateLimitError } from "./responses";
 import { fieldErrorsFrom } from "./zod-errors";
 
 /**
@@ -67,7 +67,7 @@ export function serveDocument<E extends OpenEnv | PublicEnv>(
         content: { "application/json": { schema: OpenApiDocumentSchema } },
         description: "The OpenAPI 3.1 document of this API",
       },
-      429: errorResponses[429],
+      ...rateLimitError,
     },
   });
   let document: Document | undefined;

@@ -8,25 +8,33 @@ interface Doc {
 }
 
 const lifecycle: [string, string, string[]][] = [
-  ["put", "/bookings/{booking_uuid}/status/complete", ["booking_closed", "booking_changed"]],
-  ["put", "/bookings/{booking_uuid}/status/cancel", ["booking_closed", "booking_changed"]],
-  ["put", "/bookings/{booking_uuid}/status", ["booking_changed"]],
+  [
+    "put",
+    "/bookings/{booking_uuid}/status/complete",
+    ["booking_closed", "booking_changed", "conflict"],
+  ],
+  [
+    "put",
+    "/bookings/{booking_uuid}/status/cancel",
+    ["booking_closed", "booking_changed", "conflict"],
+  ],
+  ["put", "/bookings/{booking_uuid}/status", ["booking_changed", "conflict"]],
   [
     "put",
     "/bookings/{booking_uuid}/reschedule",
-    ["booking_closed", "slot_unavailable", "booking_changed"],
+    ["booking_closed", "slot_unavailable", "booking_changed", "conflict"],
   ],
   [
     "put",
     "/bookings/{booking_uuid}/staffer",
-    ["booking_closed", "slot_unavailable", "booking_changed"],
+    ["booking_closed", "slot_unavailable", "booking_changed", "conflict"],
   ],
   [
     "put",
     "/bookings/{booking_uuid}/services",
-    ["booking_not_replaceable", "slot_unavailable", "booking_changed"],
+    ["booking_not_replaceable", "slot_unavailable", "booking_changed", "conflict"],
   ],
-  ["post", "/bookings/{booking_uuid}/public_notes", ["booking_changed"]],
+  ["post", "/bookings/{booking_uuid}/public_notes", ["booking_changed", "conflict"]],
 ];
 
 describe("error codes in the OpenAPI documents", () => {

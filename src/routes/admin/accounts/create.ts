@@ -4,7 +4,7 @@ import { ACCOUNT_TYPES } from "../../../domain/accounts";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { nonEmpty, uuid } from "../../../lib/fields";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { AccountSchema, renderAccount } from "../../../views/account";
 import { WorkspaceParams } from "../workspaces/schema";
 
@@ -22,7 +22,12 @@ export const route = createRoute({
   tags: ["Accounts"],
   summary: "Create a payment account of a location",
   request: { params: WorkspaceParams, ...jsonBody(CreateAccountBody) },
-  responses: { 201: json(AccountSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(AccountSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { ApiKeySchema, WorkspaceParams } from "../workspaces/schema";
 
 export const route = createRoute({
@@ -11,7 +11,12 @@ export const route = createRoute({
   tags: ["API keys"],
   summary: "Issue another API key for a workspace (shown once)",
   request: { params: WorkspaceParams },
-  responses: { 201: json(ApiKeySchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(ApiKeySchema, "Created"),
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

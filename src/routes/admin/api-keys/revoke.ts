@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { revokeApiKey } from "../../../db/queries/api-key-revoke";
 import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses } from "../../../lib/responses";
+import { authErrors, queryErrors, workspaceNotFound } from "../../../lib/responses";
 
 const Params = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
@@ -16,7 +16,12 @@ export const route = createRoute({
   tags: ["API keys"],
   summary: "Revoke an API key; it is refused from the next request on",
   request: { params: Params },
-  responses: { 204: { description: "Revoked" }, ...errorResponses },
+  responses: {
+    204: { description: "Revoked" },
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound("API key"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

@@ -3,7 +3,7 @@ import { requireWorkspace } from "../../../db/queries/workspaces";
 import { bookingStatuses } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
 import { nonEmpty } from "../../../lib/fields";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { BookingStatusSchema, renderBookingStatus } from "../../../views/booking-status";
 import { WorkspaceParams } from "../workspaces/schema";
 
@@ -24,7 +24,12 @@ export const route = createRoute({
   tags: ["Booking statuses"],
   summary: "Add a booking status to a workspace",
   request: { params: WorkspaceParams, ...jsonBody(CreateBookingStatusBody) },
-  responses: { 201: json(BookingStatusSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(BookingStatusSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

@@ -3,7 +3,7 @@ import { requireWorkspace } from "../../../db/queries/workspaces";
 import { categories } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
 import { nonEmpty } from "../../../lib/fields";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateCategoryBody = z
@@ -33,7 +33,12 @@ export const route = createRoute({
   tags: ["Catalogue"],
   summary: "Create a service or goods category",
   request: { params: WorkspaceParams, ...jsonBody(CreateCategoryBody) },
-  responses: { 201: json(CategorySchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(CategorySchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

@@ -7,7 +7,7 @@ import { normalisePhone } from "../../../domain/phone";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { nonEmpty } from "../../../lib/fields";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 import { WorkspaceParams } from "../workspaces/schema";
 
@@ -33,7 +33,12 @@ export const route = createRoute({
   tags: ["Customers"],
   summary: "Import a customer (the phone is the customer's identity in the workspace)",
   request: { params: WorkspaceParams, ...jsonBody(CreateCustomerBody) },
-  responses: { 201: json(CustomerSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(CustomerSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

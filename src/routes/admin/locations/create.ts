@@ -3,7 +3,7 @@ import { requireWorkspace } from "../../../db/queries/workspaces";
 import { locations } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
 import { nonEmpty, timezone } from "../../../lib/fields";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { LocationSchema, renderLocation } from "../../../views/location";
 import { WorkspaceParams } from "../workspaces/schema";
 
@@ -27,7 +27,12 @@ export const route = createRoute({
   tags: ["Locations"],
   summary: "Create a location (branch)",
   request: { params: WorkspaceParams, ...jsonBody(CreateLocationBody) },
-  responses: { 201: json(LocationSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(LocationSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

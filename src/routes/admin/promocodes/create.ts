@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createPromocode } from "../../../db/queries/promocode-create";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
 
@@ -12,7 +12,12 @@ export const route = createRoute({
   tags: ["Promocodes"],
   summary: "Create a promocode (a percentage or a fixed amount off)",
   request: { params: WorkspaceParams, ...jsonBody(CreatePromocodeBody) },
-  responses: { 201: json(PromocodeSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(PromocodeSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 const taken = () => fieldError("code", "This code already exists in the workspace.");

@@ -4,7 +4,7 @@ import { calendarFor } from "../../../calendar/client";
 import { findStafferId } from "../../../db/queries/staffer-records";
 import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { CalendarAuditSchema } from "./calendar-schema";
 import { StafferParams } from "./schema";
 
@@ -18,7 +18,12 @@ export const auditRoute = createRoute({
   summary: "Compare a staffer's calendar object with D1",
   description,
   request: { params: StafferParams },
-  responses: { 200: json(CalendarAuditSchema, "The comparison"), ...errorResponses },
+  responses: {
+    200: json(CalendarAuditSchema, "The comparison"),
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound("staffer"),
+  },
 });
 
 export const rebuildRoute = createRoute({
@@ -30,7 +35,9 @@ export const rebuildRoute = createRoute({
   request: { params: StafferParams },
   responses: {
     200: json(CalendarAuditSchema, "The comparison after rebuilding"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound("staffer"),
   },
 });
 

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { createStaffer } from "../../../staffers/create";
 import { renderStaffer, StafferSchema } from "../../../views/staffer";
 import { WorkspaceParams } from "../workspaces/schema";
@@ -12,7 +12,12 @@ export const route = createRoute({
   tags: ["Staffers"],
   summary: "Create a staffer with locations, weekly schedule and date overrides",
   request: { params: WorkspaceParams, ...jsonBody(CreateStafferBody) },
-  responses: { 201: json(StafferSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(StafferSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

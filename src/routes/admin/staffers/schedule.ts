@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { ScheduleBody, StafferParams } from "./schema";
 
@@ -10,7 +10,12 @@ export const route = createRoute({
   tags: ["Staffers"],
   summary: "Replace a staffer's weekly schedule and date overrides",
   request: { params: StafferParams, ...jsonBody(ScheduleBody) },
-  responses: { 200: json(ScheduleBody, "The schedule now in force"), ...errorResponses },
+  responses: {
+    200: json(ScheduleBody, "The schedule now in force"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound("staffer"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

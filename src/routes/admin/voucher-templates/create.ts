@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { voucherTemplates } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateVoucherTemplateBody, renderVoucherTemplate, VoucherTemplateSchema } from "./schema";
 
@@ -12,7 +12,12 @@ export const route = createRoute({
   tags: ["Voucher templates"],
   summary: "Create a voucher template sold at the POS",
   request: { params: WorkspaceParams, ...jsonBody(CreateVoucherTemplateBody) },
-  responses: { 201: json(VoucherTemplateSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(VoucherTemplateSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

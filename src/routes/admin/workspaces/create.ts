@@ -3,7 +3,7 @@ import { insertApiKey } from "../../../db/queries/api-keys";
 import { defaultBookingStatuses } from "../../../db/queries/booking-statuses";
 import { workspaces } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, json, jsonBody } from "../../../lib/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
 
 export const route = createRoute({
@@ -12,7 +12,11 @@ export const route = createRoute({
   tags: ["Workspaces"],
   summary: "Create a workspace (returns its first API key once)",
   request: jsonBody(CreateWorkspaceBody),
-  responses: { 201: json(CreatedWorkspaceSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(CreatedWorkspaceSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

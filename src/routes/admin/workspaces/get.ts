@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
 
 export const route = createRoute({
@@ -10,7 +10,12 @@ export const route = createRoute({
   tags: ["Workspaces"],
   summary: "Get a workspace (its API keys are never shown again)",
   request: { params: WorkspaceParams },
-  responses: { 200: json(WorkspaceSchema, "The workspace"), ...errorResponses },
+  responses: {
+    200: json(WorkspaceSchema, "The workspace"),
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {

@@ -3,7 +3,7 @@ import { listAccounts } from "../../../db/queries/accounts";
 import type { PublicEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { AccountList, renderAccount } from "../../../views/account";
 
 const ListQuery = PaginationQuery.extend({
@@ -18,7 +18,11 @@ export const route = createRoute({
   tags: ["Accounts"],
   summary: "List the workspace's payment accounts",
   request: { query: ListQuery },
-  responses: { 200: json(AccountList, "A page of accounts"), ...errorResponses },
+  responses: {
+    200: json(AccountList, "A page of accounts"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

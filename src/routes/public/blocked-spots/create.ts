@@ -1,7 +1,14 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { blockTime } from "../../../blocked-spots/create";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
 
 export const route = createRoute({
@@ -12,7 +19,13 @@ export const route = createRoute({
   description:
     "Blocked ranges disappear from time-slot search and cannot be booked. They may be laid over existing bookings (a sick day), which stay as they are.",
   request: { params: StafferPath, ...jsonBody(CreateBlockedSpotBody) },
-  responses: { 201: json(BlockedSpotSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(BlockedSpotSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("staffer"),
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listBookingStatuses } from "../../../db/queries/booking-statuses";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { BookingStatusList, renderBookingStatus } from "../../../views/booking-status";
 
 export const route = createRoute({
@@ -11,7 +11,11 @@ export const route = createRoute({
   tags: ["Booking statuses"],
   summary: "List the workspace's booking statuses",
   request: { query: PaginationQuery },
-  responses: { 200: json(BookingStatusList, "A page of booking statuses"), ...errorResponses },
+  responses: {
+    200: json(BookingStatusList, "A page of booking statuses"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

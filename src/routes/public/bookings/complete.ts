@@ -1,8 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { completeBooking } from "../../../bookings/ops/complete";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
 import { bookingDeps } from "./deps";
 import { BookingPath, CompleteBody } from "./schema";
@@ -17,9 +24,10 @@ export const route = createRoute({
   request: { params: BookingPath, ...jsonBody(CompleteBody) },
   responses: {
     200: json(BookingSchema, "The booking as it now is"),
-    ...errorResponses,
-    404: json(ErrorBodySchema, "No such booking in this workspace"),
-    409: errorCodes(
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("booking"),
+    ...conflictErrors(
       "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
       ["booking_closed", "booking_changed"],
     ),

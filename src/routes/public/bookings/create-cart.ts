@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps } from "./deps";
 import { CartResponse, CreateCartBody } from "./schema";
@@ -17,8 +16,9 @@ export const route = createRoute({
   request: jsonBody(CreateCartBody),
   responses: {
     201: json(CartResponse, "Created"),
-    409: json(ErrorBodySchema, "A slot is taken"),
-    ...errorResponses,
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors("A time is taken (`slot_unavailable`)", ["slot_unavailable"]),
   },
 });
 

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps } from "./deps";
 import { BookingSchema } from "../../../views/booking-schema";
@@ -18,8 +17,9 @@ export const route = createRoute({
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),
-    409: json(ErrorBodySchema, "The slot is taken"),
-    ...errorResponses,
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors("The time is taken (`slot_unavailable`)", ["slot_unavailable"]),
   },
 });
 

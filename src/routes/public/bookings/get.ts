@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { loadBooking } from "../../../db/queries/bookings";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderBooking } from "../../../views/booking";
 import { BookingSchema } from "../../../views/booking-schema";
 import { BookingPath } from "./schema";
@@ -13,7 +13,12 @@ export const route = createRoute({
   tags: ["Bookings"],
   summary: "Get a booking",
   request: { params: BookingPath },
-  responses: { 200: json(BookingSchema, "The booking"), ...errorResponses },
+  responses: {
+    200: json(BookingSchema, "The booking"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("booking"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -5,7 +5,7 @@ import { loadBookingForFeed } from "../../../db/queries/bookings";
 import type { OpenEnv } from "../../../env";
 import { constantTimeEqual } from "../../../lib/api-keys";
 import { notFound } from "../../../lib/errors";
-import { errorResponses } from "../../../lib/responses";
+import { errorCodes, queryErrors, rateLimitError } from "../../../lib/responses";
 import { BookingPath } from "./schema";
 
 /** Path of the calendar file; the public router lets it through without an API key. */
@@ -21,7 +21,9 @@ export const route = createRoute({
   request: { params: BookingPath, query: z.object({ token: z.string().max(64) }) },
   responses: {
     200: { content: { "text/calendar": { schema: z.string() } }, description: "An .ics file" },
-    ...errorResponses,
+    ...rateLimitError,
+    ...queryErrors,
+    404: errorCodes("No such booking, or the token does not match it", ["not_found"]),
   },
 });
 

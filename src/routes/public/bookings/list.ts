@@ -6,7 +6,7 @@ import type { PublicEnv } from "../../../env";
 import { toIso } from "../../../lib/clock";
 import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { DurationSchema, StatusSchema } from "../../../views/booking-schema";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
@@ -48,7 +48,8 @@ export const route = createRoute({
   request: { query: ListQuery },
   responses: {
     200: json(paginated(BookingListItem, "BookingList"), "A page of bookings"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
   },
 });
 

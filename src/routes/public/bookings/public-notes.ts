@@ -1,8 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { setPublicNotes } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
 import { bookingDeps } from "./deps";
 import { BookingPath, PublicNotesBody } from "./schema";
@@ -17,9 +24,12 @@ export const route = createRoute({
   request: { params: BookingPath, ...jsonBody(PublicNotesBody) },
   responses: {
     200: json(BookingSchema, "The booking as it now is"),
-    ...errorResponses,
-    404: json(ErrorBodySchema, "No such booking in this workspace"),
-    409: errorCodes("Another request changed the booking at the same moment", ["booking_changed"]),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("booking"),
+    ...conflictErrors("Another request changed the booking at the same moment", [
+      "booking_changed",
+    ]),
     422: errorCodes("value is missing or too long", ["validation_failed"]),
   },
 });

@@ -1,8 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorCodes, errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
 import { bookingDeps } from "./deps";
 import { BookingPath, ChangeStafferBody } from "./schema";
@@ -17,9 +24,10 @@ export const route = createRoute({
   request: { params: BookingPath, ...jsonBody(ChangeStafferBody) },
   responses: {
     200: json(BookingSchema, "The booking as it now is"),
-    ...errorResponses,
-    404: json(ErrorBodySchema, "No such booking in this workspace"),
-    409: errorCodes(
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("booking"),
+    ...conflictErrors(
       "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
       ["booking_closed", "slot_unavailable", "booking_changed"],
     ),

@@ -3,7 +3,7 @@ import { findCustomer } from "../../../db/queries/customers";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { uuid } from "../../../lib/fields";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
 export const route = createRoute({
@@ -12,7 +12,12 @@ export const route = createRoute({
   tags: ["Customers"],
   summary: "Get a customer",
   request: { params: z.object({ customer_uuid: uuid("customer_uuid") }) },
-  responses: { 200: json(CustomerSchema, "The customer"), ...errorResponses },
+  responses: {
+    200: json(CustomerSchema, "The customer"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("customer"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

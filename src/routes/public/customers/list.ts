@@ -3,7 +3,7 @@ import { listCustomers } from "../../../db/queries/customers";
 import { normalisePhone } from "../../../domain/phone";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
 const ListQuery = PaginationQuery.extend({
@@ -23,7 +23,8 @@ export const route = createRoute({
   request: { query: ListQuery },
   responses: {
     200: json(paginated(CustomerSchema, "CustomerList"), "A page of customers"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
   },
 });
 

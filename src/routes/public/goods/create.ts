@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createGood } from "../../../goods/create";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateGoodBody, GoodSchema, renderGood } from "./schema";
 
 export const route = createRoute({
@@ -10,7 +10,12 @@ export const route = createRoute({
   tags: ["Goods"],
   summary: "Create a good (retail product); article is unique in the workspace",
   request: jsonBody(CreateGoodBody),
-  responses: { 201: json(GoodSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(GoodSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listGoods } from "../../../db/queries/goods";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { GoodList, renderGood } from "./schema";
 
 export const route = createRoute({
@@ -11,7 +11,11 @@ export const route = createRoute({
   tags: ["Goods"],
   summary: "List goods with their stock over all locations",
   request: { query: PaginationQuery },
-  responses: { 200: json(GoodList, "A page of goods"), ...errorResponses },
+  responses: {
+    200: json(GoodList, "A page of goods"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listLocations } from "../../../db/queries/locations";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { LocationList, renderLocation } from "../../../views/location";
 
 export const route = createRoute({
@@ -11,7 +11,11 @@ export const route = createRoute({
   tags: ["Locations"],
   summary: "List the workspace's locations (branches)",
   request: { query: PaginationQuery },
-  responses: { 200: json(LocationList, "A page of locations"), ...errorResponses },
+  responses: {
+    200: json(LocationList, "A page of locations"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

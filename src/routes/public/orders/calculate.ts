@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { calculateInvoice } from "../../../orders/calculate";
 import { requestedLines } from "../../../orders/resolve";
 import { renderInvoice } from "../../../views/pos-order";
@@ -17,7 +17,9 @@ export const route = createRoute({
   request: jsonBody(CalculateOrderBody),
   responses: {
     200: json(z.object({ invoice: InvoiceSchema }), "The invoice"),
-    ...errorResponses,
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors(),
   },
 });
 

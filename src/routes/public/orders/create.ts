@@ -1,7 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
 import { createPosOrder } from "../../../orders/create";
 import { requestedLines } from "../../../orders/resolve";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
@@ -17,8 +23,10 @@ export const route = createRoute({
   request: jsonBody(CreateOrderBody),
   responses: {
     201: json(PosOrderSchema, "The open order"),
-    403: json(ErrorBodySchema, "The seller lacks access-pos"),
-    ...errorResponses,
+    403: errorCodes("The seller lacks the access-pos permission", ["forbidden"]),
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors(),
   },
 });
 

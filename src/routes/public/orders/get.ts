@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { loadPosOrder } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderOrder } from "../../../views/pos-order";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath } from "./schema";
@@ -13,7 +13,12 @@ export const route = createRoute({
   tags: ["POS orders"],
   summary: "Get a POS order",
   request: { params: OrderPath },
-  responses: { 200: json(PosOrderSchema, "The order"), ...errorResponses },
+  responses: {
+    200: json(PosOrderSchema, "The order"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("order"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

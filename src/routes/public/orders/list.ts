@@ -3,7 +3,7 @@ import { listPosOrders } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
 import { instantFilter, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderOrder } from "../../../views/pos-order";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 
@@ -24,7 +24,8 @@ export const route = createRoute({
   request: { query: ListQuery },
   responses: {
     200: json(paginated(PosOrderSchema, "PosOrderList"), "A page of orders"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
   },
 });
 

@@ -1,7 +1,14 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { PublicEnv } from "../../../env";
-import { ErrorBodySchema } from "../../../lib/error-body";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { payPosOrder } from "../../../orders/pay";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath, PayOrderBody } from "./schema";
@@ -16,8 +23,14 @@ export const route = createRoute({
   request: { params: OrderPath, ...jsonBody(PayOrderBody) },
   responses: {
     200: json(PosOrderSchema, "The paid order"),
-    409: json(ErrorBodySchema, "The order is not open"),
-    ...errorResponses,
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("order"),
+    ...conflictErrors("The order is not open (`order_not_open`)", ["order_not_open"]),
+    422: errorCodes(
+      "A field is invalid, or account_uuid is unknown or of another branch (`validation_failed`); the account is a QR or online one (`account_requires_action`); the order has a booking-linked service (`order_has_booked_services`)",
+      ["validation_failed", "account_requires_action", "order_has_booked_services"],
+    ),
   },
 });
 

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { createService } from "../../../services/create";
 import { CreateServiceBody, renderService, ServiceSchema } from "./schema";
 
@@ -12,7 +12,12 @@ export const route = createRoute({
   description:
     "Omitted location_uuids means every location of the workspace; omitted staffer_uuids means every staffer active in the booking widget at one of those locations.",
   request: jsonBody(CreateServiceBody),
-  responses: { 201: json(ServiceSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(ServiceSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { getService } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderService, ServicePath, ServiceSchema } from "./schema";
 
 export const route = createRoute({
@@ -11,7 +11,12 @@ export const route = createRoute({
   tags: ["Services"],
   summary: "Get a service",
   request: { params: ServicePath },
-  responses: { 200: json(ServiceSchema, "The service"), ...errorResponses },
+  responses: {
+    200: json(ServiceSchema, "The service"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("service"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listServices } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderService, ServiceList } from "./schema";
 
 export const route = createRoute({
@@ -11,7 +11,11 @@ export const route = createRoute({
   tags: ["Services"],
   summary: "List services",
   request: { query: PaginationQuery },
-  responses: { 200: json(ServiceList, "A page of services"), ...errorResponses },
+  responses: {
+    200: json(ServiceList, "A page of services"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listStaffers } from "../../../db/queries/staffers";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderStaffer, StafferList } from "../../../views/staffer";
 
 export const route = createRoute({
@@ -11,7 +11,11 @@ export const route = createRoute({
   tags: ["Staffers"],
   summary: "List the workspace's staff",
   request: { query: PaginationQuery },
-  responses: { 200: json(StafferList, "A page of staffers"), ...errorResponses },
+  responses: {
+    200: json(StafferList, "A page of staffers"),
+    ...authErrors,
+    ...queryErrors,
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,14 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { parseRange } from "../../../availability/search-range";
 import { firstCartFitPerDay } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
 import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
 
@@ -12,7 +19,13 @@ export const route = createRoute({
   tags: ["Time slots"],
   summary: "Cart calendar: every date in a range on which the cart fits, with its first slot",
   request: { params: LocationPath, ...jsonBody(CartCalendarBody) },
-  responses: { 200: json(CartSlotsResponse, "Fitting dates"), ...errorResponses },
+  responses: {
+    200: json(CartSlotsResponse, "Fitting dates"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("location"),
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

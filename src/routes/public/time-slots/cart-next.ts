@@ -1,7 +1,14 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { nextCartFit } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
 import { CartNextBody, CartSlotsResponse, LocationPath } from "./schema";
 
@@ -16,7 +23,13 @@ export const route = createRoute({
   description:
     "Services run back to back in the given order (each after the previous one's buffer); a service without staffer_uuid is auto-allocated (fewest booked minutes that day, ties by uuid). Scans at most 90 days from today; `data` is empty when nothing fits.",
   request: { params: LocationPath, ...jsonBody(CartNextBody) },
-  responses: { 200: json(CartSlotsResponse, "The first fitting date"), ...errorResponses },
+  responses: {
+    200: json(CartSlotsResponse, "The first fitting date"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("location"),
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -12,7 +12,7 @@ import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-term
 import { formatMoney } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { LocationPath, MAX_RANGE_DAYS, TimeSlotsQuery, TimeSlotsResponse } from "./schema";
 
 export const route = createRoute({
@@ -23,7 +23,12 @@ export const route = createRoute({
   description:
     "range_start and range_end are dates YYYY-MM-DD (whole days in the location's zone, inclusive) or ISO 8601 instants; at most 62 days. `timezone` renders the times on the client's clock (dates then follow that zone). quantity is the number of free staff (1 when staffer_uuid is given).",
   request: { params: LocationPath, query: TimeSlotsQuery },
-  responses: { 200: json(TimeSlotsResponse, "Slots per date"), ...errorResponses },
+  responses: {
+    200: json(TimeSlotsResponse, "Slots per date"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("location"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { webhooks } from "../../../db/schema";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { PublicEnv } from "../../../env";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateWebhookBody, renderWebhook, WebhookWithSecretSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
@@ -14,7 +14,12 @@ export const route = createRoute({
   description:
     "Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with the returned `secret`, which is shown only here. Private, loopback and link-local URLs are refused.",
   request: jsonBody(CreateWebhookBody),
-  responses: { 201: json(WebhookWithSecretSchema, "Created"), ...errorResponses },
+  responses: {
+    201: json(WebhookWithSecretSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

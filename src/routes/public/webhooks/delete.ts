@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deleteWebhook } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses } from "../../../lib/responses";
+import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { WebhookPath } from "./schema";
 
 export const route = createRoute({
@@ -11,7 +11,12 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "Delete a webhook and its delivery log",
   request: { params: WebhookPath },
-  responses: { 204: { description: "Deleted; empty body" }, ...errorResponses },
+  responses: {
+    204: { description: "Deleted; empty body" },
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("webhook"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

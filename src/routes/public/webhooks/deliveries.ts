@@ -3,7 +3,7 @@ import { listDeliveries } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { DeliverySchema, renderDelivery, WebhookPath } from "./schema";
 
 export const route = createRoute({
@@ -14,7 +14,9 @@ export const route = createRoute({
   request: { params: WebhookPath, query: PaginationQuery },
   responses: {
     200: json(paginated(DeliverySchema, "WebhookDeliveryList"), "A page of attempts"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("webhook"),
   },
 });
 

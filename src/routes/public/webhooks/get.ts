@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findWebhook } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
 
 export const route = createRoute({
@@ -11,7 +11,12 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "Get a webhook",
   request: { params: WebhookPath },
-  responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses },
+  responses: {
+    200: json(WebhookSchema, "The webhook"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("webhook"),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -4,7 +4,7 @@ import { webhooks } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
-import { errorResponses, json } from "../../../lib/responses";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderWebhook, WebhookSchema } from "./schema";
 
 export const route = createRoute({
@@ -15,7 +15,8 @@ export const route = createRoute({
   request: { query: PaginationQuery },
   responses: {
     200: json(paginated(WebhookSchema, "WebhookList"), "A page of webhooks"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
   },
 });
 

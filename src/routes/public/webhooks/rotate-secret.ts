@@ -3,7 +3,13 @@ import { rotateWebhookSecret } from "../../../db/queries/webhooks";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import {
+  authErrors,
+  conflictErrors,
+  json,
+  notFoundError,
+  queryErrors,
+} from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookWithSecretSchema } from "./schema";
 
 /** How long deliveries carry the old secret's signature too, so receivers can switch over. */
@@ -17,7 +23,10 @@ export const route = createRoute({
   request: { params: WebhookPath },
   responses: {
     200: json(WebhookWithSecretSchema, "The webhook and its new secret"),
-    ...errorResponses,
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("webhook"),
+    ...conflictErrors(),
   },
 });
 

@@ -3,7 +3,13 @@ import { webhookWhere } from "../../../db/queries/webhooks";
 import { webhooks } from "../../../db/schema";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
-import { errorResponses, json } from "../../../lib/responses";
+import {
+  authErrors,
+  conflictErrors,
+  json,
+  notFoundError,
+  queryErrors,
+} from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
 
 const statusRoute = (action: "enable" | "disable") =>
@@ -16,7 +22,13 @@ const statusRoute = (action: "enable" | "disable") =>
         ? "Enable a webhook (also resets its failure count)"
         : "Disable a webhook",
     request: { params: WebhookPath },
-    responses: { 200: json(WebhookSchema, "The webhook"), ...errorResponses },
+    responses: {
+      200: json(WebhookSchema, "The webhook"),
+      ...authErrors,
+      ...queryErrors,
+      ...notFoundError("webhook"),
+      ...conflictErrors(),
+    },
   });
 
 export const enableRoute = statusRoute("enable");

@@ -3,7 +3,14 @@ import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
 import { webhooks } from "../../../db/schema";
 import type { PublicEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
-import { errorResponses, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
 import { renderWebhook, UpdateWebhookBody, WebhookPath, WebhookSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
@@ -13,7 +20,13 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "Change some fields of a webhook",
   request: { params: WebhookPath, ...jsonBody(UpdateWebhookBody) },
-  responses: { 200: json(WebhookSchema, "The webhook as it now is"), ...errorResponses },
+  responses: {
+    200: json(WebhookSchema, "The webhook as it now is"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("webhook"),
+    ...conflictErrors(),
+  },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
