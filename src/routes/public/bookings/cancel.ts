@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, CancelBody } from "./schema";
 
@@ -22,17 +14,14 @@ export const route = createRoute({
   description:
     "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed.",
   request: { params: BookingPath, ...jsonBody(CancelBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
-      ["booking_closed", "booking_changed"],
-    ),
-    422: errorCodes("A field is invalid or staffer_uuid is unknown", ["validation_failed"]),
-  },
+  responses: changeResponses(
+    {
+      description:
+        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
+      codes: ["booking_closed", "booking_changed"],
+    },
+    "A field is invalid or staffer_uuid is unknown",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

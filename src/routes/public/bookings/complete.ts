@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { completeBooking } from "../../../bookings/ops/complete";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, CompleteBody } from "./schema";
 
@@ -22,20 +14,14 @@ export const route = createRoute({
   description:
     "Marks the booking completed and credits paid_amount (default: the booking's own total) to the account, which must belong to the booking's location. The booking's order becomes paid once what was paid covers its total. A booking is completed at most once: a second complete, or a complete after a cancel, answers 409 booking_closed.",
   request: { params: BookingPath, ...jsonBody(CompleteBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
-      ["booking_closed", "booking_changed"],
-    ),
-    422: errorCodes(
-      "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown",
-      ["validation_failed"],
-    ),
-  },
+  responses: changeResponses(
+    {
+      description:
+        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
+      codes: ["booking_closed", "booking_changed"],
+    },
+    "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { setPublicNotes } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, PublicNotesBody } from "./schema";
 
@@ -22,16 +14,13 @@ export const route = createRoute({
   description:
     "Sets the note the customer sees (value, at most 5000 characters; empty clears it). Completed and canceled bookings keep this: their note can still be set.",
   request: { params: BookingPath, ...jsonBody(PublicNotesBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors("Another request changed the booking at the same moment", [
-      "booking_changed",
-    ]),
-    422: errorCodes("value is missing or too long", ["validation_failed"]),
-  },
+  responses: changeResponses(
+    {
+      description: "Another request changed the booking at the same moment",
+      codes: ["booking_changed"],
+    },
+    "value is missing or too long",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

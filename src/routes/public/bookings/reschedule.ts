@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, RescheduleBody } from "./schema";
 
@@ -22,20 +14,14 @@ export const route = createRoute({
   description:
     "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken.",
   request: { params: BookingPath, ...jsonBody(RescheduleBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      ["booking_closed", "slot_unavailable", "booking_changed"],
-    ),
-    422: errorCodes(
-      "reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours",
-      ["validation_failed"],
-    ),
-  },
+  responses: changeResponses(
+    {
+      description:
+        "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      codes: ["booking_closed", "slot_unavailable", "booking_changed"],
+    },
+    "reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

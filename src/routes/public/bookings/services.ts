@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { replaceBookingService } from "../../../bookings/ops/replace-service";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, ReplaceServiceBody } from "./schema";
 
@@ -22,20 +14,14 @@ export const route = createRoute({
   description:
     "Swaps the service of a simple booking (open, one service, quantity 1, one slot, nothing paid, no POS goods on its order; otherwise 409 booking_not_replaceable). Name, price, duration and tax come from the new service and the end moves; the staffer stays and must perform the new service and be free for its length.",
   request: { params: BookingPath, ...jsonBody(ReplaceServiceBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors(
-      "The booking is not a simple open unpaid booking (`booking_not_replaceable`), the longer time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      ["booking_not_replaceable", "slot_unavailable", "booking_changed"],
-    ),
-    422: errorCodes(
-      "service_uuid is unknown, not offered at the booking's location, or not performed by the booking's staffer, or the new end is outside working hours",
-      ["validation_failed"],
-    ),
-  },
+  responses: changeResponses(
+    {
+      description:
+        "The booking is not a simple open unpaid booking (`booking_not_replaceable`), the longer time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      codes: ["booking_not_replaceable", "slot_unavailable", "booking_changed"],
+    },
+    "service_uuid is unknown, not offered at the booking's location, or not performed by the booking's staffer, or the new end is outside working hours",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

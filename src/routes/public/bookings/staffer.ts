@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, ChangeStafferBody } from "./schema";
 
@@ -22,20 +14,14 @@ export const route = createRoute({
   description:
     "Hands the service service_uuid, or every service of the booking, to staffer_uuid; times and prices stay. The staffer must work at the booking's location, be active and perform the service (422 on staffer_uuid), and be free at those times (409 slot_unavailable). Services the staffer already has are left as they are.",
   request: { params: BookingPath, ...jsonBody(ChangeStafferBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      ["booking_closed", "slot_unavailable", "booking_changed"],
-    ),
-    422: errorCodes(
-      "staffer_uuid cannot take the service at this location or time, or service_uuid is not on the booking",
-      ["validation_failed"],
-    ),
-  },
+  responses: changeResponses(
+    {
+      description:
+        "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
+      codes: ["booking_closed", "slot_unavailable", "booking_changed"],
+    },
+    "staffer_uuid cannot take the service at this location or time, or service_uuid is not on the booking",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {

@@ -1,16 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { setBookingStatus } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
-import {
-  authErrors,
-  bodyErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
+import { jsonBody } from "../../../lib/responses";
+import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, StatusBody } from "./schema";
 
@@ -22,18 +14,13 @@ export const route = createRoute({
   description:
     "Sets one of the workspace's own booking statuses (GET /booking-statuses). Completed and canceled bookings keep this: their status can still be set.",
   request: { params: BookingPath, ...jsonBody(StatusBody) },
-  responses: {
-    200: json(BookingSchema, "The booking as it now is"),
-    ...authErrors,
-    ...bodyErrors,
-    ...notFoundError("booking"),
-    ...conflictErrors("Another request changed the booking at the same moment", [
-      "booking_changed",
-    ]),
-    422: errorCodes("status_uuid is not one of the workspace's booking statuses", [
-      "validation_failed",
-    ]),
-  },
+  responses: changeResponses(
+    {
+      description: "Another request changed the booking at the same moment",
+      codes: ["booking_changed"],
+    },
+    "status_uuid is not one of the workspace's booking statuses",
+  ),
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
