@@ -74,9 +74,20 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       eqeqeq: ["error", "always", { null: "ignore" }],
+      // D1 binds at most 100 parameters per statement; inArray with a JS array binds one per
+      // element. IN lists go through idIn (json_each) or inSubquery, both in src/db/bounded.ts.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportSpecifier[imported.name=/^(inArray|notInArray)$/]",
+          message:
+            "Use idIn or inSubquery from src/db/bounded.ts: inArray binds one parameter per element (D1 allows 100).",
+        },
+      ],
       "no-console": "off",
     },
   },
+  { files: ["src/db/bounded.ts"], rules: { "no-restricted-syntax": "off" } },
   ...layer(
     "domain",
     [...HTTP, ...USE_CASES, "views", "db", "lib", "env", "index"],

@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { getTableColumns, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
@@ -18,6 +18,15 @@ export const D1_MAX_PARAMS = 100;
 /** `column IN (…ids)` with one bound parameter whatever the number of ids. */
 export const idIn = (column: SQLiteColumn | SQL, ids: readonly string[]): SQL =>
   sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+
+/**
+ * `column IN (subquery)`: the subquery's own parameters are fixed, whatever
+ * it matches. The only way to write an IN list here besides `idIn`: drizzle's
+ * `inArray` with a JS array binds one parameter per element, so lint forbids
+ * importing it anywhere else.
+ */
+export const inSubquery = (column: SQLiteColumn, subquery: SQLWrapper): SQL =>
+  inArray(column, subquery);
 
 /** Rows of `table` that fit in one INSERT: every column may bind a parameter. */
 export const rowsPerInsert = (table: SQLiteTable) =>

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
+import { inSubquery } from "../db/bounded";
 import { idIn } from "../db/bounded";
 import { events } from "../db/schema";
 import type { Env } from "../env";
@@ -43,7 +44,7 @@ export async function dispatchPending(
     const pending = await db
       .update(events)
       .set({ claimedAt: now })
-      .where(inArray(events.id, candidates))
+      .where(inSubquery(events.id, candidates))
       .returning({ id: events.id });
     if (pending.length === 0) break;
     await env.WEBHOOK_QUEUE.sendBatch(

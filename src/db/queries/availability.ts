@@ -1,4 +1,5 @@
-import { and, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
+import { and, eq, gt, gte, lt, lte } from "drizzle-orm";
+import { inSubquery } from "../bounded";
 import { idIn } from "../bounded";
 import {
   bookingStatuses,
@@ -93,7 +94,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           scope,
           serviceStaffers,
           idIn(serviceStaffers.serviceId, q.serviceIds),
-          inArray(serviceStaffers.stafferId, eligible),
+          inSubquery(serviceStaffers.stafferId, eligible),
         ),
       ),
     db
@@ -104,7 +105,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           scope,
           stafferSchedules,
           eq(stafferSchedules.locationId, q.locationId),
-          inArray(stafferSchedules.stafferId, eligible),
+          inSubquery(stafferSchedules.stafferId, eligible),
         ),
       ),
     db
@@ -115,7 +116,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           scope,
           stafferDateOverrides,
           eq(stafferDateOverrides.locationId, q.locationId),
-          inArray(stafferDateOverrides.stafferId, eligible),
+          inSubquery(stafferDateOverrides.stafferId, eligible),
           // Overrides are local dates; one day either side covers every zone offset.
           gte(stafferDateOverrides.date, shiftDate(q.fromDate, -1)),
           lte(stafferDateOverrides.date, shiftDate(q.toDate, 1)),
@@ -132,7 +133,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       .from(calendarEntries)
       .where(
         and(
-          whereIn(scope, calendarEntries, inArray(calendarEntries.stafferId, eligible)),
+          whereIn(scope, calendarEntries, inSubquery(calendarEntries.stafferId, eligible)),
           lt(calendarEntries.startsAt, windowEnd),
           gt(calendarEntries.endsAt, windowStart),
         ),

@@ -1,4 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { inSubquery } from "../bounded";
 import {
   accounts,
   bookingServices,
@@ -59,22 +60,22 @@ export async function loadBooking(
   const siblings = db
     .select({ id: bookings.id })
     .from(bookings)
-    .where(whereIn(scope, bookings, inArray(bookings.orderId, orderId)));
+    .where(whereIn(scope, bookings, inSubquery(bookings.orderId, orderId)));
   const [booking, order, orderServices, status, entries, goods, staffer, newStatus, account] =
     await db.batch([
       db.select().from(bookings).where(own),
       db
         .select()
         .from(orders)
-        .where(whereIn(scope, orders, inArray(orders.id, orderId))),
+        .where(whereIn(scope, orders, inSubquery(orders.id, orderId))),
       db
         .select()
         .from(bookingServices)
-        .where(whereIn(scope, bookingServices, inArray(bookingServices.bookingId, siblings))),
+        .where(whereIn(scope, bookingServices, inSubquery(bookingServices.bookingId, siblings))),
       db
         .select()
         .from(bookingStatuses)
-        .where(whereIn(scope, bookingStatuses, inArray(bookingStatuses.id, statusId))),
+        .where(whereIn(scope, bookingStatuses, inSubquery(bookingStatuses.id, statusId))),
       db
         .select()
         .from(calendarEntries)
@@ -86,7 +87,7 @@ export async function loadBooking(
           whereIn(
             scope,
             orderLines,
-            inArray(orderLines.orderId, orderId),
+            inSubquery(orderLines.orderId, orderId),
             eq(orderLines.kind, "good"),
           ),
         ),

@@ -1,4 +1,5 @@
-import { count, desc, eq, gte, inArray, lte } from "drizzle-orm";
+import { count, desc, eq, gte, lte } from "drizzle-orm";
+import { inSubquery } from "../bounded";
 import type { PageRequest } from "../../lib/pagination";
 import { customers, orderLines, orders } from "../schema";
 import { type Scope, whereIn } from "../scope";
@@ -27,7 +28,7 @@ export function posOrderReads(scope: Scope, orderId: string) {
         whereIn(
           scope,
           customers,
-          inArray(
+          inSubquery(
             customers.id,
             db.select({ id: orders.customerId }).from(orders).where(eq(orders.id, orderId)),
           ),
@@ -93,12 +94,12 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
     db
       .select()
       .from(orderLines)
-      .where(whereIn(scope, orderLines, inArray(orderLines.orderId, pageOf(orders.id))))
+      .where(whereIn(scope, orderLines, inSubquery(orderLines.orderId, pageOf(orders.id))))
       .orderBy(orderLines.position),
     db
       .select()
       .from(customers)
-      .where(whereIn(scope, customers, inArray(customers.id, pageOf(orders.customerId)))),
+      .where(whereIn(scope, customers, inSubquery(customers.id, pageOf(orders.customerId)))),
   ]);
   const linesOf = new Map<string, OrderLineRow[]>();
   for (const line of lines) {
