@@ -1,7 +1,6 @@
-import path from "node:path";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import FuzzReporter from "./test/fuzz/reporter";
+import { workersPool } from "./vitest.pool";
 
 /**
  * `npm run fuzz`: the shards in test/fuzz/shards/, each its own workerd (own
@@ -12,36 +11,22 @@ import FuzzReporter from "./test/fuzz/reporter";
  * FUZZ_RUNS: passes per shard; FUZZ_SEED: replay; FUZZ_SECONDS: time box per shard;
  * FUZZ_MIN_REQUESTS: the run fails if the shards together sent fewer requests.
  */
-export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          ratelimits: {
-            API_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
-            ADDRESS_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
-            ADMIN_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
-          },
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            ADMIN_TOKEN: "test-admin-token",
-            ALLOW_PRIVATE_WEBHOOKS: "true",
-            WEBHOOK_RETRY_BASE_SECONDS: "0",
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",
-            ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
-            ...(process.env.FUZZ_SECONDS ? { FUZZ_SECONDS: process.env.FUZZ_SECONDS } : {}),
-          },
-        },
-      }),
-    ],
-    test: {
-      include: ["test/fuzz/shards/*.fuzz.ts"],
-      setupFiles: ["./test/setup/apply-migrations.ts"],
-      maxWorkers: 2,
-      testTimeout: 900_000,
-      reporters: ["default", new FuzzReporter(Number(process.env.FUZZ_MIN_REQUESTS ?? 10_000))],
-    },
-  };
-});
+export default defineConfig(async () => ({
+  plugins: [
+    await workersPool(
+      { API_RATE_LIMIT: 1_000_000, ADDRESS_RATE_LIMIT: 1_000_000, ADMIN_RATE_LIMIT: 1_000_000 },
+      {
+        FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",
+        ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
+        ...(process.env.FUZZ_SECONDS ? { FUZZ_SECONDS: process.env.FUZZ_SECONDS } : {}),
+      },
+    ),
+  ],
+  test: {
+    include: ["test/fuzz/shards/*.fuzz.ts"],
+    setupFiles: ["./test/setup/apply-migrations.ts"],
+    maxWorkers: 2,
+    testTimeout: 900_000,
+    reporters: ["default", new FuzzReporter(Number(process.env.FUZZ_MIN_REQUESTS ?? 10_000))],
+  },
+}));

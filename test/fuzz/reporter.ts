@@ -1,5 +1,6 @@
 import type { UserConsoleLog } from "vitest";
 import type { Reporter } from "vitest/node";
+import type { Summary } from "./lib/summary";
 
 /**
  * Adds up the shards of `npm run fuzz` (each prints one `FUZZ_SUMMARY` line)
@@ -8,29 +9,6 @@ import type { Reporter } from "vitest/node";
  * `minRequests` requests, or when an operation never answered 2xx (its success
  * path was not reached), so a fuzz that silently did little cannot pass.
  */
-
-interface Summary {
-  shard: number;
-  seed: number;
-  passes: number;
-  requests: number;
-  setup_requests: number;
-  by_status: Record<string, number>;
-  server_errors: number;
-  error_body_violations: number;
-  rows_left_by_rejections: number;
-  response_schema_violations: number;
-  violations: number;
-  soft: Record<string, number>;
-  soft_by_op: Record<string, Record<string, number>>;
-  refusals: Record<string, number>;
-  ops_never_2xx: string[];
-  valid_success_rate: Record<string, string>;
-  cases: Record<string, number>;
-  mutations: Record<string, number>;
-  pass_ms: number[];
-  duration_ms: number;
-}
 
 interface Soft {
   shard: number;
