@@ -15,6 +15,19 @@ const T0 = Date.UTC(2030, 0, 7, 9);
 /** Claims need an owner; these objects have no D1 rows of their own to load. */
 const OWNER = { workspaceId: "ws-test", stafferId: "no-rows" };
 let n = 0;
+const claim = (
+  cal: ReturnType<typeof calendarFor>,
+  holdId: string,
+  entries: CalendarEntry[],
+  opts: { replaces?: string[]; checkConflicts?: boolean } = {},
+) =>
+  cal.claim({
+    owner: OWNER,
+    holdId,
+    entries,
+    replaces: opts.replaces ?? [],
+    checkConflicts: opts.checkConflicts ?? true,
+  });
 const fresh = () => calendarFor(env, "ws-test", `staffer-${++n}`);
 const booking = (id: string, startH: number, endH: number): CalendarEntry => ({
   id,
@@ -27,48 +40,17 @@ const booking = (id: string, startH: number, endH: number): CalendarEntry => ({
 describe("StafferCalendar", () => {
   it("refuses a claim overlapping held or confirmed time, and allows touching intervals", async () => {
     const cal = fresh();
-    expect(
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h1",
-        entries: [booking("a", 0, 1)],
-        checkConflicts: true,
-      }),
-    ).toEqual({ ok: true });
-    const clash = await cal.claim({
-      owner: OWNER,
-      holdId: "h2",
-      entries: [booking("b", 0.5, 1.5)],
-      checkConflicts: true,
-    });
+    expect(await claim(cal, "h1", [booking("a", 0, 1)])).toEqual({ ok: true });
+    const clash = await claim(cal, "h2", [booking("b", 0.5, 1.5)]);
     expect(clash).toEqual({ ok: false, reason: "overlap", conflicts: [booking("a", 0, 1)] });
-    expect(
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h3",
-        entries: [booking("c", 1, 2)],
-        checkConflicts: true,
-      }),
-    ).toEqual({ ok: true });
+    expect(await claim(cal, "h3", [booking("c", 1, 2)])).toEqual({ ok: true });
     await cal.confirm("h1");
-    expect(
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h4",
-        entries: [booking("d", 0, 0.25)],
-        checkConflicts: true,
-      }),
-    ).toMatchObject({ ok: false });
+    expect(await claim(cal, "h4", [booking("d", 0, 0.25)])).toMatchObject({ ok: false });
   });
 
   it("lays blocked spots over anything, but bookings never over blocked time", async () => {
     const cal = fresh();
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h1",
-      entries: [booking("a", 0, 1)],
-      checkConflicts: true,
-    });
+    await claim(cal, "h1", [booking("a", 0, 1)]);
     const block: CalendarEntry = {
       id: "blk",
       kind: "blocked",
@@ -76,48 +58,23 @@ describe("StafferCalendar", () => {
       start: T0,
       end: T0 + 4 * HOUR,
     };
-    expect(
-      await cal.claim({ owner: OWNER, holdId: "h2", entries: [block], checkConflicts: false }),
-    ).toEqual({
+    expect(await claim(cal, "h2", [block], { checkConflicts: false })).toEqual({
       ok: true,
     });
-    expect(
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h3",
-        entries: [booking("b", 2, 3)],
-        checkConflicts: true,
-      }),
-    ).toMatchObject({ ok: false });
+    expect(await claim(cal, "h3", [booking("b", 2, 3)])).toMatchObject({ ok: false });
   });
 
   it("releases held time and frees confirmed time", async () => {
     const cal = fresh();
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h1",
-      entries: [booking("a", 0, 1)],
-      checkConflicts: true,
-    });
+    await claim(cal, "h1", [booking("a", 0, 1)]);
     await cal.release("h1");
     expect(await cal.entries()).toEqual([]);
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h2",
-      entries: [booking("b", 0, 1)],
-      checkConflicts: true,
-    });
+    await claim(cal, "h2", [booking("b", 0, 1)]);
     await cal.confirm("h2");
     await cal.release("h2"); // confirmed time is not released by a late release
     expect(await cal.entries()).toEqual([booking("b", 0, 1)]);
     // Freeing is a claim that replaces the entry, confirmed once D1 dropped it.
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h3",
-      entries: [],
-      replaces: ["b"],
-      checkConflicts: true,
-    });
+    await claim(cal, "h3", [], { replaces: ["b"] });
     expect(await cal.entries()).toEqual([booking("b", 0, 1)]);
     await cal.confirm("h3");
     expect(await cal.entries()).toEqual([]);
@@ -125,20 +82,9 @@ describe("StafferCalendar", () => {
 
   it("moves time: the old entries are ignored by the check and removed on confirm", async () => {
     const cal = fresh();
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h1",
-      entries: [booking("a", 0, 1)],
-      checkConflicts: true,
-    });
+    await claim(cal, "h1", [booking("a", 0, 1)]);
     await cal.confirm("h1");
-    const moved = await cal.claim({
-      owner: OWNER,
-      holdId: "h2",
-      entries: [booking("a2", 0.5, 1.5)],
-      replaces: ["a"],
-      checkConflicts: true,
-    });
+    const moved = await claim(cal, "h2", [booking("a2", 0.5, 1.5)], { replaces: ["a"] });
     expect(moved).toEqual({ ok: true });
     await cal.confirm("h2");
     expect(await cal.entries()).toEqual([booking("a2", 0.5, 1.5)]);
@@ -148,12 +94,7 @@ describe("StafferCalendar", () => {
     const cal = fresh();
     // Every interval contains [0.4 h, 1 h), so any two of them overlap.
     const attempts = Array.from({ length: 50 }, (_, i) =>
-      cal.claim({
-        owner: OWNER,
-        holdId: `h${i}`,
-        entries: [booking(`e${i}`, (i % 5) * 0.1, (i % 5) * 0.1 + 1)],
-        checkConflicts: true,
-      }),
+      claim(cal, `h${i}`, [booking(`e${i}`, (i % 5) * 0.1, (i % 5) * 0.1 + 1)]),
     );
     const results = await Promise.all(attempts);
     const granted = results.filter((r) => r.ok);
@@ -171,42 +112,17 @@ describe("StafferCalendar", () => {
 
   it("refuses to replace an entry that another live hold is already replacing", async () => {
     const cal = fresh();
-    await cal.claim({
-      owner: OWNER,
-      holdId: "h1",
-      entries: [booking("a", 0, 1)],
-      checkConflicts: true,
-    });
+    await claim(cal, "h1", [booking("a", 0, 1)]);
     await cal.confirm("h1");
-    const moveA = await cal.claim({
-      owner: OWNER,
-      holdId: "reschedule",
-      entries: [booking("a2", 3, 4)],
-      replaces: ["a"],
-      checkConflicts: true,
-    });
+    const moveA = await claim(cal, "reschedule", [booking("a2", 3, 4)], { replaces: ["a"] });
     expect(moveA).toEqual({ ok: true });
     // A staffer change of the same booking, at the same moment, would leave `a` replaced twice.
-    const alsoMoveA = await cal.claim({
-      owner: OWNER,
-      holdId: "change-staffer",
-      entries: [],
-      replaces: ["a"],
-      checkConflicts: true,
-    });
+    const alsoMoveA = await claim(cal, "change-staffer", [], { replaces: ["a"] });
     expect(alsoMoveA).toEqual({ ok: false, reason: "replacing", ids: ["a"] });
     // Once the first write released (its D1 batch lost), the entry can be replaced again.
     await cal.release("reschedule");
     expect(await cal.entries()).toEqual([booking("a", 0, 1)]);
-    expect(
-      await cal.claim({
-        owner: OWNER,
-        holdId: "cancel",
-        entries: [],
-        replaces: ["a"],
-        checkConflicts: true,
-      }),
-    ).toEqual({ ok: true });
+    expect(await claim(cal, "cancel", [], { replaces: ["a"] })).toEqual({ ok: true });
   });
 
   it("a fresh (or reset) object loads the staffer's busy time from D1 before its first claim", async () => {
@@ -260,23 +176,19 @@ describe("StafferCalendar", () => {
         (await env.DB.prepare("SELECT 1 FROM hold_fences WHERE hold_id = ?")
           .bind(holdId)
           .first()) !== null;
-      return { ws, staffer, cal, writeD1, deleteD1, age, fenced };
+      /** Confirmed time that D1 records too, as a committed booking leaves it. */
+      const booked = async (e: CalendarEntry) => {
+        await claim(cal, `book-${e.id}`, [e]);
+        await writeD1(e);
+        await cal.confirm(`book-${e.id}`);
+      };
+      return { ws, staffer, cal, writeD1, deleteD1, age, fenced, booked };
     }
 
     it("an expired hold is confirmed when written, dropped when not, and fenced either way", async () => {
       const { cal, writeD1, age, fenced } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "written",
-        entries: [booking("w", 0, 1)],
-        checkConflicts: true,
-      });
-      await cal.claim({
-        owner: OWNER,
-        holdId: "lost",
-        entries: [booking("l", 2, 3)],
-        checkConflicts: true,
-      });
+      await claim(cal, "written", [booking("w", 0, 1)]);
+      await claim(cal, "lost", [booking("l", 2, 3)]);
       // Only the first write reached D1 before its Worker died.
       await writeD1(booking("w", 0, 1));
       await age();
@@ -286,49 +198,19 @@ describe("StafferCalendar", () => {
       expect(await fenced("written")).toBe(true);
       expect(await fenced("lost")).toBe(true);
       // Confirmed now: a second claim over it is refused.
-      expect(
-        await cal.claim({
-          owner: OWNER,
-          holdId: "x",
-          entries: [booking("x", 0, 1)],
-          checkConflicts: true,
-        }),
-      ).toMatchObject({ ok: false, reason: "overlap" });
+      expect(await claim(cal, "x", [booking("x", 0, 1)])).toMatchObject({
+        ok: false,
+        reason: "overlap",
+      });
     });
 
     it("an expired hold that freed time drops it only once D1 no longer has it (a lost confirm of a cancel)", async () => {
-      const { cal, writeD1, deleteD1, age } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h1",
-        entries: [booking("a", 0, 1)],
-        checkConflicts: true,
-      });
-      await writeD1(booking("a", 0, 1));
-      await cal.confirm("h1");
-      await cal.claim({
-        owner: OWNER,
-        holdId: "b",
-        entries: [booking("b", 4, 5)],
-        checkConflicts: true,
-      });
-      await writeD1(booking("b", 4, 5));
-      await cal.confirm("b");
+      const { cal, deleteD1, age, booked } = await setup();
+      await booked(booking("a", 0, 1));
+      await booked(booking("b", 4, 5));
       // Cancel of `a` committed in D1, its confirm never arrived; a cancel of `b` did not commit.
-      await cal.claim({
-        owner: OWNER,
-        holdId: "cancel-a",
-        entries: [],
-        replaces: ["a"],
-        checkConflicts: true,
-      });
-      await cal.claim({
-        owner: OWNER,
-        holdId: "cancel-b",
-        entries: [],
-        replaces: ["b"],
-        checkConflicts: true,
-      });
+      await claim(cal, "cancel-a", [], { replaces: ["a"] });
+      await claim(cal, "cancel-b", [], { replaces: ["b"] });
       await deleteD1("a");
       await age();
       await runDurableObjectAlarm(cal);
@@ -336,23 +218,10 @@ describe("StafferCalendar", () => {
     });
 
     it("settle answers whether an ambiguous write committed, and applies it", async () => {
-      const { cal, writeD1, deleteD1 } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h1",
-        entries: [booking("a", 0, 1)],
-        checkConflicts: true,
-      });
-      await writeD1(booking("a", 0, 1));
-      await cal.confirm("h1");
+      const { cal, writeD1, deleteD1, booked } = await setup();
+      await booked(booking("a", 0, 1));
       // A reschedule a -> a2 whose batch committed but whose answer was lost.
-      await cal.claim({
-        owner: OWNER,
-        holdId: "move",
-        entries: [booking("a2", 2, 3)],
-        replaces: ["a"],
-        checkConflicts: true,
-      });
+      await claim(cal, "move", [booking("a2", 2, 3)], { replaces: ["a"] });
       await deleteD1("a");
       await writeD1(booking("a2", 2, 3));
       expect(await cal.settle("move", { entries: ["a2"], replaces: ["a"] })).toEqual({
@@ -360,13 +229,7 @@ describe("StafferCalendar", () => {
       });
       expect(await cal.entries()).toEqual([booking("a2", 2, 3)]);
       // A second move that did not commit leaves the time where D1 has it.
-      await cal.claim({
-        owner: OWNER,
-        holdId: "move2",
-        entries: [booking("a3", 5, 6)],
-        replaces: ["a2"],
-        checkConflicts: true,
-      });
+      await claim(cal, "move2", [booking("a3", 5, 6)], { replaces: ["a2"] });
       expect(await cal.settle("move2", { entries: ["a3"], replaces: ["a2"] })).toEqual({
         committed: false,
       });
@@ -374,22 +237,9 @@ describe("StafferCalendar", () => {
     });
 
     it("settle trusts the replaced entries: a committed move whose new entry a later write replaced still counts", async () => {
-      const { cal, writeD1, deleteD1 } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h1",
-        entries: [booking("a", 0, 1)],
-        checkConflicts: true,
-      });
-      await writeD1(booking("a", 0, 1));
-      await cal.confirm("h1");
-      await cal.claim({
-        owner: OWNER,
-        holdId: "move",
-        entries: [booking("a2", 2, 3)],
-        replaces: ["a"],
-        checkConflicts: true,
-      });
+      const { cal, writeD1, deleteD1, booked } = await setup();
+      await booked(booking("a", 0, 1));
+      await claim(cal, "move", [booking("a2", 2, 3)], { replaces: ["a"] });
       // The move committed; a second change then replaced a2 in D1 before the first settled.
       await deleteD1("a");
       await writeD1(booking("a3", 4, 5));
@@ -400,12 +250,7 @@ describe("StafferCalendar", () => {
 
     it("an alarm that cannot reach D1 keeps the holds and tries again", async () => {
       const { cal, writeD1, age } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "r",
-        entries: [booking("r", 0, 1)],
-        checkConflicts: true,
-      });
+      await claim(cal, "r", [booking("r", 0, 1)]);
       await writeD1(booking("r", 0, 1));
       await age();
       failpoints.arm("calendar.settle.d1");
@@ -436,12 +281,7 @@ describe("StafferCalendar", () => {
 
     it("a fenced hold's write cannot commit afterwards", async () => {
       const { ws, cal, age, fenced } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "slow",
-        entries: [booking("s", 0, 1)],
-        checkConflicts: true,
-      });
+      await claim(cal, "slow", [booking("s", 0, 1)]);
       await age();
       await runDurableObjectAlarm(cal);
       expect(await fenced("slow")).toBe(true);
@@ -483,12 +323,7 @@ describe("StafferCalendar", () => {
 
     it("audit compares with D1 and rebuild makes the object equal to D1", async () => {
       const { ws, staffer, cal, writeD1 } = await setup();
-      await cal.claim({
-        owner: OWNER,
-        holdId: "h1",
-        entries: [booking("a", 0, 1)],
-        checkConflicts: true,
-      });
+      await claim(cal, "h1", [booking("a", 0, 1)]);
       await cal.confirm("h1");
       await writeD1(booking("d", 2, 3));
       const audit = await cal.audit(ws.id, staffer.uuid);
