@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import { commitWithClaims } from "../calendar/client";
 import { guard, holdNotFenced } from "../db/guards";
-import { blockedSpots, calendarEntries, stafferLocations, staffers } from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
+import { loadStafferLocations } from "../db/queries/staffer-records";
+import { blockedSpots, calendarEntries } from "../db/schema";
+import type { Scope } from "../db/scope";
 import type { Env } from "../env";
 import { fieldError, notFound } from "../lib/errors";
 
@@ -29,18 +29,9 @@ export async function blockTime(
 ): Promise<BlockedSpotRow> {
   const { scope, env } = deps;
   const { stafferId } = input;
-  const [found, attached] = await scope.db.batch([
-    scope.db
-      .select({ id: staffers.id })
-      .from(staffers)
-      .where(whereIn(scope, staffers, eq(staffers.id, stafferId))),
-    scope.db
-      .select({ locationId: stafferLocations.locationId })
-      .from(stafferLocations)
-      .where(whereIn(scope, stafferLocations, eq(stafferLocations.stafferId, stafferId))),
-  ]);
-  if (found.length === 0) throw notFound("Staffer");
-  if (!attached.some((a) => a.locationId === input.locationId)) {
+  const staffer = await loadStafferLocations(scope, stafferId);
+  if (!staffer.found) throw notFound("Staffer");
+  if (!staffer.locationIds.includes(input.locationId)) {
     throw fieldError("location_uuid", "The staffer is not attached to this location.");
   }
 

@@ -1,3 +1,5 @@
+import { OVER_PARAMETER_LIMIT } from "./bounded";
+
 /**
  * D1 reports constraint failures only as text ("UNIQUE constraint failed:
  * customers.workspace_id, customers.phone"), and drizzle may wrap it in its own
@@ -28,6 +30,6 @@ export const isGuardFailure = (error: unknown): boolean =>
  */
 export const isDefiniteFailure = (error: unknown): boolean =>
   chainIncludes(error, "SQLITE_") ||
-  chainIncludes(error, "batch_guard_failed") ||
+  isGuardFailure(error) ||
   chainIncludes(error, "too many SQL variables") ||
-  chainIncludes(error, "over D1's limit");
+  chainIncludes(error, OVER_PARAMETER_LIMIT);

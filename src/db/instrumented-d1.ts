@@ -1,4 +1,5 @@
 import { failpoint } from "../lib/failpoints";
+import { D1_MAX_PARAMS, TooManyParametersError } from "./bounded";
 
 /**
  * Wraps the D1 binding so each request can report how many round trips it made
@@ -12,15 +13,9 @@ export interface D1Metrics {
 
 const RAW = Symbol("raw statement");
 
-/** The D1 limit (see db/bounded.ts); refused here with the statement named, in every environment. */
-const MAX_PARAMS = 100;
-
+/** The D1 limit, refused here with the statement named, in every environment. */
 function checkParams(query: string, count: number) {
-  if (count > MAX_PARAMS) {
-    throw new Error(
-      `statement binds ${count} parameters, over D1's limit of ${MAX_PARAMS}: ${query.slice(0, 120)}`,
-    );
-  }
+  if (count > D1_MAX_PARAMS) throw new TooManyParametersError(query, count);
 }
 
 const QUERY = Symbol("query text");

@@ -40,7 +40,8 @@ export interface CreatedGood {
   stock: number;
 }
 
-const taken = () => fieldError("article", "Another good of the workspace has this article.");
+const TAKEN = "Another good of the workspace has this article.";
+const taken = () => fieldError("article", TAKEN);
 
 /** Creates a good (and its initial stock) in one batch: 1 read and 1 write round trip. */
 export async function createGood(scope: Scope, input: NewGood): Promise<CreatedGood> {
@@ -66,8 +67,7 @@ export async function createGood(scope: Scope, input: NewGood): Promise<CreatedG
     problems.category_uuid = ["Unknown goods category."];
   if (stock && location.length === 0)
     problems["initial_stock.location_uuid"] = ["Unknown location."];
-  if (sameArticle.length > 0)
-    problems.article = ["Another good of the workspace has this article."];
+  if (sameArticle.length > 0) problems.article = [TAKEN];
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
   const good = {

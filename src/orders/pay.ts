@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isGuardFailure } from "../db/constraints";
-import { guard } from "../db/guards";
+import { atVersion, guard } from "../db/guards";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
@@ -129,7 +129,10 @@ async function payOnce(scope: Scope, orderId: string, accountId: string): Promis
   await db.batch([
     guard(
       scope,
-      sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open' and ${orders.version} = ${order.version})`,
+      and(
+        atVersion(orders, order.id, order.version),
+        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open')`,
+      ) ?? sql`0`,
     ),
     ...statements,
   ]);

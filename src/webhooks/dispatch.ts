@@ -1,6 +1,5 @@
 import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
-import { inSubquery } from "../db/bounded";
-import { idIn } from "../db/bounded";
+import { idIn, inSubquery } from "../db/bounded";
 import { events } from "../db/schema";
 import type { Env } from "../env";
 import { backgroundDb } from "./db";

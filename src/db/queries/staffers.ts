@@ -1,7 +1,7 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { PageRequest } from "../../lib/pagination";
-import { idIn, insertRows } from "../bounded";
+import { insertRows } from "../bounded";
 import { stafferDateOverrides, stafferLocations, stafferSchedules, staffers } from "../schema";
 import { type Scope, whereIn } from "../scope";
 
@@ -84,13 +84,3 @@ export function replaceScheduleStatements(scope: Scope, stafferId: string, input
   );
   return statements;
 }
-
-export async function stafferLocationIds(scope: Scope, stafferId: string) {
-  const rows = await scope.db
-    .select({ locationId: stafferLocations.locationId })
-    .from(stafferLocations)
-    .where(whereIn(scope, stafferLocations, eq(stafferLocations.stafferId, stafferId)));
-  return rows.map((r) => r.locationId);
-}
-
-export const stafferIdsIn = (ids: readonly string[]) => idIn(staffers.id, ids);

@@ -8,6 +8,24 @@ export type WebhookRow = typeof webhooks.$inferSelect;
 export const webhookWhere = (scope: Scope, id: number) =>
   whereIn(scope, webhooks, eq(webhooks.id, id));
 
+/**
+ * Applies `changes` only if the webhook is still as `read` left it (its
+ * `updated_at`, which every write moves forward): null when another write
+ * came first, or the webhook is gone.
+ */
+export async function updateWebhookIfUnchanged(
+  scope: Scope,
+  read: WebhookRow,
+  changes: Partial<Omit<typeof webhooks.$inferInsert, "id" | "workspaceId" | "updatedAt">>,
+): Promise<WebhookRow | null> {
+  const [row] = await scope.db
+    .update(webhooks)
+    .set({ ...changes, updatedAt: Math.max(Date.now(), read.updatedAt + 1) })
+    .where(and(webhookWhere(scope, read.id), eq(webhooks.updatedAt, read.updatedAt)))
+    .returning();
+  return row ?? null;
+}
+
 export async function findWebhook(scope: Scope, id: number): Promise<WebhookRow | null> {
   const [row] = await scope.db.select().from(webhooks).where(webhookWhere(scope, id));
   return row ?? null;

@@ -8,9 +8,6 @@ import { notFound } from "../../../lib/errors";
 import { errorCodes, queryErrors, rateLimitError } from "../../../lib/responses";
 import { BookingPath } from "./schema";
 
-/** Path of the calendar file; the public router lets it through without an API key. */
-export const ICAL_PATH = /\/bookings\/[^/]+\/ical$/;
-
 export const route = createRoute({
   method: "get",
   path: "/bookings/{booking_uuid}/ical",

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { findWebhook, webhookWhere } from "../../../db/queries/webhooks";
-import { webhooks } from "../../../db/schema";
+import { findWebhook, updateWebhookIfUnchanged } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
-import { fieldError, notFound } from "../../../lib/errors";
+import { ApiError, fieldError, notFound } from "../../../lib/errors";
 import {
   authErrors,
   bodyErrors,
@@ -41,24 +40,26 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const sendNotification = body.send_notification ?? current.sendNotification;
   if (sendNotification && !(body.emails ?? current.emails))
     throw fieldError("emails", "Required when send_notification is true.");
-  const [row] = await c.var.db
-    .update(webhooks)
-    .set({
-      url: body.url,
-      events: body.events,
-      method: body.method,
-      description: body.description,
-      successStatuses: body.success_statuses,
-      sendNotification: body.send_notification,
-      emails: body.emails,
-      parameters: body.parameters,
-      headers: body.headers,
-      tries: body.tries,
-      timeout: body.timeout,
-      updatedAt: Date.now(),
-    })
-    .where(webhookWhere(scope, id))
-    .returning();
-  if (!row) throw notFound("Webhook");
+  // Only over the state the checks above read: two PATCHes at once cannot combine into a
+  // webhook neither would have passed (notifications without e-mails, an over-long URL).
+  const row = await updateWebhookIfUnchanged(scope, current, {
+    url: body.url,
+    events: body.events,
+    method: body.method,
+    description: body.description,
+    successStatuses: body.success_statuses,
+    sendNotification: body.send_notification,
+    emails: body.emails,
+    parameters: body.parameters,
+    headers: body.headers,
+    tries: body.tries,
+    timeout: body.timeout,
+  });
+  if (!row) {
+    throw new ApiError(
+      "conflict",
+      "The webhook was changed by another request at the same moment; reload it and try again.",
+    );
+  }
   return c.json(renderWebhook(row), 200);
 };
