@@ -2,6 +2,7 @@ import { getTableColumns, inArray, type SQL, type SQLWrapper, sql } from "drizzl
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
+import { D1_MAX_PARAMS, OVER_PARAMETER_LIMIT } from "./limits";
 
 /**
  * D1 binds at most 100 parameters per statement ("too many SQL variables").
@@ -13,10 +14,6 @@ import type { Database } from "./client";
  * wrapper refuses any statement above the limit, so a new query that breaks
  * the rule fails loudly in tests instead of in production with 10 elements.
  */
-export const D1_MAX_PARAMS = 100;
-
-/** In the message of a statement refused before sending: drizzle may wrap it, so it is matched by text. */
-export const OVER_PARAMETER_LIMIT = "over D1's parameter limit";
 
 /** Refused before sending (the instrumented D1): nothing reached the database. */
 export class TooManyParametersError extends Error {
@@ -58,3 +55,4 @@ export function insertRows<T extends SQLiteTable>(
   }
   return statements;
 }
+

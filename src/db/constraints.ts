@@ -1,4 +1,4 @@
-import { OVER_PARAMETER_LIMIT } from "./bounded";
+import { OVER_PARAMETER_LIMIT } from "./limits";
 
 /**
  * D1 reports constraint failures only as text ("UNIQUE constraint failed:

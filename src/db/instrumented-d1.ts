@@ -1,5 +1,6 @@
 import { failpoint } from "../lib/failpoints";
-import { D1_MAX_PARAMS, TooManyParametersError } from "./bounded";
+import { TooManyParametersError } from "./bounded";
+import { D1_MAX_PARAMS } from "./limits";
 
 /**
  * Wraps the D1 binding so each request can report how many round trips it made
