@@ -55,4 +55,3 @@ export function insertRows<T extends SQLiteTable>(
   }
   return statements;
 }
-
