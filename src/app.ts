@@ -10,6 +10,9 @@ import { PUBLIC_WITHOUT_API_KEY, publicApi } from "./routes/public";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "./lib/api-paths";
 
+/** Scalar's browser bundle, copied into the static assets by scripts/build-assets.mjs. */
+const DOCS_SCRIPT = "/docs/scalar.js";
+
 export { ADMIN_BASE, PUBLIC_BASE };
 
 export function createApp() {
@@ -45,6 +48,9 @@ export function createApp() {
     "/docs",
     Scalar({
       pageTitle: "Scheduling API reference",
+      // Served from the Worker's static assets (scripts/build-assets.mjs): the page needs no internet.
+      cdn: DOCS_SCRIPT,
+      withDefaultFonts: false,
       sources: [
         { url: `${PUBLIC_BASE}/openapi.json`, title: "Public API v2" },
         { url: `${ADMIN_BASE}/openapi.json`, title: "Management API v1" },

@@ -1,0 +1,276 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { ApiFailure, type Client, NetworkFailure } from "./api";
+import {
+  ALL_OPTIONAL,
+  book,
+  type Details,
+  hold,
+  loadBookingForm,
+  loadCatalogue,
+  performersOfAll,
+  release,
+  searchSlots,
+  type Selection,
+} from "./flow";
+import { browserCountry, normalisePhone } from "./phone";
+import { DetailsStep } from "./steps/DetailsStep";
+import { DoneStep } from "./steps/DoneStep";
+import { Notice, type NoticeState } from "./steps/Notice";
+import { ServicesStep } from "./steps/ServicesStep";
+import { SlotStep } from "./steps/SlotStep";
+import { StafferStep } from "./steps/StafferStep";
+import { browserZone, localDate } from "./time";
+import type {
+  Alternative,
+  Booking,
+  BookingForm,
+  Reservation,
+  Service,
+  SlotChoice,
+  Staffer,
+} from "./types";
+
+type Step = "services" | "staffer" | "slot" | "details" | "done";
+
+const EMPTY: Details = {
+  first_name: "",
+  last_name: "",
+  middle_name: "",
+  phone: "",
+  email: "",
+  comment: "",
+};
+
+/** Server field names (422 `errors`) → form fields. */
+const SERVER_FIELDS: Record<string, keyof Details> = {
+  customer_first_name: "first_name",
+  customer_last_name: "last_name",
+  customer_middle_name: "middle_name",
+  customer_phone: "phone",
+  customer_email: "email",
+  booking_comment: "comment",
+};
+
+const describe = (e: unknown): NoticeState =>
+  e instanceof NetworkFailure
+    ? {
+        kind: "network",
+        message: "We could not reach the salon. Check your connection; nothing you typed is lost.",
+      }
+    : { kind: "error", message: e instanceof ApiFailure ? e.message : "Something went wrong." };
+
+export function App({ api, location }: { api: Client; location: string }) {
+  const zone = useMemo(browserZone, []);
+  const today = useMemo(() => localDate(new Date()), []);
+  const [step, setStep] = useState<Step>("services");
+  const [catalogue, setCatalogue] = useState<{ services: Service[]; staffers: Staffer[] } | null>(
+    null,
+  );
+  const [form, setForm] = useState<BookingForm>(ALL_OPTIONAL);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [staffer, setStaffer] = useState("");
+  const [date, setDate] = useState(today);
+  const [slots, setSlots] = useState<SlotChoice[] | null>(null);
+  const [alternatives, setAlternatives] = useState<Alternative[]>([]);
+  const [chosen, setChosen] = useState<SlotChoice | null>(null);
+  const [reservation, setReservation] = useState<Reservation | null>(null);
+  const [details, setDetails] = useState<Details>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof Details, string>>>({});
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [bookings, setBookings] = useState<Booking[]>([]);
+
+  const selection: Selection = { location, services: selected, staffer, zone };
+
+  const start = () => {
+    setNotice(null);
+    Promise.all([loadCatalogue(api, location), loadBookingForm(api)])
+      .then(([c, f]) => {
+        setCatalogue(c);
+        setForm(f);
+      })
+      .catch((e) => setNotice({ ...describe(e), retry: start }));
+  };
+  useEffect(start, []);
+
+  const loadSlots = (day: string) => {
+    setSlots(null);
+    searchSlots(api, selection, day)
+      .then(setSlots)
+      .catch((e) => {
+        setSlots([]);
+        setNotice({ ...describe(e), retry: () => loadSlots(day) });
+      });
+  };
+
+  const goToSlots = (keepNotice = false) => {
+    if (!keepNotice) {
+      setNotice(null);
+      setAlternatives([]);
+    }
+    setStep("slot");
+    loadSlots(date);
+  };
+
+  /** A conflict keeps everything typed: the customer picks another time and books again. */
+  const onConflict = (e: ApiFailure) => {
+    setReservation(null);
+    setChosen(null);
+    setAlternatives(e.alternatives ?? []);
+    setNotice({
+      kind: e.code === "reservation_expired" ? "expired" : "conflict",
+      message:
+        e.code === "reservation_expired"
+          ? "Your hold on that time ran out. Please pick a time again."
+          : e.alternatives?.length
+            ? "Sorry, that time was just taken. These times are still free:"
+            : "Sorry, that time was just taken. Please pick another one.",
+    });
+    goToSlots(true);
+  };
+
+  const pick = async (slot: SlotChoice) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await release(api, reservation);
+      setReservation(null);
+      const held = await hold(api, selection, slot);
+      setReservation(held);
+      setChosen(slot);
+      setAlternatives([]);
+      setStep("details");
+    } catch (e) {
+      if (e instanceof ApiFailure && e.status === 409) onConflict(e);
+      else setNotice({ ...describe(e), retry: () => void pick(slot) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const validate = () => {
+    const found: Partial<Record<keyof Details, string>> = {};
+    if (!details.first_name.trim()) found.first_name = "Please enter your first name.";
+    const phone = normalisePhone(details.phone, browserCountry(navigator.languages));
+    if (!phone) found.phone = "Please enter a valid phone number, e.g. +49 30 1234567.";
+    const needs = (field: keyof BookingForm, key: keyof Details, label: string) => {
+      if (form[field] === "required" && !details[key].trim())
+        found[key] = `Please enter your ${label}.`;
+    };
+    needs("customer_last_name", "last_name", "last name");
+    needs("customer_middle_name", "middle_name", "middle name");
+    needs("customer_email", "email", "e-mail address");
+    needs("booking_comment", "comment", "comment");
+    if (
+      form.customer_email !== "hidden" &&
+      details.email.trim() &&
+      !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(details.email.trim())
+    )
+      found.email = "Please enter a valid e-mail address.";
+    setErrors(found);
+    return Object.keys(found).length === 0 ? phone : null;
+  };
+
+  const submit = async () => {
+    if (!chosen) return;
+    const phone = validate();
+    if (!phone) {
+      document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+      return;
+    }
+    setBusy(true);
+    setNotice(null);
+    try {
+      setBookings(
+        await book(api, selection, chosen, reservation, { ...details, phone_e164: phone }, form),
+      );
+      setReservation(null);
+      setStep("done");
+    } catch (e) {
+      if (e instanceof ApiFailure && e.status === 409) onConflict(e);
+      else if (e instanceof ApiFailure && e.status === 422 && Object.keys(e.fields).length > 0) {
+        const found: Partial<Record<keyof Details, string>> = {};
+        for (const [key, messages] of Object.entries(e.fields)) {
+          const field = SERVER_FIELDS[key];
+          if (field) found[field] = messages[0] ?? "Invalid.";
+        }
+        setErrors(found);
+        setNotice({ kind: "error", message: e.message });
+      } else setNotice({ ...describe(e), retry: () => void submit() });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!catalogue) return notice ? <Notice notice={notice} /> : <p role="status">Loading…</p>;
+  const chosenServices = catalogue.services.filter((s) => selected.includes(s.uuid));
+  const performers = performersOfAll(catalogue.staffers, chosenServices);
+
+  return (
+    <div class="steps">
+      {notice && <Notice notice={notice} />}
+      {step === "services" && (
+        <ServicesStep
+          services={catalogue.services}
+          selected={selected}
+          onToggle={(uuid) =>
+            setSelected((s) => (s.includes(uuid) ? s.filter((x) => x !== uuid) : [...s, uuid]))
+          }
+          onNext={() => {
+            if (!performers.some((p) => p.uuid === staffer)) setStaffer("");
+            setStep("staffer");
+          }}
+        />
+      )}
+      {step === "staffer" && (
+        <StafferStep
+          staffers={performers}
+          selected={staffer}
+          onSelect={setStaffer}
+          onBack={() => setStep("services")}
+          onNext={() => goToSlots()}
+        />
+      )}
+      {step === "slot" && (
+        <SlotStep
+          date={date}
+          today={today}
+          slots={slots}
+          cart={selected.length > 1}
+          alternatives={alternatives}
+          busy={busy}
+          onDate={(d) => {
+            setDate(d);
+            loadSlots(d);
+          }}
+          onPick={(s) => void pick(s)}
+          onBack={() => {
+            setNotice(null);
+            setStep("staffer");
+          }}
+        />
+      )}
+      {step === "details" && chosen && (
+        <DetailsStep
+          form={form}
+          details={details}
+          errors={errors}
+          start={chosen.start}
+          expiresAt={reservation?.expires_at ?? null}
+          busy={busy}
+          onChange={(name, value) => setDetails((d) => ({ ...d, [name]: value }))}
+          onExpire={() =>
+            onConflict(new ApiFailure(409, "reservation_expired", "Expired.", {}, null))
+          }
+          onSubmit={() => void submit()}
+          onBack={() => {
+            void release(api, reservation);
+            setReservation(null);
+            goToSlots();
+          }}
+        />
+      )}
+      {step === "done" && <DoneStep bookings={bookings} />}
+    </div>
+  );
+}

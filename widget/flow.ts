@@ -1,0 +1,167 @@
+import { type Client, isUnavailable } from "./api";
+import { addDays, dayRange, localToUtc } from "./time";
+import type {
+  Booking,
+  BookingForm,
+  CartSlots,
+  Page,
+  Reservation,
+  Service,
+  SlotChoice,
+  Staffer,
+  TimeSlots,
+} from "./types";
+
+/** The API calls of each step, in the shapes of the public API v2. */
+
+export const ALL_OPTIONAL: BookingForm = {
+  customer_email: "optional",
+  customer_last_name: "optional",
+  customer_middle_name: "optional",
+  booking_comment: "optional",
+};
+
+export async function loadCatalogue(api: Client, location: string) {
+  const [services, staffers] = await Promise.all([
+    api.get<Page<Service>>("/services?per_page=100"),
+    api.get<Page<Staffer>>("/staffers?per_page=100"),
+  ]);
+  return {
+    services: services.data.filter(
+      (s) => s.live_in_widget && s.locations.some((l) => l.uuid === location),
+    ),
+    staffers: staffers.data.filter(
+      (s) => s.is_active_in_widget && s.location_uuids.includes(location),
+    ),
+  };
+}
+
+/** The workspace's booking form; without that endpoint every extra field is optional. */
+export async function loadBookingForm(api: Client): Promise<BookingForm> {
+  try {
+    return { ...ALL_OPTIONAL, ...(await api.get<Partial<BookingForm>>("/booking-form")) };
+  } catch (e) {
+    if (isUnavailable(e)) return ALL_OPTIONAL;
+    throw e;
+  }
+}
+
+/** Staff who perform every chosen service. */
+export function performersOfAll(staffers: Staffer[], services: Service[]): Staffer[] {
+  return staffers.filter((st) => services.every((s) => s.staffers.some((x) => x.uuid === st.uuid)));
+}
+
+export interface Selection {
+  location: string;
+  services: string[];
+  /** "" = anyone. */
+  staffer: string;
+  zone: string;
+}
+
+const servicesOf = (sel: Selection) =>
+  sel.services.map((service_uuid) =>
+    sel.staffer ? { service_uuid, staffer_uuid: sel.staffer } : { service_uuid },
+  );
+
+/**
+ * Free starts: one service lists every start of the chosen day; several services
+ * (a cart) list the first start on which all fit, for each of the next 14 days.
+ */
+export async function searchSlots(api: Client, sel: Selection, date: string) {
+  if (sel.services.length === 1) {
+    const { start, end } = dayRange(date);
+    const q = new URLSearchParams({
+      service_uuid: sel.services[0] ?? "",
+      range_start: start,
+      range_end: end,
+      timezone: sel.zone,
+    });
+    if (sel.staffer) q.set("staffer_uuid", sel.staffer);
+    const res = await api.get<TimeSlots>(`/locations/${sel.location}/time-slots?${q}`);
+    return res.dates
+      .filter((d) => d.date === date)
+      .flatMap((d) => d.slots.map((s): SlotChoice => ({ start: localToUtc(d.date, s.start) })));
+  }
+  const res = await api.post<CartSlots>(`/locations/${sel.location}/time-slots/cart`, {
+    services: servicesOf(sel),
+    range_start: dayRange(date).start,
+    range_end: dayRange(addDays(date, 13)).end,
+    timezone: sel.zone,
+  });
+  return (res.data[0]?.dates ?? []).map((d): SlotChoice => ({
+    start: localToUtc(d.date, d.slot.start),
+  }));
+}
+
+/** Holds the slot; null when the API offers no reservations (the booking then goes direct). */
+export async function hold(
+  api: Client,
+  sel: Selection,
+  slot: SlotChoice,
+): Promise<Reservation | null> {
+  try {
+    return await api.post<Reservation>("/reservations", {
+      location_uuid: sel.location,
+      items: [{ datetime_start: slot.start, services: servicesOf(sel) }],
+    });
+  } catch (e) {
+    if (isUnavailable(e)) return null;
+    throw e;
+  }
+}
+
+export async function release(api: Client, reservation: Reservation | null) {
+  if (!reservation) return;
+  // Best effort: an unreleased hold expires by itself.
+  await api.del(`/reservations/${reservation.uuid}`).catch(() => undefined);
+}
+
+export interface Details {
+  first_name: string;
+  last_name: string;
+  middle_name: string;
+  phone: string;
+  email: string;
+  comment: string;
+}
+
+export async function book(
+  api: Client,
+  sel: Selection,
+  slot: SlotChoice,
+  reservation: Reservation | null,
+  customer: Details & { phone_e164: string },
+  form: BookingForm,
+): Promise<Booking[]> {
+  const shown = (field: keyof BookingForm, value: string) =>
+    form[field] !== "hidden" && value.trim() ? value.trim() : undefined;
+  const common = {
+    location_uuid: sel.location,
+    customer_first_name: customer.first_name.trim(),
+    customer_last_name: shown("customer_last_name", customer.last_name),
+    customer_middle_name: shown("customer_middle_name", customer.middle_name),
+    customer_email: shown("customer_email", customer.email),
+    booking_comment: shown("booking_comment", customer.comment),
+    customer_phone: customer.phone_e164,
+    timezone: sel.zone,
+    customer_browser_tz: sel.zone,
+    customer_browser_language: navigator.language.slice(0, 35),
+    source: "widget",
+    ...(reservation ? { reservation_uuid: reservation.uuid } : {}),
+  };
+  if (sel.services.length === 1) {
+    const booking = await api.post<Booking>("/bookings", {
+      ...common,
+      service_uuid: sel.services[0],
+      reserved_on: slot.start,
+      ...(sel.staffer ? { staffer_uuid: sel.staffer } : {}),
+    });
+    return [booking];
+  }
+  const cart = await api.post<{ bookings: Booking[] }>("/bookings/cart", {
+    ...common,
+    items: [{ datetime_start: slot.start, services: servicesOf(sel) }],
+  });
+  return cart.bookings;
+}

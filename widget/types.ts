@@ -1,0 +1,67 @@
+/** The parts of the public API's responses the widget reads. */
+
+export interface Service {
+  uuid: string;
+  name: string;
+  price_formatted: string;
+  discount: number;
+  discount_formatted: string;
+  price: number;
+  duration: { value: number; label: string };
+  live_in_widget: boolean;
+  locations: { uuid: string; name: string }[];
+  staffers: { uuid: string }[];
+}
+
+export interface Staffer {
+  uuid: string;
+  first_name: string;
+  last_name: string | null;
+  is_active_in_widget: boolean;
+  location_uuids: string[];
+}
+
+export interface Page<T> {
+  data: T[];
+}
+
+export interface TimeSlots {
+  timezone: string;
+  dates: { date: string; slots: { start: string; price_formatted: string }[] }[];
+}
+
+export interface CartSlots {
+  data: { dates: { date: string; slot: { start: string; price_formatted: string } }[] }[];
+}
+
+export type FieldRule = "required" | "optional" | "hidden";
+
+export interface BookingForm {
+  customer_email: FieldRule;
+  customer_last_name: FieldRule;
+  customer_middle_name: FieldRule;
+  booking_comment: FieldRule;
+}
+
+export interface Reservation {
+  uuid: string;
+  expires_at: string;
+}
+
+export interface Booking {
+  uuid: string;
+  start_time: string;
+  end_time: string;
+  links: { type: string; link: string }[];
+}
+
+/** One start the customer can pick: a UTC instant, with the staffer an alternative names. */
+export interface SlotChoice {
+  start: string;
+  staffer_uuid?: string;
+}
+
+export interface Alternative {
+  start: string;
+  staffer_uuid?: string;
+}
