@@ -8,7 +8,13 @@ export default defineConfig(async () => ({
     // Every test file's calls share the client address "local", hence the headroom of the
     // per-address limiters (test/integration/rate-limit.test.ts drives them with fakes).
     await workersPool(
-      { API_RATE_LIMIT: 300, ADDRESS_RATE_LIMIT: 1_000_000, ADMIN_RATE_LIMIT: 100_000 },
+      {
+        API_RATE_LIMIT: 300,
+        ADDRESS_RATE_LIMIT: 1_000_000,
+        ADMIN_RATE_LIMIT: 100_000,
+        PUBLISHABLE_KEY_RATE_LIMIT: 300,
+        PUBLISHABLE_CLIENT_RATE_LIMIT: 120,
+      },
       { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1" },
     ),
   ],

@@ -14,7 +14,13 @@ import { workersPool } from "./vitest.pool";
 export default defineConfig(async () => ({
   plugins: [
     await workersPool(
-      { API_RATE_LIMIT: 1_000_000, ADDRESS_RATE_LIMIT: 1_000_000, ADMIN_RATE_LIMIT: 1_000_000 },
+      {
+        API_RATE_LIMIT: 1_000_000,
+        ADDRESS_RATE_LIMIT: 1_000_000,
+        ADMIN_RATE_LIMIT: 1_000_000,
+        PUBLISHABLE_KEY_RATE_LIMIT: 1_000_000,
+        PUBLISHABLE_CLIENT_RATE_LIMIT: 1_000_000,
+      },
       {
         FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",
         ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),

@@ -1,7 +1,14 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 
-type Limits = Record<"API_RATE_LIMIT" | "ADDRESS_RATE_LIMIT" | "ADMIN_RATE_LIMIT", number>;
+type Limits = Record<
+  | "API_RATE_LIMIT"
+  | "ADDRESS_RATE_LIMIT"
+  | "ADMIN_RATE_LIMIT"
+  | "PUBLISHABLE_KEY_RATE_LIMIT"
+  | "PUBLISHABLE_CLIENT_RATE_LIMIT",
+  number
+>;
 
 /**
  * The Workers pool as every workerd test run uses it: the real bindings of

@@ -17,7 +17,13 @@ const out = path.join(root, ".wrangler", "openapi");
 
 const { createApp, PUBLIC_BASE, ADMIN_BASE } = await import("../src/app.ts");
 const allow = { limit: async () => ({ success: true }) };
-const env = { ADDRESS_RATE_LIMIT: allow, API_RATE_LIMIT: allow, ADMIN_RATE_LIMIT: allow };
+const env = {
+  ADDRESS_RATE_LIMIT: allow,
+  API_RATE_LIMIT: allow,
+  ADMIN_RATE_LIMIT: allow,
+  PUBLISHABLE_KEY_RATE_LIMIT: allow,
+  PUBLISHABLE_CLIENT_RATE_LIMIT: allow,
+};
 const app = createApp();
 
 mkdirSync(out, { recursive: true });

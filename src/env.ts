@@ -1,4 +1,5 @@
 import type { Database } from "./db/client";
+import type { ApiKeyKind } from "./lib/api-keys";
 import type { Scope } from "./db/scope";
 import type { RenderContext } from "./views/booking";
 
@@ -24,6 +25,15 @@ export interface WorkspaceVariables extends RequestVariables {
   scope: Scope;
   /** The workspace's currency and locale and the request's origin, for rendering. */
   render: RenderContext;
+  /** The verified key: its kind decides the scope, CORS and the policy a request is held to. */
+  apiKey: AuthenticatedKey;
+}
+
+export interface AuthenticatedKey {
+  id: string;
+  kind: ApiKeyKind;
+  /** Publishable keys: the web origins allowed to call with it (normalised). */
+  allowedOrigins: string[];
 }
 
 export interface AuthenticatedWorkspace {

@@ -12,6 +12,7 @@ export const ErrorCodeSchema = z
     "unsupported_media_type",
     "unauthenticated",
     "forbidden",
+    "origin_not_allowed",
     "not_found",
     "route_not_found",
     "method_not_allowed",
@@ -20,9 +21,16 @@ export const ErrorCodeSchema = z
     "booking_not_replaceable",
     "booking_closed",
     "booking_changed",
+    "reservation_expired",
+    "policy_window_passed",
     "order_not_open",
     "account_requires_action",
     "order_has_booked_services",
+    "order_not_paid",
+    "order_changed",
+    "voucher_unavailable",
+    "voucher_balance_changed",
+    "voucher_already_used",
     "payload_too_large",
     "rate_limited",
     "internal_error",
@@ -42,6 +50,7 @@ export function statusFor(
     case "unauthenticated":
       return 401;
     case "forbidden":
+    case "origin_not_allowed":
       return 403;
     case "not_found":
     case "route_not_found":
@@ -53,7 +62,14 @@ export function statusFor(
     case "booking_not_replaceable":
     case "booking_closed":
     case "booking_changed":
+    case "reservation_expired":
+    case "policy_window_passed":
     case "order_not_open":
+    case "order_not_paid":
+    case "order_changed":
+    case "voucher_unavailable":
+    case "voucher_balance_changed":
+    case "voucher_already_used":
       return 409;
     case "payload_too_large":
       return 413;
@@ -70,22 +86,34 @@ export function statusFor(
   }
 }
 
+/** A free start offered instead of a taken one (409 `slot_unavailable`). */
+export interface Alternative {
+  start: string;
+  staffer_uuid: string;
+}
+
 /** One error class for every failure the API reports on purpose. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly alternatives: Alternative[] | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldErrors; headers?: Record<string, string> } = {},
+    options: {
+      errors?: FieldErrors;
+      headers?: Record<string, string>;
+      alternatives?: Alternative[];
+    } = {},
   ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers;
+    this.alternatives = options.alternatives;
   }
 
   get status() {
@@ -114,7 +142,7 @@ export const fieldError = (field: string, message: string) =>
 /** A calendar refused a claim: the time was taken since the slot search read D1. */
 export class SlotTakenError extends ApiError {
   readonly stafferId: string;
-  readonly conflicts: { start: number; end: number; kind: "booking" | "blocked" }[];
+  readonly conflicts: { start: number; end: number; kind: "booking" | "blocked" | "held" }[];
 
   constructor(stafferId: string, conflicts: SlotTakenError["conflicts"]) {
     super("slot_unavailable", "The requested time is no longer available.");

@@ -2,23 +2,16 @@ import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import { apiKeys, workspaces } from "../db/schema";
 import type { PublicEnv } from "../env";
-import { constantTimeEqual, parseApiKeyId, sha256Hex } from "../lib/api-keys";
+import { constantTimeEqual, parseApiKey, sha256Hex } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
 import { ApiError } from "../lib/errors";
-
-declare module "hono" {
-  interface ContextVariableMap {
-    /** Id of the API key that authenticated the request; set by `requireApiKey` once verified. */
-    apiKeyId: string;
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // One message for every credential failure: a caller must not learn whether a workspace exists.
 const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
 
-/** Public API: Bearer API key plus the Workspace header naming the key's own workspace. */
+/** Public API: Bearer API key (secret or publishable) plus the Workspace header naming the key's own workspace. */
 export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) {
@@ -28,20 +21,21 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   if (!workspaceId) {
     throw new ApiError("unauthenticated", "Send the workspace id in the `Workspace` header.");
   }
-  const keyId = parseApiKeyId(token);
-  if (!keyId || !UUID.test(workspaceId)) throw invalid();
+  const parsed = parseApiKey(token);
+  if (!parsed || !UUID.test(workspaceId)) throw invalid();
 
   const [row] = await c.var.db
     .select({ key: apiKeys, workspace: workspaces })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .where(eq(apiKeys.id, keyId))
+    .where(eq(apiKeys.id, parsed.id))
     .limit(1);
   const matches = row ? await constantTimeEqual(await sha256Hex(token), row.key.keyHash) : false;
   if (
     !row ||
     !matches ||
     row.key.revokedAt !== null ||
+    row.key.kind !== parsed.kind ||
     row.workspace.id !== workspaceId.toLowerCase()
   ) {
     throw invalid();
@@ -50,6 +44,10 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   c.set("workspace", { id, country, currency, locale, timezone });
   c.set("scope", { db: c.var.db, workspaceId: id });
   c.set("render", { currency, locale, origin: new URL(c.req.url).origin });
-  c.set("apiKeyId", row.key.id);
+  c.set("apiKey", {
+    id: row.key.id,
+    kind: row.key.kind,
+    allowedOrigins: row.key.allowedOrigins,
+  });
   await next();
 });

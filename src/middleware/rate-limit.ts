@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { OpenEnv } from "../env";
+import type { OpenEnv, PublicEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
 
-const clientAddress = (c: Context<OpenEnv>) => c.req.header("cf-connecting-ip") ?? "local";
+const clientAddress = (c: Context<OpenEnv> | Context<PublicEnv>) =>
+  c.req.header("cf-connecting-ip") ?? "local";
 
 async function enforce(limiter: RateLimit, key: string) {
   const { success } = await limiter.limit({ key });
@@ -36,8 +37,20 @@ export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT)
 /** Management API, before the admin token is checked: per client address. */
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
 
-/** Public API, after `requireApiKey`: per verified API key. */
-export const apiKeyRateLimit = createMiddleware<OpenEnv>(async (c, next) => {
-  await enforce(c.env.API_RATE_LIMIT, `key:${c.get("apiKeyId")}`);
+/**
+ * Public API, after `requireApiKey`: per verified key. A secret key counts in
+ * its own bucket. A publishable key is shared by every visitor of a salon's
+ * site, so it has limits of its own: one for the key as a whole, and a much
+ * smaller one per client address, so one visitor (or one script lifting the
+ * key from the page) cannot spend the whole site's allowance.
+ */
+export const apiKeyRateLimit = createMiddleware<PublicEnv>(async (c, next) => {
+  const key = c.var.apiKey;
+  if (key.kind === "secret") {
+    await enforce(c.env.API_RATE_LIMIT, `key:${key.id}`);
+  } else {
+    await enforce(c.env.PUBLISHABLE_KEY_RATE_LIMIT, `pk:${key.id}`);
+    await enforce(c.env.PUBLISHABLE_CLIENT_RATE_LIMIT, `pk:${key.id}:ip:${clientAddress(c)}`);
+  }
   await next();
 });

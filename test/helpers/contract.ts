@@ -76,6 +76,8 @@ export function loadContract(): Promise<Contract> {
  */
 export async function checkResponse(method: string, url: string, status: number, json: unknown) {
   if (status < 200 || status >= 300) return;
+  // CORS preflights are answered for every path and are no operation of either document.
+  if (method.toUpperCase() === "OPTIONS") return;
   const path = url.split("?")[0] ?? url;
   const api = (Object.keys(BASES) as Api[]).find((a) => path.startsWith(`${BASES[a]}/`));
   if (!api) return;

@@ -19,7 +19,9 @@ describe("POST /workspaces/{ws}/api-keys", () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      kind: "secret",
       api_key: expect.stringMatching(/^sk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/),
+      allowed_origins: [],
     });
     expect(res.body.api_key).toContain(res.body.id);
     expect((await client(ws.id, res.body.api_key)("/locations")).status).toBe(200);

@@ -15,13 +15,22 @@ export const workspaces = sqliteTable("workspaces", {
 export const apiKeys = sqliteTable(
   "api_keys",
   {
-    /** Public half of the key (`sk_<id>_<secret>`), used to find the row without the secret. */
+    /** Public half of the key (`sk_<id>_<secret>` or `pk_<id>_<secret>`), found without the secret. */
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id),
     /** SHA-256 of the whole key, hex. The key itself is never stored. */
     keyHash: text("key_hash").notNull(),
+    /** `secret` (servers: the whole public API) or `publishable` (web pages: a narrow scope). */
+    kind: text("kind", { enum: ["secret", "publishable"] })
+      .notNull()
+      .default("secret"),
+    /** Origins a browser may call from with a publishable key (JSON array; empty for secret keys). */
+    allowedOrigins: text("allowed_origins", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default([]),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
   },

@@ -6,19 +6,24 @@ import { isOneOf } from "../../middleware/exact-routes";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
+import { browserAccess, corsPreflight } from "../../middleware/cors";
+import { publishableScope } from "../../middleware/publishable-scope";
 import { apiKeyRateLimit, publicAddressRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
+import { registerBookingForm } from "./booking-form";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookingFeed, registerBookings } from "./bookings";
 import { route as icalRoute } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
+import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
 import { registerOrders } from "./orders";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
+import { registerVouchers } from "./vouchers";
 import { registerWebhooks } from "./webhooks";
 
 /**
@@ -42,9 +47,15 @@ export function publicApi() {
     name: "Workspace",
     description: "UUID of the workspace the call acts on",
   });
-  // Per client address before authentication, per API key once the key verified.
+  // Browsers' preflights carry no key: answered before anything else.
+  router.use("*", corsPreflight);
+  // Per client address before authentication, per API key once the key verified; a
+  // publishable key's origin is checked before it spends its allowance, its scope after.
   router.use("*", publicAddressRateLimit);
-  router.use("*", except(withoutApiKey, requireApiKey, apiKeyRateLimit));
+  router.use(
+    "*",
+    except(withoutApiKey, requireApiKey, browserAccess, apiKeyRateLimit, publishableScope),
+  );
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
@@ -56,11 +67,14 @@ export function publicApi() {
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);
+  registerBookingForm(router);
   registerOrders(router);
+  registerVouchers(router);
   registerWebhooks(router);
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
   router.route("/", open);
+  documentKeyErrors(router, PUBLIC_WITHOUT_API_KEY);
   return router;
 }

@@ -2,27 +2,44 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
-import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
-import { ApiKeySchema, WorkspaceParams } from "../workspaces/schema";
+import { authErrors, bodyErrors, json, workspaceNotFound } from "../../../lib/responses";
+import { WorkspaceParams } from "../workspaces/schema";
+import { ApiKeySchema, type CreateApiKey, CreateApiKeySchema, storedOrigins } from "./schema";
 
 export const route = createRoute({
   method: "post",
   path: "/workspaces/{ws}/api-keys",
   tags: ["API keys"],
   summary: "Issue another API key for a workspace (shown once)",
-  request: { params: WorkspaceParams },
+  description:
+    'Without a body, a secret key. `{ "kind": "publishable", "allowed_origins": [...] }` issues a key for web pages and the booking widget.',
+  request: {
+    params: WorkspaceParams,
+    body: {
+      content: { "application/json": { schema: CreateApiKeySchema } },
+      required: false,
+    },
+  },
   responses: {
     201: json(ApiKeySchema, "Created"),
     ...authErrors,
-    ...queryErrors,
+    ...bodyErrors,
     ...workspaceNotFound(),
   },
 });
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
+  // Without a body the validator does not run at all: nothing was sent, so a secret key.
+  const body: CreateApiKey = c.req.valid("json") ?? { kind: "secret" };
   const workspace = await requireWorkspace(c.var.db, ws);
-  const key = await insertApiKey(c.var.db, workspace.id, Date.now());
+  const key = await insertApiKey(c.var.db, workspace.id, Date.now(), {
+    kind: body.kind ?? "secret",
+    allowedOrigins: storedOrigins(body),
+  });
   await key.statement;
-  return c.json({ id: key.id, api_key: key.apiKey }, 201);
+  return c.json(
+    { id: key.id, kind: key.kind, api_key: key.apiKey, allowed_origins: key.allowedOrigins },
+    201,
+  );
 };

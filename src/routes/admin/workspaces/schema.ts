@@ -37,13 +37,6 @@ export const renderWorkspace = (
   created_at: toIso(row.createdAt),
 });
 
-export const ApiKeySchema = z
-  .object({
-    id: z.string(),
-    api_key: z.string().openapi({ description: "Shown once; only its hash is stored." }),
-  })
-  .openapi("ApiKey");
-
 export const CreatedWorkspaceSchema = WorkspaceSchema.extend({ api_key: z.string() }).openapi(
   "CreatedWorkspace",
 );
