@@ -2,8 +2,10 @@ import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import { guard, holdNotFenced } from "../db/guards";
+import { applyBookingForm } from "../domain/booking-form";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
+import { policyOf } from "../domain/policy";
 import { utcDate } from "../lib/clock";
 import { fieldError, SlotTakenError, validationError } from "../lib/errors";
 import type { BookingDeps } from "./deps";
@@ -81,7 +83,13 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
   const services = new Map(loaded.services.map((s) => [s.id, s]));
-  const problems: Record<string, string[]> = {};
+  const form = applyBookingForm(loaded.bookingForm, {
+    customer_email: req.customer.email,
+    customer_last_name: req.customer.lastName,
+    customer_middle_name: req.customer.middleName,
+    booking_comment: req.publicNotes,
+  });
+  const problems: Record<string, string[]> = { ...form.errors };
   req.items.forEach((item, i) => {
     item.services.forEach((s, j) => {
       if (!services.has(s.serviceId)) problems[req.fields.service(i, j)] = ["Unknown service."];
@@ -101,21 +109,22 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     locationId: req.locationId,
     timezone: req.timezone ?? inputs.rules.timezone,
     status: loaded.newStatus,
-    publicNotes: req.publicNotes ?? "",
+    publicNotes: form.values.booking_comment ?? "",
     source: req.source && KNOWN_SOURCES.has(req.source) ? req.source : "unknown",
     customerBrowserTz: req.customerBrowserTz ?? null,
     customerBrowserLanguage: req.customerBrowserLanguage ?? null,
     bookingCallback: req.bookingCallback ?? false,
     googleMeetGuestEmails: req.googleMeetGuestEmails ?? null,
+    policy: policyOf(inputs.location),
   };
   const customer = {
     id: customerId,
     isNew: loaded.customer === null,
     phone,
     firstName: req.customer.firstName,
-    lastName: req.customer.lastName ?? null,
-    middleName: req.customer.middleName ?? null,
-    email: req.customer.email ?? null,
+    lastName: form.values.customer_last_name ?? null,
+    middleName: form.values.customer_middle_name ?? null,
+    email: form.values.customer_email ?? null,
   };
   const now = Date.now();
 

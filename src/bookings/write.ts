@@ -11,6 +11,7 @@ import {
   calendarEntries,
   customers,
 } from "../db/schema";
+import type { LocationPolicy } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
 import { renderCustomer } from "../views/customer";
@@ -38,6 +39,8 @@ export interface BookingDetails {
   customerBrowserLanguage: string | null;
   bookingCallback: boolean;
   googleMeetGuestEmails: string | null;
+  /** The location's cancel and change policy, shown on every booking. */
+  policy: LocationPolicy;
 }
 
 const randomToken = () =>
@@ -134,6 +137,7 @@ export function bookingWrite(
     order,
     orderServices: serviceRows,
     status: details.status,
+    policy: details.policy,
   }));
   const rendered = views.map((v) => renderBooking(v, ctx));
 

@@ -37,11 +37,17 @@ export const OrderedServiceSchema = z
 export const PolicySchema = z
   .object({
     policy_text: z.string().nullable(),
-    is_cancelable: z.boolean(),
-    cancellation_offset: z.number().int(),
+    is_cancelable: z.boolean().openapi({
+      description:
+        "Whether a customer (publishable key) may cancel it now: open, and cancellation_offset is 0 or at least that many minutes remain before the start",
+    }),
+    cancellation_offset: z.number().int().openapi({ description: "Minutes; 0: no limit" }),
     cancellation_text: z.string().nullable(),
-    is_changeable: z.boolean(),
-    change_offset: z.number().int(),
+    is_changeable: z.boolean().openapi({
+      description:
+        "Whether a customer (publishable key) may reschedule it now: open, and change_offset is 0 or at least that many minutes remain before the start",
+    }),
+    change_offset: z.number().int().openapi({ description: "Minutes; 0: no limit" }),
     change_text: z.string().nullable(),
   })
   .openapi("BookingPolicy");

@@ -1,6 +1,7 @@
 import type { BookingView } from "../db/queries/bookings";
 import { durationObject, MINUTE } from "../domain/duration";
 import { formatMoney } from "../domain/money";
+import { policyVerdict } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { toIso } from "../lib/clock";
 import type { Booking } from "./booking-schema";
@@ -21,11 +22,12 @@ export function icalLink(ctx: RenderContext, booking: BookingRow) {
   return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${booking.icalToken}`;
 }
 
-export function renderBooking(view: BookingView, ctx: RenderContext): Booking {
-  const { booking } = view;
+/** `now` decides the policy's is_cancelable and is_changeable. */
+export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.now()): Booking {
+  const { booking, policy } = view;
   const money = (amount: number) => formatMoney(amount, ctx.currency, ctx.locale);
   const invoice = bookingOrderInvoice(view);
-  const open = !booking.isCanceled && !booking.isCompleted;
+  const verdict = policyVerdict(policy, booking, now);
   return {
     uuid: booking.id,
     location_uuid: booking.locationId,
@@ -44,13 +46,13 @@ export function renderBooking(view: BookingView, ctx: RenderContext): Booking {
     currency: ctx.currency,
     status: { uuid: view.status.id, name: view.status.name, type: view.status.type },
     policy: {
-      policy_text: null,
-      is_cancelable: open,
-      cancellation_offset: 0,
-      cancellation_text: null,
-      is_changeable: open,
-      change_offset: 0,
-      change_text: null,
+      policy_text: policy.policyText,
+      is_cancelable: verdict.isCancelable,
+      cancellation_offset: policy.cancellationOffset,
+      cancellation_text: policy.cancellationText,
+      is_changeable: verdict.isChangeable,
+      change_offset: policy.changeOffset,
+      change_text: policy.changeText,
     },
     links: [
       { type: "ical", link: icalLink(ctx, booking) },

@@ -9,6 +9,17 @@ export const LocationSchema = z
     timezone: z.string(),
     slot_step: z.number().int().openapi({ description: "Minutes between slot starts" }),
     min_notice: z.number().int().openapi({ description: "Minutes of notice a booking needs" }),
+    cancellation_offset: z.number().int().openapi({
+      description:
+        "Minutes before a booking's start after which a publishable key may no longer cancel it; 0: no limit",
+    }),
+    change_offset: z.number().int().openapi({
+      description:
+        "Minutes before a booking's start after which a publishable key may no longer reschedule it; 0: no limit",
+    }),
+    policy_text: z.string().nullable(),
+    cancellation_text: z.string().nullable(),
+    change_text: z.string().nullable(),
   })
   .openapi("Location");
 
@@ -22,4 +33,9 @@ export const renderLocation = (
   timezone: row.timezone,
   slot_step: row.slotStep,
   min_notice: row.minNotice,
+  cancellation_offset: row.cancellationOffset,
+  change_offset: row.changeOffset,
+  policy_text: row.policyText,
+  cancellation_text: row.cancellationText,
+  change_text: row.changeText,
 });

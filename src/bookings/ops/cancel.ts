@@ -5,6 +5,7 @@ import { fieldError } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { movingClaims } from "../calendar-entries";
+import { assertPolicyAllows } from "../policy-window";
 
 export interface CancelInput {
   /** Why: canceled (the default), didnt_come, postponed, … */
@@ -12,6 +13,8 @@ export interface CancelInput {
   internalNotes?: string | undefined;
   /** The staffer who cancels. */
   stafferId?: string | undefined;
+  /** The request comes from a customer (publishable key): the location's cancellation policy applies. */
+  heldToPolicy?: boolean | undefined;
 }
 
 /**
@@ -26,6 +29,7 @@ export function cancelBooking(deps: BookingDeps, bookingId: string, input: Cance
     bookingId,
     "cancel",
     async (loaded, { scope, now }) => {
+      if (input.heldToPolicy) assertPolicyAllows("cancel", loaded, now);
       if (input.stafferId && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
       const booking = {
         ...loaded.booking,

@@ -10,16 +10,20 @@ import type { BookingDeps } from "../deps";
 import { utcDate } from "../../lib/clock";
 import { bookedEntry, movingClaims } from "../calendar-entries";
 import { assertPlacementsFit } from "../placement";
+import { assertPolicyAllows } from "../policy-window";
 
 export interface RescheduleInput {
   /** The booking's new start, epoch ms. */
   start: number;
   notifyOnReschedule?: boolean | undefined;
+  /** The request comes from a customer (publishable key): the location's change policy applies. */
+  heldToPolicy?: boolean | undefined;
 }
 
 /** Moves every service of the booking by the same amount; staffers stay. */
 export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: RescheduleInput) {
   return changeBooking(deps, bookingId, "reschedule", async (loaded, { scope, now }) => {
+    if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
     const start = input.start;
     const delta = start - loaded.booking.startAt;
     const services = loaded.services;

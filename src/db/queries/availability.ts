@@ -15,6 +15,7 @@ import {
   staffers,
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import { selectBookingForm, toBookingForm } from "./booking-form";
 
 const DAY_MS = 86_400_000;
 // No zone is more than 14 h from UTC: this pad turns local dates into a safe UTC window.
@@ -66,6 +67,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     busy,
     customer,
     statuses,
+    form,
   ] = await db.batch([
     db
       .select()
@@ -149,6 +151,8 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       .where(whereIn(scope, bookingStatuses, eq(bookingStatuses.type, "new")))
       .orderBy(bookingStatuses.createdAt)
       .limit(1),
+    // Booking writes enforce the workspace's booking form; read here, it costs no round trip.
+    selectBookingForm(scope),
   ]);
   return {
     location: location[0] ?? null,
@@ -160,6 +164,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     busy,
     customer: customer[0] ?? null,
     newStatus: statuses[0] ?? null,
+    bookingForm: toBookingForm(form),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   staffers,
 } from "../schema";
 import type { Database } from "../client";
+import type { LocationPolicy } from "../../domain/policy";
 import { type Scope, whereIn } from "../scope";
 
 type ServiceRow = typeof bookingServices.$inferSelect;
@@ -25,6 +26,8 @@ export interface BookingView {
   /** Every service on the order (a cart order spans several bookings). */
   orderServices: ServiceRow[];
   status: typeof bookingStatuses.$inferSelect;
+  /** The booking's location's cancel and change policy (the `policy` object). */
+  policy: LocationPolicy;
 }
 
 /** A booking's view plus its busy time and the records a change request refers to. */
@@ -42,6 +45,15 @@ export interface Referenced {
   accountId?: string | undefined;
 }
 
+/** The location columns a booking's `policy` object shows. */
+const policyColumns = {
+  cancellationOffset: locations.cancellationOffset,
+  changeOffset: locations.changeOffset,
+  policyText: locations.policyText,
+  cancellationText: locations.cancellationText,
+  changeText: locations.changeText,
+};
+
 /**
  * A booking with its services, its order (and every service on that order,
  * for the totals), its status and its calendar entries, plus the staffer,
@@ -57,11 +69,12 @@ export async function loadBooking(
   const own = whereIn(scope, bookings, eq(bookings.id, bookingId));
   const orderId = db.select({ id: bookings.orderId }).from(bookings).where(own);
   const statusId = db.select({ id: bookings.statusId }).from(bookings).where(own);
+  const locationId = db.select({ id: bookings.locationId }).from(bookings).where(own);
   const siblings = db
     .select({ id: bookings.id })
     .from(bookings)
     .where(whereIn(scope, bookings, inSubquery(bookings.orderId, orderId)));
-  const [booking, order, orderServices, status, entries, goods, staffer, newStatus, account] =
+  const [booking, order, orderServices, status, entries, goods, staffer, newStatus, account, at] =
     await db.batch([
       db.select().from(bookings).where(own),
       db
@@ -103,15 +116,21 @@ export async function loadBooking(
         .select()
         .from(accounts)
         .where(whereIn(scope, accounts, eq(accounts.id, ref.accountId ?? ""))),
+      db
+        .select(policyColumns)
+        .from(locations)
+        .where(whereIn(scope, locations, inSubquery(locations.id, locationId))),
     ]);
   const [b] = booking;
   const [o] = order;
   const [s] = status;
-  if (!b || !o || !s) return null;
+  const [policy] = at;
+  if (!b || !o || !s || !policy) return null;
   return {
     booking: b,
     order: o,
     status: s,
+    policy,
     orderServices,
     services: orderServices.filter((row) => row.bookingId === b.id),
     entries,

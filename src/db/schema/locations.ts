@@ -13,6 +13,13 @@ export const locations = sqliteTable(
     timezone: text("timezone").notNull(),
     slotStep: integer("slot_step").notNull().default(15),
     minNotice: integer("min_notice").notNull().default(0),
+    /** Minutes before a booking's start after which a widget (publishable key) may not cancel it; 0: no limit. */
+    cancellationOffset: integer("cancellation_offset").notNull().default(0),
+    /** Minutes before a booking's start after which a widget may not reschedule it; 0: no limit. */
+    changeOffset: integer("change_offset").notNull().default(0),
+    policyText: text("policy_text"),
+    cancellationText: text("cancellation_text"),
+    changeText: text("change_text"),
     createdAt: integer("created_at").notNull(),
   },
   // Lists are ordered by creation inside a workspace.

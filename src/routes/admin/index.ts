@@ -7,6 +7,7 @@ import { adminRateLimit } from "../../middleware/rate-limit";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
 import { registerApiKeys } from "./api-keys";
+import { registerBookingForm } from "./booking-form";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerCategories } from "./categories";
 import { registerCustomers } from "./customers";
@@ -38,6 +39,7 @@ export function adminApi() {
   registerApiKeys(router);
   registerAccounts(router);
   registerBookingStatuses(router);
+  registerBookingForm(router);
   registerVoucherTemplates(router);
   registerPromocodes(router);
   registerCustomers(router);

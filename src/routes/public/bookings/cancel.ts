@@ -12,13 +12,13 @@ export const route = createRoute({
   tags: ["Bookings"],
   summary: "Cancel a booking",
   description:
-    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed.",
+    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed. A publishable key (a customer) is held to the location's policy: less than cancellation_offset minutes before the start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it.",
   request: { params: BookingPath, ...jsonBody(CancelBody) },
   responses: changeResponses(
     {
       description:
-        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
-      codes: ["booking_closed", "booking_changed"],
+        "The booking is completed or canceled (`booking_closed`), another request changed it at the same moment (`booking_changed`), or, with a publishable key, the location's cancellation_offset before the start has passed (`policy_window_passed`)",
+      codes: ["booking_closed", "booking_changed", "policy_window_passed"],
     },
     "A field is invalid or staffer_uuid is unknown",
   ),
@@ -31,6 +31,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     cancelReason: body.cancel_reason,
     internalNotes: body.internal_notes,
     stafferId: body.staffer_uuid,
+    heldToPolicy: c.var.apiKey.kind === "publishable",
   });
   return c.json(booking, 200);
 };

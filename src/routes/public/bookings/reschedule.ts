@@ -12,13 +12,13 @@ export const route = createRoute({
   tags: ["Bookings"],
   summary: "Move a booking to a new start",
   description:
-    "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken.",
+    "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken. A publishable key (a customer) is held to the location's policy: less than change_offset minutes before the booking's current start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it.",
   request: { params: BookingPath, ...jsonBody(RescheduleBody) },
   responses: changeResponses(
     {
       description:
-        "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      codes: ["booking_closed", "slot_unavailable", "booking_changed"],
+        "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`), another request changed the booking at the same moment (`booking_changed`), or, with a publishable key, the location's change_offset before the current start has passed (`policy_window_passed`)",
+      codes: ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed"],
     },
     "reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours",
   ),
@@ -30,6 +30,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const booking = await rescheduleBooking(bookingDeps(c), bookingId, {
     start: Date.parse(body.reserved_on),
     notifyOnReschedule: body.is_send_notification_on_reschedule,
+    heldToPolicy: c.var.apiKey.kind === "publishable",
   });
   return c.json(booking, 200);
 };

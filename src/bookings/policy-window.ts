@@ -1,0 +1,24 @@
+import type { LoadedBooking } from "../db/queries/bookings";
+import { beforeDeadline } from "../domain/policy";
+import { ApiError } from "../lib/errors";
+
+/**
+ * Refuses a customer's (publishable key's) cancel or reschedule once the
+ * location's offset before the booking's start has passed. Staff (secret
+ * keys) are never held to it, so callers ask only when the request is.
+ */
+export function assertPolicyAllows(
+  action: "cancel" | "change",
+  loaded: Pick<LoadedBooking, "booking" | "policy">,
+  now: number,
+): void {
+  const offset =
+    action === "cancel" ? loaded.policy.cancellationOffset : loaded.policy.changeOffset;
+  if (beforeDeadline(offset, loaded.booking.startAt, now)) return;
+  const what = action === "cancel" ? "canceled" : "rescheduled";
+  const text = action === "cancel" ? loaded.policy.cancellationText : loaded.policy.changeText;
+  throw new ApiError(
+    "policy_window_passed",
+    `The booking can no longer be ${what} online: the location allows it until ${offset} minutes before the start.${text ? ` ${text}` : ""}`,
+  );
+}

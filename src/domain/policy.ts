@@ -1,0 +1,55 @@
+import { type BookingState, isOpen } from "./booking-rules";
+import { MINUTE } from "./duration";
+
+/** A location's booking policy: offsets in minutes before a booking's start, 0 meaning no limit. */
+export interface LocationPolicy {
+  cancellationOffset: number;
+  changeOffset: number;
+  policyText: string | null;
+  cancellationText: string | null;
+  changeText: string | null;
+}
+
+export const NO_POLICY: LocationPolicy = {
+  cancellationOffset: 0,
+  changeOffset: 0,
+  policyText: null,
+  cancellationText: null,
+  changeText: null,
+};
+
+/** The policy part of a location row. */
+export const policyOf = (location: LocationPolicy): LocationPolicy => ({
+  cancellationOffset: location.cancellationOffset,
+  changeOffset: location.changeOffset,
+  policyText: location.policyText,
+  cancellationText: location.cancellationText,
+  changeText: location.changeText,
+});
+
+/**
+ * Whether the policy still allows a change `offsetMin` minutes before `startAt`
+ * at `now`: up to and including the deadline itself, and always when the
+ * offset is 0.
+ */
+export function beforeDeadline(offsetMin: number, startAt: number, now: number): boolean {
+  return offsetMin <= 0 || now <= startAt - offsetMin * MINUTE;
+}
+
+export interface PolicyVerdict {
+  isCancelable: boolean;
+  isChangeable: boolean;
+}
+
+/** What a customer may still do with a booking at `now` under its location's policy. */
+export function policyVerdict(
+  policy: Pick<LocationPolicy, "cancellationOffset" | "changeOffset">,
+  booking: BookingState & { startAt: number },
+  now: number,
+): PolicyVerdict {
+  const open = isOpen(booking);
+  return {
+    isCancelable: open && beforeDeadline(policy.cancellationOffset, booking.startAt, now),
+    isChangeable: open && beforeDeadline(policy.changeOffset, booking.startAt, now),
+  };
+}

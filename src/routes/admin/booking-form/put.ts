@@ -1,0 +1,43 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { saveBookingForm } from "../../../db/queries/booking-form";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import { DEFAULT_FORM, FORM_FIELDS } from "../../../domain/booking-form";
+import type { AdminEnv } from "../../../env";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
+import { BookingFormSchema, FieldModeSchema } from "../../../views/booking-form";
+import { WorkspaceParams } from "../workspaces/schema";
+
+const PutBookingFormBody = z
+  .object({
+    customer_email: FieldModeSchema.optional(),
+    customer_last_name: FieldModeSchema.optional(),
+    customer_middle_name: FieldModeSchema.optional(),
+    booking_comment: FieldModeSchema.optional(),
+  })
+  // A misspelt field would otherwise be dropped silently and leave the real one optional.
+  .catchall(z.never({ message: `Unknown field: the form has ${FORM_FIELDS.join(", ")}.` }))
+  .openapi("PutBookingForm");
+
+export const route = createRoute({
+  method: "put",
+  path: "/workspaces/{ws}/booking-form",
+  tags: ["Booking form"],
+  summary: "Set the workspace's booking form",
+  description:
+    "Replaces the whole form: each of customer_email, customer_last_name, customer_middle_name and booking_comment is required, optional or hidden; a field left out becomes optional. Creating a booking (single, cart, or from a reservation) without a required field answers 422 on that field; a hidden field sent is ignored and not stored. The public API shows the form at GET /booking-form.",
+  request: { params: WorkspaceParams, ...jsonBody(PutBookingFormBody) },
+  responses: {
+    200: json(BookingFormSchema, "The form as it now is"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const workspace = await requireWorkspace(c.var.db, ws);
+  const form = await saveBookingForm(c.var.db, workspace.id, { ...DEFAULT_FORM, ...body });
+  return c.json(form, 200);
+};
