@@ -50,6 +50,7 @@ const USE_CASE_FOLDERS = [
   "services",
   "blocked-spots",
   "staffers",
+  "vouchers",
 ];
 const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 

@@ -8,6 +8,7 @@ import {
   termsErrors,
 } from "../domain/pricing";
 import { type FieldErrors, validationError } from "../lib/errors";
+import { loadTender, splitTender, type VoucherOffer } from "../vouchers/tender";
 import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
 
 export interface CalculateRequest {
@@ -16,10 +17,18 @@ export interface CalculateRequest {
   discountAmount: number | null;
   promocode: string | null;
   excludedBookingIds: string[];
+  /** Vouchers the customer would pay with: the invoice shows what they cover, as pay would split it. */
+  payWith: VoucherOffer[];
+}
+
+export interface Calculated {
+  invoice: Invoice;
+  /** What each offered voucher would cover. */
+  voucherParts: { code: string; amount: number }[];
 }
 
 /** The invoice an order with these lines and terms would get, without creating it. */
-export async function calculateInvoice(scope: Scope, req: CalculateRequest): Promise<Invoice> {
+export async function calculateInvoice(scope: Scope, req: CalculateRequest): Promise<Calculated> {
   const refs = await loadOrderRefs(
     scope,
     refsFor(req.locationId, req.lines, {
@@ -34,5 +43,13 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
   const terms = orderTerms({ discountAmount: req.discountAmount, promocode: promo?.code ?? null });
   Object.assign(errors, termsErrors(lines, terms));
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  return orderInvoice(lines, terms, NOTHING_PAID, promo);
+  const unpaid = orderInvoice(lines, terms, NOTHING_PAID, promo);
+  const tender = await loadTender(scope, req.payWith);
+  if (tender.offers.length === 0) return { invoice: unpaid, voucherParts: [] };
+  // Only the voucher part: which account pays the rest is for pay to say.
+  const split = splitTender(unpaid.amount_due, tender);
+  return {
+    invoice: orderInvoice(lines, terms, { account: 0, voucher: split.voucher }, promo),
+    voucherParts: split.parts,
+  };
 }

@@ -5,22 +5,51 @@ import { atVersion, guard } from "../db/guards";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
-import { accounts, goodStocks, orders } from "../db/schema";
+import { accounts, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
-import { invoiceOf } from "../domain/pricing";
+import { invoiceOf, MAX_VOUCHERS_PER_ORDER } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
+import { issueVouchers } from "../vouchers/issue";
+import {
+  balancesMoved,
+  readOffered,
+  spendTender,
+  splitTender,
+  type TenderedVouchers,
+  tenderVouchers,
+  type VoucherOffer,
+} from "../vouchers/tender";
+import { stockMoves } from "./stock";
+
+export interface PayRequest {
+  /** The cash or card account that takes what the vouchers leave; required when anything is left. */
+  accountId: string | null;
+  /** Spent first, in this order. */
+  vouchers: VoucherOffer[];
+}
 
 const notOpen = () => new ApiError("order_not_open", "Only an open order can be paid.");
+const balanceChanged = () =>
+  new ApiError(
+    "voucher_balance_changed",
+    "Another payment spent one of these vouchers at the same moment; check its balance and try again.",
+  );
 
 /**
- * Settles an open POS order in full on a cash or card account of its branch.
- * One batch marks it paid, credits the account, takes the goods out of the
- * branch's stock and records `order-paid`; a guard at its head makes a second,
- * concurrent payment roll back whole instead of paying twice.
+ * Settles an open POS order in full: the vouchers offered first, then the
+ * account for the rest. One batch marks it paid, spends the vouchers, credits
+ * the account, issues the vouchers it sold, takes the goods out of the
+ * branch's stock and records `order-paid`. Guards at its head (the order's
+ * version, each voucher's balance) make a concurrent payment of the same
+ * order, or of the same voucher, roll back whole instead of paying twice.
+ *
+ * The loser retries once on fresh state, which is usually "already paid"; if
+ * a voucher it offered was spent meanwhile it answers 409 instead, rather
+ * than quietly charging the account what the voucher no longer covers.
  *
  * Stock may go below zero: the goods are already in the customer's hands, so
  * refusing the sale would only hide a miscount, which the negative stock shows.
@@ -28,101 +57,116 @@ const notOpen = () => new ApiError("order_not_open", "Only an open order can be 
 export async function payPosOrder(
   scope: Scope,
   orderId: string,
-  accountId: string,
+  req: PayRequest,
 ): Promise<PosOrder> {
+  let first: TenderedVouchers | null = null;
   try {
-    return await payOnce(scope, orderId, accountId);
+    return await payOnce(scope, orderId, req, (t) => {
+      first = t;
+    });
   } catch (error) {
-    // Lost a compare-and-set: try once more on fresh state, which is usually "already paid".
     if (!isGuardFailure(error)) throw error;
     probe("orders.pay.guard_refused");
   }
-  return payOnce(scope, orderId, accountId).catch((e: unknown) => {
+  return payOnce(scope, orderId, req, (t) => {
+    if (first && balancesMoved(first, t)) throw balanceChanged();
+  }).catch((e: unknown) => {
     throw isGuardFailure(e) ? notOpen() : e;
   });
 }
 
-async function payOnce(scope: Scope, orderId: string, accountId: string): Promise<PosOrder> {
+async function payOnce(
+  scope: Scope,
+  orderId: string,
+  req: PayRequest,
+  tendered: (t: TenderedVouchers) => void,
+): Promise<PosOrder> {
   const { db, workspaceId } = scope;
-  const [orderRows, lines, customer, accountRows] = await db.batch([
+  const [orderRows, lines, customer, issuedBefore, accountRows, voucherRows] = await db.batch([
     ...posOrderReads(scope, orderId),
     db
       .select()
       .from(accounts)
-      .where(whereIn(scope, accounts, eq(accounts.id, accountId))),
+      .where(whereIn(scope, accounts, eq(accounts.id, req.accountId ?? ""))),
+    readOffered(scope, req.vouchers),
   ]);
   const order = orderRows[0];
   if (!order) throw notFound("Order");
   if (order.status !== "open") throw notOpen();
-  const account = accountRows[0];
-  if (!account) throw fieldError("account_uuid", "Unknown account.");
-  if (account.locationId !== order.locationId)
-    throw fieldError("account_uuid", "The account belongs to another branch.");
-  if (requiresAction(account.type))
-    throw new ApiError(
-      "account_requires_action",
-      "This account takes payments out of band (QR or online); pay on a cash or card account.",
-      { errors: { account_uuid: ["The account needs an out-of-band payment action."] } },
-    );
   if (lines.some((l) => l.kind === "service" && l.bookingId !== null))
     throw new ApiError(
       "order_has_booked_services",
       "The order has a service linked to a booking; settle it by completing the booking.",
     );
+  const units = lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
+  if (units > MAX_VOUCHERS_PER_ORDER)
+    throw fieldError("vouchers", `An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers.`);
+  const account = accountRows[0];
+  if (req.accountId !== null) {
+    if (!account) throw fieldError("account_uuid", "Unknown account.");
+    if (account.locationId !== order.locationId)
+      throw fieldError("account_uuid", "The account belongs to another branch.");
+    if (requiresAction(account.type))
+      throw new ApiError(
+        "account_requires_action",
+        "This account takes payments out of band (QR or online); pay on a cash or card account.",
+        { errors: { account_uuid: ["The account needs an out-of-band payment action."] } },
+      );
+  }
+  const tender = tenderVouchers(req.vouchers, voucherRows);
+  tendered(tender);
 
-  const amount = invoiceOf({ order, lines }).amount_due;
+  const split = splitTender(invoiceOf({ order, lines }).amount_due, tender);
+  const payer = split.account > 0 ? account : undefined;
+  if (split.account > 0 && !payer)
+    throw fieldError(
+      "account_uuid",
+      `Required: ${split.account} is left to pay after the vouchers.`,
+    );
   const now = Date.now();
+  const issued = issueVouchers(scope, order.id, lines, now);
+  const paidOrder = {
+    ...order,
+    status: "paid" as const,
+    accountId: payer?.id ?? null,
+    paymentMethod: payer ? paymentMethodFor(payer.type) : split.voucher > 0 ? "voucher" : null,
+    accountPaidAmount: order.accountPaidAmount + split.account,
+    voucherPaidAmount: order.voucherPaidAmount + split.voucher,
+    paidAt: now,
+  };
   const paid: PosOrderView = {
-    order: {
-      ...order,
-      status: "paid",
-      accountId: account.id,
-      paymentMethod: paymentMethodFor(account.type),
-      accountPaidAmount: order.accountPaidAmount + amount,
-      paidAt: now,
-    },
+    order: paidOrder,
     lines,
     customer: customer[0] ?? null,
+    issued: [...issuedBefore, ...issued.rows],
   };
   const rendered = renderOrder(paid);
-  const sold = new Map<string, number>();
-  for (const l of lines)
-    if (l.kind === "good") sold.set(l.refId, (sold.get(l.refId) ?? 0) + l.quantity);
 
   const statements: BatchItem<"sqlite">[] = [
     db
       .update(orders)
       .set({
         status: "paid",
-        accountId: account.id,
-        paymentMethod: paid.order.paymentMethod,
-        accountPaidAmount: paid.order.accountPaidAmount,
+        accountId: paidOrder.accountId,
+        paymentMethod: paidOrder.paymentMethod,
+        accountPaidAmount: paidOrder.accountPaidAmount,
+        voucherPaidAmount: paidOrder.voucherPaidAmount,
         paidAt: now,
         version: sql`${orders.version} + 1`,
       })
       .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id))),
-    ...creditAccount(scope, {
-      accountId: account.id,
-      amount,
-      orderId: order.id,
-      bookingId: null,
-      at: now,
-    }),
-    ...[...sold].map(([goodId, quantity]) =>
-      db
-        .insert(goodStocks)
-        .values({
-          workspaceId,
-          goodId,
-          locationId: order.locationId,
-          quantity: -quantity,
-          unitPrice: 0,
+    ...(payer
+      ? creditAccount(scope, {
+          accountId: payer.id,
+          amount: split.account,
+          orderId: order.id,
+          bookingId: null,
+          at: now,
         })
-        .onConflictDoUpdate({
-          target: [goodStocks.goodId, goodStocks.locationId],
-          set: { quantity: sql`${goodStocks.quantity} - ${quantity}` },
-        }),
-    ),
+      : []),
+    ...spendTender(scope, tender, split, { orderId: order.id, bookingId: null, at: now }),
+    ...issued.statements,
+    ...stockMoves(scope, order.locationId, lines, -1),
     eventStatement(db, workspaceId, "order-paid", rendered),
   ];
   await rendezvous("orders.pay.before_write");

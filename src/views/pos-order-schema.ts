@@ -43,7 +43,8 @@ export const PosOrderSchema = z
     uuid: z.string(),
     status: z.enum(["open", "paid", "cancelled", "refunded"]),
     order_number: z.number().int(),
-    is_reverted: z.boolean(),
+    is_reverted: z.boolean().openapi({ description: "True once the order is refunded" }),
+    refund_reason: z.string().nullable(),
     booking_uuids: z.array(z.string()),
     created_at: z.string(),
     location_uuid: z.string(),
@@ -72,7 +73,15 @@ export const PosOrderSchema = z
     services: z.array(
       z.object({ service_uuid: z.string(), booking_uuid: z.string().nullable(), ...line }),
     ),
-    vouchers: z.array(z.object({ voucher_template_uuid: z.string(), ...line })),
+    vouchers: z.array(
+      z.object({
+        voucher_template_uuid: z.string(),
+        ...line,
+        codes: z
+          .array(z.string())
+          .openapi({ description: "The vouchers this line issued (one per unit) once paid" }),
+      }),
+    ),
   })
   .openapi("PosOrder");
 

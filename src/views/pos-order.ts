@@ -23,6 +23,7 @@ export function renderOrder(view: PosOrderView): PosOrder {
     status: order.status,
     order_number: order.orderNumber,
     is_reverted: order.isReverted,
+    refund_reason: order.refundReason,
     booking_uuids: [...new Set(lines.flatMap((l) => (l.bookingId ? [l.bookingId] : [])))],
     created_at: toIso(order.createdAt),
     location_uuid: order.locationId,
@@ -54,6 +55,10 @@ export function renderOrder(view: PosOrderView): PosOrder {
       .map((l) => ({ service_uuid: l.refId, booking_uuid: l.bookingId, ...common(l) })),
     vouchers: lines
       .filter((l) => l.kind === "voucher")
-      .map((l) => ({ voucher_template_uuid: l.refId, ...common(l) })),
+      .map((l) => ({
+        voucher_template_uuid: l.refId,
+        ...common(l),
+        codes: (view.issued ?? []).filter((v) => v.orderLineId === l.id).map((v) => v.code),
+      })),
   };
 }

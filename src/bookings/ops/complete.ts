@@ -5,6 +5,7 @@ import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
 import { validationError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
+import { loadTender, spendTender, splitTender, type VoucherOffer } from "../../vouchers/tender";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 
@@ -16,13 +17,16 @@ export interface CompleteInput {
   paidAmount?: number | undefined;
   /** The staffer who completes. */
   stafferId?: string | undefined;
+  /** Vouchers that pay first (each up to its amount or balance); the account takes the rest. */
+  vouchers?: VoucherOffer[] | undefined;
 }
 
 /**
- * Marks the booking done and credits what was paid (default: the booking's
- * own total) to the account. The booking and its order are both
- * compare-and-set, so two completes (or a complete and a cancel, or two
- * bookings of one cart) never credit twice or leave the order's status stale.
+ * Marks the booking done and takes what was paid (default: the booking's own
+ * total) from the vouchers offered first, then the account. The booking and
+ * its order are both compare-and-set, and each voucher is spent only at the
+ * balance read, so two completes (or a complete and a cancel, or two bookings
+ * of one cart, or two tills spending one voucher) never pay twice.
  */
 export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
   return changeBooking(
@@ -38,17 +42,21 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       }
       if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
       if (!account || Object.keys(problems).length > 0) throw validationError(problems);
+      const tender = await loadTender(scope, input.vouchers ?? []);
 
       const bookingTotal = bookingOrderInvoice({
         order: loaded.order,
         orderServices: loaded.services,
       }).total;
       const paid = input.paidAmount ?? bookingTotal;
-      const accountPaidAmount = loaded.order.accountPaidAmount + paid;
-      const settled = accountPaidAmount >= bookingOrderInvoice(loaded).total;
+      const split = splitTender(paid, tender);
+      const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
+      const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
+      const settled = accountPaidAmount + voucherPaidAmount >= bookingOrderInvoice(loaded).total;
       const order = {
         ...loaded.order,
         accountPaidAmount,
+        voucherPaidAmount,
         accountId: account.id,
         paymentMethod: paymentMethodFor(account.type),
         status: settled ? ("paid" as const) : loaded.order.status,
@@ -81,19 +89,23 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
             .update(orders)
             .set({
               accountPaidAmount,
+              voucherPaidAmount,
               accountId: account.id,
               paymentMethod: order.paymentMethod,
               status: order.status,
               paidAt: order.paidAt,
             })
             .where(whereIn(scope, orders, eq(orders.id, loaded.order.id))),
-          ...creditAccount(scope, {
-            accountId: account.id,
-            amount: paid,
-            orderId: loaded.order.id,
-            bookingId,
-            at: now,
-          }),
+          ...(split.account > 0 || split.voucher === 0
+            ? creditAccount(scope, {
+                accountId: account.id,
+                amount: split.account,
+                orderId: loaded.order.id,
+                bookingId,
+                at: now,
+              })
+            : []),
+          ...spendTender(scope, tender, split, { orderId: loaded.order.id, bookingId, at: now }),
         ],
       };
     },

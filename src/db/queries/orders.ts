@@ -34,6 +34,8 @@ export function newOrderRow(
     invoiceNote: null,
     createdAt: Date.now(),
     paidAt: null,
+    closedAt: null,
+    refundReason: null,
     version: 0,
     ...init,
   };

@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   "booking-notes-updated",
   "order-created",
   "order-paid",
+  "order-cancelled",
+  "order-refunded",
   "customer-created",
 ] as const;
 

@@ -1,14 +1,15 @@
-import { count, desc, eq, gte, lte } from "drizzle-orm";
+import { count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { inSubquery } from "../bounded";
 import type { PageRequest } from "../../lib/pagination";
-import { customers, orderLines, orders } from "../schema";
+import { customers, orderLines, orders, vouchers } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import { type VoucherRow, vouchersIssuedBy } from "./vouchers";
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
 
-/** The three reads that make up a POS order, to be batched with whatever else a request needs. */
+/** The four reads that make up a POS order, to be batched with whatever else a request needs. */
 export function posOrderReads(scope: Scope, orderId: string) {
   const { db } = scope;
   return [
@@ -34,6 +35,7 @@ export function posOrderReads(scope: Scope, orderId: string) {
           ),
         ),
       ),
+    vouchersIssuedBy(scope, orderId),
   ] as const;
 }
 
@@ -41,12 +43,14 @@ export interface PosOrderView {
   order: OrderRow;
   lines: OrderLineRow[];
   customer: CustomerRow | null;
+  /** The vouchers the order issued when it was paid (none while open). */
+  issued?: Pick<VoucherRow, "orderLineId" | "code">[];
 }
 
 export async function loadPosOrder(scope: Scope, orderId: string): Promise<PosOrderView | null> {
-  const [order, lines, customer] = await scope.db.batch(posOrderReads(scope, orderId));
+  const [order, lines, customer, issued] = await scope.db.batch(posOrderReads(scope, orderId));
   const row = order[0];
-  return row ? { order: row, lines, customer: customer[0] ?? null } : null;
+  return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
 }
 
 export interface OrderFilters {
@@ -82,7 +86,7 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .orderBy(...newestFirst)
       .limit(page.perPage)
       .offset(page.offset);
-  const [totals, rows, lines, people] = await db.batch([
+  const [totals, rows, lines, people, issued] = await db.batch([
     db.select({ total: count() }).from(orders).where(where),
     db
       .select()
@@ -100,6 +104,11 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .select()
       .from(customers)
       .where(whereIn(scope, customers, inSubquery(customers.id, pageOf(orders.customerId)))),
+    db
+      .select()
+      .from(vouchers)
+      .where(whereIn(scope, vouchers, inSubquery(vouchers.orderId, pageOf(orders.id))))
+      .orderBy(sql`rowid`),
   ]);
   const linesOf = new Map<string, OrderLineRow[]>();
   for (const line of lines) {
@@ -108,10 +117,13 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
     else linesOf.set(line.orderId, [line]);
   }
   const customerOf = new Map(people.map((p) => [p.id, p]));
+  const issuedBy = new Map<string, VoucherRow[]>();
+  for (const v of issued) issuedBy.set(v.orderId, [...(issuedBy.get(v.orderId) ?? []), v]);
   const views: PosOrderView[] = rows.map((order) => ({
     order,
     lines: linesOf.get(order.id) ?? [],
     customer: order.customerId ? (customerOf.get(order.customerId) ?? null) : null,
+    issued: issuedBy.get(order.id) ?? [],
   }));
   return { total: totals[0]?.total ?? 0, views };
 }

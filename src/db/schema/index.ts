@@ -1,5 +1,4 @@
 export * from "./bookings";
-export * from "./booking-form";
 export * from "./calendar";
 export * from "./catalogue";
 export * from "./customers";
@@ -8,6 +7,7 @@ export * from "./locations";
 export * from "./orders";
 export * from "./settings";
 export * from "./staff";
+export * from "./vouchers";
 export * from "./webhooks";
 export * from "./workspaces";
 export * from "./guards";

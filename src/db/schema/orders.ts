@@ -46,6 +46,9 @@ export const orders = sqliteTable(
     invoiceNote: text("invoice_note"),
     createdAt: integer("created_at").notNull(),
     paidAt: integer("paid_at"),
+    /** When the order was cancelled or refunded. */
+    closedAt: integer("closed_at"),
+    refundReason: text("refund_reason"),
     /** Bumped by every write; each write commits only at the version it read (compare-and-set). */
     version: integer("version").notNull().default(0),
   },

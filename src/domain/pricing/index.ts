@@ -24,3 +24,11 @@ export {
   type PaidSoFar,
   type StoredOrder,
 } from "./stored";
+export {
+  MAX_PAYMENT_VOUCHERS,
+  MAX_VOUCHERS_PER_ORDER,
+  type PaymentSplit,
+  splitPayment,
+  type VoucherTender,
+} from "./payment";
+export { CODE_ALPHABET, CODE_SYMBOLS, codeFromBytes, normaliseCode } from "./voucher-code";

@@ -4,7 +4,15 @@ import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
+import { PaymentVouchers, voucherOffers } from "../orders/schema";
 import { BookingPath, CompleteBody } from "./schema";
+
+const CompleteWithVouchers = CompleteBody.extend({
+  vouchers: PaymentVouchers.optional().openapi({
+    description:
+      "Vouchers that pay first (each up to its amount or balance) out of paid_amount; account_uuid takes the rest",
+  }),
+}).openapi("CompleteBookingWithVouchers");
 
 export const route = createRoute({
   method: "put",
@@ -12,13 +20,13 @@ export const route = createRoute({
   tags: ["Bookings"],
   summary: "Mark a booking complete",
   description:
-    "Marks the booking completed and credits paid_amount (default: the booking's own total) to the account, which must belong to the booking's location. The booking's order becomes paid once what was paid covers its total. A booking is completed at most once: a second complete, or a complete after a cancel, answers 409 booking_closed.",
-  request: { params: BookingPath, ...jsonBody(CompleteBody) },
+    "Marks the booking completed and credits paid_amount (default: the booking's own total) to the account, which must belong to the booking's location. The vouchers listed pay first, each up to its amount or balance, out of paid_amount; the account takes the rest (a void or spent voucher, or an amount above a balance, is 409 voucher_unavailable; an unknown code 422). The booking's order becomes paid once what was paid covers its total. A booking is completed at most once: a second complete, or a complete after a cancel, answers 409 booking_closed.",
+  request: { params: BookingPath, ...jsonBody(CompleteWithVouchers) },
   responses: changeResponses(
     {
       description:
-        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`)",
-      codes: ["booking_closed", "booking_changed"],
+        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`), or a voucher cannot pay what was asked of it (`voucher_unavailable`)",
+      codes: ["booking_closed", "booking_changed", "voucher_unavailable"],
     },
     "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown",
   ),
@@ -32,6 +40,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     internalNotes: body.internal_notes,
     paidAmount: body.paid_amount,
     stafferId: body.staffer_uuid,
+    vouchers: voucherOffers(body.vouchers),
   });
   return c.json(booking, 200);
 };

@@ -5,7 +5,7 @@ import { calculateInvoice } from "../../../orders/calculate";
 import { requestedLines } from "../../../orders/resolve";
 import { renderInvoice } from "../../../views/pos-order";
 import { InvoiceSchema } from "../../../views/pos-order-schema";
-import { CalculateOrderBody } from "./schema";
+import { CalculateOrderBody, voucherOffers } from "./schema";
 
 export const route = createRoute({
   method: "post",
@@ -13,24 +13,36 @@ export const route = createRoute({
   tags: ["POS orders"],
   summary: "Preview an order's totals without creating it",
   description:
-    "Priced by the same function as create and pay. Order of operations: line totals → discount → promocode → tax → total. A promocode's uses by the bookings in booking_uuids are not counted against its limit.",
+    "Priced by the same function as create and pay. Order of operations: line totals → discount → promocode → tax → total. A promocode's uses by the bookings in booking_uuids are not counted against its limit. With payment_vouchers, the invoice shows what those vouchers would cover (voucher_paid_amount, amount_due is what the account would pay), split exactly as pay splits it.",
   request: jsonBody(CalculateOrderBody),
   responses: {
-    200: json(z.object({ invoice: InvoiceSchema }), "The invoice"),
+    200: json(
+      z.object({
+        invoice: InvoiceSchema,
+        voucher_payments: z
+          .array(z.object({ code: z.string(), amount: z.number().int() }))
+          .openapi({ description: "What each voucher of payment_vouchers would cover" }),
+      }),
+      "The invoice",
+    ),
     ...authErrors,
     ...bodyErrors,
-    ...conflictErrors(),
+    ...conflictErrors(
+      "A payment voucher is void, spent, or smaller than its amount (`voucher_unavailable`)",
+      ["voucher_unavailable"],
+    ),
   },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const invoice = await calculateInvoice(c.var.scope, {
+  const { invoice, voucherParts } = await calculateInvoice(c.var.scope, {
     locationId: body.location_uuid,
     lines: requestedLines(body),
     discountAmount: body.discount_amount ?? null,
     promocode: body.promocode ?? null,
     excludedBookingIds: body.booking_uuids ?? [],
+    payWith: voucherOffers(body.payment_vouchers),
   });
-  return c.json({ invoice: renderInvoice(invoice, null) }, 200);
+  return c.json({ invoice: renderInvoice(invoice, null), voucher_payments: voucherParts }, 200);
 };

@@ -5,6 +5,7 @@ import {
   MAX_QUANTITY,
   MAX_UNIT_PRICE,
 } from "../../../domain/money";
+import { MAX_PAYMENT_VOUCHERS } from "../../../domain/pricing";
 import { money, nonEmpty, optionalText, orderAmount, quantity, uuid } from "../../../lib/fields";
 
 const lines = <T extends z.ZodType>(line: T) =>
@@ -36,6 +37,22 @@ const VoucherLine = z.object({
   staffer_uuid: uuid("staffer_uuid").optional(),
 });
 
+/** Vouchers offered as payment: spent first, in this order, each up to `amount` or its balance. */
+export const PaymentVouchers = z
+  .array(
+    z.object({
+      code: z.string().min(1, "Required.").max(64, "At most 64 characters."),
+      amount: orderAmount
+        .refine((n) => n > 0, "Must be at least 1.")
+        .optional()
+        .openapi({ description: "The most this voucher should cover; default: its balance" }),
+    }),
+  )
+  .max(MAX_PAYMENT_VOUCHERS, `At most ${MAX_PAYMENT_VOUCHERS} vouchers.`);
+
+export const voucherOffers = (v: z.infer<typeof PaymentVouchers> | undefined) =>
+  (v ?? []).map((o) => ({ code: o.code, amount: o.amount ?? null }));
+
 export const CalculateOrderBody = z
   .object({
     location_uuid: uuid("location_uuid"),
@@ -49,6 +66,10 @@ export const CalculateOrderBody = z
       .max(MAX_LINES_PER_KIND, `At most ${MAX_LINES_PER_KIND} bookings.`)
       .optional()
       .openapi({ description: "Bookings whose own use of the promocode is not counted" }),
+    payment_vouchers: PaymentVouchers.optional().openapi({
+      description:
+        "Vouchers the customer would pay with (as in pay's `vouchers`): the invoice shows what they cover",
+    }),
   })
   .openapi("CalculateOrder");
 
@@ -96,7 +117,24 @@ export const CreateOrderBody = z
   })
   .openapi("CreateOrder");
 
-export const PayOrderBody = z.object({ account_uuid: uuid("account_uuid") }).openapi("PayOrder");
+export const PayOrderBody = z
+  .object({
+    account_uuid: uuid("account_uuid").optional().openapi({
+      description:
+        "Cash or card account of the order's branch that pays what the vouchers leave; required when anything is left",
+    }),
+    vouchers: PaymentVouchers.optional(),
+  })
+  .openapi("PayOrder");
+
+export const RefundOrderBody = z
+  .object({
+    account_uuid: uuid("account_uuid").optional().openapi({
+      description: "The account the money goes back out of; default: the one the order was paid on",
+    }),
+    reason: optionalText(1000).optional(),
+  })
+  .openapi("RefundOrder");
 
 export const OrderPath = z.object({
   order_uuid: uuid("order_uuid").openapi({ param: { name: "order_uuid", in: "path" } }),

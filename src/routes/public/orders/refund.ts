@@ -1,0 +1,43 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { PublicEnv } from "../../../env";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../lib/responses";
+import { refundPosOrder } from "../../../orders/refund";
+import { PosOrderSchema } from "../../../views/pos-order-schema";
+import { OrderPath, RefundOrderBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/orders/{order_uuid}/refund",
+  tags: ["POS orders"],
+  summary: "Refund a paid POS order",
+  description:
+    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers the order sold are voided. If one of those has been spent, even in part, the refund is 409 voucher_already_used and nothing changes. An order that is not paid is 409 order_not_paid. Records `order-refunded`.",
+  request: { params: OrderPath, ...jsonBody(RefundOrderBody) },
+  responses: {
+    200: json(PosOrderSchema, "The refunded order"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("order"),
+    ...conflictErrors(
+      "The order is not paid (`order_not_paid`); a voucher it sold has been spent (`voucher_already_used`); it changed during the refund (`order_changed`)",
+      ["order_not_paid", "voucher_already_used", "order_changed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const { order_uuid: id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const order = await refundPosOrder(c.var.scope, id, {
+    accountId: body.account_uuid ?? null,
+    reason: body.reason ?? null,
+  });
+  return c.json(order, 200);
+};

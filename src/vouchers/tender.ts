@@ -1,0 +1,110 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import { type VoucherRow, spendVoucher, vouchersByCodes } from "../db/queries/vouchers";
+import type { Scope } from "../db/scope";
+import { normaliseCode, type PaymentSplit, splitPayment } from "../domain/pricing";
+import { ApiError, type FieldErrors, validationError } from "../lib/errors";
+
+/** A voucher the till offers as payment, as the request listed it. */
+export interface VoucherOffer {
+  code: string;
+  /** The most it should cover; null: as much as its balance and the bill allow. */
+  amount: number | null;
+}
+
+/** The vouchers offered, as read: what they can cover and the balances the write will check. */
+export interface TenderedVouchers {
+  offers: { offer: VoucherOffer; row: VoucherRow }[];
+}
+
+export const NO_VOUCHERS: TenderedVouchers = { offers: [] };
+
+/** The stored form of each offered code (null: cannot be a code), to read them in one query. */
+export const offeredCodes = (offers: readonly VoucherOffer[]) =>
+  offers.map((o) => normaliseCode(o.code));
+
+/** The read of the offered vouchers, to batch with the request's other reads. */
+export const readOffered = (scope: Scope, offers: readonly VoucherOffer[]) =>
+  vouchersByCodes(
+    scope,
+    offeredCodes(offers).filter((c): c is string => c !== null),
+  );
+
+/**
+ * Checks each offered voucher (as read by `readOffered`) can pay: unknown
+ * codes (or another workspace's) and repeats are 422; a voided or spent
+ * voucher, or an amount above its balance, is 409 voucher_unavailable.
+ */
+export function tenderVouchers(
+  offers: readonly VoucherOffer[],
+  rows: readonly VoucherRow[],
+): TenderedVouchers {
+  if (offers.length === 0) return NO_VOUCHERS;
+  const codes = offeredCodes(offers);
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+  const invalid: FieldErrors = {};
+  const unavailable: FieldErrors = {};
+  const seen = new Set<string>();
+  const tendered: TenderedVouchers["offers"] = [];
+  offers.forEach((offer, i) => {
+    const code = codes[i] ?? null;
+    const row = code === null ? undefined : byCode.get(code);
+    if (!code || !row) return void (invalid[`vouchers.${i}.code`] = ["Unknown voucher."]);
+    if (seen.has(code)) return void (invalid[`vouchers.${i}.code`] = ["Listed twice."]);
+    seen.add(code);
+    if (row.status === "void")
+      return void (unavailable[`vouchers.${i}.code`] = ["The voucher is void."]);
+    if (row.balance === 0)
+      return void (unavailable[`vouchers.${i}.code`] = ["The voucher has nothing left."]);
+    if (offer.amount !== null && offer.amount > row.balance)
+      return void (unavailable[`vouchers.${i}.amount`] = [
+        `More than the voucher's balance (${row.balance}).`,
+      ]);
+    tendered.push({ offer, row });
+  });
+  if (Object.keys(invalid).length > 0) throw validationError(invalid);
+  if (Object.keys(unavailable).length > 0)
+    throw new ApiError("voucher_unavailable", "A voucher cannot pay what was asked of it.", {
+      errors: unavailable,
+    });
+  return { offers: tendered };
+}
+
+/** Reads and checks the offered vouchers on their own (calculate, booking completion). */
+export async function loadTender(
+  scope: Scope,
+  offers: readonly VoucherOffer[],
+): Promise<TenderedVouchers> {
+  if (offers.length === 0) return NO_VOUCHERS;
+  return tenderVouchers(offers, await readOffered(scope, offers));
+}
+
+/** What the tendered vouchers cover of `due`, and the account the rest (the one split). */
+export const splitTender = (due: number, t: TenderedVouchers): PaymentSplit =>
+  splitPayment(
+    due,
+    t.offers.map(({ offer, row }) => ({
+      code: row.code,
+      balance: row.balance,
+      asked: offer.amount,
+    })),
+  );
+
+/** The batch statements that spend the split's voucher parts on an order, each guarded. */
+export function spendTender(
+  scope: Scope,
+  t: TenderedVouchers,
+  split: PaymentSplit,
+  on: { orderId: string; bookingId: string | null; at: number },
+): BatchItem<"sqlite">[] {
+  const rowOf = new Map(t.offers.map(({ row }) => [row.code, row]));
+  return split.parts.flatMap((part) => {
+    const voucher = rowOf.get(part.code);
+    return voucher ? spendVoucher(scope, { voucher, amount: part.amount, ...on }) : [];
+  });
+}
+
+/** Some voucher's balance moved since it was tendered (another till spent it): compare the two reads. */
+export function balancesMoved(before: TenderedVouchers, after: TenderedVouchers): boolean {
+  const now = new Map(after.offers.map(({ row }) => [row.id, row.balance]));
+  return before.offers.some(({ row }) => now.get(row.id) !== row.balance);
+}
