@@ -21,7 +21,6 @@ export const ErrorCodeSchema = z
     "booking_not_replaceable",
     "booking_closed",
     "booking_changed",
-    "policy_window_passed",
     "reservation_expired",
     "policy_window_passed",
     "order_not_open",
@@ -63,7 +62,6 @@ export function statusFor(
     case "booking_not_replaceable":
     case "booking_closed":
     case "booking_changed":
-    case "policy_window_passed":
     case "reservation_expired":
     case "policy_window_passed":
     case "order_not_open":

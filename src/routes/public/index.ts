@@ -12,7 +12,6 @@ import { apiKeyRateLimit, publicAddressRateLimit } from "../../middleware/rate-l
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingForm } from "./booking-form";
-import { registerBookingForm } from "./booking-form";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookingFeed, registerBookings } from "./bookings";
 import { route as icalRoute } from "./bookings/ical";
@@ -68,7 +67,6 @@ export function publicApi() {
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);
-  registerBookingForm(router);
   registerBookingForm(router);
   registerOrders(router);
   registerVouchers(router);
