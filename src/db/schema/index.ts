@@ -1,4 +1,5 @@
 export * from "./bookings";
+export * from "./booking-form";
 export * from "./calendar";
 export * from "./catalogue";
 export * from "./customers";
