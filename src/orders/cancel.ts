@@ -41,6 +41,8 @@ async function cancelOnce(scope: Scope, orderId: string): Promise<PosOrder> {
     order: { ...order, status: "cancelled", closedAt: now },
   });
   await rendezvous("orders.cancel.before_write");
+  // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
+  await rendezvous("orders.money.before_write");
   await db.batch([
     guard(
       scope,

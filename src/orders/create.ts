@@ -10,7 +10,13 @@ import { loadOrderRefs } from "../db/queries/order-refs";
 import type { PosOrderView } from "../db/queries/pos-orders";
 import { orderLines, promocodeUses } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { NOTHING_PAID, orderInvoice, orderTerms, termsErrors } from "../domain/pricing";
+import {
+  MAX_VOUCHERS_PER_ORDER,
+  NOTHING_PAID,
+  orderInvoice,
+  orderTerms,
+  termsErrors,
+} from "../domain/pricing";
 import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
@@ -58,6 +64,9 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
   if (req.customerId !== null && !refs.customer) errors.customer_uuid = ["Unknown customer."];
   const lines = resolveLines(req.lines, refs, errors, req.sellerId);
   const promo = resolvePromocode(req.promocode, refs, errors);
+  const units = req.lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
+  if (units > MAX_VOUCHERS_PER_ORDER)
+    errors.vouchers = [`An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers.`];
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const terms = orderTerms({ ...req, promocode: promo?.code ?? null });

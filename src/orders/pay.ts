@@ -170,6 +170,8 @@ async function payOnce(
     eventStatement(db, workspaceId, "order-paid", rendered),
   ];
   await rendezvous("orders.pay.before_write");
+  // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
+  await rendezvous("orders.money.before_write");
   await db.batch([
     guard(
       scope,

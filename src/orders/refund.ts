@@ -95,6 +95,8 @@ async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Pr
     issued,
   });
   await rendezvous("orders.refund.before_write");
+  // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
+  await rendezvous("orders.money.before_write");
   await db.batch([
     guard(
       scope,

@@ -78,3 +78,32 @@ export async function createShop(): Promise<Shop> {
   expect(template.status).toBe(201);
   return { ...salon, seller, cash, card, qr, shampoo, wax, giftCard: template.body };
 }
+
+/** Opens a POS order at the shop's branch, sold by its seller. */
+export async function openOrder(shop: Shop, body: Record<string, unknown>) {
+  const res = await shop.ws.api("/orders", {
+    method: "POST",
+    body: { location_uuid: shop.location.uuid, staffer_uuid: shop.seller.uuid, ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { uuid: string; total: number };
+}
+
+export const payOrder = (shop: Shop, orderId: string, body: Record<string, unknown>) =>
+  shop.ws.api(`/orders/${orderId}/pay`, { method: "POST", body });
+
+/** Sells `count` gift cards of `price` each, paid in cash: their codes, in issue order. */
+export async function sellVouchers(shop: Shop, count: number, price = 5000) {
+  const order = await openOrder(shop, {
+    vouchers: [{ voucher_template_uuid: shop.giftCard.uuid, price, quantity: count }],
+  });
+  const paid = await payOrder(shop, order.uuid, { account_uuid: shop.cash.uuid });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+  return { order: paid.body, codes: paid.body.vouchers[0].codes as string[] };
+}
+
+export async function voucherOf(shop: Shop, code: string) {
+  const res = await shop.ws.api(`/vouchers/${code}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { balance: number; status: string; initial_amount: number };
+}
