@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { saveBookingForm } from "../../../db/queries/booking-form";
 import { requireWorkspace } from "../../../db/queries/workspaces";
-import { DEFAULT_FORM, FORM_FIELDS } from "../../../domain/booking-form";
+import { DEFAULT_FORM } from "../../../domain/booking-form";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { BookingFormSchema, FieldModeSchema } from "../../../views/booking-form";
@@ -15,7 +15,7 @@ const PutBookingFormBody = z
     booking_comment: FieldModeSchema.optional(),
   })
   // A misspelt field would otherwise be dropped silently and leave the real one optional.
-  .catchall(z.never({ message: `Unknown field: the form has ${FORM_FIELDS.join(", ")}.` }))
+  .strict()
   .openapi("PutBookingForm");
 
 export const route = createRoute({
