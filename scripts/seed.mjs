@@ -2,7 +2,8 @@
 // the seed exercises the same code paths as any operator would.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
-const STATE_FILE = ".wrangler/demo-workspace.json";
+/** Where the demo workspace's credentials are kept, next to the local state they belong to. */
+const stateFile = (stateDir) => `${stateDir}/demo-workspace.json`;
 
 async function call(baseUrl, path, { token, workspace, method = "GET", body } = {}) {
   const headers = { authorization: `Bearer ${token}` };
@@ -100,21 +101,77 @@ async function createDemo(baseUrl, adminToken) {
   return { workspaceId: id, apiKey: ws.api_key };
 }
 
-export async function ensureDemoWorkspace(baseUrl, adminToken) {
-  if (existsSync(STATE_FILE)) {
-    const saved = JSON.parse(readFileSync(STATE_FILE, "utf8"));
-    try {
-      await call(baseUrl, "/api/public/v2/locations", {
-        token: saved.apiKey,
-        workspace: saved.workspaceId,
-      });
-      return saved;
-    } catch {
-      // The local database was reset: seed again.
-    }
+/** A publishable key for the demo's widget, allowed from the local server's own origin. */
+async function createPublishableKey(baseUrl, adminToken, workspaceId) {
+  const key = await call(baseUrl, `/api/admin/v1/workspaces/${workspaceId}/api-keys`, {
+    token: adminToken,
+    method: "POST",
+    body: { kind: "publishable", allowed_origins: [baseUrl] },
+  });
+  return key.api_key;
+}
+
+/**
+ * The ids the README's examples use, looked up by name through the public API
+ * on every start (so a demo seeded by an older version gets them too).
+ */
+async function demoIds(baseUrl, demo) {
+  const list = async (path) =>
+    (
+      await call(baseUrl, `/api/public/v2${path}`, {
+        token: demo.apiKey,
+        workspace: demo.workspaceId,
+      })
+    ).data;
+  const [locations, services, staffers, goods, accounts] = await Promise.all(
+    ["/locations", "/services", "/staffers", "/goods", "/accounts"].map(list),
+  );
+  const named = (rows, field, value) => {
+    const row = rows.find((r) => r[field] === value);
+    if (!row)
+      throw new Error(`the demo workspace has no ${value}; delete ${demo.stateDir} to reseed`);
+    return row.uuid;
+  };
+  const mia = named(staffers, "first_name", "Mia");
+  const till = named(accounts, "name", "Till");
+  return {
+    LOCATION: locations[0].uuid,
+    SERVICE: named(services, "name", "Haircut"),
+    OTHER_SERVICE: named(services, "name", "Beard trim"),
+    STAFFER: mia,
+    // Mia has access-pos: she can sell at the till.
+    SELLER: mia,
+    GOOD: named(goods, "name", "Repair shampoo 250 ml"),
+    ACCOUNT: till,
+    CASH_ACCOUNT: till,
+  };
+}
+
+async function works(baseUrl, token, workspace) {
+  try {
+    await call(baseUrl, "/api/public/v2/locations", { token, workspace });
+    return true;
+  } catch {
+    return false;
   }
-  const demo = await createDemo(baseUrl, adminToken);
-  mkdirSync(".wrangler", { recursive: true });
-  writeFileSync(STATE_FILE, JSON.stringify(demo, null, 2));
-  return demo;
+}
+
+/**
+ * The demo workspace of this local state (created once; reused while the
+ * local database still knows its key), a publishable key for its widget, and
+ * the ids the README's examples need.
+ */
+export async function ensureDemoWorkspace(baseUrl, adminToken, stateDir = ".wrangler") {
+  const file = stateFile(stateDir);
+  let demo = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null;
+  if (!demo || !(await works(baseUrl, demo.apiKey, demo.workspaceId))) {
+    // New, or the local database was reset: seed again.
+    demo = await createDemo(baseUrl, adminToken);
+  }
+  if (!demo.publishableKey || !(await works(baseUrl, demo.publishableKey, demo.workspaceId))) {
+    demo.publishableKey = await createPublishableKey(baseUrl, adminToken, demo.workspaceId);
+  }
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(demo, null, 2));
+  return { ...demo, ids: await demoIds(baseUrl, { ...demo, stateDir }) };
 }

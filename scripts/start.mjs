@@ -1,5 +1,6 @@
-// `npm start`: migrate local D1, start `wrangler dev`, seed a demo workspace
-// through the management API (idempotently) and print how to call it.
+// `npm start`: build the static assets, migrate local D1, start `wrangler dev`,
+// seed a demo workspace through the management API (idempotently) and print
+// how to call it, as `export` lines a shell can paste.
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDemoWorkspace } from "./seed.mjs";
 
@@ -8,13 +9,20 @@ const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://${HOST}:${PORT}`;
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 const ALLOW_PRIVATE_WEBHOOKS = process.env.ALLOW_PRIVATE_WEBHOOKS ?? "true";
+// Local state (D1, Durable Objects, the demo's credentials); a separate folder
+// gives a separate, fresh demo (the README test uses one).
+const PERSIST_TO = process.env.PERSIST_TO;
+const persist = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
-const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], {
-  stdio: "inherit",
-  env: { ...env, CI: "true" },
-});
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+const run = (command, args, extraEnv = {}) => {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+// The widget and the docs page's scripts are served from here, never from a CDN.
+run("node", ["scripts/build-assets.mjs"]);
+run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { CI: "true" });
 
 const dev = spawn(
   "npx",
@@ -25,6 +33,7 @@ const dev = spawn(
     HOST,
     "--port",
     String(PORT),
+    ...persist,
     "--var",
     `ADMIN_TOKEN:${ADMIN_TOKEN}`,
     "--var",
@@ -50,20 +59,43 @@ async function waitForServer(deadline = Date.now() + 90_000) {
 
 try {
   await waitForServer();
-  const demo = await ensureDemoWorkspace(BASE_URL, ADMIN_TOKEN);
+  const demo = await ensureDemoWorkspace(BASE_URL, ADMIN_TOKEN, PERSIST_TO ?? ".wrangler");
   const tokenSource = process.env.ADMIN_TOKEN
     ? "ADMIN_TOKEN from your environment"
     : "default dev-admin-token (set ADMIN_TOKEN to change it)";
+  const widget = new URL("/widget", BASE_URL);
+  widget.search = new URLSearchParams({
+    workspace: demo.workspaceId,
+    location: demo.ids.LOCATION,
+    key: demo.publishableKey,
+  }).toString();
+  const exports = {
+    BASE: `${BASE_URL}/api/public/v2`,
+    ADMIN: `${BASE_URL}/api/admin/v1`,
+    ADMIN_TOKEN,
+    // The demo's publishable key is allowed from here.
+    ORIGIN: BASE_URL,
+    KEY: demo.apiKey,
+    WS: demo.workspaceId,
+    PK: demo.publishableKey,
+    ...demo.ids,
+  };
   console.log(`
 ────────────────────────────────────────────────────────────
  Scheduling API running
-   Base URL      ${BASE_URL}/api/public/v2
-   Workspace id  ${demo.workspaceId}
-   API key       ${demo.apiKey}
-   Admin API     ${BASE_URL}/api/admin/v1  (token: ${tokenSource})
-   Docs          ${BASE_URL}/docs
-   OpenAPI       ${BASE_URL}/api/public/v2/openapi.json
-   Try: curl -H "Authorization: Bearer ${demo.apiKey}" -H "Workspace: ${demo.workspaceId}" ${BASE_URL}/api/public/v2/services
+   Base URL          ${BASE_URL}/api/public/v2
+   Workspace id      ${demo.workspaceId}
+   API key           ${demo.apiKey}   (secret: servers only)
+   Publishable key   ${demo.publishableKey}   (web pages, allowed from ${BASE_URL})
+   Admin API         ${BASE_URL}/api/admin/v1  (token: ${tokenSource})
+   Docs              ${BASE_URL}/docs
+   OpenAPI           ${BASE_URL}/api/public/v2/openapi.json
+   Booking widget    ${widget}
+
+ Paste these into a shell to run the README's curl examples as they are:
+${Object.entries(exports)
+  .map(([name, value]) => `export ${name}=${value}`)
+  .join("\n")}
 ────────────────────────────────────────────────────────────
 `);
 } catch (error) {
