@@ -16,13 +16,13 @@ const lifecycle: [string, string, string[]][] = [
   [
     "put",
     "/bookings/{booking_uuid}/status/cancel",
-    ["booking_closed", "booking_changed", "conflict"],
+    ["booking_closed", "booking_changed", "policy_window_passed", "conflict"],
   ],
   ["put", "/bookings/{booking_uuid}/status", ["booking_changed", "conflict"]],
   [
     "put",
     "/bookings/{booking_uuid}/reschedule",
-    ["booking_closed", "slot_unavailable", "booking_changed", "conflict"],
+    ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed", "conflict"],
   ],
   [
     "put",
