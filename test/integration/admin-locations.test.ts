@@ -162,6 +162,26 @@ describe("PATCH /workspaces/{ws}/locations/{uuid}", () => {
     expect((await patch("not-a-uuid", { change_offset: 1 })).status).toBe(422);
   });
 
+  it("two PATCHes of different fields started together both land", async () => {
+    const location = await createLocation(ws);
+    const [a, b] = await Promise.all([
+      patch(location.uuid, { cancellation_offset: 30, policy_text: "A" }),
+      patch(location.uuid, { change_offset: 45, change_text: "B" }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const row = await env.DB.prepare(
+      "select cancellation_offset, change_offset, policy_text, change_text from locations where id = ?",
+    )
+      .bind(location.uuid)
+      .first();
+    expect(row).toEqual({
+      cancellation_offset: 30,
+      change_offset: 45,
+      policy_text: "A",
+      change_text: "B",
+    });
+  });
+
   it("needs the admin token", async () => {
     const location = await createLocation(ws);
     const res = await send(`${ADMIN}/workspaces/${ws.id}/locations/${location.uuid}`, {

@@ -167,6 +167,17 @@ describe("PUT /workspaces/{ws}/booking-form", () => {
     expect((await putForm(["customer_email"], ws.id)).status).toBe(422);
   });
 
+  it("two PUTs started together: both answer, one whole form wins, one row", async () => {
+    const ws = await createWorkspace();
+    const first = { ...ALL_OPTIONAL, customer_email: "required", booking_comment: "hidden" };
+    const second = { ...ALL_OPTIONAL, customer_last_name: "required" };
+    const [a, b] = await Promise.all([putForm(first, ws.id), putForm(second, ws.id)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // Never a mix of the two: each PUT writes the whole form in one statement.
+    expect([first, second]).toContainEqual((await ws.api("/booking-form")).body);
+    expect(await rowCount("booking_forms", ws.id)).toBe(1);
+  });
+
   it("an unknown workspace is 404 and stores nothing; a bad workspace id is 422", async () => {
     const before = await rowCount("booking_forms");
     const unknown = "00000000-0000-4000-8000-000000000000";
