@@ -51,6 +51,7 @@ const USE_CASE_FOLDERS = [
   "blocked-spots",
   "staffers",
   "vouchers",
+  "reservations",
 ];
 const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 

@@ -1,16 +1,19 @@
 import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
+import { and } from "drizzle-orm";
+import { isGuardFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
 import { utcDate } from "../lib/clock";
-import { fieldError, SlotTakenError, validationError } from "../lib/errors";
+import { fieldError, RecordChangedError, SlotTakenError, validationError } from "../lib/errors";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
+import { type Redemption, redeemingClaims } from "./redemption";
 import { type BookingDetails, bookingWrite } from "./write";
 
 /** A cart item can run 10 services of at most 1425 + 180 minutes: this many days covers it. */
@@ -55,6 +58,8 @@ export interface CreateRequest {
     staffer: (item: number, service: number) => string;
     service: (item: number, service: number) => string;
   };
+  /** A reservation the booking uses up: its held time becomes the booking's atomically. */
+  redeem?: Redemption | undefined;
 }
 
 /**
@@ -78,7 +83,7 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     toDate: shiftDate(utcDate(last), WINDOW_DAYS),
     customerId,
   });
-  const inputs = engineInputs(loaded);
+  const inputs = engineInputs(loaded, req.redeem ? { ignoreEntries: req.redeem.entryIds } : {});
   if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
   if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
@@ -143,12 +148,22 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       deps.render,
     );
     try {
-      await commitWithClaims(env, scope.db, workspaceId, claimsFor(planned), (holdId) => [
-        guard(scope, holdNotFenced(holdId)),
+      const { redeem } = req;
+      const claims = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
+      await commitWithClaims(env, scope.db, workspaceId, claims, (holdId) => [
+        guard(
+          scope,
+          (redeem && and(holdNotFenced(holdId), redeem.live())) || holdNotFenced(holdId),
+        ),
         ...statements,
+        ...(redeem?.statements ?? []),
       ]);
       return rendered;
     } catch (error) {
+      // The reservation was used, deleted or expired since it was read (or is being used right now).
+      if (req.redeem && (isGuardFailure(error) || error instanceof RecordChangedError)) {
+        throw req.redeem.gone();
+      }
       // Another request won this staffer: note it busy and let auto-allocation pick someone else.
       if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
       inputs.calendars

@@ -2,8 +2,15 @@ import type { AuditInterval, CalendarAudit, CalendarEntry } from "./types";
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
+const owner = (e: CalendarEntry) =>
+  e.kind === "blocked"
+    ? { blocked_spot_uuid: e.source }
+    : e.kind === "held"
+      ? { reservation_uuid: e.source }
+      : { booking_uuid: e.source };
+
 const interval = (e: CalendarEntry): AuditInterval => ({
-  ...(e.kind === "blocked" ? { blocked_spot_uuid: e.source } : { booking_uuid: e.source }),
+  ...owner(e),
   starts_at: iso(e.start),
   ends_at: iso(e.end),
 });

@@ -11,15 +11,21 @@ export interface EntryRow {
   source_id: string;
   starts_at: number;
   ends_at: number;
+  expires_at: number | null;
 }
+
+const KINDS = new Set<string>(["booking", "blocked", "held"]);
 
 export const toEntry = (r: EntryRow): CalendarEntry => ({
   id: r.id,
-  kind: r.kind === "blocked" ? "blocked" : "booking",
+  kind: KINDS.has(r.kind) ? (r.kind as CalendarEntry["kind"]) : "booking",
   source: r.source_id,
   start: r.starts_at,
   end: r.ends_at,
+  expires: r.expires_at ?? null,
 });
+
+const COLUMNS = "id, kind, source_id, starts_at, ends_at, expires_at";
 
 /**
  * Fences the holds and reads which of `ids` D1 holds, in one transaction: a
@@ -39,24 +45,25 @@ export async function fenceAndRead(
       .bind(Date.now(), JSON.stringify(holdIds)),
     db
       .prepare(
-        "SELECT id, kind, source_id, starts_at, ends_at FROM calendar_entries WHERE id IN (SELECT value FROM json_each(?))",
+        `SELECT ${COLUMNS} FROM calendar_entries WHERE id IN (SELECT value FROM json_each(?))`,
       )
       .bind(JSON.stringify(ids)),
   ]);
   return new Map((found?.results ?? []).map((r) => [r.id, toEntry(r)]));
 }
 
-/** Every busy interval D1 records for one staffer. */
+/** Every busy interval D1 records for one staffer; reservations only while unexpired at `now`. */
 export async function stafferEntries(
   db: D1Database,
   workspaceId: string,
   stafferId: string,
+  now = Date.now(),
 ): Promise<CalendarEntry[]> {
   const { results } = await db
     .prepare(
-      "SELECT id, kind, source_id, starts_at, ends_at FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? ORDER BY starts_at, id",
+      `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
     )
-    .bind(workspaceId, stafferId)
+    .bind(workspaceId, stafferId, now)
     .all<EntryRow>();
   return results.map(toEntry);
 }
@@ -66,8 +73,13 @@ export async function stafferEntries(
  * (seconds); a day later it only takes space. Run by the cron sweep.
  */
 export async function pruneFences(db: D1Database, now = Date.now()): Promise<void> {
-  await db
-    .prepare("DELETE FROM hold_fences WHERE created_at < ?")
-    .bind(now - 24 * 3_600_000)
-    .run();
+  const dayAgo = now - 24 * 3_600_000;
+  await db.batch([
+    db.prepare("DELETE FROM hold_fences WHERE created_at < ?").bind(dayAgo),
+    // Reservations' busy time counts for nothing once expired (every reader compares expires_at
+    // with now); the rows are only kept a day so a late settlement still finds what it judges by.
+    db
+      .prepare("DELETE FROM calendar_entries WHERE expires_at IS NOT NULL AND expires_at < ?")
+      .bind(dayAgo),
+  ]);
 }

@@ -2,11 +2,13 @@
 export interface CalendarEntry {
   /** The `calendar_entries` row id in D1: the same id on both sides. */
   id: string;
-  kind: "booking" | "blocked";
-  /** The booking or blocked spot the interval belongs to. */
+  kind: "booking" | "blocked" | "held";
+  /** The booking, blocked spot or reservation (`held`) the interval belongs to. */
   source: string;
   start: number;
   end: number;
+  /** Reservations only: busy until this instant, then as if gone (epoch ms). */
+  expires?: number | null;
 }
 
 export interface ClaimRequest {
@@ -21,7 +23,10 @@ export interface ClaimRequest {
    * write that would replace them too, removed on confirm.
    */
   replaces?: string[];
-  /** Bookings must not overlap anything; blocked spots may be laid over existing time. */
+  /**
+   * Bookings must not overlap anything; blocked spots may be laid over existing
+   * bookings, but never over a reservation's live hold.
+   */
   checkConflicts: boolean;
 }
 
@@ -42,6 +47,7 @@ export interface Settlement {
 export interface AuditInterval {
   booking_uuid?: string;
   blocked_spot_uuid?: string;
+  reservation_uuid?: string;
   starts_at: string;
   ends_at: string;
 }

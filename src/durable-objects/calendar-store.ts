@@ -4,15 +4,26 @@ import type { CalendarEntry } from "../calendar/types";
 type Row = EntryRow & Record<string, SqlStorageValue>;
 
 /** Columns as the D1 mirror names them, so one row mapper serves both sides. */
-const SELECT = "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at FROM entries";
-const INSERT = "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id)";
+const SELECT =
+  "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at, expires_ms AS expires_at FROM entries";
+const INSERT = "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms)";
+/** A reservation's entry counts until it expires; every other entry has no expiry. */
+const LIVE = "(expires_ms IS NULL OR expires_ms > ?)";
+/**
+ * What a claim must not overlap: live entries, and expired ones a booking is
+ * still converting (its hold locks them): the reservation's time passes
+ * straight to the booking, never to a third client in between.
+ */
+const BUSY = "(expires_ms IS NULL OR expires_ms > ? OR id IN (SELECT entry_id FROM replacing))";
 
 /**
  * A calendar object's own SQLite tables and every row-level step on them.
  * `entries` are busy intervals (confirmed when `hold_id` is null, else held by
  * a write in flight); `holds` their leases; `replacing` the confirmed entries
  * a hold will remove, locked against any other hold; `meta` whether the
- * object has loaded D1. Callers wrap steps in `transactionSync`.
+ * object has loaded D1. A reservation's entries carry `expires_ms`: from then
+ * on every read ignores them, and the alarm deletes them. Callers wrap steps
+ * in `transactionSync`.
  */
 export class CalendarStore {
   constructor(private readonly sql: SqlStorage) {
@@ -30,6 +41,11 @@ export class CalendarStore {
       "CREATE TABLE IF NOT EXISTS replacing (entry_id TEXT PRIMARY KEY, hold_id TEXT NOT NULL)",
     );
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    // Objects created before reservations have no expiry column.
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
+    if (!columns.some((c) => c.name === "expires_ms")) {
+      sql.exec("ALTER TABLE entries ADD COLUMN expires_ms INTEGER");
+    }
     // Objects created before holds had their own tables kept everything in `busy`.
     const legacy = sql
       .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'busy'")
@@ -45,16 +61,21 @@ export class CalendarStore {
     return this.sql.exec("SELECT 1 FROM meta WHERE key = 'loaded_from_d1'").toArray().length > 0;
   }
 
-  all(): CalendarEntry[] {
-    return this.sql.exec<Row>(`${SELECT} ORDER BY start_ms, id`).toArray().map(toEntry);
+  /** Every live entry at `now`. */
+  all(now: number): CalendarEntry[] {
+    return this.sql
+      .exec<Row>(`${SELECT} WHERE ${LIVE} ORDER BY start_ms, id`, now)
+      .toArray()
+      .map(toEntry);
   }
 
-  overlapping(start: number, end: number): CalendarEntry[] {
+  overlapping(start: number, end: number, now: number): CalendarEntry[] {
     return this.sql
       .exec<Row>(
-        `${SELECT} INDEXED BY entries_end WHERE end_ms > ? AND start_ms < ? ORDER BY start_ms`,
+        `${SELECT} INDEXED BY entries_end WHERE end_ms > ? AND start_ms < ? AND ${BUSY} ORDER BY start_ms`,
         start,
         end,
+        now,
       )
       .toArray()
       .map(toEntry);
@@ -83,13 +104,14 @@ export class CalendarStore {
     );
     for (const e of entries) {
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, ?)`,
+        `${INSERT} VALUES (?, ?, ?, ?, ?, ?, ?)`,
         e.id,
         e.kind,
         e.source,
         e.start,
         e.end,
         holdId,
+        e.expires ?? null,
       );
     }
     for (const id of replaces) {
@@ -127,13 +149,15 @@ export class CalendarStore {
         continue;
       }
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL)
-         ON CONFLICT(id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms, hold_id = NULL`,
+        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL, ?)
+         ON CONFLICT(id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
+           expires_ms = excluded.expires_ms, hold_id = NULL`,
         row.id,
         row.kind,
         row.source,
         row.start,
         row.end,
+        row.expires ?? null,
       );
     }
     this.forget(holdId);
@@ -145,12 +169,13 @@ export class CalendarStore {
     this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");
     for (const e of d1) {
       this.sql.exec(
-        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id) VALUES (?, ?, ?, ?, ?, NULL)`,
+        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms) VALUES (?, ?, ?, ?, ?, NULL, ?)`,
         e.id,
         e.kind,
         e.source,
         e.start,
         e.end,
+        e.expires ?? null,
       );
     }
   }
@@ -173,9 +198,24 @@ export class CalendarStore {
       .map((h) => h.hold_id);
   }
 
+  /** Confirmed reservation entries whose time is up: nothing reads them any more. */
+  dropExpired(now: number) {
+    this.sql.exec(
+      "DELETE FROM entries WHERE hold_id IS NULL AND expires_ms IS NOT NULL AND expires_ms <= ?",
+      now,
+    );
+  }
+
+  /** When the alarm is next needed: a hold's lease ends, or a confirmed reservation entry expires. */
   nextExpiry(): number | null {
-    return this.sql.exec<{ next: number | null }>("SELECT MIN(expires_at) AS next FROM holds").one()
-      .next;
+    return this.sql
+      .exec<{ next: number | null }>(
+        `SELECT MIN(t) AS next FROM (
+           SELECT MIN(expires_at) AS t FROM holds
+           UNION ALL
+           SELECT MIN(expires_ms) AS t FROM entries WHERE hold_id IS NULL AND expires_ms IS NOT NULL)`,
+      )
+      .one().next;
   }
 
   private forget(holdId: string) {

@@ -41,6 +41,7 @@ export class StafferCalendar extends DurableObject<Env> {
       await this.rebuild(request.owner.workspaceId, request.owner.stafferId);
     }
     const replaces = request.replaces ?? [];
+    const now = Date.now();
     const result = this.ctx.storage.transactionSync((): ClaimResult => {
       const contested = this.store.contested(replaces, request.holdId);
       if (contested.length > 0) return { ok: false, reason: "replacing", ids: contested };
@@ -48,11 +49,14 @@ export class StafferCalendar extends DurableObject<Env> {
       const conflicts = request.entries.flatMap((entry) => {
         const taken = this.store.byId(entry.id);
         if (taken) return [taken];
-        if (!request.checkConflicts) return [];
-        return this.store.overlapping(entry.start, entry.end).filter((hit) => !ignored.has(hit.id));
+        const hits = this.store
+          .overlapping(entry.start, entry.end, now)
+          .filter((hit) => !ignored.has(hit.id));
+        // A blocked spot may cover bookings (a sick day), never a customer's live reservation.
+        return request.checkConflicts ? hits : hits.filter((hit) => hit.kind === "held");
       });
       if (conflicts.length > 0) return { ok: false, reason: "overlap", conflicts };
-      this.store.hold(request.holdId, Date.now() + HOLD_TTL_MS, request.entries, replaces);
+      this.store.hold(request.holdId, now + HOLD_TTL_MS, request.entries, replaces);
       return { ok: true };
     });
     if (result.ok) await this.scheduleAlarm();
@@ -93,14 +97,17 @@ export class StafferCalendar extends DurableObject<Env> {
 
   /** Every live entry (confirmed or held) overlapping [start, end), or all. */
   entries(range?: { start: number; end: number }): CalendarEntry[] {
-    return range ? this.store.overlapping(range.start, range.end) : this.store.all();
+    const now = Date.now();
+    return range ? this.store.overlapping(range.start, range.end, now) : this.store.all(now);
   }
 
-  /** Compares this calendar with D1, with no write landing in between. */
+  /** Compares this calendar with D1, with no write landing in between (both sides live at one instant). */
   async audit(workspaceId: string, stafferId: string): Promise<CalendarAudit> {
-    return this.ctx.blockConcurrencyWhile(async () =>
-      compareCalendars(this.store.all(), await stafferEntries(this.env.DB, workspaceId, stafferId)),
-    );
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const now = Date.now();
+      const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId, now);
+      return compareCalendars(this.store.all(now), d1);
+    });
   }
 
   /**
@@ -110,14 +117,20 @@ export class StafferCalendar extends DurableObject<Env> {
    */
   async rebuild(workspaceId: string, stafferId: string): Promise<CalendarAudit> {
     return this.ctx.blockConcurrencyWhile(async () => {
-      const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId);
+      const now = Date.now();
+      const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId, now);
       this.ctx.storage.transactionSync(() => this.store.replaceConfirmed(d1));
-      return compareCalendars(this.store.all(), d1);
+      return compareCalendars(this.store.all(now), d1);
     });
   }
 
-  /** Holds left unconfirmed (a Worker died mid-write, a confirm was lost) are settled against D1. */
+  /**
+   * Holds left unconfirmed (a Worker died mid-write, a confirm was lost) are
+   * settled against D1; reservations whose time is up are dropped (every read
+   * already ignored them from their expiry on).
+   */
   override async alarm(): Promise<void> {
+    this.ctx.storage.transactionSync(() => this.store.dropExpired(Date.now()));
     const expired = this.store.expiredHolds(Date.now());
     if (expired.length > 0) {
       const ids = expired.flatMap((holdId) => this.store.idsOf(holdId));

@@ -8,6 +8,19 @@ export const ErrorBodySchema = z
     code: ErrorCodeSchema,
     errors: z.record(z.string(), z.array(z.string())).optional(),
     request_id: z.string().optional(),
+    alternatives: z
+      .array(
+        z.object({
+          start: z.string().openapi({ example: "2030-05-04T10:30:00Z" }),
+          staffer_uuid: z.uuid(),
+        }),
+      )
+      .max(5)
+      .optional()
+      .openapi({
+        description:
+          "Only with `slot_unavailable`: up to 5 free starts for the same service(s), nearest to the requested time first, the same day before other days. Empty when nothing is free within a week either side.",
+      }),
   })
   .openapi("Error");
 

@@ -7,6 +7,7 @@ import { ApiError, type ErrorCode, statusFor } from "./errors";
 export function renderError(c: Context<OpenEnv>, error: ApiError): Response {
   const body: ErrorBody = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
+  if (error.alternatives) body.alternatives = error.alternatives;
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   return c.json(body, error.status);
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { type ConflictQuery, withAlternatives } from "../../availability/alternatives";
 import { engineInputs } from "../../availability/engine-input";
 import { loadAvailability, shiftDate } from "../../db/queries/availability";
 import { bookingServices, bookings, calendarEntries } from "../../db/schema";
@@ -20,13 +21,46 @@ export interface RescheduleInput {
   heldToPolicy?: boolean | undefined;
 }
 
-/** Moves every service of the booking by the same amount; staffers stay. */
-export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: RescheduleInput) {
+/**
+ * Moves every service of the booking by the same amount; staffers stay. A
+ * taken time answers 409 with `alternatives`: starts where the booking fits
+ * with the same staffers and shape.
+ */
+export async function rescheduleBooking(
+  deps: BookingDeps,
+  bookingId: string,
+  input: RescheduleInput,
+) {
+  let conflict: ConflictQuery | undefined;
+  try {
+    return await moveBooking(deps, bookingId, input, (query) => (conflict = query));
+  } catch (error) {
+    throw await withAlternatives(deps.scope, error, conflict);
+  }
+}
+
+function moveBooking(
+  deps: BookingDeps,
+  bookingId: string,
+  input: RescheduleInput,
+  onPlanned: (query: ConflictQuery) => void,
+) {
   return changeBooking(deps, bookingId, "reschedule", async (loaded, { scope, now }) => {
     if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
     const start = input.start;
     const delta = start - loaded.booking.startAt;
     const services = loaded.services;
+    onPlanned({
+      locationId: loaded.booking.locationId,
+      items: [
+        {
+          start,
+          services: services.map((s) => ({ serviceId: s.serviceId, stafferId: s.stafferId })),
+        },
+      ],
+      offsetsMs: services.map((s) => s.reservedOn - loaded.booking.startAt),
+      ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+    });
     const lastEnd = Math.max(...services.map((s) => s.reservedUntil + s.buffer * MINUTE)) + delta;
     const availability = await loadAvailability(scope, {
       locationId: loaded.booking.locationId,

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, lt, lte } from "drizzle-orm";
+import { and, eq, gt, gte, isNull, lt, lte, or } from "drizzle-orm";
 import { inSubquery } from "../bounded";
 import { idIn } from "../bounded";
 import {
@@ -30,6 +30,8 @@ export interface AvailabilityQuery {
   toDate: string;
   /** Also look up this customer (booking writes need to know whether it is new). */
   customerId?: string;
+  /** Reservations count as busy while unexpired at this instant (default: now). */
+  at?: number;
 }
 
 /**
@@ -138,6 +140,8 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
           whereIn(scope, calendarEntries, inSubquery(calendarEntries.stafferId, eligible)),
           lt(calendarEntries.startsAt, windowEnd),
           gt(calendarEntries.endsAt, windowStart),
+          // A reservation's hold is busy time up to its expiry, to the second, alarm or not.
+          or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
         ),
       ),
     db

@@ -45,11 +45,13 @@ export const calendarEntries = sqliteTable(
       .notNull()
       .references(() => staffers.id),
     locationId: text("location_id").notNull(),
-    kind: text("kind", { enum: ["booking", "blocked"] }).notNull(),
-    /** The booking or blocked spot this interval belongs to. */
+    kind: text("kind", { enum: ["booking", "blocked", "held"] }).notNull(),
+    /** The booking, blocked spot or reservation (`held`) this interval belongs to. */
     sourceId: text("source_id").notNull(),
     startsAt: integer("starts_at").notNull(),
     endsAt: integer("ends_at").notNull(),
+    /** Reservations only: the interval is busy until this instant, then it is as if gone. */
+    expiresAt: integer("expires_at"),
   },
   (t) => [
     // Slot search: one staffer's intervals that start before the range ends.

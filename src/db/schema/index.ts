@@ -6,6 +6,7 @@ export * from "./customers";
 export * from "./events";
 export * from "./locations";
 export * from "./orders";
+export * from "./reservations";
 export * from "./settings";
 export * from "./staff";
 export * from "./vouchers";

@@ -19,13 +19,13 @@ export interface Assignment {
   end: number;
 }
 
-interface Prepared {
+export interface Prepared {
   staffers: Map<string, PreparedStaffer>;
   zone: OffsetTable;
   location: LocationRules;
 }
 
-function prepare(
+export function prepare(
   location: LocationRules,
   staffers: StafferCalendarInput[],
   from: number,
@@ -46,7 +46,7 @@ function prepare(
  * or, among free candidates, the one with the fewest booked minutes that local
  * day (ties by id). Time given to an earlier service counts as busy later on.
  */
-function place(
+export function place(
   p: Prepared,
   services: CartService[],
   start: number,

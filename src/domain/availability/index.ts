@@ -1,3 +1,4 @@
+export { type AlternativeStart, type AlternativesInput, nearestStarts } from "./alternatives";
 export { mergeBusy } from "./busy-time";
 export {
   type Assignment,

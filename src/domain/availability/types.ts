@@ -22,7 +22,8 @@ export interface BusyInterval {
   start: number;
   /** For bookings this already includes the booked service's buffer. */
   end: number;
-  kind: "booking" | "blocked";
+  /** `held`: a reservation's time, busy like a booking until it expires. */
+  kind: "booking" | "blocked" | "held";
 }
 
 export interface StafferCalendarInput {

@@ -20,6 +20,7 @@ import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
 import { registerOrders } from "./orders";
+import { registerReservations } from "./reservations";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
@@ -64,6 +65,7 @@ export function publicApi() {
   registerTimeSlots(router);
   registerBlockedSpots(router);
   registerBookings(router);
+  registerReservations(router);
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);

@@ -4,6 +4,7 @@ const Interval = z
   .object({
     booking_uuid: z.uuid().optional(),
     blocked_spot_uuid: z.uuid().optional(),
+    reservation_uuid: z.uuid().optional(),
     starts_at: z.string().openapi({ example: "2030-03-04T09:00:00Z" }),
     ends_at: z.string().openapi({ example: "2030-03-04T10:00:00Z" }),
   })

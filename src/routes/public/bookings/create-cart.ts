@@ -1,5 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { withAlternatives } from "../../../availability/alternatives";
 import { createBookings } from "../../../bookings/create";
+import { redemptionFor } from "../../../reservations/redeem";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -18,29 +20,47 @@ export const route = createRoute({
     201: json(CartResponse, "Created"),
     ...authErrors,
     ...bodyErrors,
-    ...conflictErrors("A time is taken (`slot_unavailable`)", ["slot_unavailable"]),
+    ...conflictErrors(
+      "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), or the reservation expired or was used (`reservation_expired`)",
+      ["slot_unavailable", "reservation_expired"],
+    ),
   },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const bookings = await createBookings(bookingDeps(c), {
-    country: c.var.workspace.country,
-    locationId: body.location_uuid,
-    items: body.items.map((item, i) => ({
-      start: Date.parse(item.datetime_start),
-      services: item.services.map((s) => ({
-        serviceId: s.service_uuid,
-        stafferId: s.staffer_uuid,
-      })),
-      timeField: `items.${i}.datetime_start`,
+  const items = body.items.map((item, i) => ({
+    start: Date.parse(item.datetime_start),
+    services: item.services.map((s) => ({
+      serviceId: s.service_uuid,
+      stafferId: s.staffer_uuid,
     })),
-    ...clientFields(body),
-    fields: {
-      location: "location_uuid",
-      service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-      staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
-    },
-  });
-  return c.json({ bookings }, 201);
+    timeField: `items.${i}.datetime_start`,
+  }));
+  const fields = {
+    location: "location_uuid",
+    service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
+    staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
+  };
+  const held = body.reservation_uuid
+    ? await redemptionFor(c.var.scope, {
+        reservationId: body.reservation_uuid,
+        locationId: body.location_uuid,
+        items,
+        fields: { ...fields, items: "items" },
+      })
+    : undefined;
+  try {
+    const bookings = await createBookings(bookingDeps(c), {
+      country: c.var.workspace.country,
+      locationId: body.location_uuid,
+      items: held?.items ?? items,
+      ...clientFields(body),
+      fields,
+      redeem: held?.redemption,
+    });
+    return c.json({ bookings }, 201);
+  } catch (error) {
+    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
+  }
 };

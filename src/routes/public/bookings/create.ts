@@ -1,5 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { withAlternatives } from "../../../availability/alternatives";
 import { createBookings } from "../../../bookings/create";
+import { redemptionFor } from "../../../reservations/redeem";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -19,29 +21,47 @@ export const route = createRoute({
     201: json(BookingSchema, "Created"),
     ...authErrors,
     ...bodyErrors,
-    ...conflictErrors("The time is taken (`slot_unavailable`)", ["slot_unavailable"]),
+    ...conflictErrors(
+      "The time is taken (`slot_unavailable`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
+      ["slot_unavailable", "reservation_expired"],
+    ),
   },
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const [booking] = await createBookings(bookingDeps(c), {
-    country: c.var.workspace.country,
-    locationId: body.location_uuid,
-    items: [
-      {
-        start: Date.parse(body.reserved_on),
-        services: [{ serviceId: body.service_uuid, stafferId: body.staffer_uuid }],
-        timeField: "reserved_on",
-      },
-    ],
-    ...clientFields(body),
-    fields: {
-      location: "location_uuid",
-      service: () => "service_uuid",
-      staffer: () => "staffer_uuid",
+  const items = [
+    {
+      start: Date.parse(body.reserved_on),
+      services: [{ serviceId: body.service_uuid, stafferId: body.staffer_uuid }],
+      timeField: "reserved_on",
     },
-  });
-  if (!booking) throw new Error("no booking was created");
-  return c.json(booking, 201);
+  ];
+  const fields = {
+    location: "location_uuid",
+    service: () => "service_uuid",
+    staffer: () => "staffer_uuid",
+  };
+  const held = body.reservation_uuid
+    ? await redemptionFor(c.var.scope, {
+        reservationId: body.reservation_uuid,
+        locationId: body.location_uuid,
+        items,
+        fields: { ...fields, items: "reservation_uuid" },
+      })
+    : undefined;
+  try {
+    const [booking] = await createBookings(bookingDeps(c), {
+      country: c.var.workspace.country,
+      locationId: body.location_uuid,
+      items: held?.items ?? items,
+      ...clientFields(body),
+      fields,
+      redeem: held?.redemption,
+    });
+    if (!booking) throw new Error("no booking was created");
+    return c.json(booking, 201);
+  } catch (error) {
+    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
+  }
 };

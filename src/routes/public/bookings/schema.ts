@@ -40,6 +40,12 @@ export const CustomerFields = {
   booking_google_meet_guest_emails: guestEmails.optional(),
 };
 
+/** Books what a reservation holds (POST /reservations); the body must ask for exactly that. */
+const reservationUuid = uuid("reservation_uuid").optional().openapi({
+  description:
+    "Book the time this reservation holds: the body must name its location, starts, services and (if given) staffers; the reservation is used up in the same write. 409 reservation_expired once it expired or was used or deleted.",
+});
+
 export const CreateBookingBody = z
   .object({
     location_uuid: uuid("location_uuid"),
@@ -51,6 +57,7 @@ export const CreateBookingBody = z
       })
       .openapi({ example: "2030-05-04T10:00:00Z" }),
     staffer_uuid: uuid("staffer_uuid").optional(),
+    reservation_uuid: reservationUuid,
     ...CustomerFields,
   })
   .openapi("CreateBooking");
@@ -86,6 +93,7 @@ export const CreateCartBody = z
       )
       .min(1, "At least 1 item.")
       .max(10, "At most 10 items."),
+    reservation_uuid: reservationUuid,
     ...CustomerFields,
   })
   .openapi("CreateCartBooking");

@@ -1,0 +1,103 @@
+import { loadAvailability, shiftDate } from "../db/queries/availability";
+import type { Scope } from "../db/scope";
+import { type CartService, findCartStart, nearestStarts } from "../domain/availability";
+import { bufferOf } from "../domain/catalogue/service-terms";
+import { toIso, utcDate } from "../lib/clock";
+import { type Alternative, ApiError } from "../lib/errors";
+import { engineInputs } from "./engine-input";
+
+/** Days either side of the refused start that alternatives are looked for in. */
+const DAYS = 7;
+const LIMIT = 5;
+
+export interface ConflictQuery {
+  locationId: string;
+  /** What was asked for; alternatives are for the first item that does not fit now. */
+  items: { start: number; services: { serviceId: string; stafferId?: string | undefined }[] }[];
+  /** A booking being moved keeps its shape: each service's offset from the start. */
+  offsetsMs?: number[];
+  /** Busy time that is the request's own (a booking being moved). */
+  ignoreEntries?: ReadonlySet<string>;
+}
+
+/**
+ * Adds `alternatives` to a 409 `slot_unavailable`: up to 5 free starts near
+ * the refused one, from a fresh read of D1 (one round trip, on this path
+ * only). Any other error passes through; so does this one, bare, when the
+ * alternatives cannot be computed.
+ */
+export async function withAlternatives(
+  scope: Scope,
+  error: unknown,
+  query: ConflictQuery | undefined,
+): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== "slot_unavailable" || !query) return error;
+  try {
+    const alternatives = await findAlternatives(scope, query);
+    return new ApiError("slot_unavailable", error.message, { alternatives });
+  } catch (failure) {
+    console.error(
+      JSON.stringify({ level: "warn", message: "alternatives failed", error: String(failure) }),
+    );
+    return error;
+  }
+}
+
+export async function findAlternatives(scope: Scope, query: ConflictQuery): Promise<Alternative[]> {
+  const starts = query.items.map((i) => i.start);
+  const serviceIds = [...new Set(query.items.flatMap((i) => i.services.map((s) => s.serviceId)))];
+  const loaded = await loadAvailability(scope, {
+    locationId: query.locationId,
+    serviceIds,
+    fromDate: shiftDate(utcDate(Math.min(...starts)), -DAYS - 1),
+    toDate: shiftDate(utcDate(Math.max(...starts)), DAYS + 2),
+  });
+  const inputs = engineInputs(
+    loaded,
+    query.ignoreEntries ? { ignoreEntries: query.ignoreEntries } : {},
+  );
+  if (!inputs) return [];
+  const byId = new Map(loaded.services.map((s) => [s.id, s]));
+  const staffers = [...inputs.calendars.values()];
+  const now = Date.now();
+
+  const cartOf = (item: ConflictQuery["items"][number]): CartService[] | null => {
+    const cart: CartService[] = [];
+    for (const s of item.services) {
+      const row = byId.get(s.serviceId);
+      if (!row || !loaded.offeredAt.has(row.id)) return null;
+      cart.push({
+        durationMin: row.duration,
+        bufferMin: bufferOf(row),
+        stafferIds: s.stafferId ? [s.stafferId] : inputs.performersOf(row.id).map((p) => p.id),
+      });
+    }
+    return cart;
+  };
+  const carts = query.items.map((item) => ({ item, cart: cartOf(item) }));
+  // The item that is taken as D1 stands now; the first one when the refusal came from a write in flight.
+  const refused =
+    carts.find(
+      ({ item, cart }) =>
+        cart &&
+        !query.offsetsMs &&
+        !findCartStart({
+          location: inputs.rules,
+          services: cart,
+          staffers,
+          start: item.start,
+          now,
+        }),
+    ) ?? carts[0];
+  if (!refused?.cart) return [];
+  return nearestStarts({
+    location: inputs.rules,
+    staffers,
+    services: refused.cart,
+    ...(query.offsetsMs ? { offsetsMs: query.offsetsMs } : {}),
+    around: refused.item.start,
+    now,
+    limit: LIMIT,
+    days: DAYS,
+  }).map((a) => ({ start: toIso(a.start), staffer_uuid: a.stafferId }));
+}

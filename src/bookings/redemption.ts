@@ -1,0 +1,43 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { StafferClaim } from "../calendar/client";
+import type { ApiError } from "../lib/errors";
+
+/**
+ * A reservation a booking write uses up (src/reservations/redeem.ts): its held
+ * time becomes the booking's in the same claim and the same D1 batch, so no
+ * other client can take it in between.
+ */
+export interface Redemption {
+  /** The reservation's calendar entries: not in the way of the booking that replaces them. */
+  entryIds: ReadonlySet<string>;
+  /** The same entries, per staffer calendar. */
+  entriesByStaffer: ReadonlyMap<string, string[]>;
+  /** Batch condition, built when the batch is: the reservation is still unused and unexpired. */
+  live: () => SQL;
+  /** Removes the held time from D1 and marks the reservation used. */
+  statements: BatchItem<"sqlite">[];
+  /** The answer when the reservation was used, released or expired meanwhile. */
+  gone: () => ApiError;
+}
+
+/**
+ * The booking's claims, each also replacing the reservation's entries in its
+ * calendar: the calendar keeps them busy for everyone else until the write
+ * settles, and the replaced entries go when it confirms.
+ */
+export function redeemingClaims(claims: StafferClaim[], redemption: Redemption): StafferClaim[] {
+  const out = claims.map((claim) => ({
+    ...claim,
+    replaces: [
+      ...(claim.replaces ?? []),
+      ...(redemption.entriesByStaffer.get(claim.stafferId) ?? []),
+    ],
+  }));
+  for (const [stafferId, ids] of redemption.entriesByStaffer) {
+    if (!out.some((c) => c.stafferId === stafferId)) {
+      out.push({ stafferId, entries: [], replaces: ids, checkConflicts: true });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { commitWithClaims } from "../calendar/client";
+import type { CalendarEntry } from "../calendar/types";
+import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
+import { type PlannedBooking, planItems } from "../bookings/planner";
+import { insertRows } from "../db/bounded";
+import { guard, holdNotFenced } from "../db/guards";
+import { calendarEntries, reservations } from "../db/schema";
+import type { Scope } from "../db/scope";
+import { MINUTE } from "../domain/duration";
+import type { Env } from "../env";
+import { toIso } from "../lib/clock";
+import { SlotTakenError } from "../lib/errors";
+import { type HeldItem, renderReservation } from "./view";
+
+/** Auto-allocation retries when another request claimed the chosen staffer first. */
+const MAX_ATTEMPTS = 3;
+
+export interface ReservationRequest extends PlanningRequest {
+  ttlSeconds: number;
+}
+
+/**
+ * Holds the items' time (staffers resolved as a cart booking would) until
+ * `expires_at`: one claim per staffer calendar and one D1 batch, like a
+ * booking, but of `held` entries that stop counting at their expiry.
+ */
+export async function createReservation(deps: { scope: Scope; env: Env }, req: ReservationRequest) {
+  const { scope, env } = deps;
+  const { inputs, services } = await loadPlanning(scope, req);
+  const now = Date.now();
+  // Whole seconds, rounded down: the instant shown is the instant that counts.
+  const expiresAt = Math.floor((now + req.ttlSeconds * 1000) / 1000) * 1000;
+  const id = crypto.randomUUID();
+
+  for (let attempt = 1; ; attempt++) {
+    const planned = planItems(req.items, {
+      rules: inputs.rules,
+      services,
+      performersOf: inputs.performersOf,
+      now,
+    });
+    const items = heldItemsOf(planned);
+    const row = {
+      id,
+      workspaceId: scope.workspaceId,
+      locationId: req.locationId,
+      items: JSON.stringify(items),
+      expiresAt,
+      releasedAt: null,
+      createdAt: now,
+    };
+    const entries = planned.flatMap((b) =>
+      b.services.map((s) => ({
+        stafferId: s.stafferId,
+        entry: {
+          id: s.id,
+          kind: "held" as const,
+          source: id,
+          start: s.start,
+          end: s.end + s.buffer * MINUTE,
+          expires: expiresAt,
+        } satisfies CalendarEntry,
+      })),
+    );
+    const staffers = [...new Set(entries.map((e) => e.stafferId))];
+    try {
+      await commitWithClaims(
+        env,
+        scope.db,
+        scope.workspaceId,
+        staffers.map((stafferId) => ({
+          stafferId,
+          entries: entries.filter((e) => e.stafferId === stafferId).map((e) => e.entry),
+          checkConflicts: true,
+        })),
+        (holdId) => [
+          guard(scope, holdNotFenced(holdId)),
+          scope.db.insert(reservations).values(row),
+          ...insertRows(
+            scope.db,
+            calendarEntries,
+            entries.map(({ stafferId, entry }) => ({
+              id: entry.id,
+              workspaceId: scope.workspaceId,
+              stafferId,
+              locationId: req.locationId,
+              kind: "held" as const,
+              sourceId: id,
+              startsAt: entry.start,
+              endsAt: entry.end,
+              expiresAt,
+            })),
+          ),
+        ],
+      );
+      return renderReservation(row);
+    } catch (error) {
+      // Another request won this staffer: note it busy and let auto-allocation pick someone else.
+      if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
+      inputs.calendars
+        .get(error.stafferId)
+        ?.busy.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+    }
+  }
+}
+
+/** The planned items as the reservation stores and shows them; planned ids become entry ids. */
+function heldItemsOf(planned: PlannedBooking[]): HeldItem[] {
+  return planned.map((b) => {
+    const start = Math.min(...b.services.map((s) => s.start));
+    return {
+      datetime_start: toIso(start),
+      services: b.services.map((s) => ({
+        service_uuid: s.serviceId,
+        staffer_uuid: s.stafferId,
+        starts_at: toIso(s.start),
+        ends_at: toIso(s.end),
+        entry_id: s.id,
+      })),
+    };
+  });
+}

@@ -1,0 +1,111 @@
+import { eq, sql } from "drizzle-orm";
+import type { PlanItem } from "../bookings/planner";
+import type { Redemption } from "../bookings/redemption";
+import { findReservation } from "../db/queries/reservations";
+import { calendarEntries, reservations } from "../db/schema";
+import { type Scope, whereIn } from "../db/scope";
+import { ApiError, fieldError, validationError } from "../lib/errors";
+import { heldItems, isLive } from "./view";
+
+/** Batch condition: the reservation is unused, not released and unexpired at `now`. */
+export const stillLive = (id: string, now: number) =>
+  sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
+
+const expired = () =>
+  new ApiError(
+    "reservation_expired",
+    "The reservation has expired or was already used or deleted; search and reserve again.",
+  );
+
+export interface RedeemRequest {
+  reservationId: string;
+  locationId: string;
+  /** What the body asks for: it must be exactly what the reservation holds. */
+  items: PlanItem[];
+  fields: {
+    location: string;
+    service: (item: number, service: number) => string;
+    staffer: (item: number, service: number) => string;
+    /** Where to report a different number of items (the cart's `items`). */
+    items: string;
+  };
+}
+
+/**
+ * Checks that a booking body asks for exactly what a reservation holds (422
+ * otherwise; 409 `reservation_expired` once it is used, deleted or expired)
+ * and turns it into the booking's items, every staffer fixed, and the
+ * redemption that swaps the held time for the booking's in one write.
+ */
+export async function redemptionFor(
+  scope: Scope,
+  req: RedeemRequest,
+): Promise<{ items: PlanItem[]; redemption: Redemption }> {
+  const row = await findReservation(scope, req.reservationId);
+  if (!row) throw fieldError("reservation_uuid", "Unknown reservation.");
+  if (!isLive(row, Date.now())) throw expired();
+  const held = heldItems(row);
+
+  const problems: Record<string, string[]> = {};
+  if (req.locationId !== row.locationId) {
+    problems[req.fields.location] = ["Must be the reservation's location."];
+  }
+  if (req.items.length !== held.length) {
+    problems[req.fields.items] = [
+      `The reservation holds ${held.length} item(s); book all of them.`,
+    ];
+  }
+  const items = req.items.map((item, i): PlanItem => {
+    const h = held[i];
+    if (!h) return item;
+    if (item.start !== Date.parse(h.datetime_start)) {
+      problems[item.timeField] = [`Must be the reservation's start, ${h.datetime_start}.`];
+    }
+    if (item.services.length !== h.services.length) {
+      problems[req.fields.service(i, 0)] = [
+        `The reservation holds ${h.services.length} service(s) in this item.`,
+      ];
+    }
+    item.services.forEach((s, j) => {
+      const hs = h.services[j];
+      if (hs && s.serviceId !== hs.service_uuid) {
+        problems[req.fields.service(i, j)] = ["Must be the reserved service."];
+      }
+      if (hs && s.stafferId && s.stafferId !== hs.staffer_uuid) {
+        problems[req.fields.staffer(i, j)] = ["Must be the reserved staffer (or left out)."];
+      }
+    });
+    return {
+      ...item,
+      services: h.services.map((hs) => ({
+        serviceId: hs.service_uuid,
+        stafferId: hs.staffer_uuid,
+      })),
+    };
+  });
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+
+  const byStaffer = new Map<string, string[]>();
+  for (const s of held.flatMap((i) => i.services)) {
+    byStaffer.set(s.staffer_uuid, [...(byStaffer.get(s.staffer_uuid) ?? []), s.entry_id]);
+  }
+  const now = Date.now();
+  return {
+    items,
+    redemption: {
+      entryIds: new Set(held.flatMap((i) => i.services.map((s) => s.entry_id))),
+      entriesByStaffer: byStaffer,
+      live: () => stillLive(row.id, Date.now()),
+      statements: [
+        scope.db
+          .delete(calendarEntries)
+          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, row.id))),
+        scope.db
+          .update(reservations)
+          .set({ releasedAt: now })
+          .where(whereIn(scope, reservations, eq(reservations.id, row.id))),
+      ],
+      gone: expired,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { PublicEnv } from "../../../env";
+import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
+import { releaseReservation } from "../../../reservations/release";
+import { ReservationPath } from "./schema";
+
+export const route = createRoute({
+  method: "delete",
+  path: "/reservations/{reservation_uuid}",
+  tags: ["Reservations"],
+  summary: "Release a reservation's time now",
+  description:
+    "The held time is free again for everyone at once. 404 when the reservation already expired, was used or was deleted.",
+  request: { params: ReservationPath },
+  responses: {
+    204: { description: "Released; empty body" },
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("live reservation"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const { reservation_uuid: id } = c.req.valid("param");
+  await releaseReservation({ scope: c.var.scope, env: c.env }, id);
+  return c.body(null, 204);
+};

@@ -1,0 +1,29 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { findReservation } from "../../../db/queries/reservations";
+import type { PublicEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
+import { isLive, renderReservation } from "../../../reservations/view";
+import { ReservationPath, ReservationSchema } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/reservations/{reservation_uuid}",
+  tags: ["Reservations"],
+  summary: "Get a reservation while it holds its time",
+  description: "404 once it expired (exact to the second), was used by a booking, or was deleted.",
+  request: { params: ReservationPath },
+  responses: {
+    200: json(ReservationSchema, "The reservation"),
+    ...authErrors,
+    ...queryErrors,
+    ...notFoundError("live reservation"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const { reservation_uuid: id } = c.req.valid("param");
+  const row = await findReservation(c.var.scope, id);
+  if (!row || !isLive(row, Date.now())) throw notFound("Reservation");
+  return c.json(renderReservation(row), 200);
+};

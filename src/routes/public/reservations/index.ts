@@ -1,0 +1,10 @@
+import type { Router } from "../../../lib/openapi";
+import * as create from "./create";
+import * as get from "./get";
+import * as remove from "./delete";
+
+export function registerReservations(router: Router) {
+  router.openapi(create.route, create.handler);
+  router.openapi(get.route, get.handler);
+  router.openapi(remove.route, remove.handler);
+}

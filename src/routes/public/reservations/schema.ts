@@ -1,0 +1,59 @@
+import { z } from "@hono/zod-openapi";
+import { uuid } from "../../../lib/fields";
+import { CartService, utcSeconds } from "../bookings/schema";
+
+export const MIN_TTL_SECONDS = 60;
+export const MAX_TTL_SECONDS = 900;
+export const DEFAULT_TTL_SECONDS = 300;
+
+export const CreateReservationBody = z
+  .object({
+    location_uuid: uuid("location_uuid"),
+    items: z
+      .array(
+        z.object({
+          datetime_start: utcSeconds,
+          services: z
+            .array(CartService)
+            .min(1, "At least 1 service.")
+            .max(10, "At most 10 services."),
+        }),
+      )
+      .min(1, "At least 1 item.")
+      .max(10, "At most 10 items."),
+    ttl_seconds: z
+      .number()
+      .int("Must be a whole number of seconds.")
+      .min(MIN_TTL_SECONDS, `At least ${MIN_TTL_SECONDS} seconds.`)
+      .max(MAX_TTL_SECONDS, `At most ${MAX_TTL_SECONDS} seconds.`)
+      .optional()
+      .openapi({ description: `How long the time is held; default ${DEFAULT_TTL_SECONDS}.` }),
+  })
+  .openapi("CreateReservation");
+
+const instant = z.string().openapi({ example: "2030-05-04T10:00:00Z" });
+
+export const ReservationSchema = z
+  .object({
+    uuid: z.uuid(),
+    location_uuid: z.uuid(),
+    expires_at: instant.openapi({
+      description: "The time is held until this instant (whole seconds); then it is free again.",
+    }),
+    items: z.array(
+      z.object({
+        datetime_start: instant,
+        services: z.array(
+          z.object({
+            service_uuid: z.uuid(),
+            staffer_uuid: z.uuid().openapi({ description: "Resolved, also when auto-allocated." }),
+            starts_at: instant,
+            ends_at: instant.openapi({ description: "The service's end, without its buffer." }),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi("Reservation");
+
+export const ReservationPath = z.object({ reservation_uuid: uuid("reservation_uuid") });
