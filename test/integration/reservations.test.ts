@@ -144,3 +144,265 @@ describe("POST /reservations", () => {
     await expectInSync(salon.ws.id, [staffer(0)]);
   });
 });
+
+describe("expiry and release", () => {
+  it("frees the time at expires_at with no request touching the reservation, alarm or not", async () => {
+    const date = "2030-03-12";
+    const start = at("09:00", date);
+    const res = await reserve(one(start, staffer(1)));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.uuid as string;
+    expect((await salon.ws.api(`/reservations/${id}`)).status).toBe(200);
+
+    // Expired, and no alarm has run yet: every answer already treats the time as free.
+    await expire(id, [staffer(1)]);
+    expect(await heldRowsInCalendar(staffer(1), id)).toBe(1);
+    expect((await salon.ws.api(`/reservations/${id}`)).status).toBe(404);
+    expect(await startsOf(date, staffer(1))).toContain("10:00");
+    await expectInSync(salon.ws.id, [staffer(1)]);
+    const used = await book(start, { reservation_uuid: id });
+    expect(used.status).toBe(409);
+    expect(used.body.code).toBe("reservation_expired");
+    const other = await book(start, { staffer_uuid: staffer(1) });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    await expectInSync(salon.ws.id, [staffer(1)]);
+  });
+
+  it("the calendar object drops an expired hold itself when its alarm runs", async () => {
+    const date = "2030-03-13";
+    const res = await reserve(one(at("09:00", date), staffer(1)));
+    expect(res.status).toBe(201);
+    const id = res.body.uuid as string;
+    await expire(id, [staffer(1)], true);
+    expect(await heldRowsInCalendar(staffer(1), id)).toBe(0);
+    await expectInSync(salon.ws.id, [staffer(1)]);
+    expect((await book(at("09:00", date), { staffer_uuid: staffer(1) })).status).toBe(201);
+  });
+
+  it("DELETE frees the time at once; a deleted reservation is 404 and cannot be booked", async () => {
+    const date = "2030-03-14";
+    const start = at("09:00", date);
+    const res = await reserve(one(start, staffer(2)));
+    const id = res.body.uuid as string;
+    expect(await startsOf(date, staffer(2))).not.toContain("10:00");
+    const del = await salon.ws.api(`/reservations/${id}`, { method: "DELETE" });
+    expect(del.status, JSON.stringify(del.body)).toBe(204);
+    expect(await startsOf(date, staffer(2))).toContain("10:00");
+    expect(await heldRowsInCalendar(staffer(2), id)).toBe(0);
+    expect((await salon.ws.api(`/reservations/${id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await salon.ws.api(`/reservations/${id}`)).status).toBe(404);
+    const late = await book(start, { reservation_uuid: id });
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe("reservation_expired");
+    expect((await book(start, { staffer_uuid: staffer(2) })).status).toBe(201);
+    await expectInSync(salon.ws.id, [staffer(2)]);
+  });
+});
+
+describe("what else held time refuses", () => {
+  it("another reservation, a cart, a reschedule onto it and a blocked spot over it: 409 slot_unavailable", async () => {
+    const date = "2030-03-15";
+    const start = at("09:00", date);
+    const held = await reserve(one(start, staffer(0)));
+    expect(held.status).toBe(201);
+
+    const second = await reserve(one(at("09:30", date), staffer(0)));
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe("slot_unavailable");
+    expect(second.body.alternatives.length).toBeGreaterThan(0);
+
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: one(at("09:15", date), staffer(0)).items,
+        ...customer(),
+      },
+    });
+    expect(cart.status).toBe(409);
+    expect(cart.body.code).toBe("slot_unavailable");
+
+    const elsewhere = await book(at("12:00", date), { staffer_uuid: staffer(0) });
+    expect(elsewhere.status).toBe(201);
+    const moved = await salon.ws.api(`/bookings/${elsewhere.body.uuid}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("09:30", date) },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(moved.body.code).toBe("slot_unavailable");
+
+    const blocked = await salon.ws.api(`/staffers/${staffer(0)}/blocked-spots`, {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        starts_at: at("08:00", date),
+        ends_at: at("11:00", date),
+      },
+    });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(409);
+    expect(blocked.body.code).toBe("slot_unavailable");
+    await expectInSync(salon.ws.id, [staffer(0)]);
+  });
+});
+
+describe("booking with reservation_uuid", () => {
+  it("422 when the body asks for another time, service, staffer or location, with nothing written", async () => {
+    const date = "2030-03-18";
+    const start = at("09:00", date);
+    const res = await reserve(one(start, staffer(0)));
+    const id = res.body.uuid as string;
+    const bookingsBefore = await rowCount("bookings", salon.ws.id);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ reserved_on: at("09:15", date) }, "reserved_on"],
+      [{ service_uuid: salon.colour.uuid }, "service_uuid"],
+      [{ staffer_uuid: staffer(1) }, "staffer_uuid"],
+    ];
+    for (const [change, field] of cases) {
+      const wrong = await book(start, { reservation_uuid: id, ...change });
+      expect(wrong.status, JSON.stringify(wrong.body)).toBe(422);
+      expect(Object.keys(wrong.body.errors)).toContain(field);
+    }
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        reservation_uuid: id,
+        items: [...one(start).items, ...one(at("12:00", date)).items],
+        ...customer(),
+      },
+    });
+    expect(cart.status).toBe(422);
+    expect(Object.keys(cart.body.errors)).toContain("items");
+    expect(await rowCount("bookings", salon.ws.id)).toBe(bookingsBefore);
+    // Still held, still bookable by its holder.
+    expect((await salon.ws.api(`/reservations/${id}`)).status).toBe(200);
+    expect((await book(start, { reservation_uuid: id })).status).toBe(201);
+    await expectInSync(salon.ws.id, [staffer(0)]);
+  });
+
+  it("a cart-shaped reservation with auto-allocated staffers books as the cart it holds", async () => {
+    const date = "2030-03-19";
+    const items = [
+      {
+        datetime_start: at("09:00", date),
+        services: [{ service_uuid: salon.cut.uuid }, { service_uuid: salon.colour.uuid }],
+      },
+      { datetime_start: at("13:00", date), services: [{ service_uuid: salon.cut.uuid }] },
+    ];
+    const res = await reserve({ items });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const held = res.body.items as {
+      services: { staffer_uuid: string; starts_at: string; ends_at: string }[];
+    }[];
+    expect(held.map((i) => i.services.map((s) => s.starts_at))).toEqual([
+      // The colouring starts after the cut's 45 minutes and its 15-minute buffer.
+      [at("09:00", date), at("10:00", date)],
+      [at("13:00", date)],
+    ]);
+    const staffIds = salon.staffers.map((s) => s.uuid);
+    for (const s of held.flatMap((i) => i.services)) expect(staffIds).toContain(s.staffer_uuid);
+
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        reservation_uuid: res.body.uuid,
+        items,
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const booked = cart.body.bookings.map(
+      (b: { ordered_services: { staffer_uuid: string; reserved_on: string }[] }) =>
+        b.ordered_services.map((s) => [s.staffer_uuid, s.reserved_on]),
+    );
+    expect(booked.flat()).toEqual(
+      held.flatMap((i) => i.services.map((s) => [s.staffer_uuid, s.starts_at])),
+    );
+    await expectInSync(salon.ws.id, staffIds);
+  });
+
+  it("another workspace's reservation is not found (404 on GET and DELETE, 422 as a booking's reservation_uuid)", async () => {
+    const date = "2030-03-20";
+    const res = await reserve(one(at("09:00", date), staffer(0)));
+    const id = res.body.uuid as string;
+    const other = await createWorkspace();
+    expect((await other.api(`/reservations/${id}`)).status).toBe(404);
+    expect((await other.api(`/reservations/${id}`, { method: "DELETE" })).status).toBe(404);
+    const foreign = await other.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("09:00", date),
+        reservation_uuid: id,
+        ...customer(),
+      },
+    });
+    expect(foreign.status).toBe(422);
+    expect(Object.keys(foreign.body.errors)).toContain("reservation_uuid");
+    expect((await salon.ws.api(`/reservations/${id}`)).status).toBe(200);
+  });
+});
+
+describe("limits", () => {
+  it("ttl_seconds: 59 and 901 are 422, 60 and 900 hold", async () => {
+    const date = "2030-03-21";
+    for (const [ttl, status] of [
+      [59, 422],
+      [60, 201],
+      [900, 201],
+      [901, 422],
+    ] as const) {
+      const res = await reserve({ ...one(at("09:00", date)), ttl_seconds: ttl });
+      expect(res.status, `${ttl}: ${JSON.stringify(res.body)}`).toBe(status);
+      if (status === 422) expect(Object.keys(res.body.errors)).toContain("ttl_seconds");
+      else expect(Date.parse(res.body.expires_at) - Date.now()).toBeGreaterThan((ttl - 2) * 1000);
+    }
+  });
+
+  it("10 items of 10 services hold in one write; 11 items or 11 services are 422 with nothing held", async () => {
+    const short = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Quick look", duration: 10, price: 500 },
+    });
+    expect(short.status).toBe(201);
+    const days = ["2030-04-01", "2030-04-02", "2030-04-03", "2030-04-04", "2030-04-05"];
+    const item = (date: string, hhmm: string, services = 10) => ({
+      datetime_start: at(hhmm, date),
+      services: Array.from({ length: services }, () => ({ service_uuid: short.body.uuid })),
+    });
+    const max = days.flatMap((d) => [item(d, "08:00"), item(d, "12:00")]);
+    const entriesBefore = await rowCount("calendar_entries", salon.ws.id);
+    const res = await reserve({ items: max });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.items.flatMap((i: { services: unknown[] }) => i.services)).toHaveLength(100);
+    expect(await rowCount("calendar_entries", salon.ws.id)).toBe(entriesBefore + 100);
+
+    const reservationsBefore = await rowCount("reservations", salon.ws.id);
+    const tooMany = await reserve({ items: [...max, item("2030-04-08", "08:00")] });
+    expect(tooMany.status).toBe(422);
+    expect(Object.keys(tooMany.body.errors)).toContain("items");
+    const tooLong = await reserve({ items: [item("2030-04-08", "08:00", 11)] });
+    expect(tooLong.status).toBe(422);
+    expect(Object.keys(tooLong.body.errors)).toContain("items.0.services");
+    expect(await rowCount("reservations", salon.ws.id)).toBe(reservationsBefore);
+
+    // The holder books all 100 services from the reservation in one cart.
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        reservation_uuid: res.body.uuid,
+        items: max,
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    expect(cart.body.bookings).toHaveLength(10);
+    await expectInSync(
+      salon.ws.id,
+      salon.staffers.map((s) => s.uuid),
+    );
+  });
+});
