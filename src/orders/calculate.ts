@@ -1,6 +1,7 @@
 import { loadOrderRefs } from "../db/queries/order-refs";
 import type { Scope } from "../db/scope";
 import {
+  MAX_VOUCHERS_PER_ORDER,
   type Invoice,
   NOTHING_PAID,
   orderInvoice,
@@ -9,7 +10,14 @@ import {
 } from "../domain/pricing";
 import { type FieldErrors, validationError } from "../lib/errors";
 import { loadTender, splitTender, type VoucherOffer } from "../vouchers/tender";
-import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
+import {
+  type RequestedLine,
+  refsFor,
+  resolveLines,
+  resolvePromocode,
+  tooManyVouchers,
+  voucherUnits,
+} from "./resolve";
 
 export interface CalculateRequest {
   locationId: string;
@@ -42,6 +50,8 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
   const promo = resolvePromocode(req.promocode, refs, errors);
   const terms = orderTerms({ discountAmount: req.discountAmount, promocode: promo?.code ?? null });
   Object.assign(errors, termsErrors(lines, terms));
+  const units = voucherUnits(req.lines);
+  if (units > MAX_VOUCHERS_PER_ORDER) errors.vouchers = [tooManyVouchers];
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const unpaid = orderInvoice(lines, terms, NOTHING_PAID, promo);
   const tender = await loadTender(scope, req.payWith);

@@ -20,7 +20,14 @@ import {
 import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
-import { type RequestedLine, refsFor, resolveLines, resolvePromocode } from "./resolve";
+import {
+  type RequestedLine,
+  refsFor,
+  resolveLines,
+  resolvePromocode,
+  tooManyVouchers,
+  voucherUnits,
+} from "./resolve";
 
 export const POS_PERMISSION = "access-pos";
 
@@ -64,9 +71,7 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
   if (req.customerId !== null && !refs.customer) errors.customer_uuid = ["Unknown customer."];
   const lines = resolveLines(req.lines, refs, errors, req.sellerId);
   const promo = resolvePromocode(req.promocode, refs, errors);
-  const units = req.lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
-  if (units > MAX_VOUCHERS_PER_ORDER)
-    errors.vouchers = [`An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers.`];
+  if (voucherUnits(req.lines) > MAX_VOUCHERS_PER_ORDER) errors.vouchers = [tooManyVouchers];
   if (Object.keys(errors).length > 0) throw validationError(errors);
 
   const terms = orderTerms({ ...req, promocode: promo?.code ?? null });

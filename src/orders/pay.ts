@@ -23,6 +23,7 @@ import {
   tenderVouchers,
   type VoucherOffer,
 } from "../vouchers/tender";
+import { tooManyVouchers, voucherUnits } from "./resolve";
 import { stockMoves } from "./stock";
 
 export interface PayRequest {
@@ -98,9 +99,8 @@ async function payOnce(
       "order_has_booked_services",
       "The order has a service linked to a booking; settle it by completing the booking.",
     );
-  const units = lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
-  if (units > MAX_VOUCHERS_PER_ORDER)
-    throw fieldError("vouchers", `An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers.`);
+  // Orders opened before the cap existed may still exceed it.
+  if (voucherUnits(lines) > MAX_VOUCHERS_PER_ORDER) throw fieldError("vouchers", tooManyVouchers);
   const account = accountRows[0];
   if (req.accountId !== null) {
     if (!account) throw fieldError("account_uuid", "Unknown account.");

@@ -1,6 +1,6 @@
 import type { LoadedRefs, OrderRefs } from "../db/queries/order-refs";
 import type { OrderLine, PromocodeRule } from "../domain/pricing";
-import { promocodeIsUsable } from "../domain/pricing";
+import { MAX_VOUCHERS_PER_ORDER, promocodeIsUsable } from "../domain/pricing";
 import type { FieldErrors } from "../lib/errors";
 
 /** A line as the client sent it, whatever its kind. */
@@ -193,3 +193,9 @@ export function resolvePromocode(
     maxUses: p.maxUses,
   };
 }
+
+/** Vouchers the lines would issue when paid: one per unit of each voucher line. */
+export const voucherUnits = (lines: readonly { kind: OrderLine["kind"]; quantity: number }[]) =>
+  lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
+
+export const tooManyVouchers = `An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers (one per unit of its voucher lines).`;

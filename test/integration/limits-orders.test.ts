@@ -99,8 +99,9 @@ beforeAll(async () => {
 /** Line i of each kind (0 goods, 1 services, 2 vouchers): the first at the very maximum. */
 const priceOf = (kind: number, i: number) =>
   i === 0 ? MAX_PRICE : MAX_PRICE - kind * MAX_LINES - i;
+// Paying an order issues one voucher per unit, at most 100 per order: voucher lines sell one each.
 const quantityOf = (kind: number, i: number) =>
-  i === 0 ? MAX_QUANTITY : MAX_QUANTITY - kind * MAX_LINES - i;
+  kind === 2 ? 1 : i === 0 ? MAX_QUANTITY : MAX_QUANTITY - kind * MAX_LINES - i;
 const stafferOf = (i: number) => helpers[i % helpers.length]?.uuid ?? "";
 
 const bodyLines = (withStaff: boolean) => ({
@@ -230,6 +231,7 @@ describe("a POS order with 100 lines of every kind", () => {
       status: "open",
       order_number: expect.any(Number),
       is_reverted: false,
+      refund_reason: null,
       booking_uuids: [],
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
       location_uuid: location.uuid,
@@ -261,6 +263,7 @@ describe("a POS order with 100 lines of every kind", () => {
       vouchers: line(vouchers, 2, 2).map((l, i) => ({
         ...l,
         voucher_template_uuid: vouchers[i]?.uuid,
+        codes: [],
       })),
     };
     expect(res.body).toEqual(opened);
@@ -280,6 +283,7 @@ describe("a POS order with 100 lines of every kind", () => {
       payment_method: "cash_account",
       account_uuid: cash.uuid,
       paid_at: expect.stringMatching(/Z$/),
+      vouchers: order.vouchers.map((v: object) => ({ ...v, codes: [expect.any(String)] })),
     });
     // The three agree on every amount.
     for (const field of Object.keys(expected) as (keyof typeof expected)[]) {
@@ -303,6 +307,8 @@ describe("a POS order with 100 lines of every kind", () => {
   });
 
   it("reaches the largest base amount exactly: every line at the maximum price and quantity", async () => {
+    // Voucher lines at one unit each: an order issues at most 100 vouchers.
+    const largest = 2 * MAX_LINES * MAX_PRICE * MAX_QUANTITY + MAX_LINES * MAX_PRICE;
     const atMax = {
       goods: goods.map((g) => ({ good_uuid: g.uuid, price: MAX_PRICE, quantity: MAX_QUANTITY })),
       services: services.map((s) => ({
@@ -313,25 +319,25 @@ describe("a POS order with 100 lines of every kind", () => {
       vouchers: vouchers.map((v) => ({
         voucher_template_uuid: v.uuid,
         price: MAX_PRICE,
-        quantity: MAX_QUANTITY,
+        quantity: 1,
       })),
     };
-    const preview = await calculate({ ...atMax, discount_amount: MAX_AMOUNT });
+    const preview = await calculate({ ...atMax, discount_amount: largest });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.invoice).toMatchObject({
-      base_amount: 3_000_000_000_000_000,
-      discount_amount: -3_000_000_000_000_000,
+      base_amount: 2_000_100_000_000_000,
+      discount_amount: -2_000_100_000_000_000,
       subtotal: 0,
       total: 0,
     });
     const res = await create({ ...atMax, discount_mode: "percent", discount_percent: 33 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    // 33 % of 3·10^15 = 990 000 000 000 000 exactly.
+    // 33 % of 2 000 100 000 000 000 = 660 033 000 000 000 exactly.
     expect(res.body).toMatchObject({
-      base_amount: 3_000_000_000_000_000,
-      discount_amount: -990_000_000_000_000,
-      subtotal: 2_010_000_000_000_000,
-      total: 2_010_000_000_000_000,
+      base_amount: 2_000_100_000_000_000,
+      discount_amount: -660_033_000_000_000,
+      subtotal: 1_340_067_000_000_000,
+      total: 1_340_067_000_000_000,
     });
     expect(res.body.goods).toHaveLength(MAX_LINES);
     expect(res.body.services).toHaveLength(MAX_LINES);

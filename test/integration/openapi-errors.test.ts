@@ -11,7 +11,7 @@ const lifecycle: [string, string, string[]][] = [
   [
     "put",
     "/bookings/{booking_uuid}/status/complete",
-    ["booking_closed", "booking_changed", "conflict"],
+    ["booking_closed", "booking_changed", "voucher_unavailable", "conflict"],
   ],
   [
     "put",
