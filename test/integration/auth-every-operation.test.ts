@@ -5,7 +5,7 @@ import { sendDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, ADMIN_TOKEN, PUBLIC } from "../helpers/http";
 import { customer } from "../helpers/salon";
-import { createShop, type Shop } from "../helpers/shop";
+import { createShop, sellVouchers, type Shop } from "../helpers/shop";
 
 /**
  * Table-driven over both served OpenAPI documents: every operation, except the
@@ -169,6 +169,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       body: { url: "https://hooks.example.com/theirs", events: ["booking-created"] },
     });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    const { codes } = await sellVouchers(theirs, 1);
     foreign = {
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
@@ -177,6 +178,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       customer_uuid: booking.body.customer_uuid,
       order_uuid: order.body.uuid,
       webhook_id: String(webhook.body.id),
+      code: codes[0] ?? "",
     };
   });
 
@@ -215,6 +217,7 @@ describe("every public operation on another workspace's record is a 404", () => 
     "PUT public:/bookings/{booking_uuid}/services": { body: { service_uuid: mine.colour.uuid } },
     "POST public:/bookings/{booking_uuid}/public_notes": { body: { value: "Hello" } },
     "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
+    "POST public:/orders/{order_uuid}/refund": { body: {} },
     "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
   });
 
