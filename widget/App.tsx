@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiFailure, type Client, NetworkFailure } from "./api";
 import {
   ALL_OPTIONAL,
@@ -93,11 +93,17 @@ export function App({ api, location }: { api: Client; location: string }) {
   };
   useEffect(start, []);
 
+  // Only the latest search may fill the list: an answer for a date left meanwhile is dropped.
+  const latestSearch = useRef(0);
   const loadSlots = (day: string) => {
+    const search = ++latestSearch.current;
     setSlots(null);
     searchSlots(api, selection, day)
-      .then(setSlots)
+      .then((found) => {
+        if (search === latestSearch.current) setSlots(found);
+      })
       .catch((e) => {
+        if (search !== latestSearch.current) return;
         setSlots([]);
         setNotice({ ...describe(e), retry: () => loadSlots(day) });
       });
@@ -174,10 +180,7 @@ export function App({ api, location }: { api: Client; location: string }) {
   const submit = async () => {
     if (!chosen) return;
     const phone = validate();
-    if (!phone) {
-      document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
-      return;
-    }
+    if (!phone) return;
     setBusy(true);
     setNotice(null);
     try {

@@ -1,3 +1,4 @@
+import { useEffect } from "preact/hooks";
 import type { Details } from "../flow";
 import { formatDateTime } from "../time";
 import type { BookingForm, FieldRule } from "../types";
@@ -28,6 +29,10 @@ export function DetailsStep(props: {
   onBack: () => void;
 }) {
   const { form } = props;
+  // After a refused submit, the first field at fault takes the focus (once rendered as invalid).
+  useEffect(() => {
+    document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [props.errors]);
   const fields: FieldSpec[] = [
     { name: "first_name", label: "First name", rule: "required", autocomplete: "given-name" },
     {

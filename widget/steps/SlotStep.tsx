@@ -1,4 +1,4 @@
-import { formatDateTime, formatTime } from "../time";
+import { addDays, formatDateTime, formatTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 import { Heading } from "./Heading";
 
@@ -31,26 +31,43 @@ export function SlotStep(props: {
           </ul>
         </div>
       )}
-      <label class="field">
-        <span>{props.cart ? "From" : "Date"}</span>
-        <input
-          type="date"
-          name="date"
-          min={props.today}
-          value={props.date}
-          onChange={(e) => {
-            const v = e.currentTarget.value;
-            if (v) props.onDate(v);
-          }}
-        />
-      </label>
+      <div class="date-row">
+        <button
+          type="button"
+          aria-label="Previous day"
+          disabled={props.date <= props.today}
+          onClick={() => props.onDate(addDays(props.date, -1))}
+        >
+          ‹
+        </button>
+        <label class="field">
+          <span>{props.cart ? "From" : "Date"}</span>
+          <input
+            type="date"
+            name="date"
+            min={props.today}
+            value={props.date}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              if (v) props.onDate(v < props.today ? props.today : v);
+            }}
+          />
+        </label>
+        <button
+          type="button"
+          aria-label="Next day"
+          onClick={() => props.onDate(addDays(props.date, 1))}
+        >
+          ›
+        </button>
+      </div>
       <p class="hint">Times are shown in your time zone.</p>
       {slots === null ? (
         <p role="status">Looking for free times…</p>
       ) : slots.length === 0 ? (
         <p role="status">No free times on this day. Try another date.</p>
       ) : (
-        <ul class="slots" aria-label="Free times">
+        <ul class="slots" aria-label="Free times" data-date={props.date}>
           {slots.map((s) => (
             <li key={s.start}>
               <button type="button" disabled={props.busy} onClick={() => props.onPick(s)}>

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+
+export const ADMIN_TOKEN = "browser-test-admin-token";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      stdio: "ignore",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}`)),
+    );
+  });
+}
+
+/**
+ * `wrangler dev` on a free port with fresh local state and migrations applied; its output
+ * goes to test-results/wrangler.log (kept by CI with the screenshots).
+ */
+export async function startServer(): Promise<{ base: string; persist: string; stop: () => void }> {
+  const port = await freePort();
+  const persist = `.wrangler/browser-${port}`;
+  await run("npx", [
+    "wrangler",
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    "--local",
+    "--persist-to",
+    persist,
+  ]);
+  mkdirSync("test-results", { recursive: true });
+  const log = createWriteStream("test-results/wrangler.log");
+  const child: ChildProcess = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      persist,
+      "--var",
+      `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      detached: true,
+    },
+  );
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const stop = () => {
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    rmSync(persist, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error("wrangler dev exited; see test-results/wrangler.log");
+    try {
+      if ((await fetch(`${base}/`)).ok) return { base, persist, stop };
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error("wrangler dev did not answer within 120 s; see test-results/wrangler.log");
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}

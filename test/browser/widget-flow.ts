@@ -1,0 +1,50 @@
+import type { Page } from "playwright-core";
+import { Temporal } from "temporal-polyfill";
+import type { Salon } from "./salon";
+
+export const widgetUrl = (s: Salon) =>
+  `${s.base}/widget?workspace=${s.workspace}&location=${s.location}&key=${s.widgetKey}`;
+
+export const dayAfter = (zone: string, days: number) =>
+  Temporal.Now.plainDateISO(zone).add({ days }).toString();
+
+/** The UTC instant of a wall-clock time in a zone. */
+export const instant = (date: string, time: string, zone: string) =>
+  Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(zone).toInstant()
+    .epochMilliseconds;
+
+export const freeTimes = (page: Page) =>
+  page.getByRole("list", { name: "Free times", exact: true });
+
+/** The free times listed for that date (not those of the date shown before). */
+export const freeTimesOn = (page: Page, date: string) =>
+  page.locator(`ul[aria-label="Free times"][data-date="${date}"]`);
+
+export async function fillDetails(
+  page: Page,
+  d: { first: string; last: string; phone: string; email: string; comment?: string },
+) {
+  await page.getByLabel(/^First name/).fill(d.first);
+  await page.getByLabel(/^Last name/).fill(d.last);
+  await page.getByLabel(/^Phone/).fill(d.phone);
+  await page.getByLabel(/^E-mail/).fill(d.email);
+  if (d.comment !== undefined) await page.getByLabel(/^Comment/).fill(d.comment);
+}
+
+/** Presses Tab until the focused control's label matches; fails after 40 presses. */
+export async function tabTo(page: Page, name: RegExp) {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    const label = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement & { labels?: NodeListOf<HTMLLabelElement> };
+      return (
+        el.getAttribute("aria-label") ??
+        el.labels?.[0]?.textContent ??
+        el.textContent ??
+        ""
+      ).trim();
+    });
+    if (name.test(label)) return;
+  }
+  throw new Error(`No control matching ${name} reached with Tab`);
+}
