@@ -38,21 +38,41 @@ function nextCase() {
   return { date, phone: `+49 151 2345${String(n).padStart(4, "0")}` };
 }
 
-type Path = "single" | "cart";
-function create(path: Path, fields: Partial<Record<Field, string>>) {
-  const { date, phone } = nextCase();
-  const common = { customer_phone: phone, customer_first_name: "Anna", ...fields };
-  return path === "single"
-    ? salon.ws.api("/bookings", {
-        method: "POST",
-        body: {
-          location_uuid: salon.location.uuid,
-          service_uuid: salon.cut.uuid,
-          reserved_on: at("09:00", date),
-          ...common,
+/** The create paths: plain single and cart bookings, and each made from a reservation. */
+type Path = "single" | "cart" | "reserved single" | "reserved cart";
+const isCart = (path: Path) => path.endsWith("cart");
+
+async function reserve(date: string, cart: boolean) {
+  const res = await salon.ws.api("/reservations", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      items: [
+        {
+          datetime_start: at("09:00", date),
+          services: cart
+            ? [{ service_uuid: salon.cut.uuid }, { service_uuid: salon.colour.uuid }]
+            : [{ service_uuid: salon.cut.uuid }],
         },
-      })
-    : salon.ws.api("/bookings/cart", {
+      ],
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.uuid as string;
+}
+
+async function create(
+  path: Path,
+  fields: Partial<Record<Field, string>>,
+  reservation?: { date: string; uuid: string; phone: string },
+) {
+  const { date, phone } = reservation ?? nextCase();
+  const common = { customer_phone: phone, customer_first_name: "Anna", ...fields };
+  const held = path.startsWith("reserved")
+    ? { reservation_uuid: reservation?.uuid ?? (await reserve(date, isCart(path))) }
+    : {};
+  return isCart(path)
+    ? salon.ws.api("/bookings/cart", {
         method: "POST",
         body: {
           location_uuid: salon.location.uuid,
@@ -62,13 +82,24 @@ function create(path: Path, fields: Partial<Record<Field, string>>) {
               services: [{ service_uuid: salon.cut.uuid }, { service_uuid: salon.colour.uuid }],
             },
           ],
+          ...held,
+          ...common,
+        },
+      })
+    : salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: salon.cut.uuid,
+          reserved_on: at("09:00", date),
+          ...held,
           ...common,
         },
       });
 }
 
 const bookingOf = (path: Path, body: { bookings?: unknown[] }) =>
-  (path === "single" ? body : body.bookings?.[0]) as {
+  (isCart(path) ? body.bookings?.[0] : body) as {
     customer_uuid: string;
     public_notes: string;
   };
@@ -196,52 +227,75 @@ describe("PUT /workspaces/{ws}/booking-form", () => {
   });
 });
 
-describe.each<Path>(["single", "cart"])("the form on %s bookings", (path) => {
-  describe.each(FIELDS)("%s", (field) => {
-    it("required: missing or blank is 422 on that field and writes nothing; sent is stored", async () => {
-      await putForm({ [field]: "required" });
-      const others = Object.fromEntries(
-        FIELDS.filter((f) => f !== field).map((f) => [f, VALUES[f]]),
-      );
-      const before = await rowCount("bookings", salon.ws.id);
-      const missing = await create(path, others);
-      expect(missing.status, JSON.stringify(missing.body)).toBe(422);
-      expect(missing.body.code).toBe("validation_failed");
-      expect(Object.keys(missing.body.errors)).toEqual([field]);
-      if (field !== "customer_email") {
-        const blank = await create(path, {
-          ...others,
-          [field]: field === "booking_comment" ? "  " : " ",
-        });
-        expect(blank.status).toBe(422);
-        expect(Object.keys(blank.body.errors)).toEqual([field]);
-      }
-      expect(await rowCount("bookings", salon.ws.id)).toBe(before);
+describe.each<Path>(["single", "cart", "reserved single", "reserved cart"])(
+  "the form on %s bookings",
+  (path) => {
+    describe.each(FIELDS)("%s", (field) => {
+      it("required: missing or blank is 422 on that field and writes nothing; sent is stored", async () => {
+        await putForm({ [field]: "required" });
+        const others = Object.fromEntries(
+          FIELDS.filter((f) => f !== field).map((f) => [f, VALUES[f]]),
+        );
+        const before = await rowCount("bookings", salon.ws.id);
+        const missing = await create(path, others);
+        expect(missing.status, JSON.stringify(missing.body)).toBe(422);
+        expect(missing.body.code).toBe("validation_failed");
+        expect(Object.keys(missing.body.errors)).toEqual([field]);
+        if (field !== "customer_email") {
+          const blank = await create(path, {
+            ...others,
+            [field]: field === "booking_comment" ? "  " : " ",
+          });
+          expect(blank.status).toBe(422);
+          expect(Object.keys(blank.body.errors)).toEqual([field]);
+        }
+        expect(await rowCount("bookings", salon.ws.id)).toBe(before);
 
-      const sent = await create(path, { ...others, [field]: VALUES[field] });
-      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-      expect((await stored(path, sent.body))[field]).toBe(VALUES[field]);
-      expect(d1RoundTrips(sent.headers)).toBeLessThanOrEqual(3);
-    });
+        const sent = await create(path, { ...others, [field]: VALUES[field] });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+        expect((await stored(path, sent.body))[field]).toBe(VALUES[field]);
+        // The form rides in the booking's read batch: no round trip of its own.
+        if (!path.startsWith("reserved")) expect(d1RoundTrips(sent.headers)).toBeLessThanOrEqual(3);
+      });
 
-    it("optional: may be left out, and is stored when sent", async () => {
-      await putForm({ [field]: "optional" });
-      const without = await create(path, {});
-      expect(without.status, JSON.stringify(without.body)).toBe(201);
-      expect((await stored(path, without.body))[field]).toBeNull();
-      const sent = await create(path, { [field]: VALUES[field] });
-      expect(sent.status).toBe(201);
-      expect((await stored(path, sent.body))[field]).toBe(VALUES[field]);
-    });
+      it("optional: may be left out, and is stored when sent", async () => {
+        await putForm({ [field]: "optional" });
+        const without = await create(path, {});
+        expect(without.status, JSON.stringify(without.body)).toBe(201);
+        expect((await stored(path, without.body))[field]).toBeNull();
+        const sent = await create(path, { [field]: VALUES[field] });
+        expect(sent.status).toBe(201);
+        expect((await stored(path, sent.body))[field]).toBe(VALUES[field]);
+      });
 
-    it("hidden: sent is ignored and not stored; the other fields are", async () => {
-      await putForm({ [field]: "hidden" });
-      const res = await create(path, VALUES);
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      const kept = await stored(path, res.body);
-      expect(kept[field]).toBeNull();
-      for (const other of FIELDS.filter((f) => f !== field))
-        expect(kept[other]).toBe(VALUES[other]);
+      it("hidden: sent is ignored and not stored; the other fields are", async () => {
+        await putForm({ [field]: "hidden" });
+        const res = await create(path, VALUES);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        const kept = await stored(path, res.body);
+        expect(kept[field]).toBeNull();
+        for (const other of FIELDS.filter((f) => f !== field))
+          expect(kept[other]).toBe(VALUES[other]);
+      });
     });
+  },
+);
+
+describe("a booking from a reservation", () => {
+  it("refused by the form, leaves the reservation usable", async () => {
+    await putForm({ customer_last_name: "required" });
+    const { date, phone } = nextCase();
+    const uuid = await reserve(date, false);
+    const refused = await create("reserved single", {}, { date, uuid, phone });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors)).toEqual(["customer_last_name"]);
+    expect((await salon.ws.api(`/reservations/${uuid}`)).status).toBe(200);
+    const booked = await create(
+      "reserved single",
+      { customer_last_name: "Berg" },
+      { date, uuid, phone },
+    );
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect((await salon.ws.api(`/reservations/${uuid}`)).status).toBe(404);
   });
 });
