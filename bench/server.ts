@@ -4,12 +4,15 @@ import { type ChildProcess, spawn } from "node:child_process";
 export async function startDevServer(
   port: number,
   vars: Record<string, string> = {},
+  /** Another Worker entry than wrangler.toml's `main` (the distance bench's). */
+  script?: string,
 ): Promise<{ base: string; stop: () => void; persist: string }> {
   const child: ChildProcess = spawn(
     "npx",
     [
       "wrangler",
       "dev",
+      ...(script ? [script] : []),
       "--ip",
       "127.0.0.1",
       "--port",

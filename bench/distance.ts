@@ -1,0 +1,226 @@
+import { startDevServer } from "./server";
+import { percentile } from "./stats";
+
+/** Must equal DISTANCE_MS in bench/distance/worker.ts (the Worker cannot read our argv). */
+export const DISTANCE_MS = 25;
+const ADMIN = "bench-token";
+const SAMPLES = 15;
+
+interface Sample {
+  ms: number;
+  d1: number | null;
+  calendar: number | null;
+}
+
+const metric = (timing: string | null, name: string) => {
+  const match = new RegExp(`${name};dur=[\\d.]+;desc="(\\d+) `).exec(timing ?? "");
+  return match?.[1] ? Number(match[1]) : null;
+};
+
+async function call(base: string, path: string, init: RequestInit = {}) {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path} → ${res.status}: ${text}`);
+  const timing = res.headers.get("server-timing");
+  return {
+    body: text ? JSON.parse(text) : null,
+    sample: { ms, d1: metric(timing, "d1"), calendar: metric(timing, "calendar") } as Sample,
+  };
+}
+
+/** A 24/7 location in UTC, three staffers, a 15-minute service, a till and a good in stock. */
+async function setUp(base: string) {
+  const admin = async (path: string, body: unknown) =>
+    (
+      await call(base, `/api/admin/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    ).body;
+  const ws = await admin("/workspaces", {
+    name: "Far",
+    country: "DE",
+    currency: "EUR",
+    timezone: "UTC",
+  });
+  const location = await admin(`/workspaces/${ws.uuid}/locations`, {
+    name: "Far",
+    timezone: "UTC",
+    slot_step: 15,
+  });
+  const staffers: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const s = await admin(`/workspaces/${ws.uuid}/staffers`, {
+      first_name: `S${i}`,
+      location_uuids: [location.uuid],
+      permissions: ["access-pos"],
+      schedule: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+        location_uuid: location.uuid,
+        weekday,
+        start: "00:00",
+        end: "24:00",
+      })),
+    });
+    staffers.push(s.uuid);
+  }
+  const till = await admin(`/workspaces/${ws.uuid}/accounts`, {
+    location_uuid: location.uuid,
+    name: "Till",
+    type: "cash",
+  });
+  const headers = {
+    authorization: `Bearer ${ws.api_key}`,
+    workspace: ws.uuid,
+    "content-type": "application/json",
+  };
+  const api = (path: string, method = "GET", body?: unknown) =>
+    call(base, `/api/public/v2${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const service = (await api("/services", "POST", { name: "Quick", duration: 15, price: 1000 }))
+    .body;
+  const good = (
+    await api("/goods", "POST", {
+      name: "Shampoo",
+      article: "SH-1",
+      is_payable: true,
+      price: 500,
+      unit: "pcs",
+      is_consumable: false,
+      initial_stock: {
+        is_set: true,
+        location_uuid: location.uuid,
+        unit_price: 200,
+        quantity: 10_000,
+      },
+    })
+  ).body;
+  return {
+    api,
+    location: location.uuid as string,
+    staffers,
+    service: service.uuid as string,
+    till: till.uuid as string,
+    good: good.uuid as string,
+  };
+}
+
+export async function runDistanceBench(): Promise<void> {
+  const server = await startDevServer(8797, {}, "bench/distance/worker.ts");
+  try {
+    const { api, location, staffers, service, till, good } = await setUp(server.base);
+    let slot = 0;
+    // Every booking its own quarter hour, far in the future, so none conflicts.
+    const nextStart = () =>
+      new Date(Date.UTC(2031, 0, 6) + slot++ * 15 * 60_000).toISOString().replace(".000Z", "Z");
+    const customer = { customer_phone: "+4915123456789", customer_first_name: "Far" };
+    const book = () =>
+      api("/bookings", "POST", {
+        location_uuid: location,
+        service_uuid: service,
+        staffer_uuid: staffers[0],
+        reserved_on: nextStart(),
+        ...customer,
+      });
+
+    const operations: [string, () => Promise<Sample>][] = [
+      ["list (GET /services)", async () => (await api("/services")).sample],
+      [
+        "get (GET /bookings/{uuid})",
+        async () => {
+          const booking = (await book()).body;
+          return (await api(`/bookings/${booking.uuid}`)).sample;
+        },
+      ],
+      [
+        "time-slot search (7 days)",
+        async () =>
+          (
+            await api(
+              `/locations/${location}/time-slots?service_uuid=${service}&range_start=2031-02-03&range_end=2031-02-09`,
+            )
+          ).sample,
+      ],
+      ["booking create", async () => (await book()).sample],
+      [
+        "cart (3 staffers)",
+        async () =>
+          (
+            await api("/bookings/cart", "POST", {
+              location_uuid: location,
+              ...customer,
+              items: [
+                {
+                  datetime_start: nextStart(),
+                  services: staffers.map((s) => ({ service_uuid: service, staffer_uuid: s })),
+                },
+              ],
+            })
+          ).sample,
+      ],
+      [
+        "reschedule",
+        async () => {
+          const booking = (await book()).body;
+          return (
+            await api(`/bookings/${booking.uuid}/reschedule`, "PUT", { reserved_on: nextStart() })
+          ).sample;
+        },
+      ],
+      [
+        "complete",
+        async () => {
+          const booking = (await book()).body;
+          return (
+            await api(`/bookings/${booking.uuid}/status/complete`, "PUT", { account_uuid: till })
+          ).sample;
+        },
+      ],
+      [
+        "POS pay",
+        async () => {
+          const order = (
+            await api("/orders", "POST", {
+              location_uuid: location,
+              staffer_uuid: staffers[0],
+              goods: [{ good_uuid: good, price: 500, quantity: 1 }],
+            })
+          ).body;
+          return (await api(`/orders/${order.uuid}/pay`, "POST", { account_uuid: till })).sample;
+        },
+      ],
+    ];
+
+    console.log(
+      `Distance mode: ${DISTANCE_MS} ms added before every D1 call and every calendar call (wrangler dev, bench/distance/worker.ts)`,
+    );
+    console.log(
+      "  operation                    p50 ms   p50 ÷ delay   D1 round trips   calendar calls",
+    );
+    for (const [name, run] of operations) {
+      await run(); // warm-up: the isolate, the calendar object's first load
+      const samples: Sample[] = [];
+      for (let i = 0; i < SAMPLES; i++) samples.push(await run());
+      const p50 = percentile(
+        samples.map((s) => s.ms),
+        50,
+      );
+      const hops = (pick: (s: Sample) => number | null) => {
+        const values = samples.map(pick).filter((v): v is number => v !== null);
+        return values.length ? String(percentile(values, 50)) : "n/a";
+      };
+      console.log(
+        `  ${name.padEnd(28)} ${p50.toFixed(0).padStart(6)}   ${(p50 / DISTANCE_MS).toFixed(2).padStart(11)}   ${hops((s) => s.d1).padStart(14)}   ${hops((s) => s.calendar).padStart(14)}`,
+      );
+    }
+  } finally {
+    server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runDistanceBench();
