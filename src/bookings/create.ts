@@ -2,14 +2,13 @@ import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import { and } from "drizzle-orm";
-import { isGuardFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
 import { utcDate } from "../lib/clock";
-import { fieldError, RecordChangedError, SlotTakenError, validationError } from "../lib/errors";
+import { fieldError, SlotTakenError, validationError } from "../lib/errors";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
@@ -160,10 +159,8 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       ]);
       return rendered;
     } catch (error) {
-      // The reservation was used, deleted or expired since it was read (or is being used right now).
-      if (req.redeem && (isGuardFailure(error) || error instanceof RecordChangedError)) {
-        throw req.redeem.gone();
-      }
+      // Staffers are the reservation's: no one else to try, only the reason to find.
+      if (req.redeem) throw await req.redeem.explain(error);
       // Another request won this staffer: note it busy and let auto-allocation pick someone else.
       if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
       inputs.calendars

@@ -1,7 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { StafferClaim } from "../calendar/client";
-import type { ApiError } from "../lib/errors";
 
 /**
  * A reservation a booking write uses up (src/reservations/redeem.ts): its held
@@ -17,8 +16,12 @@ export interface Redemption {
   live: () => SQL;
   /** Removes the held time from D1 and marks the reservation used. */
   statements: BatchItem<"sqlite">[];
-  /** The answer when the reservation was used, released or expired meanwhile. */
-  gone: () => ApiError;
+  /**
+   * What to answer for a failed write: 409 `reservation_expired` when the
+   * reservation was used, deleted or expired meanwhile (its time was nobody
+   * else's while it lived), else the error itself.
+   */
+  explain: (error: unknown) => Promise<unknown>;
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Redemption } from "../bookings/redemption";
 import { findReservation } from "../db/queries/reservations";
 import { calendarEntries, reservations } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
-import { ApiError, fieldError, validationError } from "../lib/errors";
+import { isGuardFailure } from "../db/constraints";
+import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
 import { heldItems, isLive } from "./view";
 
 /** Batch condition: the reservation is unused, not released and unexpired at `now`. */
@@ -105,7 +106,15 @@ export async function redemptionFor(
           .set({ releasedAt: now })
           .where(whereIn(scope, reservations, eq(reservations.id, row.id))),
       ],
-      gone: expired,
+      explain: async (error) => {
+        if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();
+        // Refused as taken: another write used the reservation first, or it just expired.
+        if (error instanceof ApiError && error.code === "slot_unavailable") {
+          const fresh = await findReservation(scope, row.id);
+          if (!fresh || !isLive(fresh, Date.now())) return expired();
+        }
+        return error;
+      },
     },
   };
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync } from "../helpers/calendar";
+import { d1RoundTrips } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /** One staffer, so every alternative is hers and the expected list is exact. */
@@ -63,6 +64,8 @@ describe("409 slot_unavailable alternatives", () => {
     const res = await book(at("09:00", date));
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("slot_unavailable");
+    // Auth, the booking's read, and the one extra read for the alternatives.
+    expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
     const alternatives = res.body.alternatives as Alternative[];
     expectOrdered(alternatives, at("09:00", date));
     expect(alternatives).toEqual(
