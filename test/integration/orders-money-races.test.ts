@@ -137,6 +137,7 @@ describe("two tills spending one voucher at once", () => {
     const cash = await balanceOf(shop.cash.uuid);
     const [x, y] = [await openOrder(shop, shampoo(3000)), await openOrder(shop, shampoo(3000))];
     failpoints.meet(MEET, 2);
+    const refused = failpoints.hits("orders.pay.guard_refused");
     const results = await Promise.all(
       [x, y].map((o) =>
         payOrder(shop, o.uuid, { account_uuid: shop.cash.uuid, vouchers: [{ code }] }),
@@ -145,6 +146,8 @@ describe("two tills spending one voucher at once", () => {
     expect(statuses(results)).toEqual([200, 409]);
     const lost = results.findIndex((r) => r.status === 409);
     expect(results[lost]?.body.code).toBe("voucher_balance_changed");
+    // Different orders: only the voucher's own guard could refuse the second spend.
+    expect(failpoints.hits("orders.pay.guard_refused") - refused).toBe(1);
     expect(await voucherOf(shop, code)).toMatchObject({ balance: 2000, status: "active" });
     const payments = await one<{ n: number; total: number }>(
       "select count(*) as n, sum(p.amount) as total from voucher_payments p join vouchers v on v.id = p.voucher_id where v.code = ?",
@@ -154,6 +157,17 @@ describe("two tills spending one voucher at once", () => {
     expect(await balanceOf(shop.cash.uuid)).toBe(cash);
     const loser = [x, y][lost] as { uuid: string };
     expect((await shop.ws.api(`/orders/${loser.uuid}`)).body.status).toBe("open");
+  });
+
+  it("the table itself refuses a negative balance or one above the voucher's value", async () => {
+    const { codes } = await sellVouchers(shop, 1, 500);
+    const set = (balance: number) =>
+      env.DB.prepare("update vouchers set balance = ? where code = ?")
+        .bind(balance, codes[0])
+        .run();
+    await expect(set(-1)).rejects.toThrow(/CHECK constraint failed/);
+    await expect(set(501)).rejects.toThrow(/CHECK constraint failed/);
+    expect(await voucherOf(shop, codes[0] as string)).toMatchObject({ balance: 500 });
   });
 
   it("refunding the sale || spending its voucher: one wins, never both", async () => {
