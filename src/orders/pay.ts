@@ -22,6 +22,7 @@ import {
   type TenderedVouchers,
   tenderVouchers,
   type VoucherOffer,
+  voucherBalanceChanged,
 } from "../vouchers/tender";
 import { tooManyVouchers, voucherUnits } from "./resolve";
 import { stockMoves } from "./stock";
@@ -34,11 +35,6 @@ export interface PayRequest {
 }
 
 const notOpen = () => new ApiError("order_not_open", "Only an open order can be paid.");
-const balanceChanged = () =>
-  new ApiError(
-    "voucher_balance_changed",
-    "Another payment spent one of these vouchers at the same moment; check its balance and try again.",
-  );
 
 /**
  * Settles an open POS order in full: the vouchers offered first, then the
@@ -70,7 +66,7 @@ export async function payPosOrder(
     probe("orders.pay.guard_refused");
   }
   return payOnce(scope, orderId, req, (t) => {
-    if (first && balancesMoved(first, t)) throw balanceChanged();
+    if (first && balancesMoved(first, t)) throw voucherBalanceChanged();
   }).catch((e: unknown) => {
     throw isGuardFailure(e) ? notOpen() : e;
   });

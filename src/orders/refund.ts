@@ -56,29 +56,46 @@ export async function refundPosOrder(
 
 async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Promise<PosOrder> {
   const { db, workspaceId } = scope;
-  const [orderRows, lines, customer, issued] = await db.batch(posOrderReads(scope, orderId));
+  const [orderRows, lines, customer, issued, accountRows] = await db.batch([
+    ...posOrderReads(scope, orderId),
+    db
+      .select()
+      .from(accounts)
+      .where(
+        whereIn(
+          scope,
+          accounts,
+          eq(
+            accounts.id,
+            req.accountId ??
+              sql`(select ${orders.accountId} from ${orders} where ${orders.id} = ${orderId})`,
+          ),
+        ),
+      ),
+  ]);
   const order = orderRows[0];
   if (!order) throw notFound("Order");
   if (order.status !== "paid") throw notPaid();
   if (issued.some((v) => v.status !== "active" || v.balance < v.initialAmount)) throw used();
 
   const debit = order.accountPaidAmount;
-  const accountId = req.accountId ?? order.accountId;
   const statements: BatchItem<"sqlite">[] = [];
   const now = Date.now();
   if (debit > 0) {
-    if (accountId === null) throw fieldError("account_uuid", "Required: the order has no account.");
-    const [account] = await db
-      .select()
-      .from(accounts)
-      .where(whereIn(scope, accounts, eq(accounts.id, accountId)));
+    const account = accountRows[0];
     if (!account) throw fieldError("account_uuid", "Unknown account.");
     if (account.locationId !== order.locationId)
       throw fieldError("account_uuid", "The account belongs to another branch.");
     if (requiresAction(account.type))
       throw fieldError("account_uuid", "Refund from a cash or card account.");
     statements.push(
-      ...creditAccount(scope, { accountId, amount: -debit, orderId, bookingId: null, at: now }),
+      ...creditAccount(scope, {
+        accountId: account.id,
+        amount: -debit,
+        orderId,
+        bookingId: null,
+        at: now,
+      }),
     );
   }
   const refunded = {

@@ -103,6 +103,16 @@ export function spendTender(
   });
 }
 
+/**
+ * The answer of a payment that lost a race for one of its vouchers: retrying
+ * it on the new balance would quietly move the difference onto the account.
+ */
+export const voucherBalanceChanged = () =>
+  new ApiError(
+    "voucher_balance_changed",
+    "Another payment spent one of these vouchers at the same moment; check its balance and try again.",
+  );
+
 /** Some voucher's balance moved since it was tendered (another till spent it): compare the two reads. */
 export function balancesMoved(before: TenderedVouchers, after: TenderedVouchers): boolean {
   const now = new Map(after.offers.map(({ row }) => [row.id, row.balance]));

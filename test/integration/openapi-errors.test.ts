@@ -11,7 +11,13 @@ const lifecycle: [string, string, string[]][] = [
   [
     "put",
     "/bookings/{booking_uuid}/status/complete",
-    ["booking_closed", "booking_changed", "voucher_unavailable", "conflict"],
+    [
+      "booking_closed",
+      "booking_changed",
+      "voucher_unavailable",
+      "voucher_balance_changed",
+      "conflict",
+    ],
   ],
   [
     "put",

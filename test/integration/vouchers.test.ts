@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failpoints } from "../../src/lib/failpoints";
 import { createWorkspace } from "../helpers/factory";
 import {
   createShop,
@@ -14,6 +15,7 @@ let shop: Shop;
 beforeAll(async () => {
   shop = await createShop();
 });
+afterEach(() => failpoints.disarmAll());
 
 const balanceOf = async (accountId: string) =>
   (
@@ -296,5 +298,44 @@ describe("booking complete with vouchers", () => {
       voucher_paid_amount: Math.min(1000, total),
       account_paid_amount: Math.max(0, total - 1000),
     });
+  });
+});
+
+describe("two bookings completed with one voucher at once", () => {
+  it("one spends it; the other is 409 voucher_balance_changed and stays open", async () => {
+    const { codes } = await sellVouchers(shop, 1, 5000);
+    const code = codes[0] as string;
+    const { at, customer } = await import("../helpers/salon");
+    const book = async (time: string) => {
+      const res = await shop.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: shop.location.uuid,
+          service_uuid: shop.cut.uuid,
+          reserved_on: at(time, "2030-03-07"),
+          ...customer(),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { uuid: string };
+    };
+    const bookings = [await book("10:00"), await book("14:00")];
+    const cash = await balanceOf(shop.cash.uuid);
+    failpoints.meet("booking.change.before_write", 2);
+    const results = await Promise.all(
+      bookings.map((b) =>
+        shop.ws.api(`/bookings/${b.uuid}/status/complete`, {
+          method: "PUT",
+          body: { account_uuid: shop.cash.uuid, vouchers: [{ code }] },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const lost = results.findIndex((r) => r.status === 409);
+    expect(results[lost]?.body.code).toBe("voucher_balance_changed");
+    expect(await voucherOf(shop, code)).toMatchObject({ balance: 5000 - shop.cut.price });
+    expect(await balanceOf(shop.cash.uuid)).toBe(cash);
+    const loser = bookings[lost] as { uuid: string };
+    expect((await shop.ws.api(`/bookings/${loser.uuid}`)).body.is_completed).toBe(false);
   });
 });

@@ -5,7 +5,15 @@ import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
 import { validationError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
-import { loadTender, spendTender, splitTender, type VoucherOffer } from "../../vouchers/tender";
+import {
+  balancesMoved,
+  loadTender,
+  spendTender,
+  splitTender,
+  type TenderedVouchers,
+  type VoucherOffer,
+  voucherBalanceChanged,
+} from "../../vouchers/tender";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 
@@ -29,6 +37,8 @@ export interface CompleteInput {
  * of one cart, or two tills spending one voucher) never pay twice.
  */
 export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
+  // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
+  let tendered: TenderedVouchers | null = null;
   return changeBooking(
     deps,
     bookingId,
@@ -43,6 +53,8 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
       if (!account || Object.keys(problems).length > 0) throw validationError(problems);
       const tender = await loadTender(scope, input.vouchers ?? []);
+      if (tendered && balancesMoved(tendered, tender)) throw voucherBalanceChanged();
+      tendered = tender;
 
       const bookingTotal = bookingOrderInvoice({
         order: loaded.order,

@@ -25,8 +25,13 @@ export const route = createRoute({
   responses: changeResponses(
     {
       description:
-        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`), or a voucher cannot pay what was asked of it (`voucher_unavailable`)",
-      codes: ["booking_closed", "booking_changed", "voucher_unavailable"],
+        "The booking is completed or canceled (`booking_closed`), or another request changed it at the same moment (`booking_changed`), or a voucher cannot pay what was asked of it (`voucher_unavailable`) or was spent by another payment at the same moment (`voucher_balance_changed`)",
+      codes: [
+        "booking_closed",
+        "booking_changed",
+        "voucher_unavailable",
+        "voucher_balance_changed",
+      ],
     },
     "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown",
   ),
