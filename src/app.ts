@@ -50,7 +50,11 @@ export function createApp() {
       pageTitle: "Scheduling API reference",
       // Served from the Worker's static assets (scripts/build-assets.mjs): the page needs no internet.
       cdn: DOCS_SCRIPT,
+      // Nothing that calls Scalar's servers: no web fonts, telemetry, AI agent or MCP generator.
       withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
       sources: [
         { url: `${PUBLIC_BASE}/openapi.json`, title: "Public API v2" },
         { url: `${ADMIN_BASE}/openapi.json`, title: "Management API v1" },

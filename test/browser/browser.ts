@@ -9,7 +9,8 @@ export async function launch(): Promise<Browser> {
     return await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   } catch (e) {
     throw new Error(
-      `Chromium did not start from ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH): ${String(e)}`,
+      `Chromium did not start from ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+      { cause: e },
     );
   }
 }

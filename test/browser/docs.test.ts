@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe("/docs", () => {
-  it("renders both API documents with every request to another host blocked", async () => {
+  it("lists the bookings operations and both API documents with every other host blocked", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const foreign: string[] = [];
@@ -23,11 +23,28 @@ describe("/docs", () => {
       foreign.push(url);
       return route.abort("blockedbyclient");
     });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+
     await page.goto(`${base}/docs`);
-    await page.getByText("Create a single-service booking").first().waitFor({ timeout: 60_000 });
-    await page.getByText("Get a booking").first().waitFor();
+    await page.getByText("Bookings", { exact: true }).first().click();
+    for (const operation of [
+      "Create a single-service booking",
+      "Get a booking",
+      "List bookings, newest reservation first",
+    ]) {
+      await page.getByText(operation).first().waitFor();
+    }
     await shot(page, "docs-public");
+
+    // The second document is one choice away.
+    await page.getByText("Public API v2").first().click();
+    await page.getByRole("option", { name: "Management API v1" }).click();
+    await page.getByText("Provisioning of workspaces").first().waitFor();
+    await shot(page, "docs-management");
+
     expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
