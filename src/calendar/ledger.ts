@@ -22,7 +22,8 @@ export const toEntry = (r: EntryRow): CalendarEntry => ({
   source: r.source_id,
   start: r.starts_at,
   end: r.ends_at,
-  expires: r.expires_at ?? null,
+  // Only reservations expire; other entries carry no expiry at all.
+  ...(r.expires_at != null ? { expires: r.expires_at } : {}),
 });
 
 const COLUMNS = "id, kind, source_id, starts_at, ends_at, expires_at";

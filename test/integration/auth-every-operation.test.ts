@@ -170,6 +170,16 @@ describe("every public operation on another workspace's record is a 404", () => 
     });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
     const { codes } = await sellVouchers(theirs, 1);
+    const reservation = await theirs.ws.api("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        items: [
+          { datetime_start: "2030-03-04T12:00:00Z", services: [{ service_uuid: theirs.cut.uuid }] },
+        ],
+      },
+    });
+    expect(reservation.status, JSON.stringify(reservation.body)).toBe(201);
     foreign = {
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
@@ -179,6 +189,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       order_uuid: order.body.uuid,
       webhook_id: String(webhook.body.id),
       code: codes[0] ?? "",
+      reservation_uuid: reservation.body.uuid,
     };
   });
 
