@@ -5,6 +5,7 @@ import { calendarFor } from "../../src/calendar/client";
 import { expectInSync } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import { createWorkspace } from "../helpers/factory";
+import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 let salon: Salon;
@@ -404,5 +405,86 @@ describe("limits", () => {
       salon.ws.id,
       salon.staffers.map((s) => s.uuid),
     );
+  });
+});
+
+describe("widget use", () => {
+  it("a publishable key holds, reads, books and deletes reservations", async () => {
+    const pk = await createPublishableKey(salon.ws);
+    const origin = { origin: pk.allowedOrigins[0] ?? "" };
+    const date = "2030-03-22";
+    const start = at("09:00", date);
+    const res = await pk.api("/reservations", {
+      method: "POST",
+      headers: origin,
+      body: { location_uuid: salon.location.uuid, ...one(start) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await pk.api(`/reservations/${res.body.uuid}`, { headers: origin })).status).toBe(200);
+    const booked = await pk.api("/bookings", {
+      method: "POST",
+      headers: origin,
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: start,
+        reservation_uuid: res.body.uuid,
+        ...customer(),
+      },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const other = await pk.api("/reservations", {
+      method: "POST",
+      headers: origin,
+      body: { location_uuid: salon.location.uuid, ...one(at("12:00", date)) },
+    });
+    expect(other.status).toBe(201);
+    const del = await pk.api(`/reservations/${other.body.uuid}`, {
+      method: "DELETE",
+      headers: origin,
+    });
+    expect(del.status).toBe(204);
+  });
+
+  it("cart search does not offer held time either, and a body for another location is 422", async () => {
+    const date = "2030-03-25";
+    const solo = await salon.ws.api(`/locations/${salon.location.uuid}/time-slots/cart`, {
+      method: "POST",
+      body: {
+        services: [{ service_uuid: salon.cut.uuid, staffer_uuid: staffer(2) }],
+        range_start: date,
+        range_end: date,
+      },
+    });
+    expect(solo.status, JSON.stringify(solo.body)).toBe(200);
+    expect(solo.body.data[0].dates[0].slot.start).toBe("09:00");
+    // Hold the staffer's whole morning (08:00Z-11:00Z is 09:00–12:00 Berlin).
+    const items = ["08:00", "09:00", "10:00"].map((t) => ({
+      datetime_start: at(t, date),
+      services: [{ service_uuid: salon.cut.uuid, staffer_uuid: staffer(2) }],
+    }));
+    const res = await reserve({ items });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const after = await salon.ws.api(`/locations/${salon.location.uuid}/time-slots/cart`, {
+      method: "POST",
+      body: {
+        services: [{ service_uuid: salon.cut.uuid, staffer_uuid: staffer(2) }],
+        range_start: date,
+        range_end: date,
+      },
+    });
+    expect(after.body.data[0].dates[0].slot.start).toBe("12:00");
+
+    const wrong = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: crypto.randomUUID(),
+        reservation_uuid: res.body.uuid,
+        items,
+        ...customer(),
+      },
+    });
+    expect(wrong.status).toBe(422);
+    expect(Object.keys(wrong.body.errors)).toContain("location_uuid");
   });
 });
