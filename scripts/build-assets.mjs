@@ -1,11 +1,14 @@
 // Builds the Worker's static assets into dist/assets (gitignored; wrangler.toml [assets]):
 // the booking widget (widget/, bundled by esbuild) and Scalar's browser bundle for /docs,
 // so neither page loads anything from another host.
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
-const OUT = "dist/assets";
+const TARGET = "dist/assets";
+// Built beside the target and swapped in at the end, so a running `wrangler dev` or test
+// pool never sees the folder missing for more than an instant.
+const OUT = `${TARGET}.next`;
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, "widget"), { recursive: true });
@@ -34,4 +37,6 @@ copyFileSync(
   join(OUT, "docs", "scalar.js"),
 );
 
-console.log(`assets built in ${OUT}`);
+rmSync(TARGET, { recursive: true, force: true });
+renameSync(OUT, TARGET);
+console.log(`assets built in ${TARGET}`);
