@@ -93,6 +93,19 @@ function orderTerms(b: Body, g: Draw, pick: Pick) {
   if (typeof b.discount_amount === "number") b.discount_amount = Math.min(b.discount_amount, base);
   if (b.promocode === undefined) delete b.promocode_discount_amount;
   else if (b.promocode_discount_amount !== undefined) b.promocode_discount_amount = 0;
+  // An order issues at most 100 vouchers (one per unit of its voucher lines, at most 100 lines).
+  const vouchers = list(b.vouchers).filter(isObject);
+  const units = vouchers.reduce((n, l) => n + (typeof l.quantity === "number" ? l.quantity : 0), 0);
+  if (units > 100) for (const l of vouchers) l.quantity = 1;
+  // Random codes name no voucher: mostly pay without them, so the payment itself gets exercised.
+  if (g(fc.nat, { max: 3 }) !== 0) delete b.payment_vouchers;
+}
+
+/** Random voucher codes name no voucher: mostly leave them out so the payment goes through. */
+function mostlyWithoutVouchers(b: Body, g: Draw, pick: Pick) {
+  if (g(fc.nat, { max: 3 }) !== 0) delete b.vouchers;
+  // Without vouchers the account pays it all, so it must be named.
+  b.account_uuid ??= pick("account", true);
 }
 
 /** Mostly a short list of the fixture's services and staff, which can all be booked; sometimes as generated. */
@@ -205,4 +218,6 @@ export const FIXUPS: Record<string, (b: Body, g: Draw, pick: Pick) => void> = {
     orderTerms(b, g, pick);
   },
   CalculateOrder: orderTerms,
+  PayOrder: mostlyWithoutVouchers,
+  CompleteBookingWithVouchers: mostlyWithoutVouchers,
 };
