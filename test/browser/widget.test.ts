@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { queryD1 } from "./d1";
-import { call } from "./salon";
+import { call, request } from "./salon";
 import {
   dayAfter,
   fillDetails,
@@ -51,6 +51,17 @@ async function bookedUuid(page: Page) {
   return uuid ?? "";
 }
 
+/** The uuids of the reservations the widget made, in order. */
+function watchHolds(page: Page): string[] {
+  const uuids: string[] = [];
+  page.on("response", async (res) => {
+    if (res.request().method() === "POST" && res.url().endsWith("/reservations") && res.ok()) {
+      uuids.push(((await res.json()) as { uuid: string }).uuid);
+    }
+  });
+  return uuids;
+}
+
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
@@ -63,6 +74,7 @@ describe("booking widget", () => {
   it("books end to end in the customer's time zone; staff find the booking, its customer and the browser's zone", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
+    const holds = watchHolds(page);
     const zone = "America/New_York";
     await page.goto(widgetUrl(salon));
 
@@ -85,6 +97,12 @@ describe("booking widget", () => {
     await ten.click();
 
     await page.getByRole("heading", { name: "Your details" }).waitFor();
+    // The time is held while the customer types.
+    await page
+      .getByRole("timer")
+      .filter({ hasText: /\d:\d\d/ })
+      .waitFor();
+    await expect.poll(() => holds.length).toBe(1);
     await fillDetails(page, {
       first: "Ada",
       last: "Lovelace",
@@ -100,6 +118,10 @@ describe("booking widget", () => {
 
     const booking = await getBooking(uuid);
     expect(Date.parse(booking.start_time)).toBe(instant(day, "10:00", zone));
+    // The booking used the hold up.
+    expect(
+      (await request(salon.base, `/api/public/v2/reservations/${holds[0]}`, staff)).status,
+    ).toBe(404);
     expect(booking.public_notes).toBe("Window seat, please");
     expect(await getCustomer(booking.customer_uuid)).toMatchObject({
       first_name: "Ada",
@@ -124,9 +146,10 @@ describe("booking widget", () => {
     await context.close();
   });
 
-  it("a time taken by another client meanwhile: the widget says so, offers other times and books one without retyping", async () => {
+  it("a time taken by another client meanwhile: the widget offers the alternatives; a hold lost while typing keeps what was typed", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
+    const holds = watchHolds(page);
     const zone = "America/New_York";
     const day = dayAfter(zone, 2);
     await page.goto(widgetUrl(salon));
@@ -154,47 +177,52 @@ describe("booking widget", () => {
     });
     await eleven.click();
 
-    const conflict = page.getByRole("alert").filter({ hasText: "just taken" });
-    const details = page.getByRole("heading", { name: "Your details" });
+    // The hold is refused: the widget says so and lists the free times the API offers.
+    await page.getByRole("alert").filter({ hasText: "just taken" }).waitFor();
+    const alternatives = page.getByRole("list", { name: "Other free times" });
+    await alternatives.waitFor();
+    await freeTimesOn(page, day).waitFor();
+    await shot(page, "light-6-conflict");
+    expect(
+      await freeTimesOn(page, day).getByRole("button", { name: "11:00 AM", exact: true }).count(),
+    ).toBe(0);
+    expect(await alternatives.getByRole("button").count()).toBeGreaterThan(0);
+    await alternatives.getByRole("button").first().click();
+
+    await page.getByRole("heading", { name: "Your details" }).waitFor();
+    await page.getByRole("timer").waitFor();
     const customer = {
       first: "Grace",
       last: "Hopper",
       phone: "+49 151 99887766",
       email: "grace@example.com",
     };
-    // With reservations the hold itself is refused; without, the booking is.
-    await Promise.race([conflict.waitFor(), details.waitFor()]);
-    const typedFirst = await details.isVisible();
-    if (typedFirst) {
-      await fillDetails(page, customer);
-      await page.getByRole("button", { name: "Book" }).click();
-      await conflict.waitFor();
-    }
-    await freeTimesOn(page, day).waitFor();
-    await shot(page, "light-6-conflict");
-    expect(
-      await freeTimesOn(page, day).getByRole("button", { name: "11:00 AM", exact: true }).count(),
-    ).toBe(0);
+    await fillDetails(page, customer);
 
-    const alternatives = page.getByRole("list", { name: "Other free times" });
-    const usesAlternatives = (await alternatives.count()) > 0;
-    const next = usesAlternatives
-      ? alternatives.getByRole("button").first()
-      : freeTimesOn(page, day).getByRole("button", { name: "11:45 AM", exact: true });
-    await next.click();
-    await details.waitFor();
-    if (typedFirst) {
-      // Nothing typed was lost.
-      expect(await page.getByLabel(/^First name/).inputValue()).toBe(customer.first);
-      expect(await page.getByLabel(/^Phone/).inputValue()).toBe(customer.phone);
-    } else {
-      await fillDetails(page, customer);
-    }
+    // The hold goes away while the customer types (as when it expires): booking it is refused.
+    const lost = holds.at(-1) ?? "";
+    await call(salon.base, `/api/public/v2/reservations/${lost}`, { ...staff, method: "DELETE" });
     await page.getByRole("button", { name: "Book" }).click();
+    await page.getByRole("alert").filter({ hasText: "ran out" }).waitFor();
+    await shot(page, "light-7-hold-lost");
+
+    await freeTimesOn(page, day).getByRole("button", { name: "11:45 AM", exact: true }).click();
+    await page.getByRole("heading", { name: "Your details" }).waitFor();
+    // Nothing typed was lost.
+    expect(await page.getByLabel(/^First name/).inputValue()).toBe(customer.first);
+    expect(await page.getByLabel(/^Phone/).inputValue()).toBe(customer.phone);
+    expect(await page.getByLabel(/^E-mail/).inputValue()).toBe(customer.email);
+    await page.getByRole("button", { name: "Book" }).click();
+
     const booking = await getBooking(await bookedUuid(page));
-    expect(Date.parse(booking.start_time)).not.toBe(taken);
-    if (!usesAlternatives) expect(Date.parse(booking.start_time)).toBe(instant(day, "11:45", zone));
+    expect(Date.parse(booking.start_time)).toBe(instant(day, "11:45", zone));
     expect((await getCustomer(booking.customer_uuid)).first_name).toBe("Grace");
+    // The hold it booked is used up.
+    const used = holds.at(-1) ?? "";
+    expect(used).not.toBe(lost);
+    expect((await request(salon.base, `/api/public/v2/reservations/${used}`, staff)).status).toBe(
+      404,
+    );
     await context.close();
   });
 
@@ -283,5 +311,50 @@ describe("booking widget", () => {
     await freeTimes(page).getByRole("button").first().waitFor();
     await shot(page, "dark-2-cart-slots");
     await context.close();
+  });
+  it("renders the workspace's booking form: e-mail required, middle name and comment not shown", async () => {
+    const form = `/api/admin/v1/workspaces/${salon.workspace}/booking-form`;
+    await call(salon.base, form, {
+      method: "PUT",
+      body: {
+        customer_email: "required",
+        customer_middle_name: "hidden",
+        booking_comment: "hidden",
+      },
+    });
+    try {
+      const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
+      const page = await context.newPage();
+      await page.goto(widgetUrl(salon));
+      await page.getByRole("checkbox", { name: /Beard trim/ }).check();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("button", { name: "Next day" }).click();
+      const day = dayAfter("America/New_York", 1);
+      await freeTimesOn(page, day).getByRole("button").last().click();
+      await page.getByRole("heading", { name: "Your details" }).waitFor();
+
+      expect(await page.getByLabel(/^Middle name/).count()).toBe(0);
+      expect(await page.getByLabel(/^Comment/).count()).toBe(0);
+      expect(await page.getByLabel(/^E-mail/).getAttribute("required")).not.toBeNull();
+      await page.getByLabel(/^First name/).fill("Hedy");
+      await page.getByLabel(/^Phone/).fill("+43 664 1234567");
+      await page.getByRole("button", { name: "Book" }).click();
+      await page.getByText("Please enter your e-mail address.").waitFor();
+      await shot(page, "light-8-booking-form");
+      await page.getByLabel(/^E-mail/).fill("hedy@example.com");
+      await page.getByRole("button", { name: "Book" }).click();
+
+      const booking = await getBooking(await bookedUuid(page));
+      expect(await getCustomer(booking.customer_uuid)).toMatchObject({
+        first_name: "Hedy",
+        phone: "+436641234567",
+        email: "hedy@example.com",
+      });
+      await context.close();
+    } finally {
+      // Fields left out are optional again.
+      await call(salon.base, form, { method: "PUT", body: {} });
+    }
   });
 });
