@@ -12,7 +12,7 @@ import { fieldError, SlotTakenError, validationError } from "../lib/errors";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
-import { type Redemption, redeemingClaims } from "./redemption";
+import { redeemingClaims, type ReservationUse } from "./redemption";
 import { type BookingDetails, bookingWrite } from "./write";
 
 /** A cart item can run 10 services of at most 1425 + 180 minutes: this many days covers it. */
@@ -58,7 +58,7 @@ export interface CreateRequest {
     service: (item: number, service: number) => string;
   };
   /** A reservation the booking uses up: its held time becomes the booking's atomically. */
-  redeem?: Redemption | undefined;
+  reservation?: ReservationUse | undefined;
 }
 
 /**
@@ -81,8 +81,12 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     fromDate: shiftDate(utcDate(first), -1),
     toDate: shiftDate(utcDate(last), WINDOW_DAYS),
     customerId,
+    ...(req.reservation ? { reservationId: req.reservation.id } : {}),
   });
-  const inputs = engineInputs(loaded, req.redeem ? { ignoreEntries: req.redeem.entryIds } : {});
+  // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
+  const held = req.reservation?.redeem(loaded.reservation);
+  const redeem = held?.redemption;
+  const inputs = engineInputs(loaded, redeem ? { ignoreEntries: redeem.entryIds } : {});
   if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
   if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
@@ -133,7 +137,7 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   const now = Date.now();
 
   for (let attempt = 1; ; attempt++) {
-    const planned = planItems(req.items, {
+    const planned = planItems(held?.items ?? req.items, {
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
@@ -147,7 +151,6 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       deps.render,
     );
     try {
-      const { redeem } = req;
       const claims = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
       await commitWithClaims(env, scope.db, workspaceId, claims, (holdId) => [
         guard(
@@ -160,7 +163,7 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       return rendered;
     } catch (error) {
       // Staffers are the reservation's: no one else to try, only the reason to find.
-      if (req.redeem) throw await req.redeem.explain(error);
+      if (redeem) throw await redeem.explain(error);
       // Another request won this staffer: note it busy and let auto-allocation pick someone else.
       if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
       inputs.calendars

@@ -1,6 +1,8 @@
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { StafferClaim } from "../calendar/client";
+import type { ReservationRow } from "../db/queries/reservations";
+import type { PlanItem } from "./planner";
 
 /**
  * A reservation a booking write uses up (src/reservations/redeem.ts): its held
@@ -22,6 +24,16 @@ export interface Redemption {
    * else's while it lived), else the error itself.
    */
   explain: (error: unknown) => Promise<unknown>;
+}
+
+/**
+ * A booking body's `reservation_uuid`: the reservation is read in the
+ * booking's own read batch, then `redeem` checks it against the body and
+ * answers the items to book (staffers fixed) and the redemption.
+ */
+export interface ReservationUse {
+  id: string;
+  redeem: (row: ReservationRow | null) => { items: PlanItem[]; redemption: Redemption };
 }
 
 /**

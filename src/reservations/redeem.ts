@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { PlanItem } from "../bookings/planner";
-import type { Redemption } from "../bookings/redemption";
-import { findReservation } from "../db/queries/reservations";
+import type { Redemption, ReservationUse } from "../bookings/redemption";
+import { findReservation, type ReservationRow } from "../db/queries/reservations";
 import { calendarEntries, reservations } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
@@ -36,13 +36,19 @@ export interface RedeemRequest {
  * Checks that a booking body asks for exactly what a reservation holds (422
  * otherwise; 409 `reservation_expired` once it is used, deleted or expired)
  * and turns it into the booking's items, every staffer fixed, and the
- * redemption that swaps the held time for the booking's in one write.
+ * redemption that swaps the held time for the booking's in one write. The
+ * row comes from the booking's own read batch: no round trip of its own.
  */
-export async function redemptionFor(
+export const reservationUse = (scope: Scope, req: RedeemRequest): ReservationUse => ({
+  id: req.reservationId,
+  redeem: (row) => redeem(scope, req, row),
+});
+
+function redeem(
   scope: Scope,
   req: RedeemRequest,
-): Promise<{ items: PlanItem[]; redemption: Redemption }> {
-  const row = await findReservation(scope, req.reservationId);
+  row: ReservationRow | null,
+): { items: PlanItem[]; redemption: Redemption } {
   if (!row) throw fieldError("reservation_uuid", "Unknown reservation.");
   if (!isLive(row, Date.now())) throw expired();
   const held = heldItems(row);

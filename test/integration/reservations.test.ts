@@ -5,6 +5,7 @@ import { calendarFor } from "../../src/calendar/client";
 import { expectInSync } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import { createWorkspace } from "../helpers/factory";
+import { d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -89,6 +90,7 @@ describe("POST /reservations", () => {
     const start = at("09:00", date);
     const res = await reserve({ ...one(start, staffer(0)), ttl_seconds: 300 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
     const expiresIn = Date.parse(res.body.expires_at) - Date.now();
     expect(expiresIn).toBeGreaterThan(298_000);
     expect(expiresIn).toBeLessThanOrEqual(300_000);
@@ -133,6 +135,8 @@ describe("POST /reservations", () => {
     // The holder books it: same time and staffer, the reservation is used up in the same write.
     const booked = await book(start, { reservation_uuid: reservation });
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    // The reservation rides in the booking's read batch: auth, one read, one write.
+    expect(d1RoundTrips(booked.headers)).toBeLessThanOrEqual(3);
     expect(booked.body.ordered_services[0]).toMatchObject({ staffer_uuid: staffer(0) });
     expect((await salon.ws.api(`/reservations/${reservation}`)).status).toBe(404);
     const again = await book(start, { reservation_uuid: reservation });

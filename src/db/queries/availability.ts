@@ -6,6 +6,7 @@ import {
   calendarEntries,
   customers,
   locations,
+  reservations,
   serviceLocations,
   serviceStaffers,
   services,
@@ -32,6 +33,8 @@ export interface AvailabilityQuery {
   customerId?: string;
   /** Reservations count as busy while unexpired at this instant (default: now). */
   at?: number;
+  /** Also read this reservation (a booking that uses it), in the same round trip. */
+  reservationId?: string;
 }
 
 /**
@@ -70,6 +73,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     customer,
     statuses,
     form,
+    reservation,
   ] = await db.batch([
     db
       .select()
@@ -157,6 +161,10 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       .limit(1),
     // Booking writes enforce the workspace's booking form; read here, it costs no round trip.
     selectBookingForm(scope),
+    db
+      .select()
+      .from(reservations)
+      .where(whereIn(scope, reservations, eq(reservations.id, q.reservationId ?? ""))),
   ]);
   return {
     location: location[0] ?? null,
@@ -169,6 +177,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
     customer: customer[0] ?? null,
     newStatus: statuses[0] ?? null,
     bookingForm: toBookingForm(form),
+    reservation: reservation[0] ?? null,
   };
 }
 

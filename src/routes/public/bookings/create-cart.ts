@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { withAlternatives } from "../../../availability/alternatives";
 import { createBookings } from "../../../bookings/create";
-import { redemptionFor } from "../../../reservations/redeem";
+import { reservationUse } from "../../../reservations/redeem";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -42,8 +42,8 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
   };
-  const held = body.reservation_uuid
-    ? await redemptionFor(c.var.scope, {
+  const reservation = body.reservation_uuid
+    ? reservationUse(c.var.scope, {
         reservationId: body.reservation_uuid,
         locationId: body.location_uuid,
         items,
@@ -54,10 +54,10 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     const bookings = await createBookings(bookingDeps(c), {
       country: c.var.workspace.country,
       locationId: body.location_uuid,
-      items: held?.items ?? items,
+      items,
       ...clientFields(body),
       fields,
-      redeem: held?.redemption,
+      reservation,
     });
     return c.json({ bookings }, 201);
   } catch (error) {
