@@ -37,6 +37,8 @@ export const readOffered = (scope: Scope, offers: readonly VoucherOffer[]) =>
 export function tenderVouchers(
   offers: readonly VoucherOffer[],
   rows: readonly VoucherRow[],
+  /** The request's name for the list, for field errors. */
+  field = "vouchers",
 ): TenderedVouchers {
   if (offers.length === 0) return NO_VOUCHERS;
   const codes = offeredCodes(offers);
@@ -48,15 +50,15 @@ export function tenderVouchers(
   offers.forEach((offer, i) => {
     const code = codes[i] ?? null;
     const row = code === null ? undefined : byCode.get(code);
-    if (!code || !row) return void (invalid[`vouchers.${i}.code`] = ["Unknown voucher."]);
-    if (seen.has(code)) return void (invalid[`vouchers.${i}.code`] = ["Listed twice."]);
+    if (!code || !row) return void (invalid[`${field}.${i}.code`] = ["Unknown voucher."]);
+    if (seen.has(code)) return void (invalid[`${field}.${i}.code`] = ["Listed twice."]);
     seen.add(code);
     if (row.status === "void")
-      return void (unavailable[`vouchers.${i}.code`] = ["The voucher is void."]);
+      return void (unavailable[`${field}.${i}.code`] = ["The voucher is void."]);
     if (row.balance === 0)
-      return void (unavailable[`vouchers.${i}.code`] = ["The voucher has nothing left."]);
+      return void (unavailable[`${field}.${i}.code`] = ["The voucher has nothing left."]);
     if (offer.amount !== null && offer.amount > row.balance)
-      return void (unavailable[`vouchers.${i}.amount`] = [
+      return void (unavailable[`${field}.${i}.amount`] = [
         `More than the voucher's balance (${row.balance}).`,
       ]);
     tendered.push({ offer, row });
@@ -69,7 +71,7 @@ export function tenderVouchers(
   return { offers: tendered };
 }
 
-/** Reads and checks the offered vouchers on their own (calculate, booking completion). */
+/** Reads and checks the offered vouchers on their own (booking completion). */
 export async function loadTender(
   scope: Scope,
   offers: readonly VoucherOffer[],

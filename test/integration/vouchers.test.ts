@@ -216,6 +216,16 @@ describe("paying with vouchers: refusals leave nothing behind", () => {
       code: "voucher_unavailable",
       errors: { "vouchers.0.amount": ["More than the voucher's balance (1000)."] },
     });
+    const preview = await shop.ws.api("/orders/calculate", {
+      method: "POST",
+      body: {
+        location_uuid: shop.location.uuid,
+        goods: [{ good_uuid: shop.shampoo.uuid, price: 2500, quantity: 1 }],
+        payment_vouchers: [{ code: a }, { code: theirs[0] }],
+      },
+    });
+    expect(preview.status).toBe(422);
+    expect(preview.body.errors).toEqual({ "payment_vouchers.1.code": ["Unknown voucher."] });
     for (const c of [a, b]) expect(await voucherOf(shop, c)).toMatchObject({ balance: 1000 });
     const payments = await env.DB.prepare(
       "select count(*) as n from voucher_payments where order_id = ?",
