@@ -113,7 +113,8 @@ async function payOnce(
   tendered(tender);
 
   const split = splitTender(invoiceOf({ order, lines }).amount_due, tender);
-  const payer = split.account > 0 ? account : undefined;
+  // The account is the payer unless the vouchers paid it all (a free order still names its till).
+  const payer = split.account > 0 || split.voucher === 0 ? account : undefined;
   if (split.account > 0 && !payer)
     throw fieldError(
       "account_uuid",
