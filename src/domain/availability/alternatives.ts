@@ -33,7 +33,9 @@ export interface AlternativesInput {
 /**
  * Free starts near a refused one, for a 409's `alternatives`: every start on
  * the slot grid (the first service's staffers' working intervals, stepped by
- * the location's slot step) where the whole item fits, the refused start's
+ * the location's slot step) where the whole item fits, its first service
+ * performed by a staffer on whose grid the start lies (so a single service's
+ * alternatives are exactly starts the slot search lists); the refused start's
  * own local date first, then by distance from it; at most `limit`.
  */
 export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
@@ -48,25 +50,33 @@ export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
   );
   const anchor = anchorService(input);
   if (!anchor) return [];
+  // A start is offered with the staffers on whose grid it lies, as the slot search lists it.
   const fits = input.offsetsMs
     ? fixedLayout(p, input.services, input.offsetsMs, now)
-    : (t: number) => place(p, input.services, t, now)?.[0]?.stafferId ?? null;
+    : (t: number, owners: string[]) => {
+        const [first, ...rest] = input.services;
+        if (!first) return null;
+        return (
+          place(p, [{ ...first, stafferIds: owners }, ...rest], t, now)?.[0]?.stafferId ?? null
+        );
+      };
   const step = Math.max(1, input.location.slotStepMin) * MINUTE;
   const today = p.zone.local(around).day;
   const found: (AlternativeStart & { sameDay: boolean })[] = [];
   for (let day = today - days; day <= today + days; day++) {
     const date = dateOfDayNumber(day);
-    const starts = new Set<number>();
+    const starts = new Map<number, string[]>();
     for (const id of anchor.service.stafferIds) {
       for (const work of p.staffers.get(id)?.workingOn(date) ?? []) {
         for (let t = work.start; t < work.end; t += step) {
           const start = t - anchor.offset;
-          if (start !== around && start >= now) starts.add(start);
+          if (start !== around && start >= now)
+            starts.set(start, [...(starts.get(start) ?? []), id]);
         }
       }
     }
-    for (const start of starts) {
-      const stafferId = fits(start);
+    for (const [start, owners] of starts) {
+      const stafferId = fits(start, owners);
       if (stafferId) found.push({ start, stafferId, sameDay: day === today });
     }
   }
@@ -96,7 +106,7 @@ function anchorService(input: AlternativesInput) {
 
 /** Whether every service fits its own staffer at start + its offset; answers the opener's staffer. */
 function fixedLayout(p: Prepared, services: CartService[], offsets: number[], now: number) {
-  return (start: number): string | null => {
+  return (start: number, _owners: string[]): string | null => {
     const extra = new Map<string, Interval[]>();
     let opener: { at: number; id: string } | null = null;
     for (const [i, service] of services.entries()) {
