@@ -12,6 +12,7 @@ import { fieldError, SlotTakenError, validationError } from "../lib/errors";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
+import { itemProblems } from "./prepare";
 import { redeemingClaims, type ReservationUse } from "./redemption";
 import { type BookingDetails, bookingWrite } from "./write";
 
@@ -97,19 +98,10 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     customer_middle_name: req.customer.middleName,
     booking_comment: req.publicNotes,
   });
-  const problems: Record<string, string[]> = { ...form.errors };
-  req.items.forEach((item, i) => {
-    item.services.forEach((s, j) => {
-      if (!services.has(s.serviceId)) problems[req.fields.service(i, j)] = ["Unknown service."];
-      else if (!loaded.offeredAt.has(s.serviceId))
-        problems[req.fields.service(i, j)] = ["The service is not offered at this location."];
-      else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
-        problems[req.fields.staffer(i, j)] = [
-          "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",
-        ];
-      }
-    });
-  });
+  const problems: Record<string, string[]> = {
+    ...form.errors,
+    ...itemProblems(req.items, req.fields, loaded, inputs),
+  };
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
   const details: BookingDetails = {

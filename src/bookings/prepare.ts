@@ -45,20 +45,37 @@ export async function loadPlanning(scope: Scope, req: PlanningRequest) {
   );
   if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
 
-  const services = new Map(loaded.services.map((s) => [s.id, s]));
+  const problems = itemProblems(req.items, req.fields, loaded, inputs);
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  return { loaded, inputs, services: new Map(loaded.services.map((s) => [s.id, s])) };
+}
+
+type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
+
+/**
+ * What is wrong with the items' services and named staffers, per field: an
+ * unknown service, one not offered at the location, or a staffer who may not
+ * perform it there (active in the widget, attached to the location and the service).
+ */
+export function itemProblems(
+  items: PlanItem[],
+  fields: PlanningRequest["fields"],
+  loaded: Loaded,
+  inputs: NonNullable<ReturnType<typeof engineInputs>>,
+): Record<string, string[]> {
+  const known = new Set(loaded.services.map((s) => s.id));
   const problems: Record<string, string[]> = {};
-  req.items.forEach((item, i) => {
+  items.forEach((item, i) => {
     item.services.forEach((s, j) => {
-      if (!services.has(s.serviceId)) problems[req.fields.service(i, j)] = ["Unknown service."];
+      if (!known.has(s.serviceId)) problems[fields.service(i, j)] = ["Unknown service."];
       else if (!loaded.offeredAt.has(s.serviceId))
-        problems[req.fields.service(i, j)] = ["The service is not offered at this location."];
+        problems[fields.service(i, j)] = ["The service is not offered at this location."];
       else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
-        problems[req.fields.staffer(i, j)] = [
+        problems[fields.staffer(i, j)] = [
           "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",
         ];
       }
     });
   });
-  if (Object.keys(problems).length > 0) throw validationError(problems);
-  return { loaded, inputs, services };
+  return problems;
 }
