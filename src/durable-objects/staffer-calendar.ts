@@ -120,6 +120,8 @@ export class StafferCalendar extends DurableObject<Env> {
       const now = Date.now();
       const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId, now);
       this.ctx.storage.transactionSync(() => this.store.replaceConfirmed(d1));
+      // Reservations loaded from D1 need the alarm that drops them once expired.
+      await this.scheduleAlarm();
       return compareCalendars(this.store.all(now), d1);
     });
   }
