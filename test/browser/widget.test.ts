@@ -357,4 +357,44 @@ describe("booking widget", () => {
       await call(salon.base, form, { method: "PUT", body: {} });
     }
   });
+  it("embeds in an iframe on another site, which learns the widget's height", async () => {
+    // A public site framing this machine's server is a local network access, which Chromium
+    // asks the visitor to allow; a deployed Worker is public and needs no such permission.
+    const context = await browser.newContext({
+      ...DESKTOP,
+      colorScheme: "light",
+      permissions: ["local-network-access"],
+    });
+    const page = await context.newPage();
+    // Another origin than the server's. A https site could not frame the plain-http server
+    // (mixed content), and only a secure context (localhost is one) may be allowed below.
+    const site = salon.base.replace("127.0.0.1", "localhost");
+    const src = widgetUrl(salon);
+    await page.route(`${site}/`, (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><title>Salon</title><h1>Our salon</h1>
+          <iframe src="${src}" title="Book an appointment" style="width:100%;height:300px;border:0"></iframe>
+          <script>
+            window.heights = [];
+            addEventListener("message", (e) => {
+              if (e.origin === ${JSON.stringify(salon.base)} && e.data?.type === "salon-widget:height")
+                window.heights.push(e.data.height);
+            });
+          </script>`,
+      }),
+    );
+    await page.goto(`${site}/`);
+    const frame = page.frameLocator('iframe[title="Book an appointment"]');
+    await frame.getByRole("checkbox", { name: /Haircut/ }).check();
+    await frame.getByRole("button", { name: "Continue" }).click();
+    await frame.getByRole("heading", { name: "Who should it be?" }).waitFor();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { heights: number[] }).heights.length))
+      .toBeGreaterThan(0);
+    // Opening inside the frame did not scroll the host page away from its top.
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await shot(page, "light-9-embedded");
+    await context.close();
+  });
 });

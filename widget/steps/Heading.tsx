@@ -1,10 +1,14 @@
 import { useEffect, useRef } from "preact/hooks";
 
-/** Each step's heading takes focus when the step opens, so keyboard and screen-reader users follow along. */
+// The first step's heading is not focused: inside an iframe that would scroll the host page.
+let opened = false;
+
+/** Each later step's heading takes focus when it opens, so keyboard and screen-reader users follow along. */
 export function Heading({ children }: { children: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    if (opened) ref.current?.focus();
+    opened = true;
   }, [children]);
   return (
     <h2 ref={ref} tabIndex={-1}>
