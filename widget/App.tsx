@@ -93,6 +93,14 @@ export function App({ api, location }: { api: Client; location: string }) {
   };
   useEffect(start, []);
 
+  // A visitor who leaves with a time held gives it back to the others at once.
+  useEffect(() => {
+    if (!reservation) return;
+    const leave = () => void release(api, reservation, true);
+    addEventListener("pagehide", leave);
+    return () => removeEventListener("pagehide", leave);
+  }, [reservation]);
+
   // Only the latest search may fill the list: an answer for a date left meanwhile is dropped.
   const latestSearch = useRef(0);
   const loadSlots = (day: string) => {

@@ -19,7 +19,8 @@ export class NetworkFailure extends Error {}
 export interface Client {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
-  del(path: string): Promise<void>;
+  /** `keepalive` lets the request outlive the page (a hold released as the visitor leaves). */
+  del(path: string, keepalive?: boolean): Promise<void>;
 }
 
 const PUBLIC_BASE = "/api/public/v2";
@@ -41,7 +42,12 @@ function parseJson(text: string): unknown {
 }
 
 export function createClient(workspace: string, key: string, origin = ""): Client {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    keepalive = false,
+  ): Promise<T> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${key}`,
       Workspace: workspace,
@@ -53,6 +59,7 @@ export function createClient(workspace: string, key: string, origin = ""): Clien
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+        keepalive,
       });
     } catch (e) {
       throw new NetworkFailure(e instanceof Error ? e.message : String(e));
@@ -74,8 +81,8 @@ export function createClient(workspace: string, key: string, origin = ""): Clien
   return {
     get: (path) => call("GET", path),
     post: (path, body) => call("POST", path, body),
-    del: async (path) => {
-      await call("DELETE", path);
+    del: async (path, keepalive) => {
+      await call("DELETE", path, undefined, keepalive);
     },
   };
 }

@@ -111,10 +111,10 @@ export async function hold(
   }
 }
 
-export async function release(api: Client, reservation: Reservation | null) {
+export async function release(api: Client, reservation: Reservation | null, leaving = false) {
   if (!reservation) return;
   // Best effort: an unreleased hold expires by itself.
-  await api.del(`/reservations/${reservation.uuid}`).catch(() => undefined);
+  await api.del(`/reservations/${reservation.uuid}`, leaving).catch(() => undefined);
 }
 
 export interface Details {

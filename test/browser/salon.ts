@@ -92,7 +92,11 @@ export async function createSalon(base: string): Promise<Salon> {
   };
 }
 
-async function widgetKey(base: string, workspace: string): Promise<string> {
+/**
+ * A publishable key for the server's own origin. Each widget test takes its own: a key's
+ * per-visitor rate limit would otherwise count every test's calls from this one address.
+ */
+export async function widgetKey(base: string, workspace: string): Promise<string> {
   const key = await call<{ api_key: string }>(
     base,
     `/api/admin/v1/workspaces/${workspace}/api-keys`,

@@ -2,8 +2,8 @@ import type { Page } from "playwright-core";
 import { Temporal } from "temporal-polyfill";
 import type { Salon } from "./salon";
 
-export const widgetUrl = (s: Salon) =>
-  `${s.base}/widget?workspace=${s.workspace}&location=${s.location}&key=${s.widgetKey}`;
+export const widgetUrl = (s: Salon, key = s.widgetKey) =>
+  `${s.base}/widget?workspace=${s.workspace}&location=${s.location}&key=${key}`;
 
 export const dayAfter = (zone: string, days: number) =>
   Temporal.Now.plainDateISO(zone).add({ days }).toString();

@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { queryD1 } from "./d1";
-import { call, request } from "./salon";
+import { call, request, widgetKey } from "./salon";
 import {
   dayAfter,
   fillDetails,
@@ -63,8 +63,12 @@ function watchHolds(page: Page): string[] {
 }
 
 let browser: Browser;
+let key: string;
 beforeAll(async () => {
   browser = await launch();
+});
+beforeEach(async () => {
+  key = await widgetKey(salon.base, salon.workspace);
 });
 afterAll(async () => {
   await browser?.close();
@@ -76,7 +80,7 @@ describe("booking widget", () => {
     const page = await context.newPage();
     const holds = watchHolds(page);
     const zone = "America/New_York";
-    await page.goto(widgetUrl(salon));
+    await page.goto(widgetUrl(salon, key));
 
     await page.getByRole("heading", { name: "Choose your services" }).waitFor();
     await shot(page, "light-1-services");
@@ -152,7 +156,7 @@ describe("booking widget", () => {
     const holds = watchHolds(page);
     const zone = "America/New_York";
     const day = dayAfter(zone, 2);
-    await page.goto(widgetUrl(salon));
+    await page.goto(widgetUrl(salon, key));
     await page.getByRole("checkbox", { name: /Haircut/ }).check();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("radio", { name: "Mia Wagner" }).check();
@@ -229,7 +233,7 @@ describe("booking widget", () => {
   it("works by keyboard alone on a phone: slot choice, a rejected phone number, a dropped connection, then the booking", async () => {
     const context = await browser.newContext({ ...PHONE, colorScheme: "light" });
     const page = await context.newPage();
-    await page.goto(widgetUrl(salon));
+    await page.goto(widgetUrl(salon, key));
     await page.getByRole("heading", { name: "Choose your services" }).waitFor();
     // Mobile first: nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(
@@ -295,7 +299,7 @@ describe("booking widget", () => {
   it("is readable in dark mode", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "dark" });
     const page = await context.newPage();
-    await page.goto(widgetUrl(salon));
+    await page.goto(widgetUrl(salon, key));
     await page.getByRole("heading", { name: "Choose your services" }).waitFor();
     const colours = await page.evaluate(() => {
       const s = getComputedStyle(document.body);
@@ -325,7 +329,7 @@ describe("booking widget", () => {
     try {
       const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
       const page = await context.newPage();
-      await page.goto(widgetUrl(salon));
+      await page.goto(widgetUrl(salon, key));
       await page.getByRole("checkbox", { name: /Beard trim/ }).check();
       await page.getByRole("button", { name: "Continue" }).click();
       await page.getByRole("button", { name: "Continue" }).click();
@@ -369,7 +373,7 @@ describe("booking widget", () => {
     // Another origin than the server's. A https site could not frame the plain-http server
     // (mixed content), and only a secure context (localhost is one) may be allowed below.
     const site = salon.base.replace("127.0.0.1", "localhost");
-    const src = widgetUrl(salon);
+    const src = widgetUrl(salon, key);
     await page.route(`${site}/`, (route) =>
       route.fulfill({
         contentType: "text/html",
@@ -395,6 +399,25 @@ describe("booking widget", () => {
     // Opening inside the frame did not scroll the host page away from its top.
     expect(await page.evaluate(() => scrollY)).toBe(0);
     await shot(page, "light-9-embedded");
+    await context.close();
+  });
+  it("a visitor who leaves with a time held gives it back", async () => {
+    const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
+    const page = await context.newPage();
+    const holds = watchHolds(page);
+    await page.goto(widgetUrl(salon, key));
+    await page.getByRole("checkbox", { name: /Beard trim/ }).check();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Next day" }).click();
+    await freeTimesOn(page, dayAfter("America/New_York", 1)).getByRole("button").nth(8).click();
+    await page.getByRole("timer").waitFor();
+    await expect.poll(() => holds.length).toBe(1);
+    const held = `/api/public/v2/reservations/${holds[0]}`;
+    expect((await request(salon.base, held, staff)).status).toBe(200);
+
+    await page.goto("about:blank");
+    await expect.poll(async () => (await request(salon.base, held, staff)).status).toBe(404);
     await context.close();
   });
 });
