@@ -1,5 +1,6 @@
 import type { Database } from "./db/client";
 import type { ApiKeyKind } from "./lib/api-keys";
+import type { WriteGate } from "./lib/write-gate";
 import type { Scope } from "./db/scope";
 import type { RenderContext } from "./views/booking";
 
@@ -16,6 +17,8 @@ export type Env = Cloudflare.Env & {
 export interface RequestVariables {
   requestId: string;
   db: Database;
+  /** Writes and calendar calls wait on it while the API key is being checked. */
+  gate: WriteGate;
 }
 
 /** Set for public API calls once the API key verified (`requireApiKey`). */

@@ -1,44 +1,52 @@
 import { failpoint } from "../lib/failpoints";
+import { HopCounter } from "../lib/hops";
+import type { WriteGate } from "../lib/write-gate";
 import { TooManyParametersError } from "./bounded";
 import { D1_MAX_PARAMS } from "./limits";
 
 /**
- * Wraps the D1 binding so each request can report how many round trips it made
- * and how long they took (Server-Timing). A `batch` is one round trip however
- * many statements it carries; that is the number the 3-round-trip budget counts.
+ * Wraps the D1 binding for one request (or one background job):
+ * - counts its round trips as latency feels them (`HopCounter`: calls in
+ *   flight together are one hop; a batch is one call however many statements
+ *   it carries), reported in Server-Timing;
+ * - refuses any statement over D1's 100 bound parameters, naming it;
+ * - makes every write wait for the request's `WriteGate`, so reads may run
+ *   while the API key is still being checked but nothing is written before
+ *   it passed.
  */
-export interface D1Metrics {
-  roundTrips: number;
-  durationMs: number;
-}
 
 const RAW = Symbol("raw statement");
+const QUERY = Symbol("query text");
+
+type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: string };
 
 /** The D1 limit, refused here with the statement named, in every environment. */
 function checkParams(query: string, count: number) {
   if (count > D1_MAX_PARAMS) throw new TooManyParametersError(query, count);
 }
 
-const QUERY = Symbol("query text");
+/** Only plain SELECTs (and WITH … SELECT) read; anything else may write. */
+export const isRead = (query: string) =>
+  /^\s*(select|with)\b/i.test(query) && !/\b(insert|update|delete|replace)\s/i.test(query);
 
-type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: string };
+const queryOf = (s: D1PreparedStatement) => (s as Partial<Wrapped>)[QUERY] ?? "";
 
-function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics, query: string): Wrapped {
-  async function timed<T>(run: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    metrics.roundTrips += 1;
-    try {
-      return await run();
-    } finally {
-      metrics.durationMs += performance.now() - started;
-    }
-  }
+function wrapStatement(
+  statement: D1PreparedStatement,
+  hops: HopCounter,
+  gate: WriteGate | undefined,
+  query: string,
+): Wrapped {
+  const timed = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (gate && !isRead(query)) await gate.pass();
+    return hops.track(run);
+  };
   const wrapped = {
     [RAW]: statement,
     [QUERY]: query,
     bind: (...values: unknown[]) => {
       checkParams(query, values.length);
-      return wrapStatement(statement.bind(...values), metrics, query);
+      return wrapStatement(statement.bind(...values), hops, gate, query);
     },
     first: (column?: string) =>
       timed(() => (column === undefined ? statement.first() : statement.first(column))),
@@ -50,28 +58,26 @@ function wrapStatement(statement: D1PreparedStatement, metrics: D1Metrics, query
   return wrapped as unknown as Wrapped;
 }
 
-export function instrumentD1(db: D1Database, metrics: D1Metrics): D1Database {
+export function instrumentD1(
+  db: D1Database,
+  hops: HopCounter = new HopCounter(),
+  gate?: WriteGate,
+): D1Database {
   const wrapped = {
-    prepare: (query: string) => wrapStatement(db.prepare(query), metrics, query),
+    prepare: (query: string) => wrapStatement(db.prepare(query), hops, gate, query),
     batch: async (statements: D1PreparedStatement[]) => {
       const raw = statements.map((s) => (s as Partial<Wrapped>)[RAW] ?? s);
-      const started = performance.now();
-      metrics.roundTrips += 1;
-      try {
+      if (gate && !statements.every((s) => isRead(queryOf(s)))) await gate.pass();
+      return hops.track(async () => {
         const results = await db.batch(raw);
         // Fault tests: the batch committed, but the Worker never hears of it.
-        failpoint(
-          "d1.batch.committed",
-          statements.map((s) => (s as Partial<Wrapped>)[QUERY] ?? "").join(";\n"),
-        );
+        failpoint("d1.batch.committed", statements.map(queryOf).join(";\n"));
         return results;
-      } finally {
-        metrics.durationMs += performance.now() - started;
-      }
+      });
     },
-    exec: (query: string) => {
-      metrics.roundTrips += 1;
-      return db.exec(query);
+    exec: async (query: string) => {
+      if (gate) await gate.pass();
+      return hops.track(() => db.exec(query));
     },
     dump: () => db.dump(),
     withSession: (constraint?: string) => db.withSession(constraint),

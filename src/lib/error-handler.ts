@@ -4,12 +4,21 @@ import type { OpenEnv } from "../env";
 import type { ErrorBody } from "./error-body";
 import { ApiError, type ErrorCode, statusFor } from "./errors";
 
-export function renderError(c: Context<OpenEnv>, error: ApiError): Response {
+function bodyOf(error: ApiError): ErrorBody {
   const body: ErrorBody = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   if (error.alternatives) body.alternatives = error.alternatives;
+  return body;
+}
+
+export function renderError(c: Context, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  return c.json(body, error.status);
+  return c.json(bodyOf(error), error.status);
+}
+
+/** The error as a fresh response, carrying nothing of the context's headers. */
+export function standaloneError(error: ApiError): Response {
+  return Response.json(bodyOf(error), { status: error.status, headers: error.headers });
 }
 
 function codeForHttpStatus(status: number): ErrorCode {

@@ -1,18 +1,34 @@
-import { eq } from "drizzle-orm";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { apiKeys, workspaces } from "../db/schema";
-import type { PublicEnv } from "../env";
-import { constantTimeEqual, parseApiKey, sha256Hex } from "../lib/api-keys";
+import { findApiKey } from "../db/queries/api-key-auth";
+import type { AuthenticatedKey, AuthenticatedWorkspace, PublicEnv } from "../env";
+import { type ApiKeyKind, constantTimeEqual, parseApiKey, sha256Hex } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
+import { standaloneError } from "../lib/error-handler";
 import { ApiError } from "../lib/errors";
+import { exposeToOrigin, checkOrigin } from "./cors";
+import { limitKey } from "./rate-limit";
+import { knownWorkspace, rememberWorkspace } from "./workspace-settings";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // One message for every credential failure: a caller must not learn whether a workspace exists.
 const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
 
-/** Public API: Bearer API key (secret or publishable) plus the Workspace header naming the key's own workspace. */
-export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
+interface Claim {
+  token: string;
+  workspaceId: string;
+  keyId: string;
+  kind: ApiKeyKind;
+}
+
+interface Verified {
+  workspace: AuthenticatedWorkspace;
+  key: AuthenticatedKey;
+}
+
+/** What the headers claim, checked for shape only (no I/O). */
+function readClaim(c: Context<PublicEnv>): Claim {
   const token = bearerToken(c);
   if (!token) {
     throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");
@@ -23,31 +39,96 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   }
   const parsed = parseApiKey(token);
   if (!parsed || !UUID.test(workspaceId)) throw invalid();
+  return { token, workspaceId: workspaceId.toLowerCase(), keyId: parsed.id, kind: parsed.kind };
+}
 
-  const [row] = await c.var.db
-    .select({ key: apiKeys, workspace: workspaces })
-    .from(apiKeys)
-    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .where(eq(apiKeys.id, parsed.id))
-    .limit(1);
-  const matches = row ? await constantTimeEqual(await sha256Hex(token), row.key.keyHash) : false;
+/** The key checked in D1 (one statement), then its origin and its rate limits. */
+async function verify(c: Context<PublicEnv>, claim: Claim): Promise<Verified> {
+  const [row, hash] = await Promise.all([
+    findApiKey(c.var.db, claim.keyId),
+    sha256Hex(claim.token),
+  ]);
+  const matches = row ? await constantTimeEqual(hash, row.key.keyHash) : false;
   if (
     !row ||
     !matches ||
     row.key.revokedAt !== null ||
-    row.key.kind !== parsed.kind ||
-    row.workspace.id !== workspaceId.toLowerCase()
+    row.key.kind !== claim.kind ||
+    row.workspace.id !== claim.workspaceId
   ) {
     throw invalid();
   }
   const { id, country, currency, locale, timezone } = row.workspace;
-  c.set("workspace", { id, country, currency, locale, timezone });
-  c.set("scope", { db: c.var.db, workspaceId: id });
-  c.set("render", { currency, locale, origin: new URL(c.req.url).origin });
-  c.set("apiKey", {
-    id: row.key.id,
-    kind: row.key.kind,
-    allowedOrigins: row.key.allowedOrigins,
+  const verified = {
+    workspace: { id, country, currency, locale, timezone },
+    key: { id: row.key.id, kind: row.key.kind, allowedOrigins: row.key.allowedOrigins },
+  };
+  checkOrigin(c, verified.key);
+  await limitKey(c, verified.key);
+  return verified;
+}
+
+function setContext(
+  c: Context<PublicEnv>,
+  workspace: AuthenticatedWorkspace,
+  key: AuthenticatedKey,
+) {
+  c.set("workspace", workspace);
+  c.set("scope", { db: c.var.db, workspaceId: workspace.id });
+  c.set("render", {
+    currency: workspace.currency,
+    locale: workspace.locale,
+    origin: new URL(c.req.url).origin,
   });
-  await next();
+  c.set("apiKey", key);
+}
+
+/**
+ * Public API: a Bearer API key (secret or publishable) and the Workspace
+ * header naming the key's own workspace.
+ *
+ * The key is checked in D1 on every request. For a workspace this isolate
+ * already knows, the check runs alongside the request's first reads instead
+ * of before them (one sequential D1 hop for a read instead of two): writes
+ * and calendar calls wait for it behind the request's write gate, and the
+ * answer is replaced by the check's error if it fails, so nothing is written
+ * or returned for a bad key. The first request of a workspace checks first.
+ */
+export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
+  const claim = readClaim(c);
+  const checked = verify(c, claim);
+  const known = knownWorkspace(claim.workspaceId);
+  if (!known) {
+    const verified = await checked;
+    rememberWorkspace(verified.workspace);
+    setContext(c, verified.workspace, verified.key);
+    exposeToOrigin(c, verified.key);
+    return next();
+  }
+
+  // Until the check is back the key is what its prefix claims, its origins unknown; the
+  // CORS headers are set now so error answers carry them too, and go if the check fails.
+  setContext(c, known, { id: claim.keyId, kind: claim.kind, allowedOrigins: [] });
+  exposeToOrigin(c, c.var.apiKey);
+  c.var.gate.hold(checked);
+  let failure: { error: unknown } | null = null;
+  try {
+    await next();
+  } catch (error) {
+    failure = { error };
+  }
+  const outcome = await checked.then(
+    (verified) => ({ verified }),
+    (error: unknown) => ({ error }),
+  );
+  if ("error" in outcome) {
+    if (!(outcome.error instanceof ApiError)) throw outcome.error;
+    // Whatever the request answered is dropped, headers included.
+    c.res = undefined;
+    c.res = standaloneError(outcome.error);
+    return;
+  }
+  rememberWorkspace(outcome.verified.workspace);
+  c.set("apiKey", outcome.verified.key);
+  if (failure) throw failure.error;
 });

@@ -1,7 +1,7 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { isAllowedOrigin } from "../domain/origins";
-import type { PublicEnv } from "../env";
+import type { AuthenticatedKey, PublicEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 const ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -21,24 +21,38 @@ export const corsPreflight = cors({
   maxAge: 600,
 });
 
-const allowOrigin = cors({ origin: (origin) => origin, exposeHeaders: EXPOSE_HEADERS });
+/** The page's origin when a publishable key is sent from a browser; null otherwise. */
+function pageOrigin(c: Context<PublicEnv>, key: AuthenticatedKey): string | null {
+  if (key.kind !== "publishable") return null;
+  return c.req.header("origin") ?? null;
+}
 
 /**
- * After `requireApiKey`, on real requests. Secret keys get no CORS headers at
- * all: a browser must never hold one. A publishable key sent from a page
- * gets its origin echoed when the key allows that origin (or the page is the
- * Worker's own widget), and 403 `origin_not_allowed` otherwise. A request
- * without an Origin header (curl, a server) is not a browser's and passes.
+ * Part of the key check. A publishable key sent from a page must name that
+ * page's origin in `allowed_origins` (the Worker's own pages, the widget,
+ * always may): otherwise 403 `origin_not_allowed`. A request without an
+ * Origin header (curl, a server) is not a browser's and passes.
  */
-export const browserAccess = createMiddleware<PublicEnv>(async (c, next) => {
-  const origin = c.req.header("origin");
-  if (c.var.apiKey.kind !== "publishable" || !origin) return next();
-  const own = new URL(c.req.url).origin;
-  if (origin !== own && !isAllowedOrigin(origin, c.var.apiKey.allowedOrigins)) {
+export function checkOrigin(c: Context<PublicEnv>, key: AuthenticatedKey): void {
+  const origin = pageOrigin(c, key);
+  if (!origin || origin === new URL(c.req.url).origin) return;
+  if (!isAllowedOrigin(origin, key.allowedOrigins)) {
     throw new ApiError(
       "origin_not_allowed",
       "This publishable key is not allowed from this origin; add the origin to the key's allowed_origins.",
     );
   }
-  return allowOrigin(c as never, next);
-});
+}
+
+/**
+ * Set before the request runs, so every answer to a publishable key's page
+ * carries its origin (errors too: the page must read a 409). Secret keys get
+ * no CORS headers at all: a browser must never hold one.
+ */
+export function exposeToOrigin(c: Context<PublicEnv>, key: AuthenticatedKey): void {
+  const origin = pageOrigin(c, key);
+  if (!origin) return;
+  c.res.headers.set("access-control-allow-origin", origin);
+  c.res.headers.set("access-control-expose-headers", EXPOSE_HEADERS.join(","));
+  c.res.headers.append("vary", "Origin");
+}

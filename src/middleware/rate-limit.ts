@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { OpenEnv, PublicEnv } from "../env";
+import type { AuthenticatedKey, OpenEnv, PublicEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
@@ -38,19 +38,17 @@ export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT)
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
 
 /**
- * Public API, after `requireApiKey`: per verified key. A secret key counts in
- * its own bucket. A publishable key is shared by every visitor of a salon's
- * site, so it has limits of its own: one for the key as a whole, and a much
- * smaller one per client address, so one visitor (or one script lifting the
- * key from the page) cannot spend the whole site's allowance.
+ * Part of the key check, once the key verified: per key. A secret key counts
+ * in its own bucket. A publishable key is shared by every visitor of a
+ * salon's site, so it has limits of its own: one for the key as a whole, and
+ * a much smaller one per client address, so one visitor (or one script
+ * lifting the key from the page) cannot spend the whole site's allowance.
  */
-export const apiKeyRateLimit = createMiddleware<PublicEnv>(async (c, next) => {
-  const key = c.var.apiKey;
+export async function limitKey(c: Context<PublicEnv>, key: AuthenticatedKey): Promise<void> {
   if (key.kind === "secret") {
     await enforce(c.env.API_RATE_LIMIT, `key:${key.id}`);
   } else {
     await enforce(c.env.PUBLISHABLE_KEY_RATE_LIMIT, `pk:${key.id}`);
     await enforce(c.env.PUBLISHABLE_CLIENT_RATE_LIMIT, `pk:${key.id}:ip:${clientAddress(c)}`);
   }
-  await next();
-});
+}

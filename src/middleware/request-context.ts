@@ -1,26 +1,40 @@
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../db/client";
-import { type D1Metrics, instrumentD1 } from "../db/instrumented-d1";
+import { instrumentD1 } from "../db/instrumented-d1";
 import type { OpenEnv } from "../env";
+import { HopCounter } from "../lib/hops";
+import { trackNamespace } from "../lib/tracked-namespace";
+import { WriteGate } from "../lib/write-gate";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
- * Gives every request an id (echoing a sane incoming X-Request-Id) and a drizzle
- * handle over an instrumented D1, then reports D1 time and round trips in
- * Server-Timing once the response is ready.
+ * Gives every request an id (echoing a sane incoming X-Request-Id), a drizzle
+ * handle over an instrumented D1 and a per-request view of the calendar
+ * namespace, both counting their sequential hops and holding writes behind
+ * the request's write gate; reports both in Server-Timing once the response
+ * is ready.
  */
 export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   const incoming = c.req.header("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   c.set("requestId", requestId);
 
-  const metrics: D1Metrics = { roundTrips: 0, durationMs: 0 };
-  c.set("db", createDb(instrumentD1(c.env.DB, metrics)));
+  const gate = new WriteGate();
+  const d1 = new HopCounter();
+  const calendar = new HopCounter();
+  c.set("gate", gate);
+  c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
+  // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
+  c.env = {
+    ...c.env,
+    STAFFER_CALENDAR: trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate),
+  };
 
   await next();
 
   c.res.headers.set("x-request-id", requestId);
-  setMetric(c, "d1", metrics.durationMs, `${metrics.roundTrips} round trips`);
+  setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
+  setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
 });

@@ -8,4 +8,4 @@ import type { Env } from "../env";
  * parameter limit in tests as well as in production.
  */
 export const backgroundDb = (env: Env) =>
-  createDb(instrumentD1(env.DB, { roundTrips: 0, durationMs: 0 }));
+  createDb(instrumentD1(env.DB));

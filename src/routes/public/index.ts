@@ -6,9 +6,9 @@ import { isOneOf } from "../../middleware/exact-routes";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
-import { browserAccess, corsPreflight } from "../../middleware/cors";
+import { corsPreflight } from "../../middleware/cors";
 import { publishableScope } from "../../middleware/publishable-scope";
-import { apiKeyRateLimit, publicAddressRateLimit } from "../../middleware/rate-limit";
+import { publicAddressRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingForm } from "./booking-form";
@@ -50,13 +50,10 @@ export function publicApi() {
   });
   // Browsers' preflights carry no key: answered before anything else.
   router.use("*", corsPreflight);
-  // Per client address before authentication, per API key once the key verified; a
-  // publishable key's origin is checked before it spends its allowance, its scope after.
+  // Per client address before authentication; the key check then covers the key, a
+  // publishable key's origin and the per-key limits; a publishable key's scope after.
   router.use("*", publicAddressRateLimit);
-  router.use(
-    "*",
-    except(withoutApiKey, requireApiKey, browserAccess, apiKeyRateLimit, publishableScope),
-  );
+  router.use("*", except(withoutApiKey, requireApiKey, publishableScope));
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);

@@ -1,0 +1,209 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectInSync } from "../helpers/calendar";
+import { admin, client, d1RoundTrips, send, PUBLIC } from "../helpers/http";
+import { createPublishableKey } from "../helpers/keys";
+import { at, createSalon, customer, type Salon } from "../helpers/salon";
+
+/**
+ * Latency is counted in sequential hops (Server-Timing): calls in flight
+ * together count once. A read is one D1 hop, authentication included, for a
+ * workspace the isolate knows; the key is still checked on every request, so
+ * a bad key gets nothing and writes nothing.
+ */
+
+const calendarCalls = (headers: Headers) => {
+  const match = /calendar;dur=[\d.]+;desc="(\d+) calls"/.exec(headers.get("server-timing") ?? "");
+  if (!match?.[1]) throw new Error(`no calendar metric: ${headers.get("server-timing")}`);
+  return Number(match[1]);
+};
+
+const hops = (res: { headers: Headers }) => ({
+  d1: d1RoundTrips(res.headers),
+  calendar: calendarCalls(res.headers),
+});
+
+let salon: Salon;
+let booking: { uuid: string };
+
+beforeAll(async () => {
+  salon = await createSalon(2);
+  const res = await salon.ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[0]?.uuid,
+      reserved_on: at("09:00"),
+      ...customer(),
+    },
+  });
+  expect(res.status).toBe(201);
+  booking = res.body;
+});
+
+const count = async (sql: string, ...binds: unknown[]) =>
+  (
+    await env.DB.prepare(sql)
+      .bind(...binds)
+      .first<{ n: number }>()
+  )?.n ?? 0;
+
+describe("reads: one D1 hop, the key check included", () => {
+  const reads = () => [
+    "/services",
+    "/locations",
+    `/services/${salon.cut.uuid}`,
+    `/bookings/${booking.uuid}`,
+    "/bookings?per_page=5",
+    `/locations/${salon.location.uuid}/time-slots?service_uuid=${salon.cut.uuid}&range_start=2030-03-04&range_end=2030-03-08`,
+  ];
+
+  it("lists, gets and the time-slot search take exactly 1 D1 round trip and no calendar call", async () => {
+    for (const path of reads()) {
+      const res = await salon.ws.api(path);
+      expect(res.status, path).toBe(200);
+      expect(hops(res), path).toEqual({ d1: 1, calendar: 0 });
+    }
+  });
+
+  it("cart next is one hop too", async () => {
+    const res = await salon.ws.api(`/locations/${salon.location.uuid}/time-slots/cart/next`, {
+      method: "POST",
+      body: { services: [{ service_uuid: salon.cut.uuid }] },
+    });
+    expect(res.status).toBe(200);
+    expect(hops(res)).toEqual({ d1: 1, calendar: 0 });
+  });
+
+  it("refuses a key revoked a moment ago on the very next request, returning none of the data", async () => {
+    const issued = await admin(`/workspaces/${salon.ws.id}/api-keys`, { method: "POST" });
+    const api = client(salon.ws.id, issued.body.api_key);
+    expect((await api(`/bookings/${booking.uuid}`)).status).toBe(200);
+    const revoked = await admin(`/workspaces/${salon.ws.id}/api-keys/${issued.body.id}`, {
+      method: "DELETE",
+    });
+    expect(revoked.status).toBe(204);
+    const res = await api(`/bookings/${booking.uuid}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      message: "The API key is invalid for this workspace.",
+      code: "unauthenticated",
+    });
+    expect(JSON.stringify(res.body)).not.toContain(booking.uuid);
+  });
+
+  it("answers a wrong secret for a known workspace with the same 401, never the handler's 404", async () => {
+    const forged = salon.ws.apiKey.slice(0, -4) + "AAAA";
+    const api = client(salon.ws.id, forged);
+    for (const path of [`/bookings/${crypto.randomUUID()}`, "/services", "/customers"]) {
+      const res = await api(path);
+      expect(res.status, path).toBe(401);
+      expect(res.body.code).toBe("unauthenticated");
+    }
+  });
+});
+
+describe("nothing is written for a key that fails its check", () => {
+  it("a wrong secret creates no service, books nothing and claims no calendar time", async () => {
+    const forged = client(salon.ws.id, salon.ws.apiKey.slice(0, -4) + "AAAA");
+    const services = await count(
+      "SELECT count(*) AS n FROM services WHERE workspace_id = ?",
+      salon.ws.id,
+    );
+    const bookings = await count(
+      "SELECT count(*) AS n FROM bookings WHERE workspace_id = ?",
+      salon.ws.id,
+    );
+    const service = await forged("/services", {
+      method: "POST",
+      body: { name: "Forged", duration: 30, price: 100 },
+    });
+    expect(service.status).toBe(401);
+    const res = await forged("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[1]?.uuid,
+        reserved_on: at("11:00"),
+        ...customer(),
+      },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("unauthenticated");
+    expect(
+      await count("SELECT count(*) AS n FROM services WHERE workspace_id = ?", salon.ws.id),
+    ).toBe(services);
+    expect(
+      await count("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?", salon.ws.id),
+    ).toBe(bookings);
+    // No hold was left behind: the slot is bookable with the real key at once.
+    const real = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[1]?.uuid,
+        reserved_on: at("11:00"),
+        ...customer(),
+      },
+    });
+    expect(real.status).toBe(201);
+    await expectInSync(
+      salon.ws.id,
+      salon.staffers.map((s) => s.uuid),
+    );
+  });
+
+  it("a publishable key from a foreign origin books nothing", async () => {
+    const pk = await createPublishableKey(salon.ws, ["https://salon.example"]);
+    // Warm: the workspace is known, so the check runs alongside the request.
+    expect((await pk.api("/services")).status).toBe(200);
+    const bookings = await count(
+      "SELECT count(*) AS n FROM bookings WHERE workspace_id = ?",
+      salon.ws.id,
+    );
+    const res = await pk.api("/bookings", {
+      method: "POST",
+      headers: { origin: "https://evil.example" },
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[1]?.uuid,
+        reserved_on: at("13:00"),
+        ...customer(),
+      },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("origin_not_allowed");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(
+      await count("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?", salon.ws.id),
+    ).toBe(bookings);
+    await expectInSync(
+      salon.ws.id,
+      salon.staffers.map((s) => s.uuid),
+    );
+  });
+});
+
+describe("writes report their calendar calls next to their D1 round trips", () => {
+  it("a booking makes calendar calls and a bounded number of D1 round trips", async () => {
+    const res = await send(`${PUBLIC}/bookings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${salon.ws.apiKey}`, workspace: salon.ws.id },
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[0]?.uuid,
+        reserved_on: at("15:00"),
+        ...customer(),
+      },
+    });
+    expect(res.status).toBe(201);
+    const { d1, calendar } = hops(res);
+    expect(calendar).toBeGreaterThanOrEqual(1);
+    expect(d1).toBeLessThanOrEqual(3);
+  });
+});
