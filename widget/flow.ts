@@ -21,18 +21,30 @@ export const ALL_OPTIONAL: BookingForm = {
   booking_comment: "optional",
 };
 
+/** Lists are paged (100 at most a page): read them all, up to a sane bound for a widget. */
+const MAX_PAGES = 10;
+
+async function readAll<T>(api: Client, path: string): Promise<T[]> {
+  const first = await api.get<Page<T>>(`${path}?per_page=100&page=1`);
+  const last = Math.min(first.meta.last_page, MAX_PAGES);
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
+      api.get<Page<T>>(`${path}?per_page=100&page=${i + 2}`),
+    ),
+  );
+  return [first, ...rest].flatMap((p) => p.data);
+}
+
 export async function loadCatalogue(api: Client, location: string) {
   const [services, staffers] = await Promise.all([
-    api.get<Page<Service>>("/services?per_page=100"),
-    api.get<Page<Staffer>>("/staffers?per_page=100"),
+    readAll<Service>(api, "/services"),
+    readAll<Staffer>(api, "/staffers"),
   ]);
   return {
-    services: services.data.filter(
-      (s) => s.live_in_widget && s.locations.some((l) => l.uuid === location),
+    services: services.filter(
+      (s) => s.live && s.live_in_widget && s.locations.some((l) => l.uuid === location),
     ),
-    staffers: staffers.data.filter(
-      (s) => s.is_active_in_widget && s.location_uuids.includes(location),
-    ),
+    staffers: staffers.filter((s) => s.is_active_in_widget && s.location_uuids.includes(location)),
   };
 }
 

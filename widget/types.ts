@@ -8,6 +8,7 @@ export interface Service {
   discount_formatted: string;
   price: number;
   duration: { value: number; label: string };
+  live: boolean;
   live_in_widget: boolean;
   locations: { uuid: string; name: string }[];
   staffers: { uuid: string }[];
@@ -23,6 +24,7 @@ export interface Staffer {
 
 export interface Page<T> {
   data: T[];
+  meta: { last_page: number };
 }
 
 export interface TimeSlots {

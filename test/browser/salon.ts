@@ -72,15 +72,17 @@ export async function createSalon(base: string): Promise<Salon> {
     });
   const mia = await staffer("Mia", "Wagner");
   const jonas = await staffer("Jonas", "Becker");
-  const service = (name: string, duration: number, price: number) =>
+  const service = (name: string, duration: number, price: number, extra = {}) =>
     call<{ uuid: string }>(base, "/api/public/v2/services", {
       key: ws.api_key,
       workspace: ws.uuid,
       method: "POST",
-      body: { name, duration, price },
+      body: { name, duration, price, ...extra },
     });
   const haircut = await service("Haircut", 45, 3500);
   const beard = await service("Beard trim", 20, 1500);
+  // Bookable by staff only: the widget must not offer it.
+  await service("Staff-only treatment", 30, 5000, { live_in_widget: false });
   return {
     base,
     workspace: ws.uuid,

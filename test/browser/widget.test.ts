@@ -84,6 +84,8 @@ describe("booking widget", () => {
 
     await page.getByRole("heading", { name: "Choose your services" }).waitFor();
     await shot(page, "light-1-services");
+    expect(await page.getByRole("checkbox").count()).toBe(2);
+    expect(await page.getByText("Staff-only treatment").count()).toBe(0);
     await page.getByRole("checkbox", { name: /Haircut/ }).check();
     await page.getByRole("button", { name: "Continue" }).click();
 
