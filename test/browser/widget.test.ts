@@ -23,6 +23,7 @@ interface Booking {
   public_notes: string;
   is_canceled: boolean;
   links: { type: string; link: string }[];
+  ordered_services: { name: string; reserved_on: string; reserved_until: string }[];
 }
 interface Customer {
   first_name: string;
@@ -298,7 +299,7 @@ describe("booking widget", () => {
     await context.close();
   });
 
-  it("is readable in dark mode", async () => {
+  it("is readable in dark mode, and books two services as one cart", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto(widgetUrl(salon, key));
@@ -316,6 +317,30 @@ describe("booking widget", () => {
     // Two services: the first start each day on which both fit, one after the other.
     await freeTimes(page).getByRole("button").first().waitFor();
     await shot(page, "dark-2-cart-slots");
+
+    // Both services are held and booked together, back to back.
+    await freeTimes(page).getByRole("button").nth(2).click();
+    await page.getByRole("timer").waitFor();
+    await fillDetails(page, {
+      first: "Alan",
+      last: "Turing",
+      phone: "+44 20 7946 0958",
+      email: "alan@example.com",
+    });
+    await shot(page, "dark-3-details");
+    await page.getByRole("button", { name: "Book" }).click();
+    await page.getByRole("heading", { name: "You are booked" }).waitFor();
+    await shot(page, "dark-4-confirmation");
+    const uuids = await page
+      .locator("[data-booking]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-booking") ?? ""));
+    const booked = await Promise.all(uuids.map(getBooking));
+    expect(booked.map((b) => b.ordered_services.map((s) => s.name)).flat()).toEqual([
+      "Haircut",
+      "Beard trim",
+    ]);
+    const [first, second] = booked.flatMap((b) => b.ordered_services);
+    expect(second?.reserved_on).toBe(first?.reserved_until);
     await context.close();
   });
   it("renders the workspace's booking form: e-mail required, middle name and comment not shown", async () => {
