@@ -343,3 +343,107 @@ describe("StafferCalendar", () => {
     });
   });
 });
+
+describe("StafferCalendar: a reservation's held entries", () => {
+  const held = (id: string, startH: number, endH: number, expires: number): CalendarEntry => ({
+    id,
+    kind: "held",
+    source: `r-${id}`,
+    start: T0 + startH * HOUR,
+    end: T0 + endH * HOUR,
+    expires,
+  });
+  const age = (cal: ReturnType<typeof calendarFor>, id: string) =>
+    runInDurableObject(cal, (_instance, state) => {
+      state.storage.sql.exec("UPDATE entries SET expires_ms = ? WHERE id = ?", Date.now() - 1, id);
+    });
+
+  it("refuse bookings, other holds and blocked spots until they expire, then count for nothing", async () => {
+    const cal = fresh();
+    expect(await claim(cal, "h1", [held("r", 0, 1, Date.now() + HOUR)])).toEqual({ ok: true });
+    await cal.confirm("h1");
+    expect(await claim(cal, "h2", [booking("a", 0.5, 1.5)])).toMatchObject({ ok: false });
+    expect(await claim(cal, "h3", [held("r2", 0.5, 1.5, Date.now() + HOUR)])).toMatchObject({
+      ok: false,
+    });
+    const block: CalendarEntry = {
+      id: "blk",
+      kind: "blocked",
+      source: "blk",
+      start: T0,
+      end: T0 + 4 * HOUR,
+    };
+    expect(await claim(cal, "h4", [block], { checkConflicts: false })).toMatchObject({
+      ok: false,
+      reason: "overlap",
+    });
+    await age(cal, "r");
+    // Expired: ignored by every read at once, with no alarm having run.
+    expect(await cal.entries()).toEqual([]);
+    expect(await claim(cal, "h5", [booking("b", 0.5, 1.5)])).toEqual({ ok: true });
+  });
+
+  it("stay busy for everyone else while a booking replacing them is in flight, even past their expiry", async () => {
+    const cal = fresh();
+    await claim(cal, "h1", [held("r", 0, 1, Date.now() + HOUR)]);
+    await cal.confirm("h1");
+    // The holder's booking replaces the held entry with its own.
+    expect(await claim(cal, "use", [booking("a", 0, 1)], { replaces: ["r"] })).toEqual({
+      ok: true,
+    });
+    await age(cal, "r");
+    // Its own new entry is busy, and so is the expired held one it is converting.
+    expect(await claim(cal, "third", [booking("x", 0, 1)])).toMatchObject({ ok: false });
+    expect(await claim(cal, "again", [booking("y", 0, 1)], { replaces: ["r"] })).toEqual({
+      ok: false,
+      reason: "replacing",
+      ids: ["r"],
+    });
+    await cal.confirm("use");
+    expect(await cal.entries()).toEqual([booking("a", 0, 1)]);
+  });
+
+  it("the alarm deletes expired ones; the audit compares live entries only", async () => {
+    const ws = await createWorkspace();
+    const location = await createLocation(ws);
+    const staffer = await createStaffer(ws, [location.uuid]);
+    const cal = calendarFor(env, ws.id, staffer.uuid);
+    const owner = { workspaceId: ws.id, stafferId: staffer.uuid };
+    const id = crypto.randomUUID();
+    const entry = held(id, 0, 1, Date.now() + HOUR);
+    await cal.claim({ owner, holdId: "h1", entries: [entry], replaces: [], checkConflicts: true });
+    await env.DB.prepare(
+      "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at, expires_at) VALUES (?, ?, ?, ?, 'held', ?, ?, ?, ?)",
+    )
+      .bind(
+        id,
+        ws.id,
+        staffer.uuid,
+        location.uuid,
+        entry.source,
+        entry.start,
+        entry.end,
+        entry.expires,
+      )
+      .run();
+    await cal.confirm("h1");
+    expect((await cal.audit(ws.id, staffer.uuid)).in_sync).toBe(true);
+    await age(cal, id);
+    await env.DB.prepare("UPDATE calendar_entries SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, id)
+      .run();
+    expect(await cal.audit(ws.id, staffer.uuid)).toEqual({
+      in_sync: true,
+      only_in_calendar: [],
+      only_in_d1: [],
+    });
+    await runInDurableObject(cal, async (_instance, state) => {
+      await state.storage.setAlarm(Date.now());
+    });
+    await runDurableObjectAlarm(cal);
+    const rows = await runInDurableObject(cal, (_instance, state) =>
+      state.storage.sql.exec("SELECT id FROM entries").toArray(),
+    );
+    expect(rows).toEqual([]);
+  });
+});

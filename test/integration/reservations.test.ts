@@ -211,8 +211,15 @@ describe("what else held time refuses", () => {
     const held = await reserve(one(start, staffer(0)));
     expect(held.status).toBe(201);
 
+    const [reservationsBefore, entriesBefore] = [
+      await rowCount("reservations", salon.ws.id),
+      await rowCount("calendar_entries", salon.ws.id),
+    ];
     const second = await reserve(one(at("09:30", date), staffer(0)));
     expect(second.status).toBe(409);
+    // Refused: no reservation row, no held time left behind.
+    expect(await rowCount("reservations", salon.ws.id)).toBe(reservationsBefore);
+    expect(await rowCount("calendar_entries", salon.ws.id)).toBe(entriesBefore);
     expect(second.body.code).toBe("slot_unavailable");
     expect(second.body.alternatives.length).toBeGreaterThan(0);
 
