@@ -1,66 +1,37 @@
+import { adminPost, createOpenSalon } from "./open-salon";
 import { startDevServer } from "./server";
 import { percentile } from "./stats";
 
-const ADMIN = "bench-token";
 const CLIENTS = 10;
 
-async function json(res: Response) {
-  const body = await res.json();
-  if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
 /**
- * A workspace with one 24/7 location, ten staffers and a 5-minute service,
- * made through the API, and one API key per client: the rate limit counts per
- * key, as it would for separate front desks.
+ * A 24/7 workspace with ten staffers and a 5-minute service, made through the
+ * API, and one API key per client: the rate limit counts per key, as it would
+ * for separate front desks.
  */
 async function setUp(base: string) {
-  const admin = (path: string, body: unknown) =>
-    fetch(`${base}/api/admin/v1${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }).then(json);
-  const ws = await admin("/workspaces", {
-    name: "Bench",
-    country: "DE",
-    currency: "EUR",
-    timezone: "UTC",
-  });
-  const location = await admin(`/workspaces/${ws.uuid}/locations`, {
-    name: "Bench",
-    timezone: "UTC",
-    slot_step: 5,
-  });
-  const staffers: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const s = await admin(`/workspaces/${ws.uuid}/staffers`, {
-      first_name: `S${i}`,
-      location_uuids: [location.uuid],
-      schedule: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-        location_uuid: location.uuid,
-        weekday,
-        start: "00:00",
-        end: "24:00",
-      })),
-    });
-    staffers.push(s.uuid);
-  }
-  const keys: string[] = [ws.api_key];
+  const salon = await createOpenSalon(base, { staffers: 10, slotStep: 5 });
+  const keys: string[] = [salon.apiKey];
   while (keys.length < CLIENTS + 1)
-    keys.push((await admin(`/workspaces/${ws.uuid}/api-keys`, {})).api_key);
+    keys.push((await adminPost(base, `/workspaces/${salon.workspaceId}/api-keys`, {})).api_key);
   const headers = keys.map((key) => ({
     authorization: `Bearer ${key}`,
-    workspace: ws.uuid,
+    workspace: salon.workspaceId,
     "content-type": "application/json",
   }));
-  const service = await fetch(`${base}/api/public/v2/services`, {
+  const res = await fetch(`${base}/api/public/v2/services`, {
     method: "POST",
     headers: headers[0],
     body: JSON.stringify({ name: "Quick", duration: 5, price: 100 }),
-  }).then(json);
-  return { headers, location: location.uuid as string, service: service.uuid as string, staffers };
+  });
+  const service = await res.json();
+  if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(service)}`);
+  return {
+    headers,
+    location: salon.location,
+    service: service.uuid as string,
+    staffers: salon.staffers,
+  };
 }
 
 export async function runBookingsBench(): Promise<void> {

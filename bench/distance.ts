@@ -1,9 +1,9 @@
+import { adminPost, createOpenSalon } from "./open-salon";
 import { startDevServer } from "./server";
 import { percentile } from "./stats";
 
 /** Must equal DISTANCE_MS in bench/distance/worker.ts (the Worker cannot read our argv). */
 export const DISTANCE_MS = 25;
-const ADMIN = "bench-token";
 const SAMPLES = 15;
 
 interface Sample {
@@ -32,48 +32,20 @@ async function call(base: string, path: string, init: RequestInit = {}) {
 
 /** A 24/7 location in UTC, three staffers, a 15-minute service, a till and a good in stock. */
 async function setUp(base: string) {
-  const admin = async (path: string, body: unknown) =>
-    (
-      await call(base, `/api/admin/v1${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      })
-    ).body;
-  const ws = await admin("/workspaces", {
-    name: "Far",
-    country: "DE",
-    currency: "EUR",
-    timezone: "UTC",
+  const salon = await createOpenSalon(base, {
+    staffers: 3,
+    slotStep: 15,
+    permissions: ["access-pos"],
   });
-  const location = await admin(`/workspaces/${ws.uuid}/locations`, {
-    name: "Far",
-    timezone: "UTC",
-    slot_step: 15,
-  });
-  const staffers: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const s = await admin(`/workspaces/${ws.uuid}/staffers`, {
-      first_name: `S${i}`,
-      location_uuids: [location.uuid],
-      permissions: ["access-pos"],
-      schedule: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-        location_uuid: location.uuid,
-        weekday,
-        start: "00:00",
-        end: "24:00",
-      })),
-    });
-    staffers.push(s.uuid);
-  }
-  const till = await admin(`/workspaces/${ws.uuid}/accounts`, {
-    location_uuid: location.uuid,
+  const { location, staffers } = salon;
+  const till = await adminPost(base, `/workspaces/${salon.workspaceId}/accounts`, {
+    location_uuid: location,
     name: "Till",
     type: "cash",
   });
   const headers = {
-    authorization: `Bearer ${ws.api_key}`,
-    workspace: ws.uuid,
+    authorization: `Bearer ${salon.apiKey}`,
+    workspace: salon.workspaceId,
     "content-type": "application/json",
   };
   const api = (path: string, method = "GET", body?: unknown) =>
@@ -94,7 +66,7 @@ async function setUp(base: string) {
       is_consumable: false,
       initial_stock: {
         is_set: true,
-        location_uuid: location.uuid,
+        location_uuid: location,
         unit_price: 200,
         quantity: 10_000,
       },
@@ -102,7 +74,7 @@ async function setUp(base: string) {
   ).body;
   return {
     api,
-    location: location.uuid as string,
+    location,
     staffers,
     service: service.uuid as string,
     till: till.uuid as string,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { BENCH_ADMIN_TOKEN } from "./open-salon";
 
 /** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
 export async function startDevServer(
@@ -20,7 +21,7 @@ export async function startDevServer(
       "--persist-to",
       `.wrangler/bench-${port}`,
       "--var",
-      "ADMIN_TOKEN:bench-token",
+      `ADMIN_TOKEN:${BENCH_ADMIN_TOKEN}`,
       "--var",
       "ALLOW_PRIVATE_WEBHOOKS:true",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),

@@ -26,26 +26,30 @@ const hops = (res: { headers: Headers }) => ({
 let salon: Salon;
 let booking: { uuid: string };
 
+/** The body of a haircut with staffer `n` at `hhmm` on the salon's Monday. */
+const haircut = (n: number, hhmm: string) => ({
+  location_uuid: salon.location.uuid,
+  service_uuid: salon.cut.uuid,
+  staffer_uuid: salon.staffers[n]?.uuid,
+  reserved_on: at(hhmm),
+  ...customer(),
+});
+
 beforeAll(async () => {
   salon = await createSalon(2);
   const res = await salon.ws.api("/bookings", {
     method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[0]?.uuid,
-      reserved_on: at("09:00"),
-      ...customer(),
-    },
+    body: haircut(0, "09:00"),
   });
   expect(res.status).toBe(201);
   booking = res.body;
 });
 
-const count = async (sql: string, ...binds: unknown[]) =>
+/** Rows of `table` in the salon's workspace. */
+const rows = async (table: "services" | "bookings") =>
   (
-    await env.DB.prepare(sql)
-      .bind(...binds)
+    await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
+      .bind(salon.ws.id)
       .first<{ n: number }>()
   )?.n ?? 0;
 
@@ -107,14 +111,8 @@ describe("reads: one D1 hop, the key check included", () => {
 describe("nothing is written for a key that fails its check", () => {
   it("a wrong secret creates no service, books nothing and claims no calendar time", async () => {
     const forged = client(salon.ws.id, salon.ws.apiKey.slice(0, -4) + "AAAA");
-    const services = await count(
-      "SELECT count(*) AS n FROM services WHERE workspace_id = ?",
-      salon.ws.id,
-    );
-    const bookings = await count(
-      "SELECT count(*) AS n FROM bookings WHERE workspace_id = ?",
-      salon.ws.id,
-    );
+    const services = await rows("services");
+    const bookings = await rows("bookings");
     const service = await forged("/services", {
       method: "POST",
       body: { name: "Forged", duration: 30, price: 100 },
@@ -122,32 +120,16 @@ describe("nothing is written for a key that fails its check", () => {
     expect(service.status).toBe(401);
     const res = await forged("/bookings", {
       method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[1]?.uuid,
-        reserved_on: at("11:00"),
-        ...customer(),
-      },
+      body: haircut(1, "11:00"),
     });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("unauthenticated");
-    expect(
-      await count("SELECT count(*) AS n FROM services WHERE workspace_id = ?", salon.ws.id),
-    ).toBe(services);
-    expect(
-      await count("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?", salon.ws.id),
-    ).toBe(bookings);
+    expect(await rows("services")).toBe(services);
+    expect(await rows("bookings")).toBe(bookings);
     // No hold was left behind: the slot is bookable with the real key at once.
     const real = await salon.ws.api("/bookings", {
       method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[1]?.uuid,
-        reserved_on: at("11:00"),
-        ...customer(),
-      },
+      body: haircut(1, "11:00"),
     });
     expect(real.status).toBe(201);
     await expectInSync(
@@ -160,27 +142,16 @@ describe("nothing is written for a key that fails its check", () => {
     const pk = await createPublishableKey(salon.ws, ["https://salon.example"]);
     // Warm: the workspace is known, so the check runs alongside the request.
     expect((await pk.api("/services")).status).toBe(200);
-    const bookings = await count(
-      "SELECT count(*) AS n FROM bookings WHERE workspace_id = ?",
-      salon.ws.id,
-    );
+    const bookings = await rows("bookings");
     const res = await pk.api("/bookings", {
       method: "POST",
       headers: { origin: "https://evil.example" },
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[1]?.uuid,
-        reserved_on: at("13:00"),
-        ...customer(),
-      },
+      body: haircut(1, "13:00"),
     });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("origin_not_allowed");
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
-    expect(
-      await count("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?", salon.ws.id),
-    ).toBe(bookings);
+    expect(await rows("bookings")).toBe(bookings);
     await expectInSync(
       salon.ws.id,
       salon.staffers.map((s) => s.uuid),
@@ -193,13 +164,7 @@ describe("writes report their calendar calls next to their D1 round trips", () =
     const res = await send(`${PUBLIC}/bookings`, {
       method: "POST",
       headers: { authorization: `Bearer ${salon.ws.apiKey}`, workspace: salon.ws.id },
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[0]?.uuid,
-        reserved_on: at("15:00"),
-        ...customer(),
-      },
+      body: haircut(0, "15:00"),
     });
     expect(res.status).toBe(201);
     const { d1, calendar } = hops(res);
