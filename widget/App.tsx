@@ -59,6 +59,12 @@ const describe = (e: unknown): NoticeState =>
       }
     : { kind: "error", message: e instanceof ApiFailure ? e.message : "Something went wrong." };
 
+function describeChoice(services: Service[], staffers: Staffer[], staffer: string) {
+  const names = services.map((s) => s.name).join(" + ");
+  const who = staffers.find((s) => s.uuid === staffer);
+  return who ? `${names} with ${[who.first_name, who.last_name].filter(Boolean).join(" ")}` : names;
+}
+
 export function App({ api, location }: { api: Client; location: string }) {
   const zone = useMemo(browserZone, []);
   const today = useMemo(() => localDate(new Date()), []);
@@ -214,7 +220,10 @@ export function App({ api, location }: { api: Client; location: string }) {
   };
 
   if (!catalogue) return notice ? <Notice notice={notice} /> : <p role="status">Loading…</p>;
-  const chosenServices = catalogue.services.filter((s) => selected.includes(s.uuid));
+  // In the order chosen: a cart runs its services in this order.
+  const chosenServices = selected.flatMap((uuid) =>
+    catalogue.services.filter((s) => s.uuid === uuid),
+  );
   const performers = performersOfAll(catalogue.staffers, chosenServices);
 
   return (
@@ -267,6 +276,7 @@ export function App({ api, location }: { api: Client; location: string }) {
           details={details}
           errors={errors}
           start={chosen.start}
+          what={describeChoice(chosenServices, catalogue.staffers, staffer)}
           expiresAt={reservation?.expires_at ?? null}
           busy={busy}
           onChange={(name, value) => setDetails((d) => ({ ...d, [name]: value }))}

@@ -21,6 +21,8 @@ export function DetailsStep(props: {
   details: Details;
   errors: Partial<Record<Field, string>>;
   start: string;
+  /** What is being booked, e.g. "Haircut + Beard trim with Mia Wagner". */
+  what: string;
   expiresAt: string | null;
   busy: boolean;
   onChange: (name: Field, value: string) => void;
@@ -66,7 +68,11 @@ export function DetailsStep(props: {
   return (
     <section>
       <Heading>Your details</Heading>
-      <p class="summary">{formatDateTime(props.start)}</p>
+      <p class="summary">
+        <strong>{props.what}</strong>
+        <br />
+        {formatDateTime(props.start)}
+      </p>
       {props.expiresAt && <Countdown expiresAt={props.expiresAt} onExpire={props.onExpire} />}
       <form
         noValidate
