@@ -27,10 +27,13 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   c.set("gate", gate);
   c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
-  c.env = {
-    ...c.env,
-    STAFFER_CALENDAR: trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate),
-  };
+  // (The OpenAPI generator runs the app with no bindings at all.)
+  if (c.env?.STAFFER_CALENDAR) {
+    c.env = {
+      ...c.env,
+      STAFFER_CALENDAR: trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate),
+    };
+  }
 
   await next();
 
