@@ -136,7 +136,12 @@ export const FIXUPS: Record<string, (b: Body, g: Draw, pick: Pick) => void> = {
     fixtureServices(b, g, pick);
   },
   CartNextSlot: (b, g, pick) => fixtureServices(b, g, pick),
+  // A made-up reservation is always refused (422): mostly book without one.
+  CreateBooking(b, g) {
+    if (g(fc.nat, { max: 3 }) !== 0) delete b.reservation_uuid;
+  },
   CreateCartBooking(b, g, pick) {
+    if (g(fc.nat, { max: 3 }) !== 0) delete b.reservation_uuid;
     // Mostly a cart that fits a working day with the fixture's staff; sometimes as generated.
     if (g(fc.nat, { max: 3 }) === 0) return;
     b.location_uuid = pick("location", true);

@@ -37,8 +37,26 @@ export function errorBodyProblems(
     else if (expected !== status)
       problems.push(`code ${body.code} belongs to ${expected}, sent with ${status}`);
   }
-  const extra = Object.keys(body).filter((k) => !ERROR_KEYS.has(k));
+  // A taken slot's 409 may offer other starts (at most 5), and nothing else may.
+  const allowed = body.code === "slot_unavailable" ? ["alternatives"] : [];
+  const extra = Object.keys(body).filter((k) => !ERROR_KEYS.has(k) && !allowed.includes(k));
   if (extra.length) problems.push(`unexpected keys ${extra.join(", ")}`);
+  if (body.alternatives !== undefined) {
+    const offered = body.alternatives;
+    if (
+      !Array.isArray(offered) ||
+      offered.length > 5 ||
+      !offered.every(
+        (a) =>
+          typeof a === "object" &&
+          a !== null &&
+          typeof (a as Record<string, unknown>).start === "string" &&
+          !Number.isNaN(Date.parse(String((a as Record<string, unknown>).start))) &&
+          typeof (a as Record<string, unknown>).staffer_uuid === "string",
+      )
+    )
+      problems.push("alternatives is not a list of at most 5 { start, staffer_uuid }");
+  }
   if (body.errors !== undefined) {
     if (typeof body.errors !== "object" || body.errors === null || Array.isArray(body.errors))
       problems.push("errors is not an object");
