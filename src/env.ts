@@ -19,6 +19,8 @@ export interface RequestVariables {
   db: Database;
   /** Writes and calendar calls wait on it while the API key is being checked. */
   gate: WriteGate;
+  /** Queues a task to start once the answer is ready (calendar confirms). */
+  afterResponse: (task: () => Promise<unknown>) => void;
 }
 
 /** Set for public API calls once the API key verified (`requireApiKey`). */

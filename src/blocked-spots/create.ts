@@ -1,4 +1,4 @@
-import { commitWithClaims } from "../calendar/client";
+import { commitWithClaims, type Defer } from "../calendar/client";
 import { guard, holdNotFenced } from "../db/guards";
 import { loadStafferLocations } from "../db/queries/staffer-records";
 import { blockedSpots, calendarEntries } from "../db/schema";
@@ -24,7 +24,7 @@ export type BlockedSpotRow = typeof blockedSpots.$inferSelect;
  * lie over existing bookings (a sick day): they stay as they are.
  */
 export async function blockTime(
-  deps: { scope: Scope; env: Env },
+  deps: { scope: Scope; env: Env; defer?: Defer },
   input: BlockTimeInput,
 ): Promise<BlockedSpotRow> {
   const { scope, env } = deps;
@@ -74,6 +74,7 @@ export async function blockTime(
         endsAt: row.endsAt,
       }),
     ],
+    deps.defer,
   );
   return row;
 }

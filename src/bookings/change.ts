@@ -90,7 +90,7 @@ export async function changeBooking(
     await rendezvous("booking.change.before_write");
     try {
       if (change.claims && change.claims.length > 0) {
-        await commitWithClaims(env, scope.db, scope.workspaceId, change.claims, batch);
+        await commitWithClaims(env, scope.db, scope.workspaceId, change.claims, batch, deps.defer);
       } else {
         const [first, ...rest] = batch();
         if (first) await scope.db.batch([first, ...rest]);

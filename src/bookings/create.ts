@@ -144,14 +144,21 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     );
     try {
       const claims = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
-      await commitWithClaims(env, scope.db, workspaceId, claims, (holdId) => [
-        guard(
-          scope,
-          (redeem && and(holdNotFenced(holdId), redeem.live())) || holdNotFenced(holdId),
-        ),
-        ...statements,
-        ...(redeem?.statements ?? []),
-      ]);
+      await commitWithClaims(
+        env,
+        scope.db,
+        workspaceId,
+        claims,
+        (holdId) => [
+          guard(
+            scope,
+            (redeem && and(holdNotFenced(holdId), redeem.live())) || holdNotFenced(holdId),
+          ),
+          ...statements,
+          ...(redeem?.statements ?? []),
+        ],
+        deps.defer,
+      );
       return rendered;
     } catch (error) {
       // Staffers are the reservation's: no one else to try, only the reason to find.

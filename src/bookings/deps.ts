@@ -1,4 +1,5 @@
 import type { Scope } from "../db/scope";
+import type { Defer } from "../calendar/client";
 import type { Env } from "../env";
 import type { RenderContext } from "../views/booking";
 
@@ -10,4 +11,6 @@ export interface BookingDeps {
   scope: Scope;
   env: Env;
   render: RenderContext;
+  /** Work that may finish after the response (calendar confirms). */
+  defer: Defer;
 }

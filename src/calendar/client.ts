@@ -3,8 +3,8 @@ import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
-import { failpoint, probe } from "../lib/failpoints";
-import type { CalendarEntry } from "./types";
+import { failpoint, probe, rendezvous } from "../lib/failpoints";
+import type { CalendarEntry, ClaimResult } from "./types";
 
 export function calendarFor(env: Env, workspaceId: string, stafferId: string) {
   return env.STAFFER_CALENDAR.get(env.STAFFER_CALENDAR.idFromName(`${workspaceId}/${stafferId}`));
@@ -19,10 +19,95 @@ export interface StafferClaim {
 }
 
 /**
- * Writes busy time: claims it in every affected calendar (in sorted staffer
- * order, so two multi-staffer writes meet in the same order), runs the D1
- * batch that `build(holdId)` returns, then confirms. The batch must start with
- * a guard that its hold is not fenced (`holdNotFenced`).
+ * Runs a task once the answer is ready, without making the answer wait for
+ * it (a request's `waitUntil`).
+ */
+export type Defer = (task: () => Promise<unknown>) => void;
+
+/** Without a request to answer first (tests, background jobs): start it now, wait for nothing. */
+export const runAlongside: Defer = (task) => {
+  task().catch(() => undefined);
+};
+
+type Stub = ReturnType<typeof calendarFor>;
+type Claimed = { stub: Stub; result: ClaimResult } | { stub: Stub; error: unknown };
+
+function claimOn(env: Env, workspaceId: string, holdId: string, claim: StafferClaim) {
+  const stub = calendarFor(env, workspaceId, claim.stafferId);
+  return stub
+    .claim({
+      owner: { workspaceId, stafferId: claim.stafferId },
+      holdId,
+      entries: claim.entries,
+      replaces: claim.replaces ?? [],
+      checkConflicts: claim.checkConflicts,
+    })
+    .then(
+      (result): Claimed => ({ stub, result }),
+      (error: unknown): Claimed => ({ stub, error }),
+    );
+}
+
+/** The first problem of a set of claims, as the error to throw; null when every claim holds. */
+function refusalOf(claims: StafferClaim[], claimed: Claimed[]): unknown {
+  for (const [i, c] of claimed.entries()) {
+    if ("error" in c) return c.error;
+    if (!c.result.ok) {
+      probe(`calendar.refused.${c.result.reason}`);
+      return c.result.reason === "overlap"
+        ? new SlotTakenError(claims[i]?.stafferId ?? "", c.result.conflicts)
+        : new RecordChangedError();
+    }
+  }
+  return null;
+}
+
+/**
+ * Holds the time in every calendar of a write: all at once (one hop however
+ * many staffers), and, when that fails while some calendars granted their
+ * part, once more one calendar at a time in sorted staffer order. Claims
+ * never wait for each other, so neither way can deadlock; the sorted pass
+ * keeps two writes that each won a part of the other's calendars from both
+ * giving up: the one that wins the first calendar wins them all.
+ */
+async function claimAll(
+  env: Env,
+  workspaceId: string,
+  holdId: string,
+  ordered: StafferClaim[],
+): Promise<Stub[]> {
+  const release = (stubs: Stub[]) => Promise.allSettled(stubs.map((stub) => stub.release(holdId)));
+  const granted = (claimed: Claimed[]) =>
+    claimed.filter((c) => "result" in c && c.result.ok).map((c) => c.stub);
+
+  const together = await Promise.all(ordered.map((c) => claimOn(env, workspaceId, holdId, c)));
+  const refusal = refusalOf(ordered, together);
+  if (refusal === null) return together.map((c) => c.stub);
+  // Nothing was written yet: what any calendar holds can go.
+  await release(granted(together));
+  if (ordered.length === 1 || granted(together).length === 0) throw refusal;
+  probe("calendar.claims.one_by_one");
+  await rendezvous("calendar.claims.one_by_one");
+
+  const held: Stub[] = [];
+  for (const claim of ordered) {
+    const one = await claimOn(env, workspaceId, holdId, claim);
+    const problem = refusalOf([claim], [one]);
+    if (problem !== null) {
+      await release(held);
+      throw problem;
+    }
+    held.push(one.stub);
+  }
+  return held;
+}
+
+/**
+ * Writes busy time: claims it in every affected calendar, runs the D1 batch
+ * that `build(holdId)` returns, and confirms after the response (`defer`): a
+ * confirm that never arrives is settled by the calendar's alarm, so the
+ * answer does not wait for it. The batch must start with a guard that its
+ * hold is not fenced (`holdNotFenced`).
  *
  * On failure the holds are released only when the batch certainly did not
  * commit (it raised an SQL error inside its transaction). An ambiguous failure
@@ -36,52 +121,31 @@ export async function commitWithClaims(
   workspaceId: string,
   claims: StafferClaim[],
   build: (holdId: string) => BatchItem<"sqlite">[],
+  defer: Defer = runAlongside,
 ): Promise<void> {
   const holdId = crypto.randomUUID();
   const ordered = [...claims].sort((a, b) =>
     a.stafferId < b.stafferId ? -1 : a.stafferId > b.stafferId ? 1 : 0,
   );
-  const held: ReturnType<typeof calendarFor>[] = [];
-  const release = () => Promise.allSettled(held.map((stub) => stub.release(holdId)));
-  for (const claim of ordered) {
-    const stub = calendarFor(env, workspaceId, claim.stafferId);
-    const result = await stub
-      .claim({
-        owner: { workspaceId, stafferId: claim.stafferId },
-        holdId,
-        entries: claim.entries,
-        replaces: claim.replaces ?? [],
-        checkConflicts: claim.checkConflicts,
-      })
-      .catch(async (error: unknown) => {
-        // Nothing was written yet: what the earlier calendars hold can go.
-        await release();
-        throw error;
-      });
-    if (!result.ok) {
-      probe(`calendar.refused.${result.reason}`);
-      await release();
-      if (result.reason === "overlap") throw new SlotTakenError(claim.stafferId, result.conflicts);
-      throw new RecordChangedError();
-    }
-    held.push(stub);
-  }
+  const held = await claimAll(env, workspaceId, holdId, ordered);
 
   try {
     await runBatch(db, build(holdId));
   } catch (error) {
     if (isDefiniteFailure(error)) {
-      await release();
+      await Promise.allSettled(held.map((stub) => stub.release(holdId)));
       throw error;
     }
     if (!(await settledAsCommitted(env, workspaceId, holdId, ordered))) throw error;
     return;
   }
-  await Promise.allSettled(
-    held.map(async (stub) => {
-      failpoint("calendar.confirm", holdId);
-      await stub.confirm(holdId);
-    }),
+  defer(() =>
+    Promise.allSettled(
+      held.map(async (stub) => {
+        failpoint("calendar.confirm", holdId);
+        await stub.confirm(holdId);
+      }),
+    ),
   );
 }
 

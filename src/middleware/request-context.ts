@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../db/client";
@@ -22,6 +23,8 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   c.set("requestId", requestId);
 
   const gate = new WriteGate();
+  const afterResponse: (() => Promise<unknown>)[] = [];
+  c.set("afterResponse", (task) => afterResponse.push(task));
   const d1 = new HopCounter();
   const calendar = new HopCounter();
   c.set("gate", gate);
@@ -40,4 +43,16 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   c.res.headers.set("x-request-id", requestId);
   setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
   setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
+  // Off the answer's path (calendar confirms): started now, not waited for.
+  for (const task of afterResponse) outlive(c, task());
 });
+
+/** Keeps the Worker alive for `work` after the answer; without an execution context it just runs. */
+function outlive(c: Context, work: Promise<unknown>) {
+  work.catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // `app.request` in tests has no execution context: the work runs on regardless.
+  }
+}

@@ -1,4 +1,4 @@
-import { commitWithClaims } from "../calendar/client";
+import { commitWithClaims, type Defer } from "../calendar/client";
 import type { CalendarEntry } from "../calendar/types";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
 import { type PlannedBooking, planItems } from "../bookings/planner";
@@ -24,7 +24,10 @@ export interface ReservationRequest extends PlanningRequest {
  * `expires_at`: one claim per staffer calendar and one D1 batch, like a
  * booking, but of `held` entries that stop counting at their expiry.
  */
-export async function createReservation(deps: { scope: Scope; env: Env }, req: ReservationRequest) {
+export async function createReservation(
+  deps: { scope: Scope; env: Env; defer?: Defer },
+  req: ReservationRequest,
+) {
   const { scope, env } = deps;
   const { inputs, services } = await loadPlanning(scope, req);
   const now = Date.now();
@@ -92,6 +95,7 @@ export async function createReservation(deps: { scope: Scope; env: Env }, req: R
             })),
           ),
         ],
+        deps.defer,
       );
       return renderReservation(row);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { commitWithClaims } from "../calendar/client";
+import { commitWithClaims, type Defer } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
 import { findReservation } from "../db/queries/reservations";
@@ -16,7 +16,10 @@ import { stillLive } from "./redeem";
  * entries and D1 its rows, in one claim and one batch. A reservation already
  * used, released or expired is not found (404), as GET says.
  */
-export async function releaseReservation(deps: { scope: Scope; env: Env }, id: string) {
+export async function releaseReservation(
+  deps: { scope: Scope; env: Env; defer?: Defer },
+  id: string,
+) {
   const { scope, env } = deps;
   const row = await findReservation(scope, id);
   const now = Date.now();
@@ -51,6 +54,7 @@ export async function releaseReservation(deps: { scope: Scope; env: Env }, id: s
             whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt)),
           ),
       ],
+      deps.defer,
     );
   } catch (error) {
     // A booking used it, or it expired, while this request was on its way.

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
+import { calendarFor } from "../../src/calendar/client";
+import { failpoints, rendezvous } from "../../src/lib/failpoints";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync } from "../helpers/calendar";
-import { admin, client, d1RoundTrips, send, PUBLIC } from "../helpers/http";
+import { admin, client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -159,16 +161,89 @@ describe("nothing is written for a key that fails its check", () => {
   });
 });
 
-describe("writes report their calendar calls next to their D1 round trips", () => {
-  it("a booking makes calendar calls and a bounded number of D1 round trips", async () => {
-    const res = await send(`${PUBLIC}/bookings`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${salon.ws.apiKey}`, workspace: salon.ws.id },
-      body: haircut(0, "15:00"),
-    });
+describe("writes: claims in parallel, one batch, the confirm after the answer", () => {
+  it("a booking is one read, one claim and one write: 2 D1 round trips and 1 calendar call", async () => {
+    const res = await salon.ws.api("/bookings", { method: "POST", body: haircut(0, "15:00") });
     expect(res.status).toBe(201);
-    const { d1, calendar } = hops(res);
-    expect(calendar).toBeGreaterThanOrEqual(1);
-    expect(d1).toBeLessThanOrEqual(3);
+    expect(hops(res)).toEqual({ d1: 2, calendar: 1 });
+    await expectInSync(
+      salon.ws.id,
+      salon.staffers.map((s) => s.uuid),
+    );
+  });
+
+  it("a cart for three staffers claims all three calendars in one hop", async () => {
+    const three = await createSalon(3);
+    // Warm the workspace, so the key check runs alongside.
+    expect((await three.ws.api("/services")).status).toBe(200);
+    const res = await three.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: three.location.uuid,
+        ...customer(),
+        items: [
+          {
+            datetime_start: at("10:00"),
+            services: three.staffers.map((s) => ({
+              service_uuid: three.cut.uuid,
+              staffer_uuid: s.uuid,
+            })),
+          },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(hops(res)).toEqual({ d1: 2, calendar: 1 });
+    await expectInSync(
+      three.ws.id,
+      three.staffers.map((s) => s.uuid),
+    );
+  });
+
+  it("claims split by another write are retried one calendar at a time, so the cart still wins", async () => {
+    const two = await createSalon(2);
+    // Warm, and prove the slot free: both staffers at 10:00.
+    expect((await two.ws.api("/services")).status).toBe(200);
+    const [first, second] = two.staffers.map((s) => s.uuid) as [string, string];
+    // Another write holds staffer 1 right now (as if it won that calendar of a race).
+    const rival = calendarFor(env, two.ws.id, second);
+    const start = Date.parse(at("10:00"));
+    const held = await rival.claim({
+      owner: { workspaceId: two.ws.id, stafferId: second },
+      holdId: "rival",
+      entries: [
+        {
+          id: crypto.randomUUID(),
+          kind: "booking",
+          source: "rival",
+          start,
+          end: start + 3_600_000,
+        },
+      ],
+      replaces: [],
+      checkConflicts: true,
+    });
+    expect(held).toEqual({ ok: true });
+    failpoints.meet("calendar.claims.one_by_one", 2);
+    const before = failpoints.hits("calendar.claims.one_by_one");
+    const cart = two.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: two.location.uuid,
+        ...customer(),
+        items: [first, second].map((staffer) => ({
+          datetime_start: at("10:00"),
+          services: [{ service_uuid: two.cut.uuid, staffer_uuid: staffer }],
+        })),
+      },
+    });
+    // The cart got staffer 0, was refused staffer 1, gave staffer 0 back and waits to retry:
+    // the rival gives up now (its write failed), so the retry finds both calendars free.
+    await rendezvous("calendar.claims.one_by_one");
+    await rival.release("rival");
+    const res = await cart;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(failpoints.hits("calendar.claims.one_by_one")).toBe(before + 1);
+    await expectInSync(two.ws.id, [first, second]);
   });
 });

@@ -10,6 +10,7 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
+import { deferAfterResponse } from "../defer";
 
 export const route = createRoute({
   method: "post",
@@ -34,7 +35,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
   const row = await blockTime(
-    { scope: c.var.scope, env: c.env },
+    { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
     {
       stafferId,
       locationId: body.location_uuid,

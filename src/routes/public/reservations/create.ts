@@ -4,6 +4,7 @@ import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
+import { deferAfterResponse } from "../defer";
 
 export const route = createRoute({
   method: "post",
@@ -32,7 +33,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   }));
   try {
     const reservation = await createReservation(
-      { scope: c.var.scope, env: c.env },
+      { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
       {
         locationId: body.location_uuid,
         items,

@@ -3,6 +3,7 @@ import type { PublicEnv } from "../../../env";
 import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { releaseReservation } from "../../../reservations/release";
 import { ReservationPath } from "./schema";
+import { deferAfterResponse } from "../defer";
 
 export const route = createRoute({
   method: "delete",
@@ -22,6 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { reservation_uuid: id } = c.req.valid("param");
-  await releaseReservation({ scope: c.var.scope, env: c.env }, id);
+  await releaseReservation({ scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) }, id);
   return c.body(null, 204);
 };
