@@ -311,6 +311,78 @@ describe("booking complete with vouchers", () => {
   });
 });
 
+describe("booking complete never spends a voucher beyond what the order owes", () => {
+  const orderOf = (bookingId: string) =>
+    env.DB.prepare(
+      "select o.status, o.voucher_paid_amount, o.account_paid_amount from orders o join bookings b on b.order_id = o.id where b.id = ?",
+    )
+      .bind(bookingId)
+      .first<{ status: string; voucher_paid_amount: number; account_paid_amount: number }>();
+
+  it("a paid_amount above the total takes only the total from the voucher, the rest at the till", async () => {
+    const { codes } = await sellVouchers(shop, 1, 50_000);
+    const { at, customer } = await import("../helpers/salon");
+    const booking = await shop.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: shop.location.uuid,
+        service_uuid: shop.cut.uuid,
+        reserved_on: at("11:00", "2030-04-08"),
+        ...customer(),
+      },
+    });
+    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    const cashBefore = await balanceOf(shop.cash.uuid);
+    const done = await shop.ws.api(`/bookings/${booking.body.uuid}/status/complete`, {
+      method: "PUT",
+      body: { account_uuid: shop.cash.uuid, paid_amount: 50_000, vouchers: [{ code: codes[0] }] },
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const total = shop.cut.price;
+    expect(await voucherOf(shop, codes[0] as string)).toMatchObject({ balance: 50_000 - total });
+    expect(await balanceOf(shop.cash.uuid)).toBe(cashBefore + 50_000 - total);
+    expect(await orderOf(booking.body.uuid)).toEqual({
+      status: "paid",
+      voucher_paid_amount: total,
+      account_paid_amount: 50_000 - total,
+    });
+  });
+
+  it("a cart's second booking, its order already paid in full, leaves the voucher untouched", async () => {
+    const { codes } = await sellVouchers(shop, 1, 50_000);
+    const { at, customer } = await import("../helpers/salon");
+    const cart = await shop.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: shop.location.uuid,
+        ...customer(),
+        items: ["09:00", "14:00"].map((hhmm) => ({
+          datetime_start: at(hhmm, "2030-05-06"),
+          services: [{ service_uuid: shop.cut.uuid }],
+        })),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const [a, b] = cart.body.bookings as { uuid: string }[];
+    const total = shop.cut.price * 2;
+    const first = await shop.ws.api(`/bookings/${a?.uuid}/status/complete`, {
+      method: "PUT",
+      body: { account_uuid: shop.cash.uuid, paid_amount: total },
+    });
+    expect(first.status).toBe(200);
+    const second = await shop.ws.api(`/bookings/${b?.uuid}/status/complete`, {
+      method: "PUT",
+      body: { account_uuid: shop.cash.uuid, vouchers: [{ code: codes[0] }] },
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(await voucherOf(shop, codes[0] as string)).toMatchObject({
+      balance: 50_000,
+      status: "active",
+    });
+    expect((await orderOf(b?.uuid ?? ""))?.voucher_paid_amount).toBe(0);
+  });
+});
+
 describe("two bookings completed with one voucher at once", () => {
   it("one spends it; the other is 409 voucher_balance_changed and stays open", async () => {
     const { codes } = await sellVouchers(shop, 1, 5000);

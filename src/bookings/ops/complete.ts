@@ -61,7 +61,16 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
         orderServices: loaded.services,
       }).total;
       const paid = input.paidAmount ?? bookingTotal;
-      const split = splitTender(paid, tender);
+      // Vouchers pay only what the order still owes: stored value spent beyond the bill could
+      // not be given back. Whatever else the till took goes to the account, as without vouchers.
+      const owed = Math.max(
+        0,
+        bookingOrderInvoice(loaded).total -
+          loaded.order.accountPaidAmount -
+          loaded.order.voucherPaidAmount,
+      );
+      const covered = splitTender(Math.min(paid, owed), tender);
+      const split = { ...covered, account: covered.account + paid - Math.min(paid, owed) };
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount >= bookingOrderInvoice(loaded).total;
