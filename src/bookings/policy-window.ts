@@ -1,5 +1,5 @@
 import type { LoadedBooking } from "../db/queries/bookings";
-import { beforeDeadline } from "../domain/policy";
+import { beforeDeadline, changeDeadlineOffset } from "../domain/policy";
 import { ApiError } from "../lib/errors";
 
 /**
@@ -13,12 +13,14 @@ export function assertPolicyAllows(
   now: number,
 ): void {
   const offset =
-    action === "cancel" ? loaded.policy.cancellationOffset : loaded.policy.changeOffset;
+    action === "cancel" ? loaded.policy.cancellationOffset : changeDeadlineOffset(loaded.policy);
   if (beforeDeadline(offset, loaded.booking.startAt, now)) return;
   const what = action === "cancel" ? "canceled" : "rescheduled";
   const text = action === "cancel" ? loaded.policy.cancellationText : loaded.policy.changeText;
   throw new ApiError(
     "policy_window_passed",
-    `The booking can no longer be ${what} online: the location allows it until ${offset} minutes before the start.${text ? ` ${text}` : ""}`,
+    offset > 0
+      ? `The booking can no longer be ${what} online: the location allows it until ${offset} minutes before the start.${text ? ` ${text}` : ""}`
+      : `The booking has started; it can no longer be ${what} online.${text ? ` ${text}` : ""}`,
   );
 }

@@ -29,12 +29,22 @@ export const policyOf = (location: LocationPolicy): LocationPolicy => ({
 
 /**
  * Whether the policy still allows a change `offsetMin` minutes before `startAt`
- * at `now`: up to and including the deadline itself, and always when the
- * offset is 0.
+ * at `now`: up to and including the deadline itself. An offset of 0 sets no
+ * deadline before the start, but a booking that has begun is no longer the
+ * customer's to undo (a no-show must not vanish afterwards).
  */
 export function beforeDeadline(offsetMin: number, startAt: number, now: number): boolean {
-  return offsetMin <= 0 || now <= startAt - offsetMin * MINUTE;
+  return offsetMin <= 0 ? now < startAt : now <= startAt - offsetMin * MINUTE;
 }
+
+/**
+ * The offset a customer's reschedule is held to: moving a booking frees its
+ * time as surely as cancelling it, so the cancellation deadline binds too
+ * (otherwise a late cancel is a reschedule to next month and a cancel there).
+ */
+export const changeDeadlineOffset = (
+  policy: Pick<LocationPolicy, "cancellationOffset" | "changeOffset">,
+) => Math.max(policy.changeOffset, policy.cancellationOffset);
 
 export interface PolicyVerdict {
   isCancelable: boolean;
@@ -50,6 +60,6 @@ export function policyVerdict(
   const open = isOpen(booking);
   return {
     isCancelable: open && beforeDeadline(policy.cancellationOffset, booking.startAt, now),
-    isChangeable: open && beforeDeadline(policy.changeOffset, booking.startAt, now),
+    isChangeable: open && beforeDeadline(changeDeadlineOffset(policy), booking.startAt, now),
   };
 }

@@ -148,11 +148,12 @@ describe("the policy object", () => {
     });
   });
 
-  it("computes is_cancelable and is_changeable for now, each by its own offset", async () => {
+  it("computes is_cancelable and is_changeable for now; a change is held to both deadlines", async () => {
     const b = await booking();
     await setPolicy({ cancellation_offset: inside(b.start), change_offset: outside(b.start) });
     const got = await salon.ws.api(`/bookings/${b.uuid}`);
-    expect(got.body.policy).toMatchObject({ is_cancelable: false, is_changeable: true });
+    // Past the cancel deadline a move would free the time all the same: not changeable either.
+    expect(got.body.policy).toMatchObject({ is_cancelable: false, is_changeable: false });
     await setPolicy({ cancellation_offset: outside(b.start), change_offset: inside(b.start) });
     const again = await salon.ws.api(`/bookings/${b.uuid}`);
     expect(again.body.policy).toMatchObject({ is_cancelable: true, is_changeable: false });
@@ -221,8 +222,18 @@ describe("publishable keys are held to the policy, secret keys are not", () => {
 
   it("reschedule with no limit (0): a publishable key moves it", async () => {
     const b = await booking();
-    await setPolicy({ change_offset: 0, cancellation_offset: inside(b.start) });
+    await setPolicy({ change_offset: 0, cancellation_offset: 0 });
     expect((await reschedule(widget, b.uuid, b.start)).status).toBe(200);
+  });
+
+  it("a publishable key cannot dodge the cancel deadline by moving the booking away first", async () => {
+    const b = await booking();
+    await setPolicy({ change_offset: 0, cancellation_offset: inside(b.start) });
+    const moved = await reschedule(widget, b.uuid, b.start);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(moved.body.code).toBe("policy_window_passed");
+    // Staff still can.
+    expect((await reschedule(salon.ws.api, b.uuid, b.start)).status).toBe(200);
   });
 
   it("a closed booking is still booking_closed, not a policy matter", async () => {

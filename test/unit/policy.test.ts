@@ -14,8 +14,11 @@ describe("beforeDeadline", () => {
     expect(beforeDeadline(60, START, START - 59 * MIN)).toBe(false);
   });
 
-  it("0 is no limit, even after the start", () => {
-    expect(beforeDeadline(0, START, START + 365 * 24 * 60 * MIN)).toBe(true);
+  it("0 sets no deadline before the start, but a booking that has begun is closed to customers", () => {
+    expect(beforeDeadline(0, START, START - 365 * 24 * 60 * MIN)).toBe(true);
+    expect(beforeDeadline(0, START, START - 1)).toBe(true);
+    expect(beforeDeadline(0, START, START)).toBe(false);
+    expect(beforeDeadline(0, START, START + 365 * 24 * 60 * MIN)).toBe(false);
   });
 
   it("property: one minute outside the window allowed, one minute inside refused", () => {
@@ -50,16 +53,35 @@ describe("beforeDeadline", () => {
 });
 
 describe("policyVerdict", () => {
-  it("judges cancel and change by their own offsets", () => {
+  it("judges cancel by its offset, and a change by the later of the two deadlines", () => {
     const now = START - 90 * MIN;
+    // Moving a booking frees its time like a cancel: past the cancel deadline, no move either.
     expect(policyVerdict({ cancellationOffset: 120, changeOffset: 60 }, open, now)).toEqual({
       isCancelable: false,
-      isChangeable: true,
+      isChangeable: false,
     });
     expect(policyVerdict({ cancellationOffset: 60, changeOffset: 120 }, open, now)).toEqual({
       isCancelable: true,
       isChangeable: false,
     });
+    expect(policyVerdict({ cancellationOffset: 60, changeOffset: 30 }, open, now)).toEqual({
+      isCancelable: true,
+      isChangeable: true,
+    });
+  });
+
+  it("property: whenever a change is allowed, so is a cancel (a move cannot dodge the cancel deadline)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 525_600 }),
+        fc.integer({ min: 0, max: 525_600 }),
+        fc.integer({ min: -1e10, max: 1e10 }),
+        (cancellationOffset, changeOffset, at) => {
+          const verdict = policyVerdict({ cancellationOffset, changeOffset }, open, START + at);
+          if (verdict.isChangeable) expect(verdict.isCancelable).toBe(true);
+        },
+      ),
+    );
   });
 
   it("a closed booking is neither cancelable nor changeable, whatever the policy", () => {
@@ -80,11 +102,12 @@ describe("policyVerdict", () => {
     );
   });
 
-  it("no limit: an open booking is cancelable and changeable at any time", () => {
+  it("no limit: an open booking is cancelable and changeable at any time before it starts", () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e12, max: 1e12 }), (at) => {
+        const before = at < 0;
         expect(policyVerdict({ cancellationOffset: 0, changeOffset: 0 }, open, START + at)).toEqual(
-          { isCancelable: true, isChangeable: true },
+          { isCancelable: before, isChangeable: before },
         );
       }),
     );
