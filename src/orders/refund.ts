@@ -81,13 +81,16 @@ async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Pr
   const debit = order.accountPaidAmount;
   const statements: BatchItem<"sqlite">[] = [];
   const now = Date.now();
-  if (debit > 0) {
-    const account = accountRows[0];
+  const account = accountRows[0];
+  // An account named is checked even when nothing goes out of it (as pay does): a typo must not pass.
+  if (debit > 0 || req.accountId !== null) {
     if (!account) throw fieldError("account_uuid", "Unknown account.");
     if (account.locationId !== order.locationId)
       throw fieldError("account_uuid", "The account belongs to another branch.");
     if (requiresAction(account.type))
       throw fieldError("account_uuid", "Refund from a cash or card account.");
+  }
+  if (debit > 0 && account) {
     statements.push(
       ...creditAccount(scope, {
         accountId: account.id,

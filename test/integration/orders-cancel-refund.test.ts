@@ -9,6 +9,7 @@ import {
   openOrder,
   payOrder,
   type Shop,
+  sellVouchers,
 } from "../helpers/shop";
 
 let shop: Shop;
@@ -168,6 +169,19 @@ describe("POST /orders/{uuid}/refund", () => {
       .bind(order.uuid)
       .first<{ n: number }>();
     expect(tx?.n).toBe(1);
+  });
+
+  it("checks an account it was given even when the order was paid by vouchers alone", async () => {
+    const { codes } = await sellVouchers(shop, 1, 5000);
+    const order = await openOrder(shop, shampoo());
+    const paid = await payOrder(shop, order.uuid, { vouchers: [{ code: codes[0] }] });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const typo = await refund(order.uuid, { account_uuid: crypto.randomUUID() });
+    expect(typo.status).toBe(422);
+    expect(typo.body.errors).toEqual({ account_uuid: ["Unknown account."] });
+    expect((await shop.ws.api(`/orders/${order.uuid}`)).body.status).toBe("paid");
+    // Without one, the vouchers are simply restored.
+    expect((await refund(order.uuid)).status).toBe(200);
   });
 
   it("is 404 for another workspace's order and leaves it paid", async () => {
