@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { adminDirect } from "./direct";
 
@@ -15,15 +15,25 @@ export async function audit(workspaceId: string, stafferId: string) {
   };
 }
 
-/** Every listed staffer's calendar holds exactly D1's busy time. */
+/**
+ * Every listed staffer's calendar holds exactly D1's busy time. A write
+ * confirms its calendars once its answer is out, so the check allows the
+ * confirms a moment to land (far less than a hold's 30 s lease: a calendar
+ * that is wrong stays wrong, and fails here).
+ */
 export async function expectInSync(workspaceId: string, stafferIds: string[]) {
   for (const stafferId of stafferIds) {
-    const result = await audit(workspaceId, stafferId);
-    expect(result, `calendar of ${stafferId}`).toEqual({
-      in_sync: true,
-      only_in_calendar: [],
-      only_in_d1: [],
-    });
+    await vi.waitFor(
+      async () => {
+        const result = await audit(workspaceId, stafferId);
+        expect(result, `calendar of ${stafferId}`).toEqual({
+          in_sync: true,
+          only_in_calendar: [],
+          only_in_d1: [],
+        });
+      },
+      { timeout: 3_000, interval: 50 },
+    );
   }
 }
 

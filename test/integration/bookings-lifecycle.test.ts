@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { expectInSync } from "../helpers/calendar";
 import { admin } from "../helpers/http";
@@ -80,8 +80,10 @@ describe("booking lifecycle", () => {
       canceled_by: salon.staffers[1]?.uuid,
       policy: { is_cancelable: false },
     });
-    const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
-    expect(entries.some((e) => e.start === Date.parse(at("09:00", b.date)))).toBe(false);
+    await vi.waitFor(async () => {
+      const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
+      expect(entries.some((e) => e.start === Date.parse(at("09:00", b.date)))).toBe(false);
+    });
     // The freed slot can be booked again.
     const again = await salon.ws.api("/bookings", {
       method: "POST",
@@ -174,9 +176,12 @@ describe("booking lifecycle", () => {
       end_time: `${b.date}T12:45:00Z`,
     });
     expect(res.body.ordered_services[0].reserved_on).toBe(at("12:00", b.date));
-    const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
-    expect(entries.filter((e) => e.start === Date.parse(at("09:00", b.date)))).toEqual([]);
-    expect(entries.filter((e) => e.start === Date.parse(at("12:00", b.date)))).toHaveLength(1);
+    // The old time goes with the confirm, which follows the answer.
+    await vi.waitFor(async () => {
+      const entries = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
+      expect(entries.filter((e) => e.start === Date.parse(at("09:00", b.date)))).toEqual([]);
+      expect(entries.filter((e) => e.start === Date.parse(at("12:00", b.date)))).toHaveLength(1);
+    });
     await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
     // Overlapping its own old time is fine (moving by 15 minutes).
     const nudge = await put(`/bookings/${b.uuid}/reschedule`, { reserved_on: at("12:15", b.date) });
@@ -223,8 +228,11 @@ describe("booking lifecycle", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.ordered_services[0].staffer_uuid).toBe(salon.staffers[2]?.uuid);
     expect(res.body.order.total).toBe(3500);
-    const oldCal = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
-    expect(oldCal.some((e) => e.start === Date.parse(at("09:00", b.date)))).toBe(false);
+    // The old staffer's time goes with the confirm, which follows the answer.
+    await vi.waitFor(async () => {
+      const oldCal = await calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? "").entries();
+      expect(oldCal.some((e) => e.start === Date.parse(at("09:00", b.date)))).toBe(false);
+    });
     const newCal = await calendarFor(env, salon.ws.id, salon.staffers[2]?.uuid ?? "").entries();
     expect(newCal.some((e) => e.start === Date.parse(at("09:00", b.date)))).toBe(true);
     expect(

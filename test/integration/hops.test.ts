@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { calendarFor } from "../../src/calendar/client";
 import { failpoints, rendezvous } from "../../src/lib/failpoints";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectInSync } from "../helpers/calendar";
 import { admin, client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
@@ -237,13 +237,13 @@ describe("writes: claims in parallel, one batch, the confirm after the answer", 
         })),
       },
     });
-    // The cart got staffer 0, was refused staffer 1, gave staffer 0 back and waits to retry:
-    // the rival gives up now (its write failed), so the retry finds both calendars free.
-    await rendezvous("calendar.claims.one_by_one");
+    // The cart got staffer 0, was refused staffer 1, gave staffer 0 back and waits to retry.
+    await vi.waitFor(() => expect(failpoints.hits("calendar.claims.one_by_one")).toBe(before + 1));
+    // The rival gives up now (its write failed); then the cart's retry goes on and finds both free.
     await rival.release("rival");
+    await rendezvous("calendar.claims.one_by_one");
     const res = await cart;
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(failpoints.hits("calendar.claims.one_by_one")).toBe(before + 1);
     await expectInSync(two.ws.id, [first, second]);
   });
 });
