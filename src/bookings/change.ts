@@ -3,7 +3,12 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { commitWithClaims, type StafferClaim } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard, holdNotFenced } from "../db/guards";
-import { type LoadedBooking, loadBooking, type Referenced } from "../db/queries/bookings";
+import {
+  type LoadedBooking,
+  loadBooking,
+  loadBookingWith,
+  type Referenced,
+} from "../db/queries/bookings";
 import { type EventType, eventStatement } from "../db/queries/outbox";
 import { bookings, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
@@ -27,10 +32,22 @@ export interface BookingChange {
   touchesOrder?: boolean;
 }
 
-export interface Planning {
+export interface Planning<A = undefined> {
   scope: Scope;
   env: Env;
   now: number;
+  /** What `alongside` read in the booking's own batch. */
+  alongside: A;
+}
+
+/**
+ * Reads a change needs besides the booking (its availability), run in the
+ * booking's own batch through subqueries on the booking: one round trip, one
+ * snapshot, so what the plan sees of both is consistent.
+ */
+export interface Alongside<A> {
+  reads: (scope: Scope) => readonly BatchItem<"sqlite">[];
+  read: (rows: unknown[]) => A;
 }
 
 /** Pause before the one retry, so the write that won can confirm its calendars first. */
@@ -49,18 +66,21 @@ const changed = () =>
  * it. The loser releases its holds, replans once on fresh state (where it may
  * find the booking closed), and otherwise answers 409 `booking_changed`.
  */
-export async function changeBooking(
+export async function changeBooking<A = undefined>(
   deps: BookingDeps,
   bookingId: string,
   op: Operation,
-  plan: (loaded: LoadedBooking, planning: Planning) => Promise<BookingChange | null>,
+  plan: (loaded: LoadedBooking, planning: Planning<A>) => Promise<BookingChange | null>,
   ref: Referenced = {},
+  alongside?: Alongside<A>,
 ): Promise<Booking> {
   const { scope, env } = deps;
   const render = (view: BookingView) => renderBooking(view, deps.render);
 
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadBooking(scope, bookingId, ref);
+    const { loaded, rows } = alongside
+      ? await loadBookingWith(scope, bookingId, ref, alongside.reads(scope))
+      : { loaded: await loadBooking(scope, bookingId, ref), rows: [] };
     if (!loaded) throw notFound("Booking");
     // Replacing a service has its own conflict code for every unmet condition, openness included.
     if (op !== "replace_service" && !allows(loaded.booking, op)) {
@@ -69,7 +89,12 @@ export async function changeBooking(
         "The booking is completed or canceled; it can no longer be changed that way.",
       );
     }
-    const change = await plan(loaded, { scope, env, now: Date.now() });
+    const change = await plan(loaded, {
+      scope,
+      env,
+      now: Date.now(),
+      alongside: (alongside ? alongside.read(rows) : undefined) as A,
+    });
     if (!change) return render(loaded);
     const rendered = render(change.view);
     const batch = (holdId?: string): BatchItem<"sqlite">[] => [

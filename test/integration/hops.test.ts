@@ -172,6 +172,30 @@ describe("writes: claims in parallel, one batch, the confirm after the answer", 
     );
   });
 
+  it("every lifecycle write reads once, claims once and writes once", async () => {
+    const put = (path: string, body: unknown) => salon.ws.api(path, { method: "PUT", body });
+    const made = await salon.ws.api("/bookings", { method: "POST", body: haircut(0, "12:00") });
+    expect(made.status).toBe(201);
+    const id = made.body.uuid as string;
+    // Booking and availability in one batch: read, claim, write.
+    const moved = await put(`/bookings/${id}/reschedule`, { reserved_on: at("12:30") });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(hops(moved)).toEqual({ d1: 2, calendar: 1 });
+    const handed = await put(`/bookings/${id}/staffer`, { staffer_uuid: salon.staffers[1]?.uuid });
+    expect(handed.status, JSON.stringify(handed.body)).toBe(200);
+    expect(hops(handed)).toEqual({ d1: 2, calendar: 1 });
+    const replaced = await put(`/bookings/${id}/services`, { service_uuid: salon.colour.uuid });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(hops(replaced)).toEqual({ d1: 2, calendar: 1 });
+    const canceled = await put(`/bookings/${id}/status/cancel`, { cancel_reason: "didnt_come" });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect(hops(canceled)).toEqual({ d1: 2, calendar: 1 });
+    await expectInSync(
+      salon.ws.id,
+      salon.staffers.map((s) => s.uuid),
+    );
+  });
+
   it("a cart for three staffers claims all three calendars in one hop", async () => {
     const three = await createSalon(3);
     // Warm the workspace, so the key check runs alongside.

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { type ConflictQuery, withAlternatives } from "../../availability/alternatives";
 import { engineInputs } from "../../availability/engine-input";
-import { loadAvailability, shiftDate } from "../../db/queries/availability";
+import { type Availability, shiftDate } from "../../db/queries/availability";
+import { availabilityAlongside } from "../alongside";
 import { bookingServices, bookings, calendarEntries } from "../../db/schema";
 import { insertRows } from "../../db/bounded";
 import { whereIn } from "../../db/scope";
-import { MINUTE } from "../../domain/duration";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { utcDate } from "../../lib/clock";
@@ -45,86 +45,96 @@ function moveBooking(
   input: RescheduleInput,
   onPlanned: (query: ConflictQuery) => void,
 ) {
-  return changeBooking(deps, bookingId, "reschedule", async (loaded, { scope, now }) => {
-    if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
-    const start = input.start;
-    const delta = start - loaded.booking.startAt;
-    const services = loaded.services;
-    onPlanned({
-      locationId: loaded.booking.locationId,
-      items: [
-        {
-          start,
-          services: services.map((s) => ({ serviceId: s.serviceId, stafferId: s.stafferId })),
-        },
-      ],
-      offsetsMs: services.map((s) => s.reservedOn - loaded.booking.startAt),
-      ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
-    });
-    const lastEnd = Math.max(...services.map((s) => s.reservedUntil + s.buffer * MINUTE)) + delta;
-    const availability = await loadAvailability(scope, {
-      locationId: loaded.booking.locationId,
-      serviceIds: [...new Set(services.map((s) => s.serviceId))],
-      stafferIds: [...new Set(services.map((s) => s.stafferId))],
-      fromDate: shiftDate(utcDate(start), -1),
-      toDate: shiftDate(utcDate(lastEnd), 1),
-    });
-    const inputs = engineInputs(availability, {
-      ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
-    });
-    if (!inputs) throw new Error("the booking's location vanished");
-    assertPlacementsFit(
-      inputs,
-      services.map((s) => ({
-        stafferId: s.stafferId,
-        start: s.reservedOn + delta,
-        durationMin: s.duration,
-        bufferMin: s.buffer,
-      })),
-      now,
-      "reserved_on",
-    );
+  return changeBooking<Availability>(
+    deps,
+    bookingId,
+    "reschedule",
+    async (loaded, { scope, now, alongside: availability }) => {
+      if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
+      const start = input.start;
+      const delta = start - loaded.booking.startAt;
+      const services = loaded.services;
+      onPlanned({
+        locationId: loaded.booking.locationId,
+        items: [
+          {
+            start,
+            services: services.map((s) => ({ serviceId: s.serviceId, stafferId: s.stafferId })),
+          },
+        ],
+        offsetsMs: services.map((s) => s.reservedOn - loaded.booking.startAt),
+        ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+      });
+      const inputs = engineInputs(availability, {
+        ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+      });
+      if (!inputs) throw new Error("the booking's location vanished");
+      assertPlacementsFit(
+        inputs,
+        services.map((s) => ({
+          stafferId: s.stafferId,
+          start: s.reservedOn + delta,
+          durationMin: s.duration,
+          bufferMin: s.buffer,
+        })),
+        now,
+        "reserved_on",
+      );
 
-    const moved = services.map((s) => ({
-      ...s,
-      reservedOn: s.reservedOn + delta,
-      reservedUntil: s.reservedUntil + delta,
-    }));
-    const at = { workspaceId: scope.workspaceId, locationId: loaded.booking.locationId, bookingId };
-    const newEntries = moved.map((s) => bookedEntry(at, s));
-    const booking = {
-      ...loaded.booking,
-      startAt: loaded.booking.startAt + delta,
-      endAt: loaded.booking.endAt + delta,
-      notifyOnReschedule: input.notifyOnReschedule ?? false,
-      updatedAt: now,
-    };
-    const orderServices = loaded.orderServices.map((s) => moved.find((m) => m.id === s.id) ?? s);
-    return {
-      view: { ...loaded, booking, services: moved, orderServices },
-      event: "booking-rescheduled",
-      claims: movingClaims(loaded.entries, newEntries),
-      statements: [
-        scope.db
-          .update(bookings)
-          .set({
-            startAt: booking.startAt,
-            endAt: booking.endAt,
-            notifyOnReschedule: booking.notifyOnReschedule,
-            updatedAt: now,
-          })
-          .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-        ...moved.map((s) =>
+      const moved = services.map((s) => ({
+        ...s,
+        reservedOn: s.reservedOn + delta,
+        reservedUntil: s.reservedUntil + delta,
+      }));
+      const at = {
+        workspaceId: scope.workspaceId,
+        locationId: loaded.booking.locationId,
+        bookingId,
+      };
+      const newEntries = moved.map((s) => bookedEntry(at, s));
+      const booking = {
+        ...loaded.booking,
+        startAt: loaded.booking.startAt + delta,
+        endAt: loaded.booking.endAt + delta,
+        notifyOnReschedule: input.notifyOnReschedule ?? false,
+        updatedAt: now,
+      };
+      const orderServices = loaded.orderServices.map((s) => moved.find((m) => m.id === s.id) ?? s);
+      return {
+        view: { ...loaded, booking, services: moved, orderServices },
+        event: "booking-rescheduled",
+        claims: movingClaims(loaded.entries, newEntries),
+        statements: [
           scope.db
-            .update(bookingServices)
-            .set({ reservedOn: s.reservedOn, reservedUntil: s.reservedUntil })
-            .where(whereIn(scope, bookingServices, eq(bookingServices.id, s.id))),
-        ),
-        scope.db
-          .delete(calendarEntries)
-          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-        ...insertRows(scope.db, calendarEntries, newEntries),
-      ],
-    };
-  });
+            .update(bookings)
+            .set({
+              startAt: booking.startAt,
+              endAt: booking.endAt,
+              notifyOnReschedule: booking.notifyOnReschedule,
+              updatedAt: now,
+            })
+            .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
+          ...moved.map((s) =>
+            scope.db
+              .update(bookingServices)
+              .set({ reservedOn: s.reservedOn, reservedUntil: s.reservedUntil })
+              .where(whereIn(scope, bookingServices, eq(bookingServices.id, s.id))),
+          ),
+          scope.db
+            .delete(calendarEntries)
+            .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
+          ...insertRows(scope.db, calendarEntries, newEntries),
+        ],
+      };
+    },
+    {},
+    // The booking's staffers and services at the new time.
+    availabilityAlongside(bookingId, (its) => ({
+      locationId: its.locationId,
+      serviceIds: its.serviceIds,
+      stafferIds: its.stafferIds,
+      fromDate: shiftDate(utcDate(input.start), -1),
+      toDate: its.movedEndDate(input.start, 1),
+    })),
+  );
 }

@@ -1,4 +1,6 @@
-import { and, eq, gt, gte, isNull, lt, lte, or } from "drizzle-orm";
+import { and, eq, gt, gte, isNull, lt, lte, or, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import type { BatchResponse } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { inSubquery } from "../bounded";
 import { idIn } from "../bounded";
 import {
@@ -22,13 +24,41 @@ const DAY_MS = 86_400_000;
 // No zone is more than 14 h from UTC: this pad turns local dates into a safe UTC window.
 const ZONE_PAD_MS = 14 * 3_600_000;
 
+/**
+ * A value the query knows, or a scalar subquery the same statement resolves
+ * (a booking's own location or staffers), so a change to a booking can read
+ * its availability alongside the booking itself instead of after it.
+ */
+export type Ref<T> = T | SQLWrapper;
+
+/** Local dates `YYYY-MM-DD`, as text or as an SQL expression yielding one. */
+export type DateRef = Ref<string>;
+
+const isKnown = <T>(ref: Ref<T>): ref is T => typeof ref === "string" || Array.isArray(ref);
+
+const among = (column: SQLiteColumn, ids: Ref<string[]>): SQL =>
+  isKnown(ids) ? idIn(column, ids) : inSubquery(column, ids);
+
+const equals = (column: SQLiteColumn, id: Ref<string>): SQL =>
+  isKnown(id) ? eq(column, id) : sql`${column} = (${id})`;
+
+const dateShift = (date: DateRef, days: number): Ref<string> =>
+  isKnown(date) ? shiftDate(date, days) : sql`date((${date}), ${`${days} days`})`;
+
+/** Midnight UTC of a date, epoch ms. */
+const dayStart = (date: DateRef): Ref<number> =>
+  isKnown(date) ? Date.parse(`${date}T00:00:00Z`) : sql`(unixepoch((${date})) * 1000)`;
+
+const plus = (ms: Ref<number>, add: number): Ref<number> =>
+  typeof ms === "number" ? ms + add : sql`(${ms} + ${add})`;
+
 export interface AvailabilityQuery {
-  locationId: string;
-  serviceIds: string[];
-  /** Restrict to these staffers (the client named them). */
-  stafferIds?: string[];
-  fromDate: string;
-  toDate: string;
+  locationId: Ref<string>;
+  serviceIds: Ref<string[]>;
+  /** Restrict to these staffers (the client named them, or the booking has them). */
+  stafferIds?: Ref<string[]>;
+  fromDate: DateRef;
+  toDate: DateRef;
   /** Also look up this customer (booking writes need to know whether it is new). */
   customerId?: string;
   /** Reservations count as busy while unexpired at this instant (default: now). */
@@ -44,9 +74,14 @@ export interface AvailabilityQuery {
  * overrides, and every busy interval of theirs in the window, at any location.
  */
 export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
+  return availabilityFrom(await scope.db.batch(availabilityReads(scope, q)));
+}
+
+/** The statements of `loadAvailability`, to run in another read's batch (`availabilityFrom` reads them). */
+export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
   const { db } = scope;
-  const windowStart = Date.parse(`${q.fromDate}T00:00:00Z`) - ZONE_PAD_MS;
-  const windowEnd = Date.parse(`${q.toDate}T00:00:00Z`) + DAY_MS + ZONE_PAD_MS;
+  const windowStart = plus(dayStart(q.fromDate), -ZONE_PAD_MS);
+  const windowEnd = plus(dayStart(q.toDate), DAY_MS + ZONE_PAD_MS);
 
   const eligible = db
     .select({ id: staffers.id })
@@ -57,32 +92,20 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         scope,
         staffers,
         eq(staffers.isActiveInWidget, true),
-        eq(stafferLocations.locationId, q.locationId),
-        q.stafferIds ? idIn(staffers.id, q.stafferIds) : undefined,
+        equals(stafferLocations.locationId, q.locationId),
+        q.stafferIds ? among(staffers.id, q.stafferIds) : undefined,
       ),
     );
 
-  const [
-    location,
-    serviceRows,
-    offeredAt,
-    performers,
-    weekly,
-    overrides,
-    busy,
-    customer,
-    statuses,
-    form,
-    reservation,
-  ] = await db.batch([
+  return [
     db
       .select()
       .from(locations)
-      .where(whereIn(scope, locations, eq(locations.id, q.locationId))),
+      .where(whereIn(scope, locations, equals(locations.id, q.locationId))),
     db
       .select()
       .from(services)
-      .where(whereIn(scope, services, idIn(services.id, q.serviceIds))),
+      .where(whereIn(scope, services, among(services.id, q.serviceIds))),
     db
       .select({ serviceId: serviceLocations.serviceId })
       .from(serviceLocations)
@@ -90,8 +113,8 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         whereIn(
           scope,
           serviceLocations,
-          eq(serviceLocations.locationId, q.locationId),
-          idIn(serviceLocations.serviceId, q.serviceIds),
+          equals(serviceLocations.locationId, q.locationId),
+          among(serviceLocations.serviceId, q.serviceIds),
         ),
       ),
     db
@@ -101,7 +124,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         whereIn(
           scope,
           serviceStaffers,
-          idIn(serviceStaffers.serviceId, q.serviceIds),
+          among(serviceStaffers.serviceId, q.serviceIds),
           inSubquery(serviceStaffers.stafferId, eligible),
         ),
       ),
@@ -112,7 +135,7 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         whereIn(
           scope,
           stafferSchedules,
-          eq(stafferSchedules.locationId, q.locationId),
+          equals(stafferSchedules.locationId, q.locationId),
           inSubquery(stafferSchedules.stafferId, eligible),
         ),
       ),
@@ -123,11 +146,11 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
         whereIn(
           scope,
           stafferDateOverrides,
-          eq(stafferDateOverrides.locationId, q.locationId),
+          equals(stafferDateOverrides.locationId, q.locationId),
           inSubquery(stafferDateOverrides.stafferId, eligible),
           // Overrides are local dates; one day either side covers every zone offset.
-          gte(stafferDateOverrides.date, shiftDate(q.fromDate, -1)),
-          lte(stafferDateOverrides.date, shiftDate(q.toDate, 1)),
+          gte(stafferDateOverrides.date, dateShift(q.fromDate, -1)),
+          lte(stafferDateOverrides.date, dateShift(q.toDate, 1)),
         ),
       ),
     db
@@ -165,7 +188,26 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
       .select()
       .from(reservations)
       .where(whereIn(scope, reservations, eq(reservations.id, q.reservationId ?? ""))),
-  ]);
+  ] as const;
+}
+
+export type AvailabilityRows = BatchResponse<ReturnType<typeof availabilityReads>>;
+
+/** What `availabilityReads` read, shaped for the slot engine. */
+export function availabilityFrom(rows: AvailabilityRows) {
+  const [
+    location,
+    serviceRows,
+    offeredAt,
+    performers,
+    weekly,
+    overrides,
+    busy,
+    customer,
+    statuses,
+    form,
+    reservation,
+  ] = rows;
   return {
     location: location[0] ?? null,
     services: serviceRows,
@@ -184,3 +226,5 @@ export async function loadAvailability(scope: Scope, q: AvailabilityQuery) {
 export function shiftDate(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
+
+export type Availability = ReturnType<typeof availabilityFrom>;
