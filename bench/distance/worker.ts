@@ -9,9 +9,10 @@ import worker from "../../src/index";
 import { StafferCalendar as Calendar } from "../../src/durable-objects/staffer-calendar";
 import type { Env } from "../../src/env";
 
-const DISTANCE_MS = 25;
+/** The delay, from `--var DISTANCE_MS:<ms>` (bench/distance.ts sets it); 25 ms by default. */
+let distanceMs = 25;
 
-const far = () => new Promise<void>((resolve) => setTimeout(resolve, DISTANCE_MS));
+const far = () => new Promise<void>((resolve) => setTimeout(resolve, distanceMs));
 
 const RAW = new WeakMap<object, D1PreparedStatement>();
 
@@ -77,6 +78,8 @@ function farNamespace(ns: DurableObjectNamespace): DurableObjectNamespace {
 const cache = new WeakMap<object, Env>();
 
 function farEnv(env: Env): Env {
+  const configured = Number((env as unknown as { DISTANCE_MS?: string }).DISTANCE_MS);
+  if (Number.isFinite(configured) && configured >= 0) distanceMs = configured;
   let wrapped = cache.get(env);
   if (!wrapped) {
     wrapped = {
