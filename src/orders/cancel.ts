@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
+import { orderStill } from "./still";
 import { isGuardFailure } from "../db/constraints";
-import { atVersion, guard } from "../db/guards";
 import { eventStatement } from "../db/queries/outbox";
 import { loadPosOrder } from "../db/queries/pos-orders";
 import { orders, promocodeUses } from "../db/schema";
@@ -44,13 +44,7 @@ async function cancelOnce(scope: Scope, orderId: string): Promise<PosOrder> {
   // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
   await rendezvous("orders.money.before_write");
   await db.batch([
-    guard(
-      scope,
-      and(
-        atVersion(orders, order.id, order.version),
-        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open')`,
-      ) ?? sql`0`,
-    ),
+    orderStill(scope, order, "open"),
     db
       .update(orders)
       .set({ status: "cancelled", closedAt: now, version: sql`${orders.version} + 1` })

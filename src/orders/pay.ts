@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
+import { orderStill } from "./still";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isGuardFailure } from "../db/constraints";
-import { atVersion, guard } from "../db/guards";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
@@ -169,15 +169,6 @@ async function payOnce(
   await rendezvous("orders.pay.before_write");
   // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
   await rendezvous("orders.money.before_write");
-  await db.batch([
-    guard(
-      scope,
-      and(
-        atVersion(orders, order.id, order.version),
-        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'open')`,
-      ) ?? sql`0`,
-    ),
-    ...statements,
-  ]);
+  await db.batch([orderStill(scope, order, "open"), ...statements]);
   return rendered;
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
+import { orderStill } from "./still";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isGuardFailure } from "../db/constraints";
-import { atVersion, guard } from "../db/guards";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { posOrderReads } from "../db/queries/pos-orders";
@@ -118,13 +118,7 @@ async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Pr
   // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
   await rendezvous("orders.money.before_write");
   await db.batch([
-    guard(
-      scope,
-      and(
-        atVersion(orders, order.id, order.version),
-        sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = 'paid')`,
-      ) ?? sql`0`,
-    ),
+    orderStill(scope, order, "paid"),
     ...voidIssuedVouchers(scope, order.id),
     db
       .update(orders)

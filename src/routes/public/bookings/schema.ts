@@ -78,21 +78,21 @@ export const CartService = z.object({
   staffer_uuid: uuid("staffer_uuid").optional(),
 });
 
+/** A cart's items (also a reservation's): up to 10 starts of up to 10 services each. */
+export const CartItems = z
+  .array(
+    z.object({
+      datetime_start: utcSeconds,
+      services: z.array(CartService).min(1, "At least 1 service.").max(10, "At most 10 services."),
+    }),
+  )
+  .min(1, "At least 1 item.")
+  .max(10, "At most 10 items.");
+
 export const CreateCartBody = z
   .object({
     location_uuid: uuid("location_uuid"),
-    items: z
-      .array(
-        z.object({
-          datetime_start: utcSeconds,
-          services: z
-            .array(CartService)
-            .min(1, "At least 1 service.")
-            .max(10, "At most 10 services."),
-        }),
-      )
-      .min(1, "At least 1 item.")
-      .max(10, "At most 10 items."),
+    items: CartItems,
     reservation_uuid: reservationUuid,
     ...CustomerFields,
   })

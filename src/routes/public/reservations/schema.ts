@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { uuid } from "../../../lib/fields";
-import { CartService, utcSeconds } from "../bookings/schema";
+import { CartItems } from "../bookings/schema";
 
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 900;
@@ -9,18 +9,7 @@ export const DEFAULT_TTL_SECONDS = 300;
 export const CreateReservationBody = z
   .object({
     location_uuid: uuid("location_uuid"),
-    items: z
-      .array(
-        z.object({
-          datetime_start: utcSeconds,
-          services: z
-            .array(CartService)
-            .min(1, "At least 1 service.")
-            .max(10, "At most 10 services."),
-        }),
-      )
-      .min(1, "At least 1 item.")
-      .max(10, "At most 10 items."),
+    items: CartItems,
     ttl_seconds: z
       .number()
       .int("Must be a whole number of seconds.")
