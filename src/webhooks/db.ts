@@ -7,5 +7,4 @@ import type { Env } from "../env";
  * through the same wrapper as requests, which refuses a statement over D1's
  * parameter limit in tests as well as in production.
  */
-export const backgroundDb = (env: Env) =>
-  createDb(instrumentD1(env.DB));
+export const backgroundDb = (env: Env) => createDb(instrumentD1(env.DB));
