@@ -17,7 +17,8 @@ export { ADMIN_BASE, PUBLIC_BASE };
 
 export function createApp() {
   const app = new Hono<OpenEnv>();
-  app.use(timing({ totalDescription: "total" }));
+  // A refused key's answer carries no timings: they would describe work done for a workspace.
+  app.use(timing({ totalDescription: "total", enabled: (c) => !c.get("refused") }));
   app.use(requestContext);
 
   const publicRouter = publicApi();

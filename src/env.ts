@@ -21,6 +21,8 @@ export interface RequestVariables {
   gate: WriteGate;
   /** Queues a task to start once the answer is ready (calendar confirms). */
   afterResponse: (task: () => Promise<unknown>) => void;
+  /** The API key failed its check after the handler ran: its answer was replaced. */
+  refused?: boolean;
 }
 
 /** Set for public API calls once the API key verified (`requireApiKey`). */

@@ -42,13 +42,17 @@ export function onError(error: Error, c: Context<OpenEnv>): Response {
     const message = code === "invalid_json" ? "The request body is not valid JSON." : error.message;
     return renderError(c, new ApiError(code, message || "Bad request."));
   }
-  const requestId = c.get("requestId") ?? "unknown";
+  return internalError(c.get("requestId") ?? "unknown", error);
+}
+
+/** Logs an unexpected error and answers the one 500 body, as a fresh response. */
+export function internalError(requestId: string, error: unknown): Response {
   console.error(
     JSON.stringify({
       level: "error",
       request_id: requestId,
-      message: error.message,
-      stack: error.stack,
+      message: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
     }),
   );
   const body: ErrorBody = {
@@ -56,7 +60,7 @@ export function onError(error: Error, c: Context<OpenEnv>): Response {
     code: "internal_error",
     request_id: requestId,
   };
-  return c.json(body, statusFor("internal_error"));
+  return Response.json(body, { status: statusFor("internal_error") });
 }
 
 export function onNotFound(c: Context<OpenEnv>): Response {

@@ -4,7 +4,7 @@ import { findApiKey } from "../db/queries/api-key-auth";
 import type { AuthenticatedKey, AuthenticatedWorkspace, PublicEnv } from "../env";
 import { type ApiKeyKind, constantTimeEqual, parseApiKey, sha256Hex } from "../lib/api-keys";
 import { bearerToken } from "../lib/bearer";
-import { standaloneError } from "../lib/error-handler";
+import { internalError, standaloneError } from "../lib/error-handler";
 import { ApiError } from "../lib/errors";
 import { exposeToOrigin, checkOrigin } from "./cors";
 import { limitKey } from "./rate-limit";
@@ -122,8 +122,16 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
     (error: unknown) => ({ error }),
   );
   if ("error" in outcome) {
-    if (!(outcome.error instanceof ApiError)) throw outcome.error;
-    // Whatever the request answered is dropped, headers included.
+    if (!(outcome.error instanceof ApiError)) {
+      // The check itself failed (D1 down): a 500, and nothing of the handler's answer with it.
+      c.set("refused", true);
+      c.res = undefined;
+      c.res = internalError(c.var.requestId, outcome.error);
+      return;
+    }
+    // Whatever the request answered is dropped, headers included, and no timing is added
+    // (how long the work took would tell a wrong key about the workspace).
+    c.set("refused", true);
     c.res = undefined;
     c.res = standaloneError(outcome.error);
     return;

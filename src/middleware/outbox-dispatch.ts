@@ -13,8 +13,14 @@ export const outboxDispatch = createMiddleware<PublicEnv>(async (c, next) => {
   if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
   const workspaceId = c.var.workspace?.id;
   if (!workspaceId) return;
+  // Only once the API key passed its check (it may still be running): a refused request
+  // answers its error, and must not set anything moving, not even others' pending events.
+  const dispatch = c.var.gate.pass().then(
+    () => dispatchPending(c.env, { workspaceId, maxRounds: 1 }),
+    () => undefined,
+  );
   c.executionCtx.waitUntil(
-    dispatchPending(c.env, { workspaceId, maxRounds: 1 }).catch((e: unknown) => {
+    dispatch.catch((e: unknown) => {
       console.error(
         JSON.stringify({ level: "error", message: "outbox dispatch failed", error: String(e) }),
       );

@@ -41,8 +41,10 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   await next();
 
   c.res.headers.set("x-request-id", requestId);
-  setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
-  setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
+  if (!c.var.refused) {
+    setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
+    setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
+  }
   // Off the answer's path (calendar confirms): started now, not waited for.
   for (const task of afterResponse) outlive(c, task());
 });

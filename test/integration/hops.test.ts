@@ -140,6 +140,37 @@ describe("nothing is written for a key that fails its check", () => {
     );
   });
 
+  it("a wrong secret sets no pending event moving, and its answer carries no timings", async () => {
+    // Events the workspace's real writes left pending (as if their dispatch had not run yet).
+    await env.DB.prepare(
+      "UPDATE events SET claimed_at = NULL, dispatched_at = NULL WHERE workspace_id = ?",
+    )
+      .bind(salon.ws.id)
+      .run();
+    const pending = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT count(*) AS n FROM events WHERE workspace_id = ? AND claimed_at IS NULL",
+        )
+          .bind(salon.ws.id)
+          .first<{ n: number }>()
+      )?.n ?? 0;
+    const before = await pending();
+    expect(before).toBeGreaterThan(0);
+    // The workspace is known to this isolate (it booked above): the key is checked alongside.
+    // A POST that only reads, so the handler itself answers 200 before the check's 401 replaces it.
+    const forged = client(salon.ws.id, `${salon.ws.apiKey.slice(0, -4)}AAAA`);
+    const res = await forged(`/locations/${salon.location.uuid}/time-slots/cart/next`, {
+      method: "POST",
+      body: { services: [{ service_uuid: salon.cut.uuid }] },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("server-timing")).toBeNull();
+    // Time for any work the request left behind (waitUntil) to run: it dispatched nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await pending()).toBe(before);
+  });
+
   it("a publishable key from a foreign origin books nothing", async () => {
     const pk = await createPublishableKey(salon.ws, ["https://salon.example"]);
     // Warm: the workspace is known, so the check runs alongside the request.
