@@ -14,6 +14,9 @@ import { CalendarStore } from "./calendar-store";
 
 /** How soon a settlement that could not reach D1 is tried again. */
 const SETTLE_RETRY_MS = 10_000;
+/** How long a claim waits for time another write is freeing (its confirm follows its answer). */
+const MAX_FREEING_WAIT_MS = 250;
+const FREEING_POLL_MS = 10;
 
 /**
  * The only writer of one staffer's busy time. Every check-and-claim runs
@@ -41,8 +44,30 @@ export class StafferCalendar extends DurableObject<Env> {
       await this.rebuild(request.owner.workspaceId, request.owner.stafferId);
     }
     const replaces = request.replaces ?? [];
+    for (let waited = 0; ; waited += FREEING_POLL_MS) {
+      const result = this.tryClaim(request, replaces);
+      if (result.ok) {
+        await this.scheduleAlarm();
+        return result;
+      }
+      // Time another write is freeing (a reschedule's old slot, a cancelled booking) stays
+      // busy until that write confirms, which it does just after answering its client. A
+      // claim that meets only such time waits a moment for the confirm instead of refusing
+      // a client who acted on that answer. Bounded, so two writes never wait on each other.
+      const freeing =
+        result.reason === "overlap" &&
+        this.store.contested(
+          result.conflicts.map((c) => c.id),
+          request.holdId,
+        ).length === result.conflicts.length;
+      if (!freeing || waited >= MAX_FREEING_WAIT_MS) return result;
+      await new Promise((resolve) => setTimeout(resolve, FREEING_POLL_MS));
+    }
+  }
+
+  private tryClaim(request: ClaimRequest, replaces: string[]): ClaimResult {
     const now = Date.now();
-    const result = this.ctx.storage.transactionSync((): ClaimResult => {
+    return this.ctx.storage.transactionSync((): ClaimResult => {
       const contested = this.store.contested(replaces, request.holdId);
       if (contested.length > 0) return { ok: false, reason: "replacing", ids: contested };
       const ignored = new Set(replaces);
@@ -59,8 +84,6 @@ export class StafferCalendar extends DurableObject<Env> {
       this.store.hold(request.holdId, now + HOLD_TTL_MS, request.entries, replaces);
       return { ok: true };
     });
-    if (result.ok) await this.scheduleAlarm();
-    return result;
   }
 
   /** The write reached D1: its entries become permanent and what they replace goes. */

@@ -48,6 +48,37 @@ describe("StafferCalendar", () => {
     expect(await claim(cal, "h4", [booking("d", 0, 0.25)])).toMatchObject({ ok: false });
   });
 
+  it("lets a claim have time another write is freeing once that write confirms (just after its answer)", async () => {
+    const cal = fresh();
+    await claim(cal, "h0", [booking("a", 0, 1)]);
+    await cal.confirm("h0");
+    // A reschedule moves "a" to 2-3: until it confirms, 0-1 stays busy (locked by h1).
+    expect(await claim(cal, "h1", [booking("b", 2, 3)], { replaces: ["a"] })).toEqual({ ok: true });
+    // Its client, told the move is done, books the old time at once: the claim waits for the confirm.
+    const rebook = claim(cal, "h2", [booking("c", 0, 1)]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await cal.confirm("h1");
+    expect(await rebook).toEqual({ ok: true });
+  });
+
+  it("refuses after a short wait when the freeing write never confirms, and at once for plain busy time", async () => {
+    const cal = fresh();
+    await claim(cal, "h0", [booking("a", 0, 1)]);
+    await cal.confirm("h0");
+    expect(await claim(cal, "h1", [booking("b", 2, 3)], { replaces: ["a"] })).toEqual({ ok: true });
+    expect(await claim(cal, "h2", [booking("c", 0, 1)])).toEqual({
+      ok: false,
+      reason: "overlap",
+      conflicts: [booking("a", 0, 1)],
+    });
+    // The write failed for certain: its hold goes, and the old time is simply busy again.
+    await cal.release("h1");
+    expect(await claim(cal, "h3", [booking("d", 0.5, 1.5)])).toMatchObject({
+      ok: false,
+      reason: "overlap",
+    });
+  });
+
   it("lays blocked spots over anything, but bookings never over blocked time", async () => {
     const cal = fresh();
     await claim(cal, "h1", [booking("a", 0, 1)]);
