@@ -71,15 +71,6 @@ export function tenderVouchers(
   return { offers: tendered };
 }
 
-/** Reads and checks the offered vouchers on their own (booking completion). */
-export async function loadTender(
-  scope: Scope,
-  offers: readonly VoucherOffer[],
-): Promise<TenderedVouchers> {
-  if (offers.length === 0) return NO_VOUCHERS;
-  return tenderVouchers(offers, await readOffered(scope, offers));
-}
-
 /** What the tendered vouchers cover of `due`, and the account the rest (the one split). */
 export const splitTender = (due: number, t: TenderedVouchers): PaymentSplit =>
   splitPayment(

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/lib/failpoints";
 import { createWorkspace } from "../helpers/factory";
+import { d1RoundTrips } from "../helpers/http";
 import {
   createShop,
   openOrder,
@@ -293,6 +294,8 @@ describe("booking complete with vouchers", () => {
       body: { account_uuid: shop.cash.uuid, vouchers: [{ code: codes[0] }] },
     });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
+    // The vouchers are read in the booking's own batch: one read, one write.
+    expect(d1RoundTrips(done.headers)).toBe(2);
     const total = shop.cut.price;
     expect(await voucherOf(shop, codes[0] as string)).toMatchObject({
       balance: Math.max(0, 1000 - total),

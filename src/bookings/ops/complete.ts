@@ -5,9 +5,11 @@ import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
 import { validationError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
+import type { VoucherRow } from "../../db/queries/vouchers";
 import {
   balancesMoved,
-  loadTender,
+  readOffered,
+  tenderVouchers,
   spendTender,
   splitTender,
   type TenderedVouchers,
@@ -39,11 +41,12 @@ export interface CompleteInput {
 export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
   // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
   let tendered: TenderedVouchers | null = null;
-  return changeBooking(
+  const offers = input.vouchers ?? [];
+  return changeBooking<() => TenderedVouchers>(
     deps,
     bookingId,
     "complete",
-    async (loaded, { scope, now }) => {
+    async (loaded, { scope, now, alongside: offered }) => {
       const problems: Record<string, string[]> = {};
       const account = loaded.account;
       if (!account) problems.account_uuid = ["Unknown account."];
@@ -52,7 +55,7 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       }
       if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
       if (!account || Object.keys(problems).length > 0) throw validationError(problems);
-      const tender = await loadTender(scope, input.vouchers ?? []);
+      const tender = offered();
       if (tendered && balancesMoved(tendered, tender)) throw voucherBalanceChanged();
       tendered = tender;
 
@@ -131,5 +134,10 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       };
     },
     { accountId: input.accountId, stafferId: input.stafferId },
+    // The offered vouchers, read in the booking's own batch (checked where the plan asks).
+    {
+      reads: (scope) => (offers.length > 0 ? [readOffered(scope, offers)] : []),
+      read: (rows) => () => tenderVouchers(offers, (rows[0] ?? []) as VoucherRow[]),
+    },
   );
 }
