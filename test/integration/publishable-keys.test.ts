@@ -6,6 +6,7 @@ import { sendDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin, BASE, PUBLIC } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
+import { fakeLimiter } from "../helpers/limiter";
 
 /**
  * The publishable scope, written down here independently of src/: what a
@@ -249,19 +250,6 @@ describe("CORS", () => {
 });
 
 describe("publishable rate limits", () => {
-  function fakeLimiter(allowance: number) {
-    const keys: string[] = [];
-    const used = new Map<string, number>();
-    const limiter: RateLimit = {
-      async limit({ key }) {
-        keys.push(key);
-        used.set(key, (used.get(key) ?? 0) + 1);
-        return { success: (used.get(key) ?? 0) <= allowance };
-      },
-    };
-    return { limiter, keys };
-  }
-
   it("counts a publishable key per key and per client address, apart from secret keys", async () => {
     const perKey = fakeLimiter(1000);
     const perClient = fakeLimiter(3);

@@ -4,6 +4,7 @@ import { createApp } from "../../src/app";
 import type { OpenEnv } from "../../src/env";
 import { parseApiKeyId } from "../../src/lib/api-keys";
 import { createWorkspace } from "../helpers/factory";
+import { fakeLimiter } from "../helpers/limiter";
 import { ADMIN, ADMIN_TOKEN, d1RoundTrips, PUBLIC, type Received } from "../helpers/http";
 
 /**
@@ -20,20 +21,6 @@ async function untilLimited(limit: number, call: () => Promise<Received>) {
     if (limited) return { allowed, limited };
   }
   throw new Error(`no 429 after ${2 * limit + 50} calls`);
-}
-
-/** A limiter that lets `allowance` calls per key through and records every key it is asked about. */
-function fakeLimiter(allowance: number) {
-  const keys: string[] = [];
-  const used = new Map<string, number>();
-  const limiter: RateLimit = {
-    async limit({ key }) {
-      keys.push(key);
-      used.set(key, (used.get(key) ?? 0) + 1);
-      return { success: (used.get(key) ?? 0) <= allowance };
-    },
-  };
-  return { limiter, keys };
 }
 
 /**

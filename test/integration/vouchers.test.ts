@@ -33,6 +33,22 @@ const stockOf = async (goodId: string) =>
 const refund = (orderId: string, body: Record<string, unknown> = {}) =>
   shop.ws.api(`/orders/${orderId}/refund`, { method: "POST", body });
 
+/** A haircut booked at the shop on `date` at `hhmm` (UTC). */
+async function bookCut(hhmm: string, date: string) {
+  const { at, customer } = await import("../helpers/salon");
+  const booking = await shop.ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: shop.location.uuid,
+      service_uuid: shop.cut.uuid,
+      reserved_on: at(hhmm, date),
+      ...customer(),
+    },
+  });
+  expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+  return booking;
+}
+
 describe("a gift card's life: sold, spent in two parts, refunded", () => {
   it("issues one voucher per unit, spends it across two orders, restores and voids on refund", async () => {
     const cashBefore = await balanceOf(shop.cash.uuid);
@@ -277,17 +293,7 @@ describe("paying with vouchers: refusals leave nothing behind", () => {
 describe("booking complete with vouchers", () => {
   it("takes the vouchers first and the account for the rest", async () => {
     const { codes } = await sellVouchers(shop, 1, 1000);
-    const { at, customer } = await import("../helpers/salon");
-    const booking = await shop.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: shop.location.uuid,
-        service_uuid: shop.cut.uuid,
-        reserved_on: at("11:00", "2030-03-06"),
-        ...customer(),
-      },
-    });
-    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    const booking = await bookCut("11:00", "2030-03-06");
     const cashBefore = await balanceOf(shop.cash.uuid);
     const done = await shop.ws.api(`/bookings/${booking.body.uuid}/status/complete`, {
       method: "PUT",
@@ -324,17 +330,7 @@ describe("booking complete never spends a voucher beyond what the order owes", (
 
   it("a paid_amount above the total takes only the total from the voucher, the rest at the till", async () => {
     const { codes } = await sellVouchers(shop, 1, 50_000);
-    const { at, customer } = await import("../helpers/salon");
-    const booking = await shop.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: shop.location.uuid,
-        service_uuid: shop.cut.uuid,
-        reserved_on: at("11:00", "2030-04-08"),
-        ...customer(),
-      },
-    });
-    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    const booking = await bookCut("11:00", "2030-04-08");
     const cashBefore = await balanceOf(shop.cash.uuid);
     const done = await shop.ws.api(`/bookings/${booking.body.uuid}/status/complete`, {
       method: "PUT",
@@ -390,21 +386,10 @@ describe("two bookings completed with one voucher at once", () => {
   it("one spends it; the other is 409 voucher_balance_changed and stays open", async () => {
     const { codes } = await sellVouchers(shop, 1, 5000);
     const code = codes[0] as string;
-    const { at, customer } = await import("../helpers/salon");
-    const book = async (time: string) => {
-      const res = await shop.ws.api("/bookings", {
-        method: "POST",
-        body: {
-          location_uuid: shop.location.uuid,
-          service_uuid: shop.cut.uuid,
-          reserved_on: at(time, "2030-03-07"),
-          ...customer(),
-        },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body as { uuid: string };
-    };
-    const bookings = [await book("10:00"), await book("14:00")];
+    const bookings = [
+      (await bookCut("10:00", "2030-03-07")).body as { uuid: string },
+      (await bookCut("14:00", "2030-03-07")).body as { uuid: string },
+    ];
     const cash = await balanceOf(shop.cash.uuid);
     failpoints.meet("booking.change.before_write", 2);
     const results = await Promise.all(
