@@ -159,7 +159,15 @@ describe("a storm of writes on a few calendars", () => {
     console.log(
       JSON.stringify({ storm: { requests: results.length, outcomes: JSON.parse(summary) } }),
     );
-    const unexpected = results.filter(({ res }) => ![200, 201, 409].includes(res.status));
+    // A reschedule may also be a 422 on reserved_on: when a concurrent service replacement made
+    // the booking longer (colouring), a late start no longer fits the working day.
+    const tooLate = (kind: string, res: { status: number; body: unknown }) =>
+      kind === "reschedule" &&
+      res.status === 422 &&
+      Object.keys((res.body as { errors?: object }).errors ?? {}).join() === "reserved_on";
+    const unexpected = results.filter(
+      ({ kind, res }) => ![200, 201, 409].includes(res.status) && !tooLate(kind, res),
+    );
     expect(
       unexpected.map(({ kind, res }) => `${kind} ${res.status} ${JSON.stringify(res.body)}`),
       summary,
