@@ -269,8 +269,13 @@ describe("booking widget", () => {
     await page.getByText("Please enter a valid phone number").waitFor();
     expect(await page.getByLabel(/^Phone/).getAttribute("aria-invalid")).toBe("true");
     // The focus went to the field at fault: fix it in place (a German number typed nationally).
+    const phone = page.getByLabel(/^Phone/);
+    await expect
+      .poll(() => phone.evaluate((el) => el === document.activeElement), { timeout: 5_000 })
+      .toBe(true);
     await page.keyboard.press("Control+A");
     await page.keyboard.type("0151 11223344");
+    expect(await phone.inputValue()).toBe("0151 11223344");
 
     // The first attempt never reaches the server.
     let dropped = false;
