@@ -1,4 +1,6 @@
-import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/min";
+// The same metadata as the API (max), not the smaller length-only set: a number the widget
+// accepts is one the API accepts, so a customer never gets past this step to be refused.
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/max";
 
 /** The region of the browser's language (de-AT → AT), the likeliest country of a number typed without +. */
 export function browserCountry(languages: readonly string[]): CountryCode | undefined {
