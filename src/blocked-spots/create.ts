@@ -1,5 +1,4 @@
 import { commitWithClaims, type Defer } from "../calendar/client";
-import { guard, holdNotFenced } from "../db/guards";
 import { loadStafferLocations } from "../db/queries/staffer-records";
 import { blockedSpots, calendarEntries } from "../db/schema";
 import type { Scope } from "../db/scope";
@@ -60,8 +59,7 @@ export async function blockTime(
     scope.db,
     scope.workspaceId,
     [{ stafferId, entries: [entry], checkConflicts: false }],
-    (holdId) => [
-      guard(scope, holdNotFenced(holdId)),
+    () => [
       scope.db.insert(blockedSpots).values(row),
       scope.db.insert(calendarEntries).values({
         id: row.id,

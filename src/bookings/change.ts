@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { commitWithClaims, type StafferClaim } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
-import { atVersion, guard, holdNotFenced } from "../db/guards";
+import { atVersion, guard } from "../db/guards";
 import {
   type LoadedBooking,
   loadBooking,
@@ -97,7 +97,7 @@ export async function changeBooking<A = undefined>(
     });
     if (!change) return render(loaded);
     const rendered = render(change.view);
-    const batch = (holdId?: string): BatchItem<"sqlite">[] => [
+    const batch = (): BatchItem<"sqlite">[] => [
       guard(
         scope,
         and(
@@ -105,7 +105,6 @@ export async function changeBooking<A = undefined>(
           change.touchesOrder
             ? atVersion(orders, loaded.order.id, loaded.order.version)
             : undefined,
-          holdId ? holdNotFenced(holdId) : undefined,
         ) ?? sql`1`,
       ),
       ...change.statements,

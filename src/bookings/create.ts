@@ -1,8 +1,7 @@
 import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
-import { and } from "drizzle-orm";
-import { guard, holdNotFenced } from "../db/guards";
+import { guard } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
@@ -149,11 +148,8 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
         scope.db,
         workspaceId,
         claims,
-        (holdId) => [
-          guard(
-            scope,
-            (redeem && and(holdNotFenced(holdId), redeem.live())) || holdNotFenced(holdId),
-          ),
+        () => [
+          ...(redeem ? [guard(scope, redeem.live())] : []),
           ...statements,
           ...(redeem?.statements ?? []),
         ],

@@ -1,6 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
+import { guard, holdNotFenced } from "../db/guards";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
@@ -106,8 +107,9 @@ async function claimAll(
  * Writes busy time: claims it in every affected calendar, runs the D1 batch
  * that `build(holdId)` returns, and confirms after the response (`defer`): a
  * confirm that never arrives is settled by the calendar's alarm, so the
- * answer does not wait for it. The batch must start with a guard that its
- * hold is not fenced (`holdNotFenced`).
+ * answer does not wait for it. The batch starts with a guard that its hold
+ * is not fenced (`holdNotFenced`), put here for every caller: once a hold is
+ * settled, its write can never commit.
  *
  * On failure the holds are released only when the batch certainly did not
  * commit (it raised an SQL error inside its transaction). An ambiguous failure
@@ -130,7 +132,7 @@ export async function commitWithClaims(
   const held = await claimAll(env, workspaceId, holdId, ordered);
 
   try {
-    await runBatch(db, build(holdId));
+    await runBatch(db, [guard({ db, workspaceId }, holdNotFenced(holdId)), ...build(holdId)]);
   } catch (error) {
     if (isDefiniteFailure(error)) {
       await Promise.allSettled(held.map((stub) => stub.release(holdId)));

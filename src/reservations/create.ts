@@ -3,7 +3,6 @@ import type { CalendarEntry } from "../calendar/types";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
 import { type PlannedBooking, planItems } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
-import { guard, holdNotFenced } from "../db/guards";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import { MINUTE } from "../domain/duration";
@@ -76,8 +75,7 @@ export async function createReservation(
           entries: entries.filter((e) => e.stafferId === stafferId).map((e) => e.entry),
           checkConflicts: true,
         })),
-        (holdId) => [
-          guard(scope, holdNotFenced(holdId)),
+        () => [
           scope.db.insert(reservations).values(row),
           ...insertRows(
             scope.db,

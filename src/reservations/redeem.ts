@@ -1,12 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { PlanItem } from "../bookings/planner";
 import type { Redemption, ReservationUse } from "../bookings/redemption";
-import { findReservation, type ReservationRow } from "../db/queries/reservations";
-import { calendarEntries, reservations } from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
+import { endReservation, findReservation, type ReservationRow } from "../db/queries/reservations";
+import { reservations } from "../db/schema";
+import type { Scope } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
 import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
-import { heldItems, isLive } from "./view";
+import { heldEntriesByStaffer, heldItems, isLive } from "./view";
 
 /** Batch condition: the reservation is unused, not released and unexpired at `now`. */
 export const stillLive = (id: string, now: number) =>
@@ -92,26 +92,15 @@ function redeem(
   });
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
-  const byStaffer = new Map<string, string[]>();
-  for (const s of held.flatMap((i) => i.services)) {
-    byStaffer.set(s.staffer_uuid, [...(byStaffer.get(s.staffer_uuid) ?? []), s.entry_id]);
-  }
+  const byStaffer = heldEntriesByStaffer(held);
   const now = Date.now();
   return {
     items,
     redemption: {
-      entryIds: new Set(held.flatMap((i) => i.services.map((s) => s.entry_id))),
+      entryIds: new Set([...byStaffer.values()].flat()),
       entriesByStaffer: byStaffer,
       live: () => stillLive(row.id, Date.now()),
-      statements: [
-        scope.db
-          .delete(calendarEntries)
-          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, row.id))),
-        scope.db
-          .update(reservations)
-          .set({ releasedAt: now })
-          .where(whereIn(scope, reservations, eq(reservations.id, row.id))),
-      ],
+      statements: endReservation(scope, row.id, now),
       explain: async (error) => {
         if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();
         // Refused as taken: another write used the reservation first, or it just expired.

@@ -1,14 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { commitWithClaims, type Defer } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
-import { guard, holdNotFenced } from "../db/guards";
-import { findReservation } from "../db/queries/reservations";
-import { calendarEntries, reservations } from "../db/schema";
+import { guard } from "../db/guards";
+import { endReservation, findReservation } from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
-import { whereIn } from "../db/scope";
 import type { Env } from "../env";
 import { notFound, RecordChangedError } from "../lib/errors";
-import { heldItems, isLive } from "./view";
+import { heldEntriesByStaffer, heldItems, isLive } from "./view";
 import { stillLive } from "./redeem";
 
 /**
@@ -24,10 +21,7 @@ export async function releaseReservation(
   const row = await findReservation(scope, id);
   const now = Date.now();
   if (!row || !isLive(row, now)) throw notFound("Reservation");
-  const byStaffer = new Map<string, string[]>();
-  for (const s of heldItems(row).flatMap((i) => i.services)) {
-    byStaffer.set(s.staffer_uuid, [...(byStaffer.get(s.staffer_uuid) ?? []), s.entry_id]);
-  }
+  const byStaffer = heldEntriesByStaffer(heldItems(row));
   try {
     await commitWithClaims(
       env,
@@ -39,21 +33,7 @@ export async function releaseReservation(
         replaces: ids,
         checkConflicts: false,
       })),
-      (holdId) => [
-        guard(
-          scope,
-          and(holdNotFenced(holdId), stillLive(id, Date.now())) ?? holdNotFenced(holdId),
-        ),
-        scope.db
-          .delete(calendarEntries)
-          .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, id))),
-        scope.db
-          .update(reservations)
-          .set({ releasedAt: Date.now() })
-          .where(
-            whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt)),
-          ),
-      ],
+      () => [guard(scope, stillLive(id, Date.now())), ...endReservation(scope, id, Date.now())],
       deps.defer,
     );
   } catch (error) {

@@ -18,6 +18,15 @@ export interface HeldItem {
 
 export const heldItems = (row: ReservationRow): HeldItem[] => JSON.parse(row.items) as HeldItem[];
 
+/** The calendar entries a reservation holds, per staffer (what a booking or a release replaces). */
+export function heldEntriesByStaffer(items: readonly HeldItem[]): Map<string, string[]> {
+  const byStaffer = new Map<string, string[]>();
+  for (const s of items.flatMap((i) => i.services)) {
+    byStaffer.set(s.staffer_uuid, [...(byStaffer.get(s.staffer_uuid) ?? []), s.entry_id]);
+  }
+  return byStaffer;
+}
+
 /** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
 export const isLive = (row: ReservationRow, now: number) =>
   row.releasedAt === null && row.expiresAt > now;

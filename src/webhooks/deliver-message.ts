@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { configOf } from "../config";
 import { runBatch } from "../db/client";
+import { touched } from "../db/queries/webhooks";
 import { events, webhookDeliveries, webhooks } from "../db/schema";
 import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
@@ -106,13 +107,13 @@ function webhookChange(
   now: number,
 ) {
   if (outcome.success) return hook.consecutiveFailures > 0 ? { consecutiveFailures: 0 } : null;
-  if (outcome.gone) return { status: "disabled" as const, updatedAt: now };
+  if (outcome.gone) return { status: "disabled" as const, updatedAt: touched(now) };
   if (!outcome.failedEvent) return null;
   return {
     consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
     status: sql<
       "enabled" | "disabled"
     >`case when ${webhooks.consecutiveFailures} + 1 >= ${FAILED_EVENTS_BEFORE_DISABLE} then 'disabled' else ${webhooks.status} end`,
-    updatedAt: now,
+    updatedAt: touched(now),
   };
 }

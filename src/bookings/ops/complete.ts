@@ -59,6 +59,7 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       if (tendered && balancesMoved(tendered, tender)) throw voucherBalanceChanged();
       tendered = tender;
 
+      const orderTotal = bookingOrderInvoice(loaded).total;
       const bookingTotal = bookingOrderInvoice({
         order: loaded.order,
         orderServices: loaded.services,
@@ -68,15 +69,13 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       // not be given back. Whatever else the till took goes to the account, as without vouchers.
       const owed = Math.max(
         0,
-        bookingOrderInvoice(loaded).total -
-          loaded.order.accountPaidAmount -
-          loaded.order.voucherPaidAmount,
+        orderTotal - loaded.order.accountPaidAmount - loaded.order.voucherPaidAmount,
       );
       const covered = splitTender(Math.min(paid, owed), tender);
       const split = { ...covered, account: covered.account + paid - Math.min(paid, owed) };
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
-      const settled = accountPaidAmount + voucherPaidAmount >= bookingOrderInvoice(loaded).total;
+      const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;
       const order = {
         ...loaded.order,
         accountPaidAmount,

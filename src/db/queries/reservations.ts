@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { reservations } from "../schema";
+import { eq, isNull } from "drizzle-orm";
+import { calendarEntries, reservations } from "../schema";
 import { type Scope, whereIn } from "../scope";
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -12,3 +12,14 @@ export async function findReservation(scope: Scope, id: string): Promise<Reserva
     .where(whereIn(scope, reservations, eq(reservations.id, id)));
   return row ?? null;
 }
+
+/** Ends a reservation (used by a booking, or released): its held entries go, and it is marked. */
+export const endReservation = (scope: Scope, id: string, at: number) => [
+  scope.db
+    .delete(calendarEntries)
+    .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, id))),
+  scope.db
+    .update(reservations)
+    .set({ releasedAt: at })
+    .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
+];

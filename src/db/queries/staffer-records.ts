@@ -40,12 +40,12 @@ export async function workspaceLocationIds(scope: Scope, ids: readonly string[])
   const [found, known] = await db.batch([
     selectWorkspaceId(db, workspaceId),
     db
-      .select({ id: locations.id, workspaceId: locations.workspaceId })
+      .select({ id: locations.id })
       .from(locations)
-      .where(idIn(locations.id, ids)),
+      .where(whereIn(scope, locations, idIn(locations.id, ids))),
   ]);
   assertWorkspaceFound(found);
-  return new Set(known.filter((l) => l.workspaceId === workspaceId).map((l) => l.id));
+  return new Set(known.map((l) => l.id));
 }
 
 export type NewStaffer = typeof staffers.$inferInsert;

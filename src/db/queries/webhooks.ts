@@ -13,6 +13,23 @@ export const webhookWhere = (scope: Scope, id: number) =>
  * `updated_at`, which every write moves forward): null when another write
  * came first, or the webhook is gone.
  */
+/**
+ * `updated_at` for any write to a webhook: now, but always past the value it
+ * replaces, since a PATCH uses it as its compare-and-set token (two isolates'
+ * clocks may differ, and a step back could match what a PATCH read).
+ */
+export const touched = (now = Date.now()) => sql<number>`max(${now}, ${webhooks.updatedAt} + 1)`;
+
+/** Enables or disables a webhook (and forgets its failures); null when it is not the workspace's. */
+export async function setWebhookStatus(scope: Scope, id: number, status: "enabled" | "disabled") {
+  const [row] = await scope.db
+    .update(webhooks)
+    .set({ status, consecutiveFailures: 0, updatedAt: touched() })
+    .where(webhookWhere(scope, id))
+    .returning();
+  return row ?? null;
+}
+
 export async function updateWebhookIfUnchanged(
   scope: Scope,
   read: WebhookRow,
@@ -59,12 +76,7 @@ export async function deleteWebhook(scope: Scope, id: number): Promise<boolean> 
     db.delete(webhooks).where(webhookWhere(scope, id)).returning({ id: webhooks.id }),
     db
       .delete(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.workspaceId, scope.workspaceId),
-          eq(webhookDeliveries.webhookId, id),
-        ),
-      ),
+      .where(whereIn(scope, webhookDeliveries, eq(webhookDeliveries.webhookId, id))),
   ]);
   return removed.length > 0;
 }
@@ -85,7 +97,7 @@ export async function rotateWebhookSecret(
       secret: rotation.secret,
       previousSecret: sql`${webhooks.secret}`,
       previousSecretExpiresAt: rotation.previousExpiresAt,
-      updatedAt: rotation.now,
+      updatedAt: touched(rotation.now),
     })
     .where(webhookWhere(scope, id))
     .returning();

@@ -1,6 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { webhookWhere } from "../../../db/queries/webhooks";
-import { webhooks } from "../../../db/schema";
+import { setWebhookStatus } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import {
@@ -38,11 +37,7 @@ const setStatus =
   (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, PublicEnv> =>
   async (c) => {
     const { webhook_id: id } = c.req.valid("param");
-    const [row] = await c.var.db
-      .update(webhooks)
-      .set({ status, consecutiveFailures: 0, updatedAt: Date.now() })
-      .where(webhookWhere(c.var.scope, id))
-      .returning();
+    const row = await setWebhookStatus(c.var.scope, id, status);
     if (!row) throw notFound("Webhook");
     return c.json(renderWebhook(row), 200);
   };
