@@ -7,12 +7,14 @@ import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
 import type { CalendarEntry, ClaimResult } from "./types";
 
-export function calendarFor(env: Env, workspaceId: string, stafferId: string) {
-  return env.STAFFER_CALENDAR.get(env.STAFFER_CALENDAR.idFromName(`${workspaceId}/${stafferId}`));
+/** The calendar object of a staffer or of one resource unit (see `./ids`). */
+export function calendarFor(env: Env, workspaceId: string, calendarId: string) {
+  return env.STAFFER_CALENDAR.get(env.STAFFER_CALENDAR.idFromName(`${workspaceId}/${calendarId}`));
 }
 
-export interface StafferClaim {
-  stafferId: string;
+export interface CalendarClaim {
+  /** A staffer's id or a resource unit's calendar id. */
+  calendarId: string;
   entries: CalendarEntry[];
   /** Entries of this calendar the write supersedes (moved, reassigned or cancelled time). */
   replaces?: string[];
@@ -33,11 +35,11 @@ export const runAlongside: Defer = (task) => {
 type Stub = ReturnType<typeof calendarFor>;
 type Claimed = { stub: Stub; result: ClaimResult } | { stub: Stub; error: unknown };
 
-function claimOn(env: Env, workspaceId: string, holdId: string, claim: StafferClaim) {
-  const stub = calendarFor(env, workspaceId, claim.stafferId);
+function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarClaim) {
+  const stub = calendarFor(env, workspaceId, claim.calendarId);
   return stub
     .claim({
-      owner: { workspaceId, stafferId: claim.stafferId },
+      owner: { workspaceId, calendarId: claim.calendarId },
       holdId,
       entries: claim.entries,
       replaces: claim.replaces ?? [],
@@ -50,13 +52,13 @@ function claimOn(env: Env, workspaceId: string, holdId: string, claim: StafferCl
 }
 
 /** The first problem of a set of claims, as the error to throw; null when every claim holds. */
-function refusalOf(claims: StafferClaim[], claimed: Claimed[]): unknown {
+function refusalOf(claims: CalendarClaim[], claimed: Claimed[]): unknown {
   for (const [i, c] of claimed.entries()) {
     if ("error" in c) return c.error;
     if (!c.result.ok) {
       probe(`calendar.refused.${c.result.reason}`);
       return c.result.reason === "overlap"
-        ? new SlotTakenError(claims[i]?.stafferId ?? "", c.result.conflicts)
+        ? new SlotTakenError(claims[i]?.calendarId ?? "", c.result.conflicts)
         : new RecordChangedError();
     }
   }
@@ -66,7 +68,7 @@ function refusalOf(claims: StafferClaim[], claimed: Claimed[]): unknown {
 /**
  * Holds the time in every calendar of a write: all at once (one hop however
  * many staffers), and, when that fails while some calendars granted their
- * part, once more one calendar at a time in sorted staffer order. Claims
+ * part, once more one calendar at a time in sorted calendar order. Claims
  * never wait for each other, so neither way can deadlock; the sorted pass
  * keeps two writes that each won a part of the other's calendars from both
  * giving up: the one that wins the first calendar wins them all.
@@ -75,7 +77,7 @@ async function claimAll(
   env: Env,
   workspaceId: string,
   holdId: string,
-  ordered: StafferClaim[],
+  ordered: CalendarClaim[],
 ): Promise<Stub[]> {
   const release = (stubs: Stub[]) => Promise.allSettled(stubs.map((stub) => stub.release(holdId)));
   const granted = (claimed: Claimed[]) =>
@@ -121,13 +123,13 @@ export async function commitWithClaims(
   env: Env,
   db: Database,
   workspaceId: string,
-  claims: StafferClaim[],
+  claims: CalendarClaim[],
   build: (holdId: string) => BatchItem<"sqlite">[],
   defer: Defer = runAlongside,
 ): Promise<void> {
   const holdId = crypto.randomUUID();
   const ordered = [...claims].sort((a, b) =>
-    a.stafferId < b.stafferId ? -1 : a.stafferId > b.stafferId ? 1 : 0,
+    a.calendarId < b.calendarId ? -1 : a.calendarId > b.calendarId ? 1 : 0,
   );
   const held = await claimAll(env, workspaceId, holdId, ordered);
 
@@ -156,13 +158,13 @@ async function settledAsCommitted(
   env: Env,
   workspaceId: string,
   holdId: string,
-  claims: StafferClaim[],
+  claims: CalendarClaim[],
 ): Promise<boolean> {
   try {
     const settled = await Promise.all(
       claims.map((claim) => {
         failpoint("calendar.settle", holdId);
-        return calendarFor(env, workspaceId, claim.stafferId).settle(holdId, {
+        return calendarFor(env, workspaceId, claim.calendarId).settle(holdId, {
           entries: claim.entries.map((e) => e.id),
           replaces: claim.replaces ?? [],
         });

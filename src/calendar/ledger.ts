@@ -1,9 +1,10 @@
 import { failpoint } from "../lib/failpoints";
+import { ownerColumns } from "./ids";
 import type { CalendarEntry } from "./types";
 
 /**
  * The D1 side of a calendar object: what the system of record says about a
- * staffer's busy time. Raw D1 (no drizzle): the object has no request context.
+ * calendar's busy time (a staffer's or a resource unit's). Raw D1 (no drizzle): the object has no request context.
  */
 export interface EntryRow {
   id: string;
@@ -53,19 +54,26 @@ export async function fenceAndRead(
   return new Map((found?.results ?? []).map((r) => [r.id, toEntry(r)]));
 }
 
-/** Every busy interval D1 records for one staffer; reservations only while unexpired at `now`. */
-export async function stafferEntries(
+/** Every busy interval D1 records for one calendar; reservations only while unexpired at `now`. */
+export async function calendarEntriesOf(
   db: D1Database,
   workspaceId: string,
-  stafferId: string,
+  calendarId: string,
   now = Date.now(),
 ): Promise<CalendarEntry[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
-    )
-    .bind(workspaceId, stafferId, now)
-    .all<EntryRow>();
+  const owner = ownerColumns(calendarId);
+  const statement = owner.stafferId
+    ? db
+        .prepare(
+          `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
+        )
+        .bind(workspaceId, owner.stafferId, now)
+    : db
+        .prepare(
+          `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND resource_id = ? AND unit = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
+        )
+        .bind(workspaceId, owner.resourceId, owner.unit, now);
+  const { results } = await statement.all<EntryRow>();
   return results.map(toEntry);
 }
 

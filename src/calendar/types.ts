@@ -12,8 +12,8 @@ export interface CalendarEntry {
 }
 
 export interface ClaimRequest {
-  /** Whose calendar this is: a fresh object loads that staffer's busy time from D1 first. */
-  owner: { workspaceId: string; stafferId: string };
+  /** Whose calendar this is (a staffer or a resource unit): a fresh object loads its busy time from D1 first. */
+  owner: { workspaceId: string; calendarId: string };
   /** Groups the entries of one write; confirm, release or settle it as a whole. */
   holdId: string;
   entries: CalendarEntry[];

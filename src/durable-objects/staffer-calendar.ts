@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { compareCalendars } from "../calendar/audit";
-import { fenceAndRead, stafferEntries } from "../calendar/ledger";
+import { calendarEntriesOf, fenceAndRead } from "../calendar/ledger";
 import type {
   CalendarAudit,
   CalendarEntry,
@@ -19,7 +19,9 @@ const MAX_FREEING_WAIT_MS = 250;
 const FREEING_POLL_MS = 10;
 
 /**
- * The only writer of one staffer's busy time. Every check-and-claim runs
+ * The only writer of one calendar's busy time: a staffer's, or one unit of a
+ * resource (a room, a chair), which is the same kind of calendar without
+ * working hours (see calendar/ids.ts). Every check-and-claim runs
  * synchronously against the object's own SQLite storage, with no await in
  * between: an await on outside I/O would open the input gate and let another
  * request interleave between the check and the claim.
@@ -41,7 +43,7 @@ export class StafferCalendar extends DurableObject<Env> {
     // An object that never loaded D1 (new, reset, or from before this flag) must not trust its
     // empty storage: it would grant time D1 already books.
     if (!this.store.loaded()) {
-      await this.rebuild(request.owner.workspaceId, request.owner.stafferId);
+      await this.rebuild(request.owner.workspaceId, request.owner.calendarId);
     }
     const replaces = request.replaces ?? [];
     for (let waited = 0; ; waited += FREEING_POLL_MS) {
@@ -125,10 +127,10 @@ export class StafferCalendar extends DurableObject<Env> {
   }
 
   /** Compares this calendar with D1, with no write landing in between (both sides live at one instant). */
-  async audit(workspaceId: string, stafferId: string): Promise<CalendarAudit> {
+  async audit(workspaceId: string, calendarId: string): Promise<CalendarAudit> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
-      const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId, now);
+      const d1 = await calendarEntriesOf(this.env.DB, workspaceId, calendarId, now);
       return compareCalendars(this.store.all(now), d1);
     });
   }
@@ -138,10 +140,10 @@ export class StafferCalendar extends DurableObject<Env> {
    * namespace). Live holds stay: their writes settle them as usual. Nothing
    * can confirm while D1 is read, so no confirmed write is missed.
    */
-  async rebuild(workspaceId: string, stafferId: string): Promise<CalendarAudit> {
+  async rebuild(workspaceId: string, calendarId: string): Promise<CalendarAudit> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
-      const d1 = await stafferEntries(this.env.DB, workspaceId, stafferId, now);
+      const d1 = await calendarEntriesOf(this.env.DB, workspaceId, calendarId, now);
       this.ctx.storage.transactionSync(() => this.store.replaceConfirmed(d1));
       // Reservations loaded from D1 need the alarm that drops them once expired.
       await this.scheduleAlarm();

@@ -141,12 +141,13 @@ export const fieldError = (field: string, message: string) =>
 
 /** A calendar refused a claim: the time was taken since the slot search read D1. */
 export class SlotTakenError extends ApiError {
-  readonly stafferId: string;
+  /** The staffer or resource unit whose calendar refused. */
+  readonly calendarId: string;
   readonly conflicts: { start: number; end: number; kind: "booking" | "blocked" | "held" }[];
 
-  constructor(stafferId: string, conflicts: SlotTakenError["conflicts"]) {
+  constructor(calendarId: string, conflicts: SlotTakenError["conflicts"]) {
     super("slot_unavailable", "The requested time is no longer available.");
-    this.stafferId = stafferId;
+    this.calendarId = calendarId;
     this.conflicts = conflicts;
   }
 }

@@ -94,6 +94,8 @@ export const bookingServices = sqliteTable(
     originalPrice: integer("original_price").notNull(),
     taxName: text("tax_name"),
     taxRateBp: integer("tax_rate_bp"),
+    /** The resources the service took, one unit of each (their units are in calendar_entries). */
+    resourceIds: text("resource_ids", { mode: "json" }).$type<string[]>().notNull().default([]),
   },
   (t) => [
     index("booking_services_booking_idx").on(t.bookingId),

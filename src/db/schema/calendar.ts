@@ -1,5 +1,7 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { locations } from "./locations";
+import { resources } from "./resources";
 import { staffers } from "./staff";
 import { workspaces } from "./workspaces";
 
@@ -29,10 +31,12 @@ export const blockedSpots = sqliteTable(
 );
 
 /**
- * Every interval of a staffer's busy time (booked services with their buffer,
- * blocked spots), written in the same batch as the record it belongs to. It is
- * what slot search reads; the StafferCalendar object holds the same intervals
- * and is what decides a claim.
+ * Every interval of a calendar's busy time (booked services with their buffer,
+ * blocked spots, reservations' holds), written in the same batch as the record
+ * it belongs to. A calendar is a staffer's or one unit of a resource: exactly
+ * one of `staffer_id` and `resource_id` (with `unit`) is set. It is what slot
+ * search reads; the calendar object holds the same intervals and is what
+ * decides a claim.
  */
 export const calendarEntries = sqliteTable(
   "calendar_entries",
@@ -41,9 +45,10 @@ export const calendarEntries = sqliteTable(
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id),
-    stafferId: text("staffer_id")
-      .notNull()
-      .references(() => staffers.id),
+    stafferId: text("staffer_id").references(() => staffers.id),
+    resourceId: text("resource_id").references(() => resources.id),
+    /** Which unit of the resource (1 … quantity). */
+    unit: integer("unit"),
     locationId: text("location_id").notNull(),
     kind: text("kind", { enum: ["booking", "blocked", "held"] }).notNull(),
     /** The booking, blocked spot or reservation (`held`) this interval belongs to. */
@@ -56,7 +61,13 @@ export const calendarEntries = sqliteTable(
   (t) => [
     // Slot search: one staffer's intervals that start before the range ends.
     index("calendar_entries_staffer_start_idx").on(t.stafferId, t.startsAt),
+    index("calendar_entries_resource_start_idx").on(t.resourceId, t.unit, t.startsAt),
     index("calendar_entries_source_idx").on(t.sourceId),
+    check(
+      "calendar_entries_one_owner",
+      // Plain column names: the check must survive the table being rebuilt and renamed.
+      sql`(staffer_id IS NULL) <> (resource_id IS NULL) AND (resource_id IS NULL) = (unit IS NULL)`,
+    ),
   ],
 );
 

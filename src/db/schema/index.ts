@@ -7,6 +7,7 @@ export * from "./events";
 export * from "./locations";
 export * from "./orders";
 export * from "./reservations";
+export * from "./resources";
 export * from "./settings";
 export * from "./staff";
 export * from "./vouchers";
