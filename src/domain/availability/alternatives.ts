@@ -1,6 +1,13 @@
-import { type CartService, place, type Prepared, prepare } from "./cart";
+import {
+  type CartService,
+  place,
+  type Prepared,
+  prepare,
+  type TakenUnits,
+  takeUnits,
+} from "./cart";
 import { verdictFor } from "./check";
-import type { Interval, LocationRules, StafferCalendarInput } from "./types";
+import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { dateOfDayNumber } from "./zone";
 import { MINUTE } from "../duration";
 
@@ -28,6 +35,8 @@ export interface AlternativesInput {
   limit?: number;
   /** How many local days either side of `around` to look at. */
   days?: number;
+  /** Every resource any of the services requires. */
+  resources?: ResourceInput[];
 }
 
 /**
@@ -47,6 +56,7 @@ export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
     input.staffers,
     around - (days + 1) * DAY,
     around + (days + 13) * DAY,
+    input.resources,
   );
   const anchor = anchorService(input);
   if (!anchor) return [];
@@ -104,10 +114,14 @@ function anchorService(input: AlternativesInput) {
   return service ? { service, offset: earliest } : null;
 }
 
-/** Whether every service fits its own staffer at start + its offset; answers the opener's staffer. */
+/**
+ * Whether every service fits its own staffer, and a unit of each resource it
+ * requires, at start + its offset; answers the opener's staffer.
+ */
 function fixedLayout(p: Prepared, services: CartService[], offsets: number[], now: number) {
   return (start: number, _owners: string[]): string | null => {
     const extra = new Map<string, Interval[]>();
+    const taken: TakenUnits = new Map();
     let opener: { at: number; id: string } | null = null;
     for (const [i, service] of services.entries()) {
       const id = service.stafferIds[0];
@@ -116,6 +130,7 @@ function fixedLayout(p: Prepared, services: CartService[], offsets: number[], no
       const at = start + (offsets[i] ?? 0);
       const need = (service.durationMin + service.bufferMin) * MINUTE;
       if (verdictFor(staffer, at, need, now, extra.get(id) ?? [], p.zone) !== "ok") return null;
+      if (!takeUnits(p, service.resourceIds ?? [], at, at + need, taken)) return null;
       extra.set(id, [...(extra.get(id) ?? []), { start: at, end: at + need }]);
       if (!opener || at < opener.at) opener = { at, id };
     }

@@ -1,6 +1,7 @@
 import { instantConverter, PreparedStaffer } from "./busy-time";
 import { verdictFor } from "./check";
-import type { Interval, LocationRules, StafferCalendarInput } from "./types";
+import { firstFreeUnit, type PreparedResource, prepareResource } from "./resources";
+import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
 import { MINUTE } from "../duration";
 
@@ -11,18 +12,53 @@ export interface CartService {
   bufferMin: number;
   /** Candidates: one id when the client fixed the staffer. */
   stafferIds: string[];
+  /** Resources the service requires: one unit of each for its duration + buffer. */
+  resourceIds?: string[];
 }
 
 export interface Assignment {
   stafferId: string;
   start: number;
   end: number;
+  /** The unit taken of each of the service's `resourceIds`, in that order. */
+  unitIds: string[];
 }
 
 export interface Prepared {
   staffers: Map<string, PreparedStaffer>;
+  resources: Map<string, PreparedResource>;
   zone: OffsetTable;
   location: LocationRules;
+}
+
+/** Units handed out so far in one placement: resource id → unit id → time. */
+export type TakenUnits = Map<string, Map<string, Interval[]>>;
+
+/**
+ * The first free unit of each resource over [start, end), counting and
+ * recording units already taken in this placement; null when a resource is
+ * unknown or has no free unit.
+ */
+export function takeUnits(
+  p: Prepared,
+  resourceIds: readonly string[],
+  start: number,
+  end: number,
+  taken: TakenUnits,
+): string[] | null {
+  const out: string[] = [];
+  for (const rid of resourceIds) {
+    const resource = p.resources.get(rid);
+    if (!resource) return null;
+    let mine = taken.get(rid);
+    if (!mine) taken.set(rid, (mine = new Map()));
+    const unit = firstFreeUnit(resource, start, end, mine);
+    if (!unit) return null;
+    // Recorded at once, so a resource named twice takes two different units.
+    mine.set(unit.id, [...(mine.get(unit.id) ?? []), { start, end }]);
+    out.push(unit.id);
+  }
+  return out;
 }
 
 export function prepare(
@@ -30,10 +66,12 @@ export function prepare(
   staffers: StafferCalendarInput[],
   from: number,
   to: number,
+  resources: ResourceInput[] = [],
 ): Prepared {
   const toInstant = instantConverter(location.timezone);
   return {
     staffers: new Map(staffers.map((s) => [s.id, new PreparedStaffer(s, location, toInstant)])),
+    resources: new Map(resources.map((r) => [r.id, prepareResource(r)])),
     zone: new OffsetTable(location.timezone, from - DAY, to + DAY),
     location,
   };
@@ -44,7 +82,9 @@ export function prepare(
  * service i's duration and buffer are over (the buffer is the room's and the
  * staffer's, so the client waits it out). Each service gets its fixed staffer
  * or, among free candidates, the one with the fewest booked minutes that local
- * day (ties by id). Time given to an earlier service counts as busy later on.
+ * day (ties by id), and the first free unit (in the resource's order) of each
+ * resource it requires. Time given to an earlier service counts as busy later
+ * on, for staffers and units alike.
  */
 export function place(
   p: Prepared,
@@ -53,6 +93,7 @@ export function place(
   now: number,
 ): Assignment[] | null {
   const extra = new Map<string, Interval[]>();
+  const taken: TakenUnits = new Map();
   const out: Assignment[] = [];
   let t = start;
   for (const service of services) {
@@ -68,7 +109,9 @@ export function place(
       if (!best || minutes < best.minutes) best = { id, minutes };
     }
     if (!best) return null;
-    out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE });
+    const unitIds = takeUnits(p, service.resourceIds ?? [], t, t + need, taken);
+    if (!unitIds) return null;
+    out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE, unitIds });
     extra.set(best.id, [...(extra.get(best.id) ?? []), { start: t, end: t + need }]);
     t += need;
   }
@@ -81,9 +124,17 @@ export function findCartStart(args: {
   staffers: StafferCalendarInput[];
   start: number;
   now: number;
+  /** Every resource any service of the cart requires. */
+  resources?: ResourceInput[];
 }): Assignment[] | null {
   if (args.services.length === 0) return [];
-  const p = prepare(args.location, args.staffers, args.start, args.start + 12 * DAY);
+  const p = prepare(
+    args.location,
+    args.staffers,
+    args.start,
+    args.start + 12 * DAY,
+    args.resources,
+  );
   return place(p, args.services, args.start, args.now);
 }
 
@@ -123,10 +174,11 @@ export function firstCartFitPerDay(args: {
   fromDate: string;
   toDate: string;
   now: number;
+  resources?: ResourceInput[];
 }): CartDay[] {
   const from = dayNumberOf(args.fromDate) * DAY - DAY;
   const to = dayNumberOf(args.toDate) * DAY + 13 * DAY;
-  const p = prepare(args.location, args.staffers, from, to);
+  const p = prepare(args.location, args.staffers, from, to, args.resources);
   return localDateRange(args.fromDate, args.toDate)
     .map((date) => firstFitOn(p, date, args.services, args.now))
     .filter((d): d is CartDay => d !== null);
@@ -139,13 +191,20 @@ export function nextCartFit(
     services: CartService[];
     staffers: StafferCalendarInput[];
     now: number;
+    resources?: ResourceInput[];
   },
   maxDays = 90,
 ): CartDay | null {
   const today = dayNumberOf(
     new OffsetTable(args.location.timezone, args.now, args.now).localDate(args.now),
   );
-  const p = prepare(args.location, args.staffers, today * DAY - DAY, (today + maxDays + 13) * DAY);
+  const p = prepare(
+    args.location,
+    args.staffers,
+    today * DAY - DAY,
+    (today + maxDays + 13) * DAY,
+    args.resources,
+  );
   for (let d = today; d < today + maxDays; d++) {
     const fit = firstFitOn(p, dateOfDayNumber(d), args.services, args.now);
     if (fit) return fit;

@@ -9,7 +9,14 @@ export {
   nextCartFit,
 } from "./cart";
 export { checkStart } from "./check";
-export { type ClockTime, type DisplayDay, type DisplaySlot, renderDays } from "./render";
+export { freeUnits } from "./resources";
+export {
+  type ClockTime,
+  type DisplayDay,
+  type DisplaySlot,
+  type RenderableDay,
+  renderDays,
+} from "./render";
 export { mergeSpans, searchSlots } from "./search";
 export type * from "./types";
 export {

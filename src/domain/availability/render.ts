@@ -1,4 +1,4 @@
-import type { DaySlots, Interval } from "./types";
+import type { DaySlots, Interval, Slot } from "./types";
 import { dateOfDayNumber, OffsetTable } from "./zone";
 
 export interface ClockTime {
@@ -14,7 +14,13 @@ export interface DisplaySlot extends ClockTime {
   startMs: number;
   endMs: number;
   stafferIds: string[];
+  quantity: number;
 }
+
+/** What renderDays reads: a slot built by hand (a cart's fit) may leave quantity out. */
+export type RenderableDay = Omit<DaySlots, "slots"> & {
+  slots: (Omit<Slot, "quantity"> & { quantity?: number })[];
+};
 
 export interface DisplayDay {
   date: string;
@@ -33,7 +39,7 @@ const hhmm = (seconds: number) => {
  * client is elsewhere) with HH:MM and seconds-from-midnight values. Dates of
  * the search with nothing bookable stay in the list, empty.
  */
-export function renderDays(days: DaySlots[], displayTimezone: string): DisplayDay[] {
+export function renderDays(days: RenderableDay[], displayTimezone: string): DisplayDay[] {
   const all = days.flatMap((d) => d.slots);
   const spanFrom = Math.min(...all.map((s) => s.start), Date.now());
   const spanTo = Math.max(...all.map((s) => s.end), Date.now());
@@ -71,6 +77,7 @@ export function renderDays(days: DaySlots[], displayTimezone: string): DisplayDa
         startMs: slot.start,
         endMs: slot.end,
         stafferIds: slot.stafferIds,
+        quantity: slot.quantity ?? slot.stafferIds.length,
       });
     }
     for (const interval of day.intervals) {

@@ -1,5 +1,6 @@
 import { firstEndingAfter, instantConverter, PreparedStaffer } from "./busy-time";
-import type { DaySlots, Interval, SlotSearchInput } from "./types";
+import { prepareResource, UnitCounter } from "./resources";
+import type { DaySlots, Interval, Slot, SlotSearchInput } from "./types";
 import { localDateRange } from "./zone";
 import { MINUTE } from "../duration";
 
@@ -22,6 +23,11 @@ export function mergeSpans(spans: Interval[]): Interval[] {
  * time; never before now + minimum notice. Each staffer's candidates are
  * walked in time order against its merged busy time with one moving pointer,
  * so a search costs O(candidates + busy intervals).
+ *
+ * Required resources then cap each start's quantity at the free units of
+ * each (one unit per booking, busy for the same duration + buffer); only
+ * starts that already have a free staffer are asked, and the units are walked
+ * with moving pointers too, so resources add O(starts × units).
  */
 export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const { location } = input;
@@ -33,6 +39,7 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const length = input.durationMin * MINUTE;
   const step = Math.max(1, location.slotStepMin) * MINUTE;
   const earliest = input.now + location.minNoticeMin * MINUTE;
+  const units = input.resources ? new UnitCounter(input.resources.map(prepareResource)) : null;
 
   return localDateRange(input.fromDate, input.toDate).map((date) => {
     const free = new Map<number, string[]>();
@@ -52,9 +59,11 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
         }
       }
     }
-    const slots = [...free.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([start, stafferIds]) => ({ start, end: start + length, stafferIds }));
+    const slots: Slot[] = [];
+    for (const [start, stafferIds] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
+      const quantity = units ? units.minFree(start, need, stafferIds.length) : stafferIds.length;
+      if (quantity > 0) slots.push({ start, end: start + length, stafferIds, quantity });
+    }
     return {
       date,
       slots,

@@ -33,6 +33,18 @@ export interface StafferCalendarInput {
   busy: BusyInterval[];
 }
 
+/** One unit of a resource: busy time only; free whenever not busy. */
+export interface UnitCalendarInput {
+  id: string;
+  busy: BusyInterval[];
+}
+
+/** A resource a service requires: its units, in the order they are tried (unit 1 first). */
+export interface ResourceInput {
+  id: string;
+  units: UnitCalendarInput[];
+}
+
 export interface Interval {
   start: number;
   end: number;
@@ -47,14 +59,24 @@ export interface SlotSearchInput {
   fromDate: string;
   toDate: string;
   now: number;
+  /**
+   * The resources the searched service requires: a slot also needs one free
+   * unit of each over [start, start + duration + buffer).
+   */
+  resources?: ResourceInput[];
 }
 
 export interface Slot {
   start: number;
   /** start + duration: the buffer is the staffer's, not the client's. */
   end: number;
-  /** Free staffers, sorted; the slot's quantity is their number. */
+  /** Free staffers, sorted. */
   stafferIds: string[];
+  /**
+   * Bookings that could still be made at this start: the free staffers, or
+   * fewer when a required resource has fewer free units. Always at least 1.
+   */
+  quantity: number;
 }
 
 export interface DaySlots {

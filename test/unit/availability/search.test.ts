@@ -46,6 +46,7 @@ describe("searchSlots worked examples", () => {
       start: T("2030-03-04", "10:30"),
       end: T("2030-03-04", "11:30"),
       stafferIds: ["a"],
+      quantity: 1,
     });
   });
 
