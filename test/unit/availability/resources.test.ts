@@ -12,7 +12,6 @@ import {
   searchSlots,
 } from "../../../src/domain/availability";
 
-const MIN = 60_000;
 const berlin = { timezone: "Europe/Berlin", slotStepMin: 15, minNoticeMin: 0 };
 const DATE = "2030-03-04";
 const T = (hhmm: string, date = DATE) => localDateTimeToInstant(date, hhmm, "Europe/Berlin");
