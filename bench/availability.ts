@@ -1,6 +1,6 @@
 import { getSlots } from "slot-calculator";
 import { searchSlots } from "../src/domain/availability";
-import { buildFixture, FROM, LOCATION } from "./fixture";
+import { buildFixture, buildResources, FROM, LOCATION } from "./fixture";
 
 const WEEKDAYS = [
   "Monday",
@@ -28,14 +28,41 @@ function time(run: () => unknown, repeats: number, warmup = 3): number {
   return median(samples);
 }
 
+/** The searched service of the resource run requires these two of the five resources. */
+const REQUIRED = ["room-a", "basin"];
+
+/**
+ * Two runs compared fairly: both warmed up, then their samples taken in
+ * alternation, so JIT warm-up and machine load fall on both alike.
+ */
+function timePair(a: () => unknown, b: () => unknown, repeats: number, warmup: number) {
+  for (let i = 0; i < warmup; i++) {
+    a();
+    b();
+  }
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < repeats; i++) {
+    [a, b].forEach((run, j) => {
+      const started = performance.now();
+      run();
+      samples[j]?.push(performance.now() - started);
+    });
+  }
+  return samples.map(median) as [number, number];
+}
+
 const ours = (
   days: number,
   durationMin: number,
   bufferMin: number,
   step: number,
   aligned = false,
+  withResources = false,
 ) => {
   const fixture = buildFixture(days, aligned);
+  const resources = withResources
+    ? buildResources(days).filter((r) => REQUIRED.includes(r.id))
+    : undefined;
   return () =>
     searchSlots({
       location: { ...LOCATION, slotStepMin: step },
@@ -45,6 +72,7 @@ const ours = (
       fromDate: FROM,
       toDate: fixture.toDate,
       now: 0,
+      resources,
     });
 };
 
@@ -141,6 +169,35 @@ export async function runAvailabilityBench(): Promise<void> {
       `    ${String(days).padStart(3)}-day search:            ${t.toFixed(2).padStart(7)} ms  (${(t / days).toFixed(3)} ms/day; ×${(t / base).toFixed(2)} for ×${(days / 31).toFixed(2)} the days and bookings)`,
     );
   }
+
+  // The same 31-day salon problem when the service also needs a room and a basin.
+  const [plain, withResources] = timePair(
+    ours(31, 45, 15, 15),
+    ours(31, 45, 15, 15, false, true),
+    SAMPLES,
+    WARMUP,
+  );
+  const all = buildResources(31);
+  console.log(
+    `  With 5 resources (${all.map((r) => `${r.id} ×${r.units.length}`).join(", ")}; each unit ~110 busy spans per 31 days); the service requires ${REQUIRED.join(" and ")}:`,
+  );
+  console.log(
+    `    31-day search, no resources: ${plain.toFixed(2).padStart(7)} ms  (median of ${SAMPLES}, samples alternating with the next line's)`,
+  );
+  console.log(
+    `    31-day search, 2 required:   ${withResources.toFixed(2).padStart(7)} ms  (median of ${SAMPLES})`,
+  );
+  console.log(`    slowdown factor: ${(withResources / plain).toFixed(2)}× (target ≤ 1.5×)`);
+  // Outside the timers: how much the resources bind, so the run is not a no-op.
+  const count = (days: ReturnType<ReturnType<typeof ours>>) => {
+    const slots = days.flatMap((d) => d.slots);
+    return { starts: slots.length, bookable: slots.reduce((n, s) => n + s.quantity, 0) };
+  };
+  const without = count(ours(31, 45, 15, 15)());
+  const limited = count(ours(31, 45, 15, 15, false, true)());
+  console.log(
+    `    listed starts ${without.starts.toLocaleString("en")} → ${limited.starts.toLocaleString("en")}; bookable places (sum of quantity) ${without.bookable.toLocaleString("en")} → ${limited.bookable.toLocaleString("en")}`,
+  );
 
   // Beside it, labelled: the peer on the unaligned calendars, 60-min slots (it has no
   // buffer or grid), minute-by-minute map and Luxon formatting of each slot inside its call.

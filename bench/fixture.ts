@@ -1,4 +1,9 @@
-import type { BusyInterval, LocationRules, StafferCalendarInput } from "../src/domain/availability";
+import type {
+  BusyInterval,
+  LocationRules,
+  ResourceInput,
+  StafferCalendarInput,
+} from "../src/domain/availability";
 import { localDateTimeToInstant } from "../src/domain/availability";
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run measures the same calendar. */
@@ -74,4 +79,48 @@ export function buildFixture(days: number, aligned = false, seed = 42): Fixture 
   place(2000, "booking");
   place(200, "blocked");
   return { staffers, days, toDate };
+}
+
+/**
+ * Five resources of a salon: two rooms of 2 units, a basin of 3 units and two
+ * single pieces of equipment. Each unit is busy like a staffer of
+ * buildFixture: about 100 bookings and 10 blocked spots per 31 days, 30–105
+ * minutes each, starting 09:00–16:45 on the quarter hour, Monday to Sunday.
+ */
+export function buildResources(days: number, seed = 7): ResourceInput[] {
+  const random = rng(seed);
+  const shapes: [string, number][] = [
+    ["room-a", 2],
+    ["room-b", 2],
+    ["basin", 3],
+    ["steamer", 1],
+    ["laser", 1],
+  ];
+  const scale = days / 31;
+  const busyOf = (): BusyInterval[] => {
+    const busy: BusyInterval[] = [];
+    const add = (count: number, kind: BusyInterval["kind"]) => {
+      for (let n = 0; n < Math.round(count * scale); n++) {
+        const day = Math.floor(random() * days);
+        const date = new Date(Date.parse(`${FROM}T00:00:00Z`) + day * DAY)
+          .toISOString()
+          .slice(0, 10);
+        const hour = 9 + Math.floor(random() * 8);
+        const minute = [0, 15, 30, 45][Math.floor(random() * 4)] ?? 0;
+        const start = localDateTimeToInstant(
+          date,
+          `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
+          LOCATION.timezone,
+        );
+        busy.push({ start, end: start + (30 + Math.floor(random() * 6) * 15) * 60_000, kind });
+      }
+    };
+    add(100, "booking");
+    add(10, "blocked");
+    return busy;
+  };
+  return shapes.map(([id, quantity]) => ({
+    id,
+    units: Array.from({ length: quantity }, (_, i) => ({ id: `${id}-${i + 1}`, busy: busyOf() })),
+  }));
 }
