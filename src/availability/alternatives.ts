@@ -70,6 +70,7 @@ export async function findAlternatives(scope: Scope, query: ConflictQuery): Prom
         durationMin: row.duration,
         bufferMin: bufferOf(row),
         stafferIds: s.stafferId ? [s.stafferId] : inputs.performersOf(row.id).map((p) => p.id),
+        resourceIds: inputs.resourcesOf(row.id),
       });
     }
     return cart;
@@ -85,6 +86,7 @@ export async function findAlternatives(scope: Scope, query: ConflictQuery): Prom
           location: inputs.rules,
           services: cart,
           staffers,
+          resources: inputs.resources,
           start: item.start,
           now,
         }),
@@ -94,6 +96,7 @@ export async function findAlternatives(scope: Scope, query: ConflictQuery): Prom
     location: inputs.rules,
     staffers,
     services: refused.cart,
+    resources: inputs.resources,
     ...(query.offsetsMs ? { offsetsMs: query.offsetsMs } : {}),
     around: refused.item.start,
     now,

@@ -1,5 +1,12 @@
+import { unitCalendarId } from "../calendar/ids";
 import type { loadAvailability } from "../db/queries/availability";
-import type { BusyInterval, LocationRules, StafferCalendarInput } from "../domain/availability";
+import type {
+  BusyInterval,
+  LocationRules,
+  ResourceInput,
+  StafferCalendarInput,
+  UnitCalendarInput,
+} from "../domain/availability";
 
 type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
 
@@ -33,10 +40,43 @@ export function engineInputs(
   }
   for (const b of loaded.busy) {
     // A booking being moved must not collide with its own current time.
-    if (options.ignoreEntries?.has(b.id)) continue;
+    if (options.ignoreEntries?.has(b.id) || !b.stafferId) continue;
     const busy: BusyInterval = { start: b.start, end: b.end, kind: b.kind };
     calendars.get(b.stafferId)?.busy.push(busy);
   }
+
+  // Each unit of a resource is a calendar of busy time only, tried in unit order.
+  const units = new Map<string, UnitCalendarInput>();
+  const resources: ResourceInput[] = loaded.resources
+    .map((r) => ({
+      id: r.id,
+      units: Array.from({ length: r.quantity }, (_, i) => {
+        const unit = { id: unitCalendarId(r.id, i + 1), busy: [] as BusyInterval[] };
+        units.set(unit.id, unit);
+        return unit;
+      }),
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const b of loaded.resourceBusy) {
+    if (options.ignoreEntries?.has(b.id) || !b.resourceId || b.unit == null) continue;
+    units.get(unitCalendarId(b.resourceId, b.unit))?.busy.push({
+      start: b.start,
+      end: b.end,
+      kind: b.kind,
+    });
+  }
+  /** The resources a service needs (sorted); one missing here means it cannot be booked here. */
+  const resourcesOf = (serviceId: string) =>
+    loaded.required
+      .filter((r) => r.serviceId === serviceId)
+      .map((r) => r.resourceId)
+      .sort();
+  /** The resources a service needs as the engine takes them: one missing here has no units. */
+  const requiredBy = (serviceId: string): ResourceInput[] =>
+    resourcesOf(serviceId).map((id) => resources.find((r) => r.id === id) ?? { id, units: [] });
+  /** The live busy list of a staffer's or a unit's calendar, to note time another write won. */
+  const busyOf = (calendarId: string) =>
+    calendars.get(calendarId)?.busy ?? units.get(calendarId)?.busy;
   /** Calendars of the staff who perform a service here, sorted by id for deterministic results. */
   const performersOf = (serviceId: string) =>
     loaded.performers
@@ -44,5 +84,14 @@ export function engineInputs(
       .map((p) => calendars.get(p.stafferId))
       .filter((c): c is StafferCalendarInput => c !== undefined)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { rules, calendars, performersOf, location };
+  return {
+    rules,
+    calendars,
+    performersOf,
+    resources,
+    resourcesOf,
+    requiredBy,
+    busyOf,
+    location,
+  };
 }

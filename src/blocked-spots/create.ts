@@ -58,7 +58,7 @@ export async function blockTime(
     env,
     scope.db,
     scope.workspaceId,
-    [{ stafferId, entries: [entry], checkConflicts: false }],
+    [{ calendarId: stafferId, entries: [entry], checkConflicts: false }],
     () => [
       scope.db.insert(blockedSpots).values(row),
       scope.db.insert(calendarEntries).values({

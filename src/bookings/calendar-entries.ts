@@ -1,14 +1,23 @@
-/** Busy time of booked services: their calendar_entries rows and the calendar claims that hold them. */
-import type { StafferClaim } from "../calendar/client";
+/**
+ * Busy time of booked services: their calendar_entries rows and the calendar
+ * claims that hold them. A service's time is its staffer's and, for a service
+ * that needs resources, one unit's of each (the same interval).
+ */
+import type { CalendarClaim } from "../calendar/client";
+import { calendarIdOf, type CalendarOwnerColumns } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
 import { MINUTE } from "../domain/duration";
-import type { PlannedBooking } from "./planner";
+import type { PlannedBooking, PlannedUnit } from "./planner";
 
 /** Calendar entry of a booked service: its staffer's interval starting at the service's start. */
-export const entryOf = <E extends { stafferId: string; startsAt: number }>(
+export const entryOf = <E extends { stafferId: string | null; startsAt: number }>(
   entries: E[],
   service: { stafferId: string; reservedOn: number },
 ) => entries.find((e) => e.stafferId === service.stafferId && e.startsAt === service.reservedOn);
+
+/** Entries of resource units (not of staffers). */
+export const unitEntriesOf = <E extends { resourceId: string | null }>(entries: E[]) =>
+  entries.filter((e) => e.resourceId !== null);
 
 /**
  * The `calendar_entries` row of a booked service: its staffer is busy from the
@@ -21,12 +30,26 @@ export const bookedEntry = (
 ) => ({
   id,
   workspaceId: at.workspaceId,
-  stafferId: s.stafferId,
+  stafferId: s.stafferId as string | null,
+  resourceId: null as string | null,
+  unit: null as number | null,
   locationId: at.locationId,
   kind: "booking" as const,
   sourceId: at.bookingId,
   startsAt: s.reservedOn,
   endsAt: s.reservedUntil + s.buffer * MINUTE,
+});
+
+/** The `calendar_entries` row of one resource unit a booked service takes: the same interval. */
+export const unitEntry = (
+  at: { workspaceId: string; locationId: string; bookingId: string },
+  s: { reservedOn: number; reservedUntil: number; buffer: number },
+  unit: PlannedUnit,
+) => ({
+  ...bookedEntry(at, { ...s, stafferId: "" }, unit.entryId),
+  stafferId: null,
+  resourceId: unit.resourceId as string | null,
+  unit: unit.unit as number | null,
 });
 
 /** The same busy time as an entry of a calendar claim. */
@@ -43,48 +66,63 @@ export const claimEntry = (e: {
   end: e.endsAt,
 });
 
-type EntryRow = {
+type EntryRow = CalendarOwnerColumns & {
   id: string;
-  stafferId: string;
   sourceId: string;
   startsAt: number;
   endsAt: number;
 };
 
 /**
- * One claim per staffer touched by a change of busy time: the entries it adds
- * there and the ones it supersedes (which the calendar locks until the write
- * settles, so no other write can replace them meanwhile).
+ * One claim per calendar (staffer or resource unit) touched by a change of
+ * busy time: the entries it adds there and the ones it supersedes (which the
+ * calendar locks until the write settles, so no other write can replace them
+ * meanwhile).
  */
-export function movingClaims(removed: EntryRow[], added: EntryRow[]): StafferClaim[] {
-  const staffers = [...new Set([...removed, ...added].map((e) => e.stafferId))];
-  return staffers.map((stafferId) => ({
-    stafferId,
-    entries: added.filter((e) => e.stafferId === stafferId).map(claimEntry),
-    replaces: removed.filter((e) => e.stafferId === stafferId).map((e) => e.id),
+export function movingClaims(removed: EntryRow[], added: EntryRow[]): CalendarClaim[] {
+  const ids = [...new Set([...removed, ...added].map(calendarIdOf))];
+  return ids.map((calendarId) => ({
+    calendarId,
+    entries: added.filter((e) => calendarIdOf(e) === calendarId).map(claimEntry),
+    replaces: removed.filter((e) => calendarIdOf(e) === calendarId).map((e) => e.id),
     checkConflicts: true,
   }));
 }
 
-/** Busy time per staffer: each service with its buffer, grouped for one claim per calendar. */
-export function claimsFor(bookings: PlannedBooking[]) {
-  const byStaffer = new Map<string, CalendarEntry[]>();
-  for (const booking of bookings) {
-    for (const s of booking.services) {
-      const entries = byStaffer.get(s.stafferId) ?? [];
-      entries.push({
-        id: s.id,
-        kind: "booking",
-        source: booking.id,
+/** Every calendar entry of planned bookings: each service's staffer and units, with its buffer. */
+export function plannedEntries(
+  bookings: PlannedBooking[],
+  kind: "booking" | "held" = "booking",
+  source?: string,
+): { calendarId: string; entry: CalendarEntry }[] {
+  return bookings.flatMap((booking) =>
+    booking.services.flatMap((s) => {
+      const at = {
+        kind,
+        source: source ?? booking.id,
         start: s.start,
         end: s.end + s.buffer * MINUTE,
-      });
-      byStaffer.set(s.stafferId, entries);
-    }
+      };
+      return [
+        { calendarId: s.stafferId, entry: { id: s.id, ...at } },
+        ...s.units.map((u) => ({ calendarId: u.calendarId, entry: { id: u.entryId, ...at } })),
+      ];
+    }),
+  );
+}
+
+/** Entries grouped into one claim per calendar. */
+export function claimsOf(entries: { calendarId: string; entry: CalendarEntry }[]): CalendarClaim[] {
+  const byCalendar = new Map<string, CalendarEntry[]>();
+  for (const { calendarId, entry } of entries) {
+    byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), entry]);
   }
-  return [...byStaffer].map(([stafferId, entries]) => ({
-    stafferId,
-    entries,
+  return [...byCalendar].map(([calendarId, list]) => ({
+    calendarId,
+    entries: list,
     checkConflicts: true,
   }));
 }
+
+/** Busy time per calendar of new bookings, one claim per calendar. */
+export const claimsFor = (bookings: PlannedBooking[]) => claimsOf(plannedEntries(bookings));

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { commitWithClaims, type StafferClaim } from "../calendar/client";
+import { commitWithClaims, type CalendarClaim } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard } from "../db/guards";
 import {
@@ -27,7 +27,7 @@ export interface BookingChange {
   event: EventType;
   statements: BatchItem<"sqlite">[];
   /** Calendars to claim when busy time moves, is reassigned or freed. */
-  claims?: StafferClaim[];
+  claims?: CalendarClaim[];
   /** The change also writes the booking's order (money, totals): compare-and-set it too. */
   touchesOrder?: boolean;
 }

@@ -132,6 +132,8 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
+      resources: inputs.resources,
+      resourcesOf: inputs.resourcesOf,
       now,
     });
     const { statements, rendered } = bookingWrite(
@@ -159,11 +161,11 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     } catch (error) {
       // Staffers are the reservation's: no one else to try, only the reason to find.
       if (redeem) throw await redeem.explain(error);
-      // Another request won this staffer: note it busy and let auto-allocation pick someone else.
+      // Another request won this staffer or unit: note it busy and let allocation pick another.
       if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
-      inputs.calendars
-        .get(error.stafferId)
-        ?.busy.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      inputs
+        .busyOf(error.calendarId)
+        ?.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
     }
   }
 }

@@ -1,15 +1,22 @@
 import type { engineInputs } from "../availability/engine-input";
-import { checkStart } from "../domain/availability";
+import { checkStart, type Interval } from "../domain/availability";
+import { firstFreeUnit, prepareResource } from "../domain/availability/resources";
+import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
+import { type PlannedUnit, plannedUnit } from "./planner";
 
 type Inputs = NonNullable<ReturnType<typeof engineInputs>>;
 
 export interface Placement {
+  /** Whose resources the placement needs, one unit of each. */
+  serviceId: string;
   stafferId: string;
   start: number;
   durationMin: number;
   bufferMin: number;
 }
+
+const taken = () => new ApiError("slot_unavailable", "The requested time is not available.");
 
 /**
  * Checks that each placement fits its staffer's working hours and known busy
@@ -37,7 +44,27 @@ export function assertPlacementsFit(
       throw fieldError(timeField, "The time is in the past or inside the minimum notice.");
     if (verdict === "outside_hours")
       throw fieldError(timeField, "The time is outside the staffer's working hours.");
-    if (verdict === "busy")
-      throw new ApiError("slot_unavailable", "The requested time is not available.");
+    if (verdict === "busy") throw taken();
   }
+}
+
+/**
+ * Takes the first free unit of every resource each placement's service needs,
+ * counting units given to earlier placements (409 when a resource has none
+ * free); the placement's own current time must be left out of `inputs`.
+ */
+export function unitsFor(inputs: Inputs, placements: Placement[]): PlannedUnit[][] {
+  const resources = new Map(inputs.resources.map((r) => [r.id, prepareResource(r)]));
+  const given = new Map<string, Interval[]>();
+  return placements.map((p) => {
+    const start = p.start;
+    const end = p.start + (p.durationMin + p.bufferMin) * MINUTE;
+    return inputs.resourcesOf(p.serviceId).map((resourceId) => {
+      const resource = resources.get(resourceId);
+      const unit = resource && firstFreeUnit(resource, start, end, given);
+      if (!unit) throw taken();
+      given.set(unit.id, [...(given.get(unit.id) ?? []), { start, end }]);
+      return plannedUnit(unit.id);
+    });
+  });
 }

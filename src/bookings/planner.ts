@@ -1,13 +1,24 @@
+import { ownerColumns } from "../calendar/ids";
 import type { services as servicesTable } from "../db/schema";
 import {
   checkStart,
   findCartStart,
   type LocationRules,
+  type ResourceInput,
   type StafferCalendarInput,
 } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
+
+/** One unit of a resource a service takes, with the id of its calendar entry. */
+export interface PlannedUnit {
+  entryId: string;
+  /** The unit's calendar id (`resourceId#unit`). */
+  calendarId: string;
+  resourceId: string;
+  unit: number;
+}
 
 /** A booking about to be written: ids are chosen up front so claims and rows share them. */
 export interface PlannedService {
@@ -25,6 +36,8 @@ export interface PlannedService {
   originalPrice: number;
   taxName: string | null;
   taxRateBp: number | null;
+  /** One unit of every resource the service needs, for its duration and buffer. */
+  units: PlannedUnit[];
 }
 
 export interface PlannedBooking {
@@ -48,6 +61,10 @@ export interface PlanContext {
   rules: LocationRules;
   services: Map<string, ServiceRow>;
   performersOf: (serviceId: string) => StafferCalendarInput[];
+  /** Resources present at the location, their units tried in order. */
+  resources: ResourceInput[];
+  /** The resources a service needs. */
+  resourcesOf: (serviceId: string) => string[];
   now: number;
 }
 
@@ -69,6 +86,12 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
     return copy;
   };
 
+  const resources = ctx.resources.map((r) => ({
+    id: r.id,
+    units: r.units.map((u) => ({ id: u.id, busy: [...u.busy] })),
+  }));
+  const unitBusy = new Map(resources.flatMap((r) => r.units.map((u) => [u.id, u.busy] as const)));
+
   return items.map((item) => {
     const services = item.services.map((s) => {
       const row = ctx.services.get(s.serviceId);
@@ -84,8 +107,10 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         durationMin: s.row.duration,
         bufferMin: bufferOf(s.row),
         stafferIds: s.candidates.map((c) => c.id),
+        resourceIds: ctx.resourcesOf(s.row.id),
       })),
       staffers,
+      resources,
       start: item.start,
       now: ctx.now,
     });
@@ -96,9 +121,9 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
         const buffer = bufferOf(row);
-        calendars
-          .get(p.stafferId)
-          ?.busy.push({ start: p.start, end: p.end + buffer * MINUTE, kind: "booking" });
+        const busy = { start: p.start, end: p.end + buffer * MINUTE, kind: "booking" as const };
+        calendars.get(p.stafferId)?.busy.push(busy);
+        for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
         return {
           id: crypto.randomUUID(),
           serviceId: row.id,
@@ -113,11 +138,21 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
           originalPrice: row.price,
           taxName: row.taxName,
           taxRateBp: row.taxRateBp,
+          units: p.unitIds.map((calendarId) => plannedUnit(calendarId)),
         };
       }),
     };
     return booking;
   });
+}
+
+export function plannedUnit(
+  calendarId: string,
+  entryId: string = crypto.randomUUID(),
+): PlannedUnit {
+  const { resourceId, unit } = ownerColumns(calendarId);
+  if (!resourceId || unit == null) throw new Error(`${calendarId} is not a resource unit`);
+  return { entryId, calendarId, resourceId, unit };
 }
 
 /** The most useful reason an item cannot be placed, judged on its first service. */

@@ -64,12 +64,17 @@ export function itemProblems(
   inputs: NonNullable<ReturnType<typeof engineInputs>>,
 ): Record<string, string[]> {
   const known = new Set(loaded.services.map((s) => s.id));
+  const here = new Set(inputs.resources.map((r) => r.id));
   const problems: Record<string, string[]> = {};
   items.forEach((item, i) => {
     item.services.forEach((s, j) => {
       if (!known.has(s.serviceId)) problems[fields.service(i, j)] = ["Unknown service."];
       else if (!loaded.offeredAt.has(s.serviceId))
         problems[fields.service(i, j)] = ["The service is not offered at this location."];
+      else if (inputs.resourcesOf(s.serviceId).some((r) => !here.has(r)))
+        problems[fields.service(i, j)] = [
+          "The service needs a resource (room, chair or equipment) this location does not have.",
+        ];
       else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
         problems[fields.staffer(i, j)] = [
           "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",

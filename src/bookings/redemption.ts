@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { StafferClaim } from "../calendar/client";
+import type { CalendarClaim } from "../calendar/client";
 import type { ReservationRow } from "../db/queries/reservations";
 import type { PlanItem } from "./planner";
 
@@ -12,8 +12,8 @@ import type { PlanItem } from "./planner";
 export interface Redemption {
   /** The reservation's calendar entries: not in the way of the booking that replaces them. */
   entryIds: ReadonlySet<string>;
-  /** The same entries, per staffer calendar. */
-  entriesByStaffer: ReadonlyMap<string, string[]>;
+  /** The same entries, per calendar (staffers' and resource units'). */
+  entriesByCalendar: ReadonlyMap<string, string[]>;
   /** Batch condition, built when the batch is: the reservation is still unused and unexpired. */
   live: () => SQL;
   /** Removes the held time from D1 and marks the reservation used. */
@@ -41,17 +41,17 @@ export interface ReservationUse {
  * calendar: the calendar keeps them busy for everyone else until the write
  * settles, and the replaced entries go when it confirms.
  */
-export function redeemingClaims(claims: StafferClaim[], redemption: Redemption): StafferClaim[] {
+export function redeemingClaims(claims: CalendarClaim[], redemption: Redemption): CalendarClaim[] {
   const out = claims.map((claim) => ({
     ...claim,
     replaces: [
       ...(claim.replaces ?? []),
-      ...(redemption.entriesByStaffer.get(claim.stafferId) ?? []),
+      ...(redemption.entriesByCalendar.get(claim.calendarId) ?? []),
     ],
   }));
-  for (const [stafferId, ids] of redemption.entriesByStaffer) {
-    if (!out.some((c) => c.stafferId === stafferId)) {
-      out.push({ stafferId, entries: [], replaces: ids, checkConflicts: true });
+  for (const [calendarId, ids] of redemption.entriesByCalendar) {
+    if (!out.some((c) => c.calendarId === calendarId)) {
+      out.push({ calendarId, entries: [], replaces: ids, checkConflicts: true });
     }
   }
   return out;

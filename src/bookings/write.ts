@@ -15,7 +15,7 @@ import type { LocationPolicy } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
 import { renderCustomer } from "../views/customer";
-import { bookedEntry } from "./calendar-entries";
+import { bookedEntry, unitEntry } from "./calendar-entries";
 import { bookingEnd, bookingStart, type PlannedBooking } from "./planner";
 
 export interface CustomerInput {
@@ -89,6 +89,7 @@ export function bookingWrite(
       originalPrice: s.originalPrice,
       taxName: s.taxName,
       taxRateBp: s.taxRateBp,
+      resourceIds: s.units.map((u) => u.resourceId),
     })),
   );
   const invoice = bookingOrderInvoice({ order, orderServices: serviceRows });
@@ -170,16 +171,21 @@ export function bookingWrite(
     ...orderInsert(db, order),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),
-    // The booked-service id doubles as its calendar entry id, as the claims used it.
+    // The booked-service id doubles as its staffer's calendar entry id, as the claims used it.
     ...insertRows(
       db,
       calendarEntries,
-      serviceRows.map((s) =>
-        bookedEntry(
-          { workspaceId, locationId: details.locationId, bookingId: s.bookingId },
-          s,
-          s.id,
-        ),
+      planned.flatMap((b) =>
+        b.services.flatMap((p) => {
+          const at = { workspaceId, locationId: details.locationId, bookingId: b.id };
+          const s = {
+            stafferId: p.stafferId,
+            reservedOn: p.start,
+            reservedUntil: p.end,
+            buffer: p.buffer,
+          };
+          return [bookedEntry(at, s, p.id), ...p.units.map((u) => unitEntry(at, s, u))];
+        }),
       ),
     ),
   ];

@@ -1,11 +1,12 @@
 import { commitWithClaims, type Defer } from "../calendar/client";
 import type { CalendarEntry } from "../calendar/types";
+import { claimsOf, plannedEntries } from "../bookings/calendar-entries";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
+import { ownerColumns } from "../calendar/ids";
 import { type PlannedBooking, planItems } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { MINUTE } from "../domain/duration";
 import type { Env } from "../env";
 import { toIso } from "../lib/clock";
 import { SlotTakenError } from "../lib/errors";
@@ -20,7 +21,7 @@ export interface ReservationRequest extends PlanningRequest {
 
 /**
  * Holds the items' time (staffers resolved as a cart booking would) until
- * `expires_at`: one claim per staffer calendar and one D1 batch, like a
+ * `expires_at`: one claim per calendar (staffers and resource units) and one D1 batch, like a
  * booking, but of `held` entries that stop counting at their expiry.
  */
 export async function createReservation(
@@ -39,6 +40,8 @@ export async function createReservation(
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
+      resources: inputs.resources,
+      resourcesOf: inputs.resourcesOf,
       now,
     });
     const items = heldItemsOf(planned);
@@ -51,39 +54,25 @@ export async function createReservation(
       releasedAt: null,
       createdAt: now,
     };
-    const entries = planned.flatMap((b) =>
-      b.services.map((s) => ({
-        stafferId: s.stafferId,
-        entry: {
-          id: s.id,
-          kind: "held" as const,
-          source: id,
-          start: s.start,
-          end: s.end + s.buffer * MINUTE,
-          expires: expiresAt,
-        } satisfies CalendarEntry,
-      })),
-    );
-    const staffers = [...new Set(entries.map((e) => e.stafferId))];
+    const entries = plannedEntries(planned, "held", id).map(({ calendarId, entry }) => ({
+      calendarId,
+      entry: { ...entry, expires: expiresAt } satisfies CalendarEntry,
+    }));
     try {
       await commitWithClaims(
         env,
         scope.db,
         scope.workspaceId,
-        staffers.map((stafferId) => ({
-          stafferId,
-          entries: entries.filter((e) => e.stafferId === stafferId).map((e) => e.entry),
-          checkConflicts: true,
-        })),
+        claimsOf(entries),
         () => [
           scope.db.insert(reservations).values(row),
           ...insertRows(
             scope.db,
             calendarEntries,
-            entries.map(({ stafferId, entry }) => ({
+            entries.map(({ calendarId, entry }) => ({
               id: entry.id,
               workspaceId: scope.workspaceId,
-              stafferId,
+              ...ownerColumns(calendarId),
               locationId: req.locationId,
               kind: "held" as const,
               sourceId: id,
@@ -99,9 +88,9 @@ export async function createReservation(
     } catch (error) {
       // Another request won this staffer: note it busy and let auto-allocation pick someone else.
       if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
-      inputs.calendars
-        .get(error.stafferId)
-        ?.busy.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      inputs
+        .busyOf(error.calendarId)
+        ?.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
     }
   }
 }
@@ -118,6 +107,11 @@ function heldItemsOf(planned: PlannedBooking[]): HeldItem[] {
         starts_at: toIso(s.start),
         ends_at: toIso(s.end),
         entry_id: s.id,
+        units: s.units.map((u) => ({
+          calendar_id: u.calendarId,
+          resource_uuid: u.resourceId,
+          entry_id: u.entryId,
+        })),
       })),
     };
   });

@@ -6,7 +6,7 @@ import { reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
 import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
-import { heldEntriesByStaffer, heldItems, isLive } from "./view";
+import { heldEntriesByCalendar, heldItems, isLive } from "./view";
 
 /** Batch condition: the reservation is unused, not released and unexpired at `now`. */
 export const stillLive = (id: string, now: number) =>
@@ -92,13 +92,13 @@ function redeem(
   });
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
-  const byStaffer = heldEntriesByStaffer(held);
+  const byCalendar = heldEntriesByCalendar(held);
   const now = Date.now();
   return {
     items,
     redemption: {
-      entryIds: new Set([...byStaffer.values()].flat()),
-      entriesByStaffer: byStaffer,
+      entryIds: new Set([...byCalendar.values()].flat()),
+      entriesByCalendar: byCalendar,
       live: () => stillLive(row.id, Date.now()),
       statements: endReservation(scope, row.id, now),
       explain: async (error) => {

@@ -5,7 +5,7 @@ import { endReservation, findReservation } from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
 import { notFound, RecordChangedError } from "../lib/errors";
-import { heldEntriesByStaffer, heldItems, isLive } from "./view";
+import { heldEntriesByCalendar, heldItems, isLive } from "./view";
 import { stillLive } from "./redeem";
 
 /**
@@ -21,14 +21,14 @@ export async function releaseReservation(
   const row = await findReservation(scope, id);
   const now = Date.now();
   if (!row || !isLive(row, now)) throw notFound("Reservation");
-  const byStaffer = heldEntriesByStaffer(heldItems(row));
+  const byCalendar = heldEntriesByCalendar(heldItems(row));
   try {
     await commitWithClaims(
       env,
       scope.db,
       scope.workspaceId,
-      [...byStaffer].map(([stafferId, ids]) => ({
-        stafferId,
+      [...byCalendar].map(([calendarId, ids]) => ({
+        calendarId,
         entries: [],
         replaces: ids,
         checkConflicts: false,

@@ -9,6 +9,8 @@ export interface HeldService {
   ends_at: string;
   /** The `calendar_entries` row (and calendar object entry) that holds its time. */
   entry_id: string;
+  /** The resource units it holds (absent in reservations made before resources). */
+  units?: { calendar_id: string; resource_uuid: string; entry_id: string }[];
 }
 
 export interface HeldItem {
@@ -18,13 +20,19 @@ export interface HeldItem {
 
 export const heldItems = (row: ReservationRow): HeldItem[] => JSON.parse(row.items) as HeldItem[];
 
-/** The calendar entries a reservation holds, per staffer (what a booking or a release replaces). */
-export function heldEntriesByStaffer(items: readonly HeldItem[]): Map<string, string[]> {
-  const byStaffer = new Map<string, string[]>();
+/**
+ * The calendar entries a reservation holds, per calendar: its staffers' and
+ * its resource units' (what a booking or a release replaces).
+ */
+export function heldEntriesByCalendar(items: readonly HeldItem[]): Map<string, string[]> {
+  const byCalendar = new Map<string, string[]>();
+  const add = (calendarId: string, entryId: string) =>
+    byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), entryId]);
   for (const s of items.flatMap((i) => i.services)) {
-    byStaffer.set(s.staffer_uuid, [...(byStaffer.get(s.staffer_uuid) ?? []), s.entry_id]);
+    add(s.staffer_uuid, s.entry_id);
+    for (const u of s.units ?? []) add(u.calendar_id, u.entry_id);
   }
-  return byStaffer;
+  return byCalendar;
 }
 
 /** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
@@ -43,6 +51,7 @@ export function renderReservation(row: ReservationRow) {
         staffer_uuid: s.staffer_uuid,
         starts_at: s.starts_at,
         ends_at: s.ends_at,
+        resource_uuids: (s.units ?? []).map((u) => u.resource_uuid),
       })),
     })),
   };

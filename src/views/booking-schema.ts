@@ -31,6 +31,10 @@ export const OrderedServiceSchema = z
     tax_value: z.number().nullable(),
     duration: DurationSchema,
     original_duration: DurationSchema,
+    resource_uuids: z.array(z.string()).openapi({
+      description:
+        "The resources (rooms, chairs, equipment) the service takes, one unit of each for its duration and buffer.",
+    }),
   })
   .openapi("OrderedService");
 

@@ -93,6 +93,7 @@ export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.
         tax_value: s.taxRateBp === null ? null : s.taxRateBp / 100,
         duration: durationObject(s.duration),
         original_duration: durationObject(s.originalDuration),
+        resource_uuids: s.resourceIds,
       })),
   };
 }

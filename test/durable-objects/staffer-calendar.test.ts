@@ -13,7 +13,7 @@ import { createLocation, createStaffer, createWorkspace } from "../helpers/facto
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2030, 0, 7, 9);
 /** Claims need an owner; these objects have no D1 rows of their own to load. */
-const OWNER = { workspaceId: "ws-test", stafferId: "no-rows" };
+const OWNER = { workspaceId: "ws-test", calendarId: "no-rows" };
 let n = 0;
 const claim = (
   cal: ReturnType<typeof calendarFor>,
@@ -166,7 +166,7 @@ describe("StafferCalendar", () => {
       .bind(ws.id, staffer.uuid, location.uuid, T0, T0 + HOUR)
       .run();
     const cal = calendarFor(env, ws.id, staffer.uuid);
-    const owner = { workspaceId: ws.id, stafferId: staffer.uuid };
+    const owner = { workspaceId: ws.id, calendarId: staffer.uuid };
     expect(
       await cal.claim({
         owner,
@@ -439,7 +439,7 @@ describe("StafferCalendar: a reservation's held entries", () => {
     const location = await createLocation(ws);
     const staffer = await createStaffer(ws, [location.uuid]);
     const cal = calendarFor(env, ws.id, staffer.uuid);
-    const owner = { workspaceId: ws.id, stafferId: staffer.uuid };
+    const owner = { workspaceId: ws.id, calendarId: staffer.uuid };
     const id = crypto.randomUUID();
     const entry = held(id, 0, 1, Date.now() + HOUR);
     await cal.claim({ owner, holdId: "h1", entries: [entry], replaces: [], checkConflicts: true });

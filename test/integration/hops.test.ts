@@ -264,7 +264,7 @@ describe("writes: claims in parallel, one batch, the confirm after the answer", 
     const rival = calendarFor(env, two.ws.id, second);
     const start = Date.parse(at("10:00"));
     const held = await rival.claim({
-      owner: { workspaceId: two.ws.id, stafferId: second },
+      owner: { workspaceId: two.ws.id, calendarId: second },
       holdId: "rival",
       entries: [
         {

@@ -107,6 +107,7 @@ describe("POST /reservations", () => {
               staffer_uuid: staffer(0),
               starts_at: start,
               ends_at: at("09:45", date),
+              resource_uuids: [],
             },
           ],
         },

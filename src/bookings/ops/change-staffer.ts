@@ -54,6 +54,7 @@ export function changeBookingStaffer(
       assertPlacementsFit(
         inputs,
         targets.map((s) => ({
+          serviceId: s.serviceId,
           stafferId: input.stafferId,
           start: s.reservedOn,
           durationMin: s.duration,
@@ -71,6 +72,7 @@ export function changeBookingStaffer(
         locationId: loaded.booking.locationId,
         bookingId,
       };
+      // Times stay, so the services keep the resource units they hold.
       const newEntries = targets.map((s) => bookedEntry(at, { ...s, stafferId: input.stafferId }));
       const moved = new Set(targets.map((s) => s.id));
       const reassign = <S extends { id: string; stafferId: string }>(s: S) =>

@@ -10,8 +10,8 @@ import { ApiError, fieldError } from "../../lib/errors";
 import { bookingOrderInvoice } from "../../domain/pricing";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { bookedEntry, movingClaims } from "../calendar-entries";
-import { assertPlacementsFit } from "../placement";
+import { bookedEntry, movingClaims, unitEntry } from "../calendar-entries";
+import { assertPlacementsFit, unitsFor } from "../placement";
 import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
@@ -42,20 +42,23 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
         throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
       }
+      const here = new Set(inputs.resources.map((r) => r.id));
+      if (inputs.resourcesOf(serviceId).some((r) => !here.has(r))) {
+        throw fieldError(
+          "service_uuid",
+          "The service needs a resource (room, chair or equipment) this location does not have.",
+        );
+      }
       const buffer = bufferOf(service);
-      assertPlacementsFit(
-        inputs,
-        [
-          {
-            stafferId: current.stafferId,
-            start: current.reservedOn,
-            durationMin: service.duration,
-            bufferMin: buffer,
-          },
-        ],
-        now,
-        "service_uuid",
-      );
+      const placement = {
+        serviceId,
+        stafferId: current.stafferId,
+        start: current.reservedOn,
+        durationMin: service.duration,
+        bufferMin: buffer,
+      };
+      assertPlacementsFit(inputs, [placement], now, "service_uuid");
+      const units = unitsFor(inputs, [placement])[0] ?? [];
 
       const replaced = {
         ...current,
@@ -69,6 +72,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         originalPrice: service.price,
         taxName: service.taxName,
         taxRateBp: service.taxRateBp,
+        resourceIds: units.map((u) => u.resourceId),
       };
       const orderServices = loaded.orderServices.map((s) => (s.id === current.id ? replaced : s));
       const invoice = bookingOrderInvoice({ order: loaded.order, orderServices });
@@ -79,15 +83,13 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         total: invoice.total,
       };
       const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
-      const entry = bookedEntry(
-        { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId },
-        replaced,
-      );
+      const at = { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId };
+      const entries = [bookedEntry(at, replaced), ...units.map((u) => unitEntry(at, replaced, u))];
       return {
         view: { ...loaded, booking, order, services: [replaced], orderServices },
         event: "booking-service-replaced",
         touchesOrder: true,
-        claims: movingClaims(loaded.entries, [entry]),
+        claims: movingClaims(loaded.entries, entries),
         statements: [
           scope.db
             .update(bookingServices)
@@ -102,6 +104,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
               originalPrice: replaced.originalPrice,
               taxName: replaced.taxName,
               taxRateBp: replaced.taxRateBp,
+              resourceIds: replaced.resourceIds,
             })
             .where(whereIn(scope, bookingServices, eq(bookingServices.id, current.id))),
           scope.db
@@ -115,7 +118,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
           scope.db
             .delete(calendarEntries)
             .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-          scope.db.insert(calendarEntries).values(entry),
+          scope.db.insert(calendarEntries).values(entries),
         ],
       };
     },

@@ -9,8 +9,8 @@ import { whereIn } from "../../db/scope";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { utcDate } from "../../lib/clock";
-import { bookedEntry, movingClaims } from "../calendar-entries";
-import { assertPlacementsFit } from "../placement";
+import { bookedEntry, movingClaims, unitEntry } from "../calendar-entries";
+import { assertPlacementsFit, unitsFor } from "../placement";
 import { assertPolicyAllows } from "../policy-window";
 
 export interface RescheduleInput {
@@ -69,29 +69,32 @@ function moveBooking(
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
       });
       if (!inputs) throw new Error("the booking's location vanished");
-      assertPlacementsFit(
-        inputs,
-        services.map((s) => ({
-          stafferId: s.stafferId,
-          start: s.reservedOn + delta,
-          durationMin: s.duration,
-          bufferMin: s.buffer,
-        })),
-        now,
-        "reserved_on",
-      );
+      const placements = services.map((s) => ({
+        serviceId: s.serviceId,
+        stafferId: s.stafferId,
+        start: s.reservedOn + delta,
+        durationMin: s.duration,
+        bufferMin: s.buffer,
+      }));
+      assertPlacementsFit(inputs, placements, now, "reserved_on");
+      const units = unitsFor(inputs, placements);
 
-      const moved = services.map((s) => ({
+      // Staffers stay; units are taken afresh at the new time (any free unit will do).
+      const moved = services.map((s, i) => ({
         ...s,
         reservedOn: s.reservedOn + delta,
         reservedUntil: s.reservedUntil + delta,
+        resourceIds: (units[i] ?? []).map((u) => u.resourceId),
       }));
       const at = {
         workspaceId: scope.workspaceId,
         locationId: loaded.booking.locationId,
         bookingId,
       };
-      const newEntries = moved.map((s) => bookedEntry(at, s));
+      const newEntries = moved.flatMap((s, i) => [
+        bookedEntry(at, s),
+        ...(units[i] ?? []).map((u) => unitEntry(at, s, u)),
+      ]);
       const booking = {
         ...loaded.booking,
         startAt: loaded.booking.startAt + delta,
@@ -117,7 +120,11 @@ function moveBooking(
           ...moved.map((s) =>
             scope.db
               .update(bookingServices)
-              .set({ reservedOn: s.reservedOn, reservedUntil: s.reservedUntil })
+              .set({
+                reservedOn: s.reservedOn,
+                reservedUntil: s.reservedUntil,
+                resourceIds: s.resourceIds,
+              })
               .where(whereIn(scope, bookingServices, eq(bookingServices.id, s.id))),
           ),
           scope.db

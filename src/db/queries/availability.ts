@@ -9,7 +9,9 @@ import {
   customers,
   locations,
   reservations,
+  resources,
   serviceLocations,
+  serviceResources,
   serviceStaffers,
   services,
   stafferDateOverrides,
@@ -96,6 +98,12 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         q.stafferIds ? among(staffers.id, q.stafferIds) : undefined,
       ),
     );
+
+  // Resources the services need, of this location: the others have no unit here.
+  const needed = db
+    .select({ id: serviceResources.resourceId })
+    .from(serviceResources)
+    .where(whereIn(scope, serviceResources, among(serviceResources.serviceId, q.serviceIds)));
 
   return [
     db
@@ -188,6 +196,39 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
       .select()
       .from(reservations)
       .where(whereIn(scope, reservations, eq(reservations.id, q.reservationId ?? ""))),
+    db
+      .select({ serviceId: serviceResources.serviceId, resourceId: serviceResources.resourceId })
+      .from(serviceResources)
+      .where(whereIn(scope, serviceResources, among(serviceResources.serviceId, q.serviceIds))),
+    db
+      .select({ id: resources.id, quantity: resources.quantity })
+      .from(resources)
+      .where(
+        whereIn(
+          scope,
+          resources,
+          equals(resources.locationId, q.locationId),
+          inSubquery(resources.id, needed),
+        ),
+      ),
+    db
+      .select({
+        id: calendarEntries.id,
+        resourceId: calendarEntries.resourceId,
+        unit: calendarEntries.unit,
+        kind: calendarEntries.kind,
+        start: calendarEntries.startsAt,
+        end: calendarEntries.endsAt,
+      })
+      .from(calendarEntries)
+      .where(
+        and(
+          whereIn(scope, calendarEntries, inSubquery(calendarEntries.resourceId, needed)),
+          lt(calendarEntries.startsAt, windowEnd),
+          gt(calendarEntries.endsAt, windowStart),
+          or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
+        ),
+      ),
   ] as const;
 }
 
@@ -207,6 +248,9 @@ export function availabilityFrom(rows: AvailabilityRows) {
     statuses,
     form,
     reservation,
+    required,
+    resourceRows,
+    resourceBusy,
   ] = rows;
   return {
     location: location[0] ?? null,
@@ -220,6 +264,12 @@ export function availabilityFrom(rows: AvailabilityRows) {
     newStatus: statuses[0] ?? null,
     bookingForm: toBookingForm(form),
     reservation: reservation[0] ?? null,
+    /** Which resources each service needs (one unit of each). */
+    required,
+    /** Those resources that exist at this location, with their number of units. */
+    resources: resourceRows,
+    /** Busy time of their units in the window. */
+    resourceBusy,
   };
 }
 

@@ -38,6 +38,9 @@ export const ReservationSchema = z
             staffer_uuid: z.uuid().openapi({ description: "Resolved, also when auto-allocated." }),
             starts_at: instant,
             ends_at: instant.openapi({ description: "The service's end, without its buffer." }),
+            resource_uuids: z.array(z.uuid()).openapi({
+              description: "The resources held for the service, one unit of each.",
+            }),
           }),
         ),
       }),

@@ -43,6 +43,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     location: inputs.rules,
     services: cart,
     staffers,
+    resources: inputs.resources,
     fromDate: range.fromDate,
     toDate: range.toDate,
     now: Date.now(),

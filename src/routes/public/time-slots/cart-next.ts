@@ -44,7 +44,10 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     fromDate: today,
     toDate: horizon,
   });
-  const fit = nextCartFit({ location: inputs.rules, services: cart, staffers, now }, HORIZON_DAYS);
+  const fit = nextCartFit(
+    { location: inputs.rules, services: cart, staffers, resources: inputs.resources, now },
+    HORIZON_DAYS,
+  );
   return c.json(
     renderCartDays(c, fit ? [fit] : [], price, body.timezone ?? inputs.rules.timezone),
     200,

@@ -49,6 +49,7 @@ export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
       durationMin: row.duration,
       bufferMin: bufferOf(row),
       stafferIds: s.staffer_uuid ? [s.staffer_uuid] : performers,
+      resourceIds: inputs.resourcesOf(row.id),
     });
   });
   if (Object.keys(problems).length > 0) throw validationError(problems);

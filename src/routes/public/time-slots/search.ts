@@ -67,6 +67,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     staffers: performers,
     durationMin: service.duration,
     bufferMin: bufferOf(service),
+    resources: inputs.requiredBy(service.id),
     fromDate,
     toDate,
     now,
@@ -99,7 +100,8 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
           start_formatted: s.start_formatted,
           end: s.end,
           end_formatted: s.end_formatted,
-          quantity: s.stafferIds.length,
+          // Bookings still possible at that start: free staffers, capped by free resource units.
+          quantity: s.quantity,
           price,
           price_formatted: priceFormatted,
         })),
