@@ -19,6 +19,7 @@ export const PUBLISHABLE_OPERATIONS: readonly RouteSpec[] = [
   { method: "get", path: "/services" },
   { method: "get", path: "/services/{service_uuid}" },
   { method: "get", path: "/staffers" },
+  { method: "get", path: "/resources" },
   { method: "get", path: "/booking-form" },
   { method: "get", path: "/locations/{location_uuid}/time-slots" },
   { method: "post", path: "/locations/{location_uuid}/time-slots/cart" },

@@ -1,12 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { insertRows } from "../db/bounded";
+import { idIn, insertRows } from "../db/bounded";
 import { runBatch } from "../db/client";
 import type { ServiceView } from "../db/queries/services";
 import {
   categories,
   locations,
+  resources,
   serviceLocations,
+  serviceResources,
   serviceStaffers,
   services,
   stafferLocations,
@@ -41,12 +43,15 @@ export interface NewService {
   locationIds?: string[];
   /** Omitted: every staffer active in the booking widget at one of those locations. */
   stafferIds?: string[];
+  /** Each once; one unit of each is needed for the whole duration and buffer. */
+  resourceIds?: string[];
 }
 
 /** Creates a service with its locations and staff: 1 read and 1 write round trip. */
 export async function createService(scope: Scope, input: NewService): Promise<ServiceView> {
   const db = scope.db;
-  const [category, allLocations, allStaff] = await db.batch([
+  const resourceIds = input.resourceIds ?? [];
+  const [category, allLocations, allStaff, knownResources] = await db.batch([
     db
       .select()
       .from(categories)
@@ -63,6 +68,10 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
       })
       .from(staffers)
       .where(whereIn(scope, staffers)),
+    db
+      .select({ id: resources.id })
+      .from(resources)
+      .where(whereIn(scope, resources, idIn(resources.id, resourceIds))),
   ]);
 
   const problems: Record<string, string[]> = {};
@@ -99,6 +108,10 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
   } else {
     stafferIds = staff.filter((s) => s.active && worksHere(s)).map((s) => s.id);
   }
+  const ownResources = new Set(knownResources.map((r) => r.id));
+  resourceIds.forEach((id, i) => {
+    if (!ownResources.has(id)) problems[`resource_uuids.${i}`] = ["Unknown resource."];
+  });
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
   const service = {
@@ -146,6 +159,15 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
         stafferId,
       })),
     ),
+    ...insertRows(
+      db,
+      serviceResources,
+      resourceIds.map((resourceId) => ({
+        workspaceId: scope.workspaceId,
+        serviceId: service.id,
+        resourceId,
+      })),
+    ),
   ];
   await runBatch(db, writes);
   return {
@@ -153,5 +175,6 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     category: cat ?? null,
     locations: locationIds.map((id) => ({ uuid: id, name: known.get(id)?.name ?? "" })),
     stafferIds,
+    resourceIds,
   };
 }

@@ -18,6 +18,7 @@ const ALLOWED = new Set([
   "GET public:/services",
   "GET public:/services/{service_uuid}",
   "GET public:/staffers",
+  "GET public:/resources",
   "GET public:/booking-form",
   "GET public:/locations/{location_uuid}/time-slots",
   "POST public:/locations/{location_uuid}/time-slots/cart",

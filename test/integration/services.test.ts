@@ -77,6 +77,7 @@ describe("POST /services", () => {
       category: { uuid: category.uuid, name: "Hair", order: 0, cover: null },
       locations: [{ uuid: main.uuid, name: "Main" }],
       staffers: [{ uuid: anna.uuid }],
+      resource_uuids: [],
     });
     const fetched = await ws.api(`/services/${res.body.uuid}`);
     expect(fetched.body).toEqual(res.body);

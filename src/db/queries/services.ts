@@ -1,6 +1,13 @@
 import { asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import { categories, locations, serviceLocations, serviceStaffers, services } from "../schema";
+import {
+  categories,
+  locations,
+  serviceLocations,
+  serviceResources,
+  serviceStaffers,
+  services,
+} from "../schema";
 import { type Scope, whereIn } from "../scope";
 
 /** A service with its category, locations and staff: what a service response renders. */
@@ -9,11 +16,13 @@ export interface ServiceView {
   category: typeof categories.$inferSelect | null;
   locations: { uuid: string; name: string }[];
   stafferIds: string[];
+  resourceIds: string[];
 }
 
 // A service's locations and staff ride along as JSON so a page stays one query.
 const locationJson = sql<string>`(select json_group_array(json_object('uuid', ${locations.id}, 'name', ${locations.name})) from ${serviceLocations} join ${locations} on ${locations.id} = ${serviceLocations.locationId} where ${serviceLocations.serviceId} = ${services.id})`;
 const stafferJson = sql<string>`(select json_group_array(${serviceStaffers.stafferId}) from ${serviceStaffers} where ${serviceStaffers.serviceId} = ${services.id})`;
+const resourceJson = sql<string>`(select json_group_array(${serviceResources.resourceId}) from ${serviceResources} where ${serviceResources.serviceId} = ${services.id})`;
 
 function selectViews(scope: Scope, where: SQL) {
   return scope.db
@@ -22,6 +31,7 @@ function selectViews(scope: Scope, where: SQL) {
       category: categories,
       locations: locationJson,
       staffers: stafferJson,
+      resources: resourceJson,
     })
     .from(services)
     .leftJoin(categories, eq(categories.id, services.categoryId))
@@ -33,6 +43,7 @@ type Row = {
   category: typeof categories.$inferSelect | null;
   locations: string;
   staffers: string;
+  resources: string;
 };
 
 const toView = (r: Row): ServiceView => ({
@@ -40,6 +51,7 @@ const toView = (r: Row): ServiceView => ({
   category: r.category,
   locations: JSON.parse(r.locations) as { uuid: string; name: string }[],
   stafferIds: JSON.parse(r.staffers) as string[],
+  resourceIds: JSON.parse(r.resources) as string[],
 });
 
 export async function listServices(scope: Scope, page: PageRequest) {

@@ -13,6 +13,7 @@ import { registerCategories } from "./categories";
 import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
 import { registerPromocodes } from "./promocodes";
+import { registerResources } from "./resources";
 import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "./voucher-templates";
 import { registerWorkspaces } from "./workspaces";
@@ -44,5 +45,6 @@ export function adminApi() {
   registerPromocodes(router);
   registerCustomers(router);
   registerCategories(router);
+  registerResources(router);
   return router;
 }

@@ -21,6 +21,7 @@ import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
 import { registerOrders } from "./orders";
 import { registerReservations } from "./reservations";
+import { registerResources } from "./resources";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
@@ -57,6 +58,7 @@ export function publicApi() {
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
+  registerResources(router);
   registerGoods(router);
   registerStaffers(router);
   registerTimeSlots(router);

@@ -42,6 +42,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     class: body.class,
     locationIds: body.location_uuids,
     stafferIds: body.staffer_uuids,
+    resourceIds: body.resource_uuids,
   });
   return c.json(renderService(view, c.var.render.currency, c.var.render.locale), 201);
 };

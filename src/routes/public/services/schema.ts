@@ -48,8 +48,21 @@ export const CreateServiceBody = z
       .optional()
       .openapi({ description: "At most 1000; omitted means every bookable staffer there" }),
     images: z.array(z.string().min(1).max(2048)).max(20, "At most 20 images.").optional(),
+    resource_uuids: z
+      .array(uuid("resource_uuid"))
+      .max(10, "At most 10 resources.")
+      .optional()
+      .openapi({
+        description:
+          "Resources the service needs, one unit of each for its whole duration and buffer (at most 10, each once)",
+      }),
   })
   .superRefine((body, ctx) => {
+    body.resource_uuids?.forEach((id, i) => {
+      if (body.resource_uuids?.indexOf(id) !== i) {
+        ctx.addIssue({ code: "custom", path: ["resource_uuids", i], message: "Listed twice." });
+      }
+    });
     if (body.price_discount !== undefined && body.price_discount >= body.price) {
       ctx.addIssue({
         code: "custom",
@@ -95,6 +108,9 @@ export const ServiceSchema = z
       .nullable(),
     locations: z.array(z.object({ uuid: z.string(), name: z.string() })),
     staffers: z.array(z.object({ uuid: z.string() })),
+    resource_uuids: z.array(z.string()).openapi({
+      description: "Resources the service needs (one unit of each), sorted; [] when none",
+    }),
   })
   .openapi("Service");
 
@@ -140,5 +156,6 @@ export function renderService(
       : null,
     locations: [...v.locations].sort((a, b) => (a.uuid < b.uuid ? -1 : 1)),
     staffers: [...v.stafferIds].sort().map((uuid) => ({ uuid })),
+    resource_uuids: [...v.resourceIds].sort(),
   };
 }

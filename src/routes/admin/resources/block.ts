@@ -1,0 +1,54 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AdminEnv } from "../../../env";
+import {
+  authErrors,
+  bodyErrors,
+  errorCodes,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../lib/responses";
+import { blockResourceTime } from "../../../resources/block";
+import {
+  CreateResourceBlockBody,
+  renderResourceBlock,
+  ResourceBlockSchema,
+  ResourceParams,
+} from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/resources/{uuid}/blocked-spots",
+  tags: ["Resources"],
+  summary: "Block time on a resource (maintenance): one unit or all of them",
+  description:
+    "The blocked units cannot be booked in that range. Like a staffer's blocked spot, the range may be laid over existing bookings, which stay as they are, but not over a customer's live reservation (409 `slot_unavailable` until it is used, deleted or expires). `unit` omitted blocks every unit.",
+  request: { params: ResourceParams, ...jsonBody(CreateResourceBlockBody) },
+  responses: {
+    201: json(ResourceBlockSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound("resource"),
+    409: errorCodes("The range covers a customer's live reservation", ["slot_unavailable"]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws, uuid } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const row = await blockResourceTime(
+    {
+      scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
+      env: c.env,
+      defer: (task) => c.var.afterResponse(task),
+    },
+    {
+      resourceId: uuid,
+      unit: body.unit,
+      startsAt: Date.parse(body.starts_at),
+      endsAt: Date.parse(body.ends_at),
+      comment: body.comment,
+    },
+  );
+  return c.json(renderResourceBlock(row), 201);
+};

@@ -1,0 +1,38 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AdminEnv } from "../../../env";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
+import { createResource } from "../../../resources/create";
+import { renderResource, ResourceSchema } from "../../../views/resource";
+import { WorkspaceParams } from "../workspaces/schema";
+import { CreateResourceBody } from "./schema";
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{ws}/resources",
+  tags: ["Resources"],
+  summary: "Create a resource (room, chair, equipment) at a location",
+  description:
+    "Each of the resource's `quantity` units serves one booking at a time. A service that lists the resource among its `resource_uuids` needs one free unit for its whole duration and buffer. The quantity is fixed at creation.",
+  request: { params: WorkspaceParams, ...jsonBody(CreateResourceBody) },
+  responses: {
+    201: json(ResourceSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const row = await createResource(
+    { db: c.var.db, workspaceId: ws.toLowerCase() },
+    {
+      locationId: body.location_uuid,
+      name: body.name,
+      kind: body.kind,
+      quantity: body.quantity,
+    },
+  );
+  return c.json(renderResource(row), 201);
+};

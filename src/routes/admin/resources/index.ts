@@ -1,0 +1,14 @@
+import type { AdminEnv } from "../../../env";
+import type { Router } from "../../../lib/openapi";
+import * as block from "./block";
+import * as calendar from "./calendar";
+import * as create from "./create";
+import * as list from "./list";
+
+export function registerResources(router: Router<AdminEnv>) {
+  router.openapi(create.route, create.handler);
+  router.openapi(list.route, list.handler);
+  router.openapi(block.route, block.handler);
+  router.openapi(calendar.auditRoute, calendar.auditHandler);
+  router.openapi(calendar.rebuildRoute, calendar.rebuildHandler);
+}

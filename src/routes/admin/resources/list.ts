@@ -1,0 +1,34 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listWorkspaceResources } from "../../../db/queries/resources";
+import type { AdminEnv } from "../../../env";
+import { pageRequest, paginate } from "../../../lib/pagination";
+import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
+import { renderResource, ResourceList } from "../../../views/resource";
+import { WorkspaceParams } from "../workspaces/schema";
+import { ListResourcesQuery } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/workspaces/{ws}/resources",
+  tags: ["Resources"],
+  summary: "List a workspace's resources",
+  request: { params: WorkspaceParams, query: ListResourcesQuery },
+  responses: {
+    200: json(ResourceList, "A page of resources, oldest first"),
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const query = c.req.valid("query");
+  const page = pageRequest(query);
+  const { rows, total } = await listWorkspaceResources(
+    { db: c.var.db, workspaceId: ws.toLowerCase() },
+    page,
+    query.location_uuid,
+  );
+  return c.json(paginate(c.req.url, rows.map(renderResource), total, page), 200);
+};

@@ -1,0 +1,35 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listResources } from "../../../db/queries/resources";
+import type { PublicEnv } from "../../../env";
+import { uuid } from "../../../lib/fields";
+import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
+import { renderResource, ResourceList } from "../../../views/resource";
+
+const ListResourcesQuery = PaginationQuery.extend({
+  location_uuid: uuid("location_uuid")
+    .optional()
+    .openapi({ description: "Only the resources of this location" }),
+});
+
+export const route = createRoute({
+  method: "get",
+  path: "/resources",
+  tags: ["Resources"],
+  summary: "List the workspace's resources (rooms, chairs, equipment)",
+  description:
+    "Resources are created through the management API. A service lists the resources it needs in `resource_uuids`.",
+  request: { query: ListResourcesQuery },
+  responses: {
+    200: json(ResourceList, "A page of resources, oldest first"),
+    ...authErrors,
+    ...queryErrors,
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const query = c.req.valid("query");
+  const page = pageRequest(query);
+  const { rows, total } = await listResources(c.var.scope, page, query.location_uuid);
+  return c.json(paginate(c.req.url, rows.map(renderResource), total, page), 200);
+};
