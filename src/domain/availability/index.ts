@@ -9,7 +9,13 @@ export {
   nextCartFit,
 } from "./cart";
 export { checkStart } from "./check";
-export { freeUnits } from "./resources";
+export {
+  firstFreeUnit,
+  freeUnits,
+  type PreparedResource,
+  type PreparedUnit,
+  prepareResource,
+} from "./resources";
 export {
   type ClockTime,
   type DisplayDay,
