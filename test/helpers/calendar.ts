@@ -2,6 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { unitCalendarId } from "../../src/calendar/ids";
 import { adminDirect } from "./direct";
 
 /** The management API's audit of one staffer's calendar object against D1 (checked, not under test). */
@@ -96,4 +97,62 @@ export async function entriesOf(sourceId: string) {
     .bind(sourceId)
     .all<{ staffer_id: string; starts_at: number; ends_at: number }>();
   return res.results;
+}
+
+/** Every unit calendar of these resources holds exactly D1's busy time (after the confirms land). */
+export async function expectUnitsInSync(
+  workspaceId: string,
+  resources: { uuid: string; quantity: number }[],
+) {
+  for (const resource of resources) {
+    for (let unit = 1; unit <= resource.quantity; unit++) {
+      const calendarId = unitCalendarId(resource.uuid, unit);
+      await vi.waitFor(
+        async () => {
+          const result = await calendarFor(env, workspaceId, calendarId).audit(
+            workspaceId,
+            calendarId,
+          );
+          expect(result, `calendar of ${calendarId}`).toEqual({
+            in_sync: true,
+            only_in_calendar: [],
+            only_in_d1: [],
+          });
+        },
+        { timeout: 3_000, interval: 50 },
+      );
+    }
+  }
+}
+
+export interface UnitInterval {
+  source_id: string;
+  resource_id: string;
+  unit: number;
+  kind: string;
+  starts_at: number;
+  ends_at: number;
+}
+
+/** Pairs of unexpired entries of one resource unit that overlap (booked, blocked or held). */
+export async function unitOverlaps(workspaceId: string): Promise<[UnitInterval, UnitInterval][]> {
+  const { results } = await env.DB.prepare(
+    `select source_id, resource_id, unit, kind, starts_at, ends_at from calendar_entries
+      where workspace_id = ? and resource_id is not null and kind != 'blocked'
+        and (expires_at is null or expires_at > ?)
+      order by resource_id, unit, starts_at`,
+  )
+    .bind(workspaceId, Date.now())
+    .all<UnitInterval>();
+  const found: [UnitInterval, UnitInterval][] = [];
+  for (let i = 0; i < results.length; i++) {
+    for (let j = i + 1; j < results.length; j++) {
+      const a = results[i];
+      const b = results[j];
+      if (!a || !b || a.resource_id !== b.resource_id || a.unit !== b.unit) break;
+      if (b.starts_at >= a.ends_at) break;
+      found.push([a, b]);
+    }
+  }
+  return found;
 }
