@@ -49,6 +49,7 @@ const USE_CASE_FOLDERS = [
   "goods",
   "services",
   "blocked-spots",
+  "resources",
   "staffers",
   "vouchers",
   "reservations",

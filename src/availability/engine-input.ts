@@ -13,7 +13,13 @@ type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
 /** Turns the rows of one availability load into the slot engine's plain inputs. */
 export function engineInputs(
   loaded: Loaded,
-  options: { ignoreEntries?: ReadonlySet<string> } = {},
+  options: {
+    ignoreEntries?: ReadonlySet<string>;
+    /** Unit calendars tried before the others (a reservation's own units, when it is used). */
+    preferUnits?: ReadonlySet<string>;
+    /** Busy time known from refused claims, per calendar (staffer or unit), not yet in D1's read. */
+    extraBusy?: ReadonlyMap<string, BusyInterval[]>;
+  } = {},
 ) {
   const location = loaded.location;
   if (!location) return null;
@@ -54,7 +60,11 @@ export function engineInputs(
         const unit = { id: unitCalendarId(r.id, i + 1), busy: [] as BusyInterval[] };
         units.set(unit.id, unit);
         return unit;
-      }),
+      }).sort(
+        (a, b) =>
+          Number(options.preferUnits?.has(b.id) ?? false) -
+          Number(options.preferUnits?.has(a.id) ?? false),
+      ),
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const b of loaded.resourceBusy) {
@@ -64,6 +74,9 @@ export function engineInputs(
       end: b.end,
       kind: b.kind,
     });
+  }
+  for (const [calendarId, busy] of options.extraBusy ?? []) {
+    (calendars.get(calendarId)?.busy ?? units.get(calendarId)?.busy)?.push(...busy);
   }
   /** The resources a service needs (sorted); one missing here means it cannot be booked here. */
   const resourcesOf = (serviceId: string) =>

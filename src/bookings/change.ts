@@ -18,6 +18,8 @@ import { ApiError, notFound, RecordChangedError } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
+import type { BusyInterval } from "../domain/availability";
+import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */
@@ -38,6 +40,8 @@ export interface Planning<A = undefined> {
   now: number;
   /** What `alongside` read in the booking's own batch. */
   alongside: A;
+  /** Time calendars refused to this change since it read D1, per calendar: plan around it. */
+  taken: ReadonlyMap<string, BusyInterval[]>;
 }
 
 /**
@@ -76,6 +80,12 @@ export async function changeBooking<A = undefined>(
 ): Promise<Booking> {
   const { scope, env } = deps;
   const render = (view: BookingView) => renderBooking(view, deps.render);
+  const taken = new Map<string, BusyInterval[]>();
+  const retries = new ClaimRetries((id) => {
+    const busy = taken.get(id) ?? [];
+    taken.set(id, busy);
+    return busy;
+  });
 
   for (let attempt = 1; ; attempt++) {
     const { loaded, rows } = alongside
@@ -89,42 +99,50 @@ export async function changeBooking<A = undefined>(
         "The booking is completed or canceled; it can no longer be changed that way.",
       );
     }
-    const change = await plan(loaded, {
-      scope,
-      env,
-      now: Date.now(),
-      alongside: (alongside ? alongside.read(rows) : undefined) as A,
-    });
-    if (!change) return render(loaded);
-    const rendered = render(change.view);
-    const batch = (): BatchItem<"sqlite">[] => [
-      guard(
-        scope,
-        and(
-          atVersion(bookings, bookingId, loaded.booking.version),
-          change.touchesOrder
-            ? atVersion(orders, loaded.order.id, loaded.order.version)
-            : undefined,
-        ) ?? sql`1`,
-      ),
-      ...change.statements,
-      ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
-      eventStatement(scope.db, scope.workspaceId, change.event, rendered),
-    ];
-    await rendezvous("booking.change.before_write");
-    try {
-      if (change.claims && change.claims.length > 0) {
-        await commitWithClaims(env, scope.db, scope.workspaceId, change.claims, batch, deps.defer);
-      } else {
-        const [first, ...rest] = batch();
-        if (first) await scope.db.batch([first, ...rest]);
+    const read = (alongside ? alongside.read(rows) : undefined) as A;
+    // A unit another write won is noted taken and the change planned again on the same read.
+    for (;;) {
+      const change = await plan(loaded, { scope, env, now: Date.now(), alongside: read, taken });
+      if (!change) return render(loaded);
+      const rendered = render(change.view);
+      const batch = (): BatchItem<"sqlite">[] => [
+        guard(
+          scope,
+          and(
+            atVersion(bookings, bookingId, loaded.booking.version),
+            change.touchesOrder
+              ? atVersion(orders, loaded.order.id, loaded.order.version)
+              : undefined,
+          ) ?? sql`1`,
+        ),
+        ...change.statements,
+        ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
+        eventStatement(scope.db, scope.workspaceId, change.event, rendered),
+      ];
+      await rendezvous("booking.change.before_write");
+      try {
+        if (change.claims && change.claims.length > 0) {
+          await commitWithClaims(
+            env,
+            scope.db,
+            scope.workspaceId,
+            change.claims,
+            batch,
+            deps.defer,
+          );
+        } else {
+          const [first, ...rest] = batch();
+          if (first) await scope.db.batch([first, ...rest]);
+        }
+        return rendered;
+      } catch (error) {
+        if (retries.learn(error)) continue;
+        if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
+        if (isGuardFailure(error)) probe("booking.guard_refused");
+        if (attempt >= 2) throw changed();
+        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+        break;
       }
-      return rendered;
-    } catch (error) {
-      if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
-      if (isGuardFailure(error)) probe("booking.guard_refused");
-      if (attempt >= 2) throw changed();
-      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   }
 }

@@ -7,7 +7,8 @@ import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
 import { utcDate } from "../lib/clock";
-import { fieldError, SlotTakenError, validationError } from "../lib/errors";
+import { fieldError, validationError } from "../lib/errors";
+import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
@@ -29,8 +30,6 @@ const KNOWN_SOURCES = new Set([
   "api",
   "unknown",
 ]);
-/** Auto-allocation retries when another request claimed the chosen staffer first. */
-const MAX_ATTEMPTS = 3;
 
 export interface CreateRequest {
   /** The workspace's country, for phone numbers written without a country code. */
@@ -86,7 +85,13 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
   const held = req.reservation?.redeem(loaded.reservation);
   const redeem = held?.redemption;
-  const inputs = engineInputs(loaded, redeem ? { ignoreEntries: redeem.entryIds } : {});
+  // A reservation's time is the booking's to take: not in its way, its units tried first.
+  const inputs = engineInputs(
+    loaded,
+    redeem
+      ? { ignoreEntries: redeem.entryIds, preferUnits: new Set(redeem.entriesByCalendar.keys()) }
+      : {},
+  );
   if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
   if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
@@ -126,8 +131,9 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
     email: form.values.customer_email ?? null,
   };
   const now = Date.now();
+  const retries = new ClaimRetries(inputs.busyOf);
 
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
     const planned = planItems(held?.items ?? req.items, {
       rules: inputs.rules,
       services,
@@ -162,10 +168,7 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
       // Staffers are the reservation's: no one else to try, only the reason to find.
       if (redeem) throw await redeem.explain(error);
       // Another request won this staffer or unit: note it busy and let allocation pick another.
-      if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
-      inputs
-        .busyOf(error.calendarId)
-        ?.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      if (!retries.learn(error)) throw error;
     }
   }
 }

@@ -9,11 +9,8 @@ import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
 import { toIso } from "../lib/clock";
-import { SlotTakenError } from "../lib/errors";
+import { ClaimRetries } from "../bookings/claim-retries";
 import { type HeldItem, renderReservation } from "./view";
-
-/** Auto-allocation retries when another request claimed the chosen staffer first. */
-const MAX_ATTEMPTS = 3;
 
 export interface ReservationRequest extends PlanningRequest {
   ttlSeconds: number;
@@ -35,7 +32,8 @@ export async function createReservation(
   const expiresAt = Math.floor((now + req.ttlSeconds * 1000) / 1000) * 1000;
   const id = crypto.randomUUID();
 
-  for (let attempt = 1; ; attempt++) {
+  const retries = new ClaimRetries(inputs.busyOf);
+  for (;;) {
     const planned = planItems(req.items, {
       rules: inputs.rules,
       services,
@@ -86,11 +84,8 @@ export async function createReservation(
       );
       return renderReservation(row);
     } catch (error) {
-      // Another request won this staffer: note it busy and let auto-allocation pick someone else.
-      if (!(error instanceof SlotTakenError) || attempt >= MAX_ATTEMPTS) throw error;
-      inputs
-        .busyOf(error.calendarId)
-        ?.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      // Another request won this staffer or unit: note it busy and let allocation pick another.
+      if (!retries.learn(error)) throw error;
     }
   }
 }

@@ -356,6 +356,29 @@ describe("bookings for one room started together", () => {
     await expectInSync(salon.ws.id, staff);
   });
 
+  it("two reschedules onto the same start share the two basins instead of refusing one", async () => {
+    const date = monday(12);
+    const a = await book(at("08:00", date), wash.uuid, staff[0]);
+    const b = await book(at("09:00", date), wash.uuid, staff[1]);
+    const [ra, rb] = await Promise.all(
+      [a, b].map((r) =>
+        salon.ws.api(`/bookings/${r.body.uuid}/reschedule`, {
+          method: "PUT",
+          body: { reserved_on: at("13:00", date) },
+        }),
+      ),
+    );
+    expect([ra?.status, rb?.status], JSON.stringify([ra?.body, rb?.body])).toEqual([200, 200]);
+    const units = await env.DB.prepare(
+      `select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit`,
+    )
+      .bind(basins.uuid, Date.parse(at("13:00", date)))
+      .all<{ unit: number }>();
+    expect(units.results.map((r) => r.unit)).toEqual([1, 2]);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+  });
+
   it("one room, three staffers, all at once: exactly one booking", async () => {
     const date = monday(11);
     const results = await Promise.all(staff.map((s) => book(at("10:00", date), massage.uuid, s)));

@@ -27,7 +27,7 @@ export function changeBookingStaffer(
     deps,
     bookingId,
     "change_staffer",
-    async (loaded, { scope, now, alongside: availability }) => {
+    async (loaded, { scope, now, alongside: availability, taken }) => {
       if (
         input.serviceId !== undefined &&
         !loaded.services.some((s) => s.serviceId === input.serviceId)
@@ -41,7 +41,7 @@ export function changeBookingStaffer(
       );
       if (targets.length === 0) return null;
 
-      const inputs = engineInputs(availability);
+      const inputs = engineInputs(availability, { extraBusy: taken });
       if (!inputs) throw new Error("the booking's location vanished");
       for (const s of targets) {
         if (!inputs.performersOf(s.serviceId).some((p) => p.id === input.stafferId)) {

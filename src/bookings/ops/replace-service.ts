@@ -20,7 +20,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
     deps,
     bookingId,
     "replace_service",
-    async (loaded, { scope, now, alongside: availability }) => {
+    async (loaded, { scope, now, alongside: availability, taken }) => {
       const reason = whyNotReplaceable({
         ...loaded.booking,
         serviceCount: loaded.services.length,
@@ -38,6 +38,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         throw fieldError("service_uuid", "The service is not offered at this location.");
       const inputs = engineInputs(availability, {
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+        extraBusy: taken,
       });
       if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
         throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");

@@ -49,7 +49,7 @@ function moveBooking(
     deps,
     bookingId,
     "reschedule",
-    async (loaded, { scope, now, alongside: availability }) => {
+    async (loaded, { scope, now, alongside: availability, taken }) => {
       if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
       const start = input.start;
       const delta = start - loaded.booking.startAt;
@@ -67,6 +67,7 @@ function moveBooking(
       });
       const inputs = engineInputs(availability, {
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+        extraBusy: taken,
       });
       if (!inputs) throw new Error("the booking's location vanished");
       const placements = services.map((s) => ({
