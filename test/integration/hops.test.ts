@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { calendarFor } from "../../src/calendar/client";
 import { failpoints, rendezvous } from "../../src/lib/failpoints";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { expectInSync } from "../helpers/calendar";
+import { expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { admin, client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import { createResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -225,6 +226,36 @@ describe("writes: claims in parallel, one batch, the confirm after the answer", 
       salon.ws.id,
       salon.staffers.map((s) => s.uuid),
     );
+  });
+
+  it("a booking that needs two resources claims the staffer and both units in the same hop", async () => {
+    const room = await createResource(salon.ws, salon.location.uuid, { name: "Hop room" });
+    const basin = await createResource(salon.ws, salon.location.uuid, { name: "Hop basin" });
+    const svc = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Spa", duration: 30, price: 100, resource_uuids: [room.uuid, basin.uuid] },
+    });
+    expect(svc.status).toBe(201);
+    const slots = await salon.ws.api(
+      `/locations/${salon.location.uuid}/time-slots?service_uuid=${svc.body.uuid}&range_start=2030-03-04&range_end=2030-03-04`,
+    );
+    expect(hops(slots)).toEqual({ d1: 1, calendar: 0 });
+    const res = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: { ...haircut(1, "16:00"), service_uuid: svc.body.uuid },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(hops(res)).toEqual({ d1: 2, calendar: 1 });
+    const moved = await salon.ws.api(`/bookings/${res.body.uuid}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("16:30") },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(hops(moved)).toEqual({ d1: 2, calendar: 1 });
+    await expectUnitsInSync(salon.ws.id, [
+      { uuid: room.uuid, quantity: 1 },
+      { uuid: basin.uuid, quantity: 1 },
+    ]);
   });
 
   it("a cart for three staffers claims all three calendars in one hop", async () => {
