@@ -17,6 +17,8 @@ export interface Ctx {
   schemas: Schemas;
   /** Component name of the body being built (`CreateOrder`), or `query:<op>` for query strings. */
   bodyName: string | null;
+  /** The operation's path template, for path parameters named only `uuid`. */
+  path?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -163,7 +165,9 @@ export function kindFor(name: string, ctx: Ctx, atRoot: boolean): Kind | null {
     case "staffer_uuid":
       return atRoot && /Order/.test(ctx.bodyName ?? "") ? "seller" : "staffer";
     case "uuid":
-      return "schedulable";
+      return ctx.path?.includes("/resources/") ? "resource" : "schedulable";
+    case "resource_uuid":
+      return "resource";
     case "good_uuid":
       return "good";
     case "customer_uuid":

@@ -150,7 +150,20 @@ async function tenant(name: string, world: World | null): Promise<Tenant> {
   const colour = (
     await api("/services", { name: "Colouring", duration: 90, price: 8900, price_discount: 7900 })
   ).uuid as string;
-  p.service.fixed.push(cut, colour);
+  const room = (
+    await admin(`${wsPath}/resources`, {
+      location_uuid: main,
+      name: "Treatment room",
+      kind: "room",
+      quantity: 2,
+    })
+  ).uuid as string;
+  p.resource.fixed.push(room);
+  // A service that needs the room: bookings, carts and changes of it take a unit too.
+  const massage = (
+    await api("/services", { name: "Massage", duration: 60, price: 7000, resource_uuids: [room] })
+  ).uuid as string;
+  p.service.fixed.push(cut, colour, massage);
 
   const stock = (quantity: number) => ({
     is_set: true,

@@ -193,7 +193,7 @@ export class Fuzzer {
   }
 
   private ctx(op: Operation, bodyName: string | null): Ctx {
-    return { api: op.api, world: this.world, schemas: this.schemas, bodyName };
+    return { api: op.api, world: this.world, schemas: this.schemas, bodyName, path: op.path };
   }
 
   private pick(g: fc.GeneratorValue, kind: Kind, fixedOnly = false) {
@@ -710,6 +710,7 @@ export class Fuzzer {
       "booking-statuses": ["status"],
       "voucher-templates": ["voucher_template"],
       customers: ["customer"],
+      resources: ["resource"],
     };
     if (op.path === "/bookings/cart")
       for (const b of bookings) if (typeof b?.uuid === "string") remember(pools.booking, b.uuid);

@@ -23,7 +23,8 @@ export type Kind =
   | "voucher_template"
   | "promocode"
   | "webhook"
-  | "api_key";
+  | "api_key"
+  | "resource";
 
 export interface Pool {
   /** Fixture records: valid bodies draw from these most of the time. */
@@ -70,6 +71,7 @@ export const KINDS: Kind[] = [
   "promocode",
   "webhook",
   "api_key",
+  "resource",
 ];
 
 export const emptyPools = () =>
