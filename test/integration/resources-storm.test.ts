@@ -142,6 +142,8 @@ beforeAll(async () => {
 interface Outcome {
   kind: string;
   res: Received;
+  /** A create's request: to tell, afterwards, refusals of time that stayed free. */
+  ask?: { service: string; staffer?: string; start: string };
 }
 type Op = () => Promise<Outcome[]>;
 
@@ -158,8 +160,8 @@ function storm(): Op[] {
   add(80, (i) => {
     const staffer = draw(4) === 0 ? undefined : pick(staff);
     const [booked, start] = [pick(services()), local(quarter(17))];
-    return one("create", () =>
-      api()("/bookings", {
+    return async () => {
+      const res = await api()("/bookings", {
         method: "POST",
         body: {
           location_uuid: salon.location.uuid,
@@ -168,8 +170,9 @@ function storm(): Op[] {
           reserved_on: start,
           ...customer(`+49 151 6${String(i).padStart(7, "0")}`),
         },
-      }),
-    );
+      });
+      return [{ kind: "create", res, ask: { service: booked.uuid, staffer, start } }];
+    };
   });
   add(30, (i) => {
     // Two services back to back (two hours at most), sometimes a second item at the same start.
@@ -523,18 +526,44 @@ describe("a storm of writes on staffers and resource units", () => {
       summary,
     ).toEqual([]);
     // The storm did contend, on staffers and on units: some writes won, some lost.
-    expect(results.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(60);
-    expect(results.filter(({ res }) => res.status === 409).length, summary).toBeGreaterThan(30);
-    for (const kind of ["create", "cart", "reserve", "resource-block"])
+    const writes = results.filter(({ kind }) => kind !== "search");
+    expect(writes.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(40);
+    expect(writes.filter(({ res }) => res.status === 409).length, summary).toBeGreaterThan(30);
+    // Carts (two services, up to two hours, often with the room) rarely win in the burst; when
+    // they do, their rows are checked below with everything else.
+    for (const kind of ["create", "reserve", "reserve-use", "resource-block", "staffer-block"])
       expect(
         results.filter((r) => r.kind === kind && r.res.status === 201).length,
         `${kind} won some: ${summary}`,
       ).toBeGreaterThan(0);
 
     const counts = await expectCalendarsRight("after the storm");
+    // Reported, not asserted: creates refused at a time that is free once the storm is over.
+    // Not wrong in itself (a cancel or a move may have freed it later, or a losing write's hold
+    // was in the way at the time), but a high count would mean the burst refuses too much.
+    const end = await d1State(salon.ws.id);
+    const minutes = new Map([
+      [cut.uuid, 60],
+      [massage.uuid, 60],
+      [wash.uuid, 30],
+      [combo.uuid, 60],
+    ]);
+    const refusedButFree = results.filter(({ kind, res, ask }) => {
+      if (kind !== "create" || res.status !== 409 || !ask) return false;
+      const from = Date.parse(ask.start);
+      const to = from + (minutes.get(ask.service) ?? 0) * 60_000;
+      return (ask.staffer ? [ask.staffer] : staff).some((s) =>
+        freeInD1(end, s, needs.get(ask.service) ?? [], from, to),
+      );
+    }).length;
     console.log(
       JSON.stringify({
-        resourceStorm: { requests: results.length, outcomes: JSON.parse(summary), counts },
+        resourceStorm: {
+          requests: results.length,
+          outcomes: JSON.parse(summary),
+          counts,
+          createsRefusedAtTimesFreeAtTheEnd: refusedButFree,
+        },
       }),
     );
     // The room and the basins were really booked through the storm.
