@@ -65,7 +65,10 @@ async function slotsOn(date: string, serviceId: string) {
   return new Map(slots.map((s) => [s.start, s.quantity]));
 }
 
-/** An error body of the API's shape: message and snake_case code, `errors` only as field → messages. */
+/**
+ * An error body of the API's shape: message and snake_case code, `errors` only
+ * as field → messages (a slot conflict may add its `alternatives`).
+ */
 function expectErrorShape(body: unknown) {
   expect(body).toEqual(
     expect.objectContaining({ message: expect.any(String), code: expect.any(String) }),
@@ -77,9 +80,11 @@ function expectErrorShape(body: unknown) {
       expect(Array.isArray(messages)).toBe(true);
     }
   }
-  expect(Object.keys(body as object).every((k) => ["message", "code", "errors"].includes(k))).toBe(
-    true,
-  );
+  expect(
+    Object.keys(body as object).every((k) =>
+      ["message", "code", "errors", "alternatives"].includes(k),
+    ),
+  ).toBe(true);
 }
 
 beforeAll(async () => {
@@ -146,5 +151,447 @@ describe("statements at the maxima (10 resources on one service)", () => {
     expect(await unitOverlaps(salon.ws.id)).toEqual([]);
     await expectUnitsInSync(salon.ws.id, ten);
     await expectInSync(salon.ws.id, staff);
+  });
+});
+
+describe("slot search quantity against what bookings can take", () => {
+  // Units busy at different times: a start's quantity must count only units free for
+  // the whole duration + buffer, and exactly that many bookings must fit there.
+  it("fragmented units: quantity bookings fit at each start, one more does not", async () => {
+    // Unit 1 busy 10:00–10:30Z, unit 2 busy 10:30–11:00Z, unit 3 free (local = Z + 2 h).
+    const starts = [
+      { utc: "09:45", local: "11:45" },
+      { utc: "10:00", local: "12:00" },
+      { utc: "10:15", local: "12:15" },
+      { utc: "10:30", local: "12:30" },
+    ];
+    for (const [i, start] of starts.entries()) {
+      const date = monday(2 + i);
+      for (const [unit, from, to] of [
+        [1, "10:00", "10:30"],
+        [2, "10:30", "11:00"],
+      ] as const) {
+        const res = await block(basins, { unit, starts_at: at(from, date), ends_at: at(to, date) });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+      const quantity = (await slotsOn(date, wash.uuid)).get(start.local) ?? 0;
+      // 09:45: units 2, 3; 10:00: units 2 (busy from 10:30), 3; 10:15: unit 3; 10:30: units 1, 3.
+      const expected = { "11:45": 2, "12:00": 2, "12:15": 1, "12:30": 2 }[start.local];
+      expect(quantity, `quantity at ${start.local}`).toBe(expected);
+      const statuses: number[] = [];
+      for (let k = 0; k <= quantity; k++) {
+        statuses.push((await book(at(start.utc, date), wash.uuid)).status);
+      }
+      expect(statuses, `bookings at ${start.local}`).toEqual([
+        ...Array.from({ length: quantity }, () => 201),
+        409,
+      ]);
+      expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    }
+    await expectUnitsInSync(salon.ws.id, [basins]);
+  });
+
+  it("a fixed staffer: quantity 1 while a unit is free, gone when none is", async () => {
+    const date = monday(6);
+    const url = (stafferId: string) =>
+      `/locations/${salon.location.uuid}/time-slots?service_uuid=${wash.uuid}&range_start=${date}&range_end=${date}&staffer_uuid=${stafferId}`;
+    const before = await salon.ws.api(url(staff[3] ?? ""));
+    expect(before.status).toBe(200);
+    const at12 = (body: { dates: { slots: { start: string; quantity: number }[] }[] }) =>
+      body.dates[0]?.slots.find((s) => s.start === "12:00")?.quantity;
+    expect(at12(before.body)).toBe(1);
+    for (const s of staff.slice(0, 3)) {
+      expect((await book(at("10:00", date), wash.uuid, s)).status).toBe(201);
+    }
+    const after = await salon.ws.api(url(staff[3] ?? ""));
+    expect(at12(after.body)).toBeUndefined();
+    expect((await book(at("10:00", date), wash.uuid, staff[3])).status).toBe(409);
+  });
+});
+
+describe("writers of one unit started together", () => {
+  it("reschedule onto, change staffer, cancel and new bookings of the last basin at once", async () => {
+    const date = monday(7);
+    // Two basins taken at 10:00 by bookings that stay; one left.
+    expect((await book(at("10:00", date), wash.uuid, staff[0])).status).toBe(201);
+    expect((await book(at("10:00", date), wash.uuid, staff[1])).status).toBe(201);
+    const moving = await book(at("13:00", date), wash.uuid, staff[2]);
+    const canceling = await book(at("14:00", date), wash.uuid, staff[0]);
+    const results = await Promise.all([
+      salon.ws.api(`/bookings/${moving.body.uuid}/reschedule`, {
+        method: "PUT",
+        body: { reserved_on: at("10:00", date) },
+      }),
+      salon.ws.api(`/bookings/${moving.body.uuid}/staffer`, {
+        method: "PUT",
+        body: { staffer_uuid: staff[3] },
+      }),
+      salon.ws.api(`/bookings/${canceling.body.uuid}/status/cancel`, { method: "PUT", body: {} }),
+      book(at("10:00", date), wash.uuid, staff[3]),
+      book(at("10:00", date), wash.uuid),
+    ]);
+    for (const r of results) {
+      expect([200, 201, 409], JSON.stringify(r.body)).toContain(r.status);
+      if (r.status === 409) expectErrorShape(r.body);
+    }
+    const { results: live } = await env.DB.prepare(
+      `select count(*) as n from calendar_entries where resource_id = ? and starts_at = ?`,
+    )
+      .bind(basins.uuid, Date.parse(at("10:00", date)))
+      .all<{ n: number }>();
+    expect(live[0]?.n).toBeLessThanOrEqual(3);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("two replace-service requests for the one free basin: one wins", async () => {
+    const date = monday(8);
+    expect((await book(at("10:00", date), wash.uuid, staff[0])).status).toBe(201);
+    expect((await book(at("10:00", date), wash.uuid, staff[1])).status).toBe(201);
+    const a = await book(at("10:00", date), salon.cut.uuid, staff[2]);
+    const b = await book(at("10:00", date), salon.cut.uuid, staff[3]);
+    const swaps = await Promise.all(
+      [a, b].map((r) =>
+        salon.ws.api(`/bookings/${r.body.uuid}/services`, {
+          method: "PUT",
+          body: { service_uuid: wash.uuid },
+        }),
+      ),
+    );
+    expect(swaps.map((r) => r.status).sort(), JSON.stringify(swaps.map((r) => r.body))).toEqual([
+      200, 409,
+    ]);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+  });
+
+  it("a reservation's booking and three clients for the same basins: the holder always wins", async () => {
+    const date = monday(9);
+    expect((await book(at("10:00", date), wash.uuid, staff[0])).status).toBe(201);
+    const held = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [{ datetime_start: at("10:00", date), services: [{ service_uuid: wash.uuid }] }],
+      },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    expect(held.body.items[0].services[0].resource_uuids).toEqual([basins.uuid]);
+    const holder = held.body.items[0].services[0].staffer_uuid as string;
+    const others = staff.filter((s) => s !== holder && s !== staff[0]);
+    const [redeemed, ...rest] = await Promise.all([
+      salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: wash.uuid,
+          reserved_on: at("10:00", date),
+          reservation_uuid: held.body.uuid,
+          ...customer(),
+        },
+      }),
+      ...others.map((s) => book(at("10:00", date), wash.uuid, s)),
+      book(at("10:00", date), wash.uuid),
+    ]);
+    expect(redeemed?.status, JSON.stringify(redeemed?.body)).toBe(201);
+    // Three basins: the first booking, the holder's, and one of the others.
+    expect(rest.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("DELETE of a reservation and its booking at once: one wins, the basin is freed or booked", async () => {
+    const date = monday(10);
+    const held = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [{ datetime_start: at("10:00", date), services: [{ service_uuid: wash.uuid }] }],
+      },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    const [booked, deleted] = await Promise.all([
+      salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: wash.uuid,
+          reserved_on: at("10:00", date),
+          reservation_uuid: held.body.uuid,
+          ...customer(),
+        },
+      }),
+      salon.ws.api(`/reservations/${held.body.uuid}`, { method: "DELETE" }),
+    ]);
+    const won = [booked?.status === 201, deleted?.status === 204].filter(Boolean);
+    expect(won, JSON.stringify([booked?.body, deleted?.body])).toHaveLength(1);
+    // Whatever won, three washes at 10:00 minus the booked one still fit.
+    const free = booked?.status === 201 ? 2 : 3;
+    const statuses: number[] = [];
+    for (let k = 0; k <= free; k++)
+      statuses.push((await book(at("10:00", date), wash.uuid)).status);
+    expect(statuses).toEqual([...Array.from({ length: free }, () => 201), 409]);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+  });
+});
+
+describe("tenancy and locations", () => {
+  it("another workspace sees none of this workspace's resources, audits or blocks", async () => {
+    const other = await createWorkspace();
+    const otherLocation = await createLocation(other, { timezone: "Europe/Berlin" });
+    const listed = await other.api(`/resources?per_page=100`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
+    // Filtering by this workspace's location gives nothing either.
+    const filtered = await other.api(`/resources?location_uuid=${salon.location.uuid}`);
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.data).toEqual([]);
+    for (const path of [
+      `/workspaces/${other.id}/resources/${basins.uuid}/calendar`,
+      `/workspaces/${other.id}/resources/${basins.uuid}/calendar/rebuild`,
+      `/workspaces/${other.id}/resources/${basins.uuid}/blocked-spots`,
+    ]) {
+      const res = await admin(path, {
+        method: path.endsWith("calendar") ? "GET" : "POST",
+        body: path.endsWith("calendar")
+          ? undefined
+          : { starts_at: "2033-05-02T10:00:00Z", ends_at: "2033-05-02T11:00:00Z" },
+      });
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(404);
+      expectErrorShape(res.body);
+    }
+    const listedAdmin = await admin(
+      `/workspaces/${other.id}/resources?location_uuid=${salon.location.uuid}`,
+    );
+    expect(listedAdmin.status).toBe(200);
+    expect(listedAdmin.body.data).toEqual([]);
+    // Its service may not name this workspace's resource, and writes nothing.
+    const res = await other.api("/services", {
+      method: "POST",
+      body: {
+        name: "Borrowed",
+        duration: 30,
+        price: 100,
+        location_uuids: [otherLocation.uuid],
+        resource_uuids: [basins.uuid],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expectErrorShape(res.body);
+    expect(res.body.errors["resource_uuids.0"]).toBeDefined();
+    const { results } = await env.DB.prepare(
+      "select count(*) as n from service_resources where resource_id = ? and workspace_id = ?",
+    )
+      .bind(basins.uuid, other.id)
+      .all<{ n: number }>();
+    expect(results[0]?.n).toBe(0);
+  });
+
+  it("a service needing a resource of another location: 422 or nothing found, never 500", async () => {
+    const annex = await createLocation(salon.ws, { name: "Annex", timezone: "Europe/Berlin" });
+    const annexStaffer = await createStaffer(salon.ws, [annex.uuid], {
+      first_name: "Annex",
+      schedule: WEEKDAYS_9_TO_18(annex.uuid),
+    });
+    // Offered at both locations; the basins are at the salon's location only.
+    const both = await service({
+      name: "Wash anywhere",
+      duration: 30,
+      price: 1500,
+      location_uuids: [salon.location.uuid, annex.uuid],
+      resource_uuids: [basins.uuid],
+    });
+    const date = monday(11);
+    const slots = await salon.ws.api(
+      `/locations/${annex.uuid}/time-slots?service_uuid=${both.uuid}&range_start=${date}&range_end=${date}`,
+    );
+    expect(slots.status, JSON.stringify(slots.body)).toBe(200);
+    expect(slots.body.dates[0].slots).toEqual([]);
+    const next = await salon.ws.api(`/locations/${annex.uuid}/time-slots/cart/next`, {
+      method: "POST",
+      body: { services: [{ service_uuid: both.uuid }] },
+    });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    const calendar = await salon.ws.api(`/locations/${annex.uuid}/time-slots/cart`, {
+      method: "POST",
+      body: { services: [{ service_uuid: both.uuid }], range_start: date, range_end: date },
+    });
+    expect(calendar.status, JSON.stringify(calendar.body)).toBe(200);
+    const items = [{ datetime_start: at("10:00", date), services: [{ service_uuid: both.uuid }] }];
+    const reserve = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: { location_uuid: annex.uuid, items },
+    });
+    expect(reserve.status, JSON.stringify(reserve.body)).toBe(422);
+    expectErrorShape(reserve.body);
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: { location_uuid: annex.uuid, items, ...customer() },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(422);
+    expectErrorShape(cart.body);
+    const single = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: annex.uuid,
+        service_uuid: both.uuid,
+        reserved_on: at("10:00", date),
+        staffer_uuid: annexStaffer.uuid,
+        ...customer(),
+      },
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(422);
+    expectErrorShape(single.body);
+    // A simple booking at the annex cannot be switched to it either.
+    const trim = await service({
+      name: "Trim",
+      duration: 30,
+      price: 1000,
+      location_uuids: [annex.uuid],
+    });
+    const plain = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: annex.uuid,
+        service_uuid: trim.uuid,
+        reserved_on: at("10:00", date),
+        staffer_uuid: annexStaffer.uuid,
+        ...customer(),
+      },
+    });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    const swap = await salon.ws.api(`/bookings/${plain.body.uuid}/services`, {
+      method: "PUT",
+      body: { service_uuid: both.uuid },
+    });
+    expect([409, 422], JSON.stringify(swap.body)).toContain(swap.status);
+    expectErrorShape(swap.body);
+    // At the salon's location the same service books a basin.
+    expect((await book(at("10:00", date), both.uuid)).status).toBe(201);
+  });
+});
+
+describe("bad input to the resource endpoints", () => {
+  it("answers 4xx in the error shape, never 500, and writes nothing", async () => {
+    const ws = salon.ws.id;
+    const before = await env.DB.prepare(
+      "select count(*) as n from resources where workspace_id = ?",
+    )
+      .bind(ws)
+      .first<{ n: number }>();
+    const bad: [
+      string,
+      { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+    ][] = [
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", rawBody: "{", headers: { "content-type": "application/json" } },
+      ],
+      [`/workspaces/${ws}/resources`, { method: "POST", body: [] }],
+      [`/workspaces/${ws}/resources`, { method: "POST", body: { location_uuid: "x", name: "" } }],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: salon.location.uuid, name: "R", quantity: 51 } },
+      ],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: salon.location.uuid, name: "R", quantity: 0 } },
+      ],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: salon.location.uuid, name: "R", quantity: 1.5 } },
+      ],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: salon.location.uuid, name: "R", quantity: "2" } },
+      ],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: salon.location.uuid, name: "R", kind: "sofa" } },
+      ],
+      [
+        `/workspaces/${ws}/resources`,
+        { method: "POST", body: { location_uuid: crypto.randomUUID(), name: "R" } },
+      ],
+      [`/workspaces/${ws}/resources?per_page=0`, {}],
+      [`/workspaces/${ws}/resources?location_uuid=nope`, {}],
+      [`/workspaces/${ws}/resources/nope/calendar`, {}],
+      [`/workspaces/${ws}/resources/${crypto.randomUUID()}/calendar`, {}],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        { method: "POST", rawBody: "nope", headers: { "content-type": "application/json" } },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        { method: "POST", body: { starts_at: "tomorrow", ends_at: "2033-01-01T00:00:00Z" } },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        {
+          method: "POST",
+          body: { starts_at: "2033-01-01T10:00:00Z", ends_at: "2033-01-01T09:00:00Z" },
+        },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        {
+          method: "POST",
+          body: { starts_at: "2033-01-01T10:00:00Z", ends_at: "2033-01-01T11:00:00Z", unit: 0 },
+        },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        {
+          method: "POST",
+          body: { starts_at: "2033-01-01T10:00:00Z", ends_at: "2033-01-01T11:00:00Z", unit: 4 },
+        },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        {
+          method: "POST",
+          body: { starts_at: "2033-01-01T10:00:00Z", ends_at: "2033-01-01T11:00:00Z", unit: "1" },
+        },
+      ],
+      [
+        `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
+        {
+          method: "POST",
+          body: { starts_at: "2033-01-01T10:00:00+02:00", ends_at: "2033-01-01T11:00:00Z" },
+        },
+      ],
+    ];
+    for (const [path, sent] of bad) {
+      const res = await admin(path, sent);
+      expect(
+        res.status,
+        `${path} ${JSON.stringify(sent)}: ${JSON.stringify(res.body)}`,
+      ).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      expectErrorShape(res.body);
+    }
+    const publicBad = [
+      "/resources?location_uuid=nope",
+      "/resources?per_page=1000",
+      "/resources?page=0",
+    ];
+    for (const path of publicBad) {
+      const res = await salon.ws.api(path);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(422);
+      expectErrorShape(res.body);
+    }
+    const after = await env.DB.prepare("select count(*) as n from resources where workspace_id = ?")
+      .bind(ws)
+      .first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+    const blocks = await env.DB.prepare(
+      "select count(*) as n from resource_blocks where resource_id = ? and starts_at < ?",
+    )
+      .bind(basins.uuid, Date.parse("2033-02-01T00:00:00Z"))
+      .first<{ n: number }>();
+    expect(blocks?.n).toBe(0);
   });
 });
