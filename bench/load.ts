@@ -9,9 +9,15 @@ import { percentile } from "./stats";
  * runs the booking lifecycle (reschedule, change staffer, replace service,
  * complete, cancel) on one shared pool of recent open bookings, sometimes two or
  * three operations on one booking at once, so the concurrency guards are
- * exercised. Afterwards: every staffer's calendar object is audited against
- * D1, and invariants are checked from the database: no overlapping live
- * bookings, D1's calendar entries equal the live booked services, no booking
+ * exercised. The salon has a treatment room with two units that massages
+ * need (one unit each for the massage and its buffer), booked mostly in the
+ * first days so its units are contended, and now and then blocked for
+ * maintenance (one unit or both). Afterwards: every staffer's and every room
+ * unit's calendar object is audited against D1, and invariants are checked
+ * from the database: no overlapping live bookings per staffer and per room
+ * unit, D1's calendar entries (staffers' and units') equal the live booked
+ * services and their resource_ids, the room's block entries equal its
+ * blocks, no booking
  * both completed and canceled, money credited at most once per booking, every
  * outbox event delivered once to a local receiver, and every order's total
  * equal to the amount this script computes on its own from the line data
@@ -28,7 +34,7 @@ const ADMIN = "bench-token";
 const POOL_SIZE = 32;
 
 type Lifecycle = "reschedule" | "staffer" | "replace" | "complete" | "cancel";
-type Op = "search" | "book" | "cart" | Lifecycle | "order" | "pay" | "get";
+type Op = "search" | "book" | "cart" | Lifecycle | "order" | "pay" | "get" | "block";
 const latencies = new Map<Op, number[]>();
 /** Per operation: "status code" → count. */
 const outcomes = new Map<Op, Map<string, number>>();
@@ -203,10 +209,28 @@ async function main() {
     const dye = await (
       await setup("/services", { name: "Dye", duration: 60, price: 6000, price_discount: 5400 })
     ).json();
-    /** What this script asked the catalogue for: price charged (the discount price) and length. */
-    const catalogue = new Map<string, { price: number; minutes: number }>([
-      [cut.uuid, { price: 3500, minutes: 30 }],
-      [dye.uuid, { price: 5400, minutes: 60 }],
+    const ROOM_UNITS = 2;
+    const room = await A("/resources", {
+      location_uuid: location.uuid,
+      name: "Treatment room",
+      kind: "room",
+      quantity: ROOM_UNITS,
+    });
+    const massage = await (
+      await setup("/services", {
+        name: "Massage",
+        duration: 45,
+        price: 6000,
+        pause: 15,
+        resource_uuids: [room.uuid],
+      })
+    ).json();
+    if (!room.uuid || !massage.uuid) throw new Error("the room or the massage was not created");
+    /** What this script asked the catalogue for: price charged (the discount price), length, resources. */
+    const catalogue = new Map<string, { price: number; minutes: number; resources: string[] }>([
+      [cut.uuid, { price: 3500, minutes: 30, resources: [] }],
+      [dye.uuid, { price: 5400, minutes: 60, resources: [] }],
+      [massage.uuid, { price: 6000, minutes: 45, resources: [room.uuid] }],
     ]);
     const good = await (
       await setup("/goods", {
@@ -242,8 +266,9 @@ async function main() {
     });
 
     const day0 = Date.UTC(2031, 0, 6);
-    const randomStart = () => {
-      const day = Math.floor(Math.random() * 30);
+    /** A start on one of the first `days` days (massages use few, so the room's units contend). */
+    const randomStart = (days = 30) => {
+      const day = Math.floor(Math.random() * days);
       const slot = Math.floor(Math.random() * 44); // 08:00..18:45 in 15 min steps
       return new Date(day0 + day * 86_400_000 + 8 * 3_600_000 + slot * 900_000)
         .toISOString()
@@ -325,7 +350,11 @@ async function main() {
             ),
           replace: (id) =>
             timed("replace", () =>
-              api(`/bookings/${id}/services`, { service_uuid: pick([cut, dye]).uuid }, "PUT"),
+              api(
+                `/bookings/${id}/services`,
+                { service_uuid: pick([cut, dye, massage]).uuid },
+                "PUT",
+              ),
             ),
           complete: async (id) =>
             closed(
@@ -359,18 +388,20 @@ async function main() {
           const roll = Math.random();
           if (roll < 0.15) {
             const from = randomStart().slice(0, 10);
+            const searched = n % 3 === 0 ? massage : cut;
             await timed("search", () =>
               fetch(
-                `${base}/api/public/v2/locations/${location.uuid}/time-slots?service_uuid=${cut.uuid}&range_start=${from}&range_end=${from}`,
+                `${base}/api/public/v2/locations/${location.uuid}/time-slots?service_uuid=${searched.uuid}&range_start=${from}&range_end=${from}`,
                 { headers: H(key) },
               ),
             );
           } else if (roll < 0.35) {
+            const service = pick([cut, dye, massage]);
             const r = await timed("book", () =>
               api("/bookings", {
                 location_uuid: location.uuid,
-                service_uuid: Math.random() < 0.5 ? cut.uuid : dye.uuid,
-                reserved_on: randomStart(),
+                service_uuid: service.uuid,
+                reserved_on: randomStart(service === massage ? 3 : 30),
                 ...customerOf(client * 100000 + n),
               }),
             );
@@ -382,8 +413,11 @@ async function main() {
                 ...customerOf(client),
                 items: [
                   {
-                    datetime_start: randomStart(),
-                    services: [{ service_uuid: cut.uuid }, { service_uuid: dye.uuid }],
+                    datetime_start: randomStart(n % 2 === 0 ? 3 : 30),
+                    services: [
+                      { service_uuid: cut.uuid },
+                      { service_uuid: (n % 2 === 0 ? massage : dye).uuid },
+                    ],
                   },
                 ],
               }),
@@ -432,8 +466,25 @@ async function main() {
                 api(`/orders/${r.body.uuid}/pay`, { account_uuid: cash.uuid }),
               );
             }
-          } else {
+          } else if (roll < 0.97) {
             await timed("get", () => fetch(`${base}/api/public/v2/locations`, { headers: H(key) }));
+          } else {
+            // Maintenance on one unit of the room or on both, 15 or 30 minutes, where massages are.
+            const start = randomStart(3);
+            const unit = n % 3 === 0 ? undefined : 1 + (n % ROOM_UNITS);
+            await timed("block", () =>
+              post(
+                `/api/admin/v1/workspaces/${ws.uuid}/resources/${room.uuid}/blocked-spots`,
+                {
+                  starts_at: start,
+                  ends_at: new Date(Date.parse(start) + (1 + (n % 2)) * 900_000)
+                    .toISOString()
+                    .replace(".000Z", "Z"),
+                  ...(unit ? { unit } : {}),
+                },
+                adminH,
+              ),
+            );
           }
         }
       }),
@@ -462,6 +513,20 @@ async function main() {
       });
     }
     const outOfSync = audits.filter((a) => !a.audit?.in_sync);
+    // Every unit of the room: its calendar object against D1.
+    const roomAuditRes = await fetch(
+      `${base}/api/admin/v1/workspaces/${ws.uuid}/resources/${room.uuid}/calendar`,
+      { headers: adminH },
+    );
+    const roomAudit = roomAuditRes.ok ? ((await roomAuditRes.json()) as UnitAuditResult) : null;
+    const unitsOutOfSync = roomAudit
+      ? roomAudit.units.filter((u) => !u.in_sync)
+      : Array.from({ length: ROOM_UNITS }, (_, i) => ({
+          unit: i + 1,
+          in_sync: false,
+          only_in_calendar: [],
+          only_in_d1: [],
+        }));
 
     // A plain authenticated GET, alone, as the yardstick.
     const plain: number[] = [];
@@ -495,6 +560,8 @@ async function main() {
       orderRows = [],
       lineRows = [],
       transactionRows = [],
+      unitRows = [],
+      roomBlockRows = [],
     ] = query(server.persist, [
       `select id from events where ${w}`,
       `select count(*) as n from booking_services a join bookings ba on ba.id = a.booking_id and ba.is_canceled = 0
@@ -502,11 +569,13 @@ async function main() {
          join bookings bb on bb.id = b.booking_id and bb.is_canceled = 0
         where a.reserved_on < b.reserved_until + b.buffer * 60000 and b.reserved_on < a.reserved_until + a.buffer * 60000`,
       `select id, order_id, is_canceled, is_completed from bookings where ${w}`,
-      `select booking_id, service_id, staffer_id, reserved_on, reserved_until, buffer, quantity, price, tax_rate_bp from booking_services where ${w}`,
-      `select staffer_id, source_id, starts_at, ends_at from calendar_entries where ${w} and kind = 'booking'`,
+      `select booking_id, service_id, staffer_id, reserved_on, reserved_until, buffer, quantity, price, tax_rate_bp, resource_ids from booking_services where ${w}`,
+      `select staffer_id, source_id, starts_at, ends_at from calendar_entries where ${w} and kind = 'booking' and staffer_id is not null`,
       `select id, kind, status, total, account_paid_amount, discount_mode, discount_amount, discount_percent, promocode, promocode_discount_amount from orders where ${w}`,
       `select order_id, kind, unit_price, quantity, tax_rate_bp from order_lines where ${w} order by order_id, position`,
       `select order_id, booking_id, amount from account_transactions where ${w}`,
+      `select resource_id, unit, kind, source_id, starts_at, ends_at, expires_at from calendar_entries where ${w} and resource_id is not null`,
+      `select id, resource_id, unit, starts_at, ends_at from resource_blocks where ${w}`,
     ]);
     const events = eventRows as { id: string }[];
     const overlaps = (overlapRows as { n: number }[])[0]?.n ?? -1;
@@ -526,6 +595,7 @@ async function main() {
       quantity: number;
       price: number;
       tax_rate_bp: number | null;
+      resource_ids: string;
     }[];
     const entries = entryRows as {
       staffer_id: string;
@@ -607,10 +677,87 @@ async function main() {
       expectedEntries.length !== actualEntries.length ||
       expectedEntries.some((k, i) => k !== actualEntries[i]);
 
+    // The room: its units' entries of bookings are exactly one per resource in the live booked
+    // services' resource_ids, over the service's time and buffer, on a unit that exists; its
+    // block entries are one per blocked unit (both units when a block names none); and no two
+    // live entries of one unit overlap (blocks may be laid over bookings, so they are left out).
+    const unitEntries = unitRows as {
+      resource_id: string;
+      unit: number;
+      kind: string;
+      source_id: string;
+      starts_at: number;
+      ends_at: number;
+      expires_at: number | null;
+    }[];
+    const roomBlocks = roomBlockRows as {
+      id: string;
+      resource_id: string;
+      unit: number | null;
+      starts_at: number;
+      ends_at: number;
+    }[];
+    const liveServices = services.filter((s) => !bookingById.get(s.booking_id)?.is_canceled);
+    const expectedUnitEntries = liveServices
+      .flatMap((s) =>
+        (JSON.parse(s.resource_ids) as string[]).map((r) =>
+          entryKey(r, s.booking_id, s.reserved_on, s.reserved_until + s.buffer * 60_000),
+        ),
+      )
+      .sort();
+    const bookedUnits = unitEntries.filter((e) => e.kind === "booking");
+    const actualUnitEntries = bookedUnits
+      .map((e) => entryKey(e.resource_id, e.source_id, e.starts_at, e.ends_at))
+      .sort();
+    const unitEntriesOff =
+      expectedUnitEntries.length !== actualUnitEntries.length ||
+      expectedUnitEntries.some((k, i) => k !== actualUnitEntries[i]) ||
+      unitEntries.some((e) => e.unit < 1 || e.unit > ROOM_UNITS);
+    const expectedBlockEntries = roomBlocks
+      .flatMap((b) =>
+        (b.unit ? [b.unit] : Array.from({ length: ROOM_UNITS }, (_, i) => i + 1)).map((u) =>
+          entryKey(`${b.resource_id}#${u}`, b.id, b.starts_at, b.ends_at),
+        ),
+      )
+      .sort();
+    const actualBlockEntries = unitEntries
+      .filter((e) => e.kind === "blocked")
+      .map((e) => entryKey(`${e.resource_id}#${e.unit}`, e.source_id, e.starts_at, e.ends_at))
+      .sort();
+    const blockEntriesOff =
+      expectedBlockEntries.length !== actualBlockEntries.length ||
+      expectedBlockEntries.some((k, i) => k !== actualBlockEntries[i]);
+    const liveUnitEntries = unitEntries
+      .filter((e) => e.kind !== "blocked" && (e.expires_at === null || e.expires_at > Date.now()))
+      .sort((a, b) =>
+        a.resource_id !== b.resource_id
+          ? a.resource_id < b.resource_id
+            ? -1
+            : 1
+          : a.unit - b.unit || a.starts_at - b.starts_at,
+      );
+    let unitOverlaps = 0;
+    for (let i = 0; i < liveUnitEntries.length; i++) {
+      for (let j = i + 1; j < liveUnitEntries.length; j++) {
+        const a = liveUnitEntries[i];
+        const b = liveUnitEntries[j];
+        if (!a || !b || a.resource_id !== b.resource_id || a.unit !== b.unit) break;
+        if (b.starts_at >= a.ends_at) break;
+        unitOverlaps++;
+      }
+    }
+    const massagesLive = liveServices.filter((s) => s.service_id === massage.uuid).length;
+
     // Booked services as the catalogue defines them (replace service re-derives both).
     const offCatalogue = services.filter((s) => {
       const c = catalogue.get(s.service_id);
-      return !c || s.price !== c.price || s.reserved_until - s.reserved_on !== c.minutes * 60_000;
+      return (
+        !c ||
+        s.price !== c.price ||
+        s.reserved_until - s.reserved_on !== c.minutes * 60_000 ||
+        JSON.stringify([...(JSON.parse(s.resource_ids) as string[])].sort()) !==
+          JSON.stringify(c.resources)
+      );
     }).length;
 
     // Money on bookings: at most one credit per booking, only for completed
@@ -716,6 +863,15 @@ async function main() {
       for (const e of a.audit?.only_in_d1 ?? [])
         console.log(`    only in D1: ${JSON.stringify(e)}`);
     }
+    console.log(
+      `  room units: ${ROOM_UNITS}, in sync: ${ROOM_UNITS - unitsOutOfSync.length}, out of sync: ${unitsOutOfSync.length}${roomAudit ? "" : ` (audit answered ${roomAuditRes.status})`}`,
+    );
+    for (const u of unitsOutOfSync) {
+      for (const e of u.only_in_calendar)
+        console.log(`    unit ${u.unit} only in calendar: ${JSON.stringify(e)}`);
+      for (const e of u.only_in_d1)
+        console.log(`    unit ${u.unit} only in D1: ${JSON.stringify(e)}`);
+    }
     const checks: [string, boolean][] = [
       [`overlapping live bookings per staffer: ${overlaps}`, overlaps === 0],
       [
@@ -726,7 +882,19 @@ async function main() {
         `bookings: ${bookings.length}, completed: ${completed} (200s: ${oks("complete")}), canceled: ${canceled} (200s: ${oks("cancel")}), both: ${completedAndCanceled}`,
         completedAndCanceled === 0 && !completesOff && !cancelsOff,
       ],
-      [`booked services off the catalogue's price or length: ${offCatalogue}`, offCatalogue === 0],
+      [`overlapping live entries per room unit: ${unitOverlaps}`, unitOverlaps === 0],
+      [
+        `D1 room unit entries of bookings: ${actualUnitEntries.length}, resource_ids of live booked services: ${expectedUnitEntries.length} (live massages: ${massagesLive}), ${unitEntriesOff ? "DIFFERENT" : "the same"}`,
+        !unitEntriesOff,
+      ],
+      [
+        `D1 room unit entries of blocks: ${actualBlockEntries.length}, units of the room's ${roomBlocks.length} blocks: ${expectedBlockEntries.length}, ${blockEntriesOff ? "DIFFERENT" : "the same"}`,
+        !blockEntriesOff,
+      ],
+      [
+        `booked services off the catalogue's price, length or resources: ${offCatalogue}`,
+        offCatalogue === 0,
+      ],
       [
         `account transactions on bookings: ${creditsOfBooking.size}; bookings credited more than once: ${creditedTwice}, credited but not completed: ${creditedOpen}, completed without credit: ${completedUncredited}, credit not the booking's own total: ${wrongCredits}`,
         creditedTwice + creditedOpen + completedUncredited + wrongCredits === 0,
@@ -744,7 +912,10 @@ async function main() {
         `outbox events: ${events.length}, not delivered: ${missing}, delivered more than once: ${duplicates}`,
         missing + duplicates === 0,
       ],
-      [`calendar objects out of sync with D1: ${outOfSync.length}`, outOfSync.length === 0],
+      [
+        `calendar objects out of sync with D1: staffers ${outOfSync.length}, room units ${unitsOutOfSync.length}`,
+        outOfSync.length + unitsOutOfSync.length === 0,
+      ],
       [`5xx responses: ${fiveXX}, network errors: ${networkErrors}`, fiveXX + networkErrors === 0],
     ];
     console.log("Invariants");
@@ -762,6 +933,11 @@ interface AuditResult {
   in_sync: boolean;
   only_in_calendar: unknown[];
   only_in_d1: unknown[];
+}
+
+interface UnitAuditResult {
+  in_sync: boolean;
+  units: (AuditResult & { unit: number })[];
 }
 
 await main();
