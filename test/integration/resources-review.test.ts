@@ -595,3 +595,86 @@ describe("bad input to the resource endpoints", () => {
     expect(blocks?.n).toBe(0);
   });
 });
+
+describe("a booking that holds one room twice", () => {
+  it("reschedules onto its own time (room replaced by itself) and changes one staffer", async () => {
+    const date = monday(12);
+    const solo = await service({
+      name: "Solo",
+      duration: 30,
+      price: 1000,
+      resource_uuids: [ten[0]?.uuid ?? ""],
+    });
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("10:00", date),
+            services: [
+              { service_uuid: solo.uuid, staffer_uuid: staff[0] },
+              { service_uuid: solo.uuid, staffer_uuid: staff[1] },
+            ],
+          },
+        ],
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const id = cart.body.bookings[0].uuid as string;
+    // +30 min: the first service moves onto the second's old time, on the same unit.
+    const moved = await salon.ws.api(`/bookings/${id}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("10:30", date) },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const changed = await salon.ws.api(`/bookings/${id}/staffer`, {
+      method: "PUT",
+      body: { staffer_uuid: staff[2], service_uuid: solo.uuid },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await book(at("10:00", date), solo.uuid)).status).toBe(201);
+    expect((await book(at("10:30", date), solo.uuid)).status).toBe(409);
+    expect((await book(at("11:00", date), solo.uuid)).status).toBe(409);
+    expect((await book(at("11:30", date), solo.uuid)).status).toBe(201);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [ten[0] as TestResource]);
+    await expectInSync(salon.ws.id, staff);
+  });
+});
+
+describe("alternatives when units are what is missing", () => {
+  it("offers only starts that slot search lists and a booking can take", async () => {
+    const date = monday(13);
+    for (const s of staff.slice(0, 3)) {
+      expect((await book(at("10:00", date), wash.uuid, s)).status).toBe(201);
+    }
+    const refused = await book(at("10:00", date), wash.uuid, staff[3]);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    const alternatives = (refused.body.alternatives ?? []) as {
+      start: string;
+      staffer_uuid: string;
+    }[];
+    expect(alternatives.length).toBeGreaterThan(0);
+    const slots = await salon.ws.api(
+      `/locations/${salon.location.uuid}/time-slots?service_uuid=${wash.uuid}&range_start=${date}&range_end=${date}&timezone=UTC`,
+    );
+    expect(slots.status).toBe(200);
+    const listed = new Set(
+      (slots.body.dates[0].slots as { start: string }[]).map((s) => `${date}T${s.start}:00Z`),
+    );
+    for (const alt of alternatives) {
+      const start = new Date(Date.parse(alt.start)).toISOString().replace(".000Z", "Z");
+      if (start.slice(0, 10) === date) expect(listed.has(start), start).toBe(true);
+      // The 10:00–10:30 basins are all taken: no alternative may overlap them.
+      const t = Date.parse(alt.start);
+      expect(
+        t + 30 * 60_000 <= Date.parse(at("10:00", date)) || t >= Date.parse(at("10:30", date)),
+        alt.start,
+      ).toBe(true);
+    }
+    const first = alternatives[0] as { start: string; staffer_uuid: string };
+    expect((await book(first.start, wash.uuid, first.staffer_uuid)).status).toBe(201);
+  });
+});
