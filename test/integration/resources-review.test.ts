@@ -1,13 +1,15 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calendar";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { unitCalendarId } from "../../src/calendar/ids";
+import { failpoints } from "../../src/lib/failpoints";
+import { expectInSync, expectUnitsInSync, expireHolds, unitOverlaps } from "../helpers/calendar";
 import {
   createLocation,
   createStaffer,
   createWorkspace,
   WEEKDAYS_9_TO_18,
 } from "../helpers/factory";
-import { admin } from "../helpers/http";
+import { admin, type Received } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
@@ -676,5 +678,141 @@ describe("alternatives when units are what is missing", () => {
     }
     const first = alternatives[0] as { start: string; staffer_uuid: string };
     expect((await book(first.start, wash.uuid, first.staffer_uuid)).status).toBe(201);
+  });
+});
+
+describe("faults on the unit paths the fault suite does not cover", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  interface Ctx {
+    date: string;
+    booking?: string;
+    reservation?: string;
+  }
+  const reserveWash = (date: string) =>
+    salon.ws.api("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [{ datetime_start: at("10:00", date), services: [{ service_uuid: wash.uuid }] }],
+      },
+    });
+  const count = async (sql: string, ...binds: unknown[]) =>
+    (
+      await env.DB.prepare(sql)
+        .bind(...binds)
+        .first<{ n: number }>()
+    )?.n ?? 0;
+  const basinEntriesAt10 = (ctx: Ctx, kind: string) =>
+    count(
+      "select count(*) as n from calendar_entries where resource_id = ? and starts_at = ? and kind = ?",
+      basins.uuid,
+      Date.parse(at("10:00", ctx.date)),
+      kind,
+    );
+
+  const PATHS: {
+    name: string;
+    setup: (ctx: Ctx) => Promise<void>;
+    act: (ctx: Ctx) => Promise<Received>;
+    status: number;
+    /** Basin entries at 10:00 once written: [booking, held]. */
+    after: [number, number];
+  }[] = [
+    {
+      name: "replace service onto a basin",
+      setup: async (ctx) => {
+        const res = await book(at("10:00", ctx.date), salon.cut.uuid, staff[0]);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ctx.booking = res.body.uuid;
+      },
+      act: (ctx) =>
+        salon.ws.api(`/bookings/${ctx.booking}/services`, {
+          method: "PUT",
+          body: { service_uuid: wash.uuid },
+        }),
+      status: 200,
+      after: [1, 0],
+    },
+    {
+      name: "reservation of a basin",
+      setup: async () => {},
+      act: (ctx) => reserveWash(ctx.date),
+      status: 201,
+      after: [0, 1],
+    },
+    {
+      name: "booking that uses the reservation",
+      setup: async (ctx) => {
+        const res = await reserveWash(ctx.date);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ctx.reservation = res.body.uuid;
+      },
+      act: (ctx) =>
+        salon.ws.api("/bookings", {
+          method: "POST",
+          body: {
+            location_uuid: salon.location.uuid,
+            service_uuid: wash.uuid,
+            reserved_on: at("10:00", ctx.date),
+            reservation_uuid: ctx.reservation,
+            ...customer(),
+          },
+        }),
+      status: 201,
+      after: [1, 0],
+    },
+    {
+      name: "reservation deleted",
+      setup: async (ctx) => {
+        const res = await reserveWash(ctx.date);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ctx.reservation = res.body.uuid;
+      },
+      act: (ctx) => salon.ws.api(`/reservations/${ctx.reservation}`, { method: "DELETE" }),
+      status: 204,
+      after: [0, 0],
+    },
+  ];
+
+  let week = 20;
+  const calendarBatch = (sql: string) => sql.includes("hold_fences");
+  const calendars = () => [...staff, ...[1, 2, 3].map((u) => unitCalendarId(basins.uuid, u))];
+
+  /** The basins at 10:00 take exactly 3 minus what is written, and the calendars equal D1. */
+  async function expectBasinsRight(ctx: Ctx, after: [number, number]) {
+    expect([await basinEntriesAt10(ctx, "booking"), await basinEntriesAt10(ctx, "held")]).toEqual(
+      after,
+    );
+    await expectUnitsInSync(salon.ws.id, [basins]);
+    await expectInSync(salon.ws.id, staff);
+    const free = 3 - after[0] - after[1];
+    const statuses: number[] = [];
+    for (let k = 0; k <= free; k++)
+      statuses.push((await book(at("10:00", ctx.date), wash.uuid)).status);
+    expect(statuses).toEqual([...Array.from({ length: free }, () => 201), 409]);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+  }
+
+  describe.each(PATHS)("$name", (path) => {
+    it("commits unheard: settles and answers success", async () => {
+      const ctx: Ctx = { date: monday(week++) };
+      await path.setup(ctx);
+      failpoints.arm("d1.batch.committed", calendarBatch);
+      const res = await path.act(ctx);
+      expect(res.status, JSON.stringify(res.body)).toBe(path.status);
+      await expectBasinsRight(ctx, path.after);
+    });
+
+    it("commits, answer and settlement lost: 500, then the alarm settles to D1", async () => {
+      const ctx: Ctx = { date: monday(week++) };
+      await path.setup(ctx);
+      failpoints.arm("d1.batch.committed", calendarBatch);
+      failpoints.arm("calendar.settle", () => true, 10);
+      const res = await path.act(ctx);
+      expect(res.status, JSON.stringify(res.body)).toBe(500);
+      await expireHolds(salon.ws.id, calendars());
+      await expectBasinsRight(ctx, path.after);
+    });
   });
 });
