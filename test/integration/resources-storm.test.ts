@@ -366,7 +366,7 @@ interface ServiceRow {
 }
 
 async function d1State(workspaceId: string) {
-  const [entries, services, blocks, reservations] = await env.DB.batch([
+  const [entries, services, blocks, reservations, stafferBlocks] = await env.DB.batch([
     env.DB.prepare(
       `select staffer_id, resource_id, unit, kind, source_id, starts_at, ends_at, expires_at
          from calendar_entries where workspace_id = ?`,
@@ -382,6 +382,9 @@ async function d1State(workspaceId: string) {
     ).bind(workspaceId),
     env.DB.prepare(
       "select id, released_at, expires_at from reservations where workspace_id = ?",
+    ).bind(workspaceId),
+    env.DB.prepare(
+      "select id, staffer_id, starts_at, ends_at from blocked_spots where workspace_id = ?",
     ).bind(workspaceId),
   ]);
   return {
@@ -399,6 +402,12 @@ async function d1State(workspaceId: string) {
       released_at: number | null;
       expires_at: number;
     }[],
+    stafferBlocks: (stafferBlocks?.results ?? []) as {
+      id: string;
+      staffer_id: string;
+      starts_at: number;
+      ends_at: number;
+    }[],
   };
 }
 
@@ -408,8 +417,8 @@ const sorted = (xs: string[]) => [...xs].sort();
  * D1's calendar entries against the records they belong to: a live booking's
  * entries are exactly one per service on its staffer and one per resource in
  * its `resource_ids` (on some unit of it), each over the service's time and
- * buffer; a block's are its unit (or every unit); a hold's belong to an
- * unreleased reservation. Returns every difference found, and counts.
+ * buffer; a resource block's are its unit (or every unit), a staffer's
+ * blocked spot's its staffer; a hold's belong to an unreleased reservation. Returns every difference found, and counts.
  */
 function entryMismatches(state: Awaited<ReturnType<typeof d1State>>) {
   const problems: string[] = [];
@@ -465,6 +474,13 @@ function entryMismatches(state: Awaited<ReturnType<typeof d1State>>) {
     blockEntries.map(
       (e) => `${e.resource_id}#${e.unit}|${e.source_id}|${e.starts_at}|${e.ends_at}`,
     ),
+  );
+  diff(
+    "staffer block",
+    state.stafferBlocks.map((b) => `${b.staffer_id}|${b.id}|${b.starts_at}|${b.ends_at}`),
+    state.entries
+      .filter((e) => e.kind === "blocked" && e.staffer_id)
+      .map((e) => `${e.staffer_id}|${e.source_id}|${e.starts_at}|${e.ends_at}`),
   );
   // Holds: only of reservations still open (every one in the storm was used or deleted).
   const open = new Set(state.reservations.filter((r) => r.released_at === null).map((r) => r.id));
