@@ -816,3 +816,120 @@ describe("faults on the unit paths the fault suite does not cover", () => {
     });
   });
 });
+
+describe("two changes of one booking whose new unit the other is taking", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  /**
+   * Both reschedules read, then claim at once. The loser is refused twice over:
+   * "replacing" on the booking's own old entries (staffer and unit 2: the record
+   * is changing, retry on fresh state) and "overlap" on unit 1, which the winner
+   * is moving the same booking onto. refusalOf (src/calendar/client.ts) reports
+   * the refusal of whichever calendar sorts first; when that is unit 1, the
+   * overlap becomes a SlotTakenError, ClaimRetries notes the booking's own new
+   * time as someone else's, unit 2 is blocked, and the loser answers 409
+   * although either order of the two reschedules succeeds (§ one booking, many
+   * writers). When the staffer's calendar sorts first, the same race retries
+   * and both succeed.
+   */
+  async function race(sortsBeforeStaffer: boolean, week: number) {
+    const target = [...staff].sort().at(sortsBeforeStaffer ? -1 : 0) ?? "";
+    let pair: TestResource | undefined;
+    for (let i = 0; i < 20 && !pair; i++) {
+      const r = await createResource(salon.ws, salon.location.uuid, {
+        name: `Pair ${week}.${i}`,
+        quantity: 2,
+      });
+      if (r.uuid < target === sortsBeforeStaffer) pair = r;
+    }
+    if (!pair) throw new Error("no resource id sorted as wanted");
+    const rinse = await service({
+      name: `Rinse ${week}`,
+      duration: 30,
+      price: 900,
+      resource_uuids: [pair.uuid],
+    });
+    const date = monday(week);
+    // The booking sits on unit 2 (unit 1 taken at 10:00); unit 2 is blocked all afternoon.
+    const other = staff.find((s) => s !== target) ?? "";
+    expect((await book(at("10:00", date), rinse.uuid, other)).status).toBe(201);
+    const x = await book(at("10:00", date), rinse.uuid, target);
+    expect(x.status, JSON.stringify(x.body)).toBe(201);
+    const unitOf = await env.DB.prepare(
+      "select unit from calendar_entries where source_id = ? and resource_id is not null",
+    )
+      .bind(x.body.uuid)
+      .first<{ unit: number }>();
+    expect(unitOf?.unit).toBe(2);
+    const blocked = await block(pair, {
+      unit: 2,
+      starts_at: at("12:00", date),
+      ends_at: at("16:00", date),
+    });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(201);
+
+    failpoints.meet("booking.change.before_write", 2, 1_000);
+    const [a, b] = await Promise.all(
+      ["13:00", "13:15"].map((t) =>
+        salon.ws.api(`/bookings/${x.body.uuid}/reschedule`, {
+          method: "PUT",
+          body: { reserved_on: at(t, date) },
+        }),
+      ),
+    );
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [pair]);
+    await expectInSync(salon.ws.id, staff);
+    expect([a?.status, b?.status], JSON.stringify([a?.body, b?.body])).toEqual([200, 200]);
+  }
+
+  it("control: the staffer's calendar sorts first, the loser retries and both succeed", async () => {
+    await race(false, 15);
+  });
+
+  // FINDING (bug, medium): a spurious 409 slot_unavailable, decided by how ids sort.
+  it.fails("the unit's calendar sorts first: both must still succeed", async () => {
+    await race(true, 14);
+  });
+});
+
+describe("the same masking without resources (for comparison)", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  // Two requests hand one booking to the same new staffer. Sequentially the second is a
+  // no-op (200). The loser is refused "replacing" on the old staffer's calendar and
+  // "overlap" (the same booking's new time, held by the winner) on the new one; when
+  // the new staffer's calendar sorts first the loser hears the overlap.
+  async function race(newSortsFirst: boolean, week: number) {
+    const sorted = [...staff].sort();
+    const [from, to] = newSortsFirst
+      ? [sorted.at(-1) ?? "", sorted[0] ?? ""]
+      : [sorted[0] ?? "", sorted.at(-1) ?? ""];
+    const date = monday(week);
+    const x = await book(at("10:00", date), salon.cut.uuid, from);
+    expect(x.status, JSON.stringify(x.body)).toBe(201);
+    failpoints.meet("booking.change.before_write", 2, 1_000);
+    const results = await Promise.all(
+      [0, 1].map(() =>
+        salon.ws.api(`/bookings/${x.body.uuid}/staffer`, {
+          method: "PUT",
+          body: { staffer_uuid: to },
+        }),
+      ),
+    );
+    await expectInSync(salon.ws.id, staff);
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.map((r) => r.body)),
+    ).toEqual([200, 200]);
+  }
+
+  it("control: the old staffer's calendar sorts first, both succeed", async () => {
+    await race(false, 16);
+  });
+
+  // FINDING (bug, low; older than resources, same root cause as above): 409 slot_unavailable.
+  it.fails("the new staffer's calendar sorts first: both should succeed", async () => {
+    await race(true, 17);
+  });
+});
