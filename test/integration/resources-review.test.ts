@@ -933,3 +933,48 @@ describe("the same masking without resources (for comparison)", () => {
     await race(true, 17);
   });
 });
+
+describe("a whole-day booking of 10 services × 10 resources moved onto its own time", () => {
+  it("reschedules by one service's length, hands every service to one staffer, cancels", async () => {
+    const date = monday(18);
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("08:00", date),
+            services: Array.from({ length: 10 }, () => ({ service_uuid: tenfold.uuid })),
+          },
+        ],
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const id = cart.body.bookings[0].uuid as string;
+    // 10 × 20 minutes from 08:00Z; +20 minutes overlaps nine of its own services on every unit.
+    const moved = await salon.ws.api(`/bookings/${id}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("08:20", date) },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const handed = await salon.ws.api(`/bookings/${id}/staffer`, {
+      method: "PUT",
+      body: { staffer_uuid: staff[3] },
+    });
+    expect(handed.status, JSON.stringify(handed.body)).toBe(200);
+    await expectUnitsInSync(salon.ws.id, ten);
+    await expectInSync(salon.ws.id, staff);
+    expect((await book(at("08:00", date), tenfold.uuid, staff[0])).status).toBe(201);
+    expect((await book(at("11:20", date), tenfold.uuid, staff[0])).status).toBe(409);
+    const canceled = await salon.ws.api(`/bookings/${id}/status/cancel`, {
+      method: "PUT",
+      body: {},
+    });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect((await book(at("11:20", date), tenfold.uuid, staff[0])).status).toBe(201);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, ten);
+    await expectInSync(salon.ws.id, staff);
+  });
+});
