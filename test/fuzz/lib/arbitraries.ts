@@ -165,7 +165,10 @@ export function kindFor(name: string, ctx: Ctx, atRoot: boolean): Kind | null {
     case "staffer_uuid":
       return atRoot && /Order/.test(ctx.bodyName ?? "") ? "seller" : "staffer";
     case "uuid":
-      return ctx.path?.includes("/resources/") ? "resource" : "schedulable";
+      // Management paths name their record `{uuid}`: the collection before it says which.
+      if (ctx.path?.includes("/resources/")) return "resource";
+      if (ctx.path?.includes("/locations/")) return "location";
+      return "schedulable";
     case "resource_uuid":
       return "resource";
     case "good_uuid":
