@@ -53,12 +53,13 @@ const draw = (n: number) => {
 const pick = <T>(xs: T[]): T => xs[draw(xs.length)] as T;
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-/** A quarter-hour start between 09:00 and `last` (every service here ends within an hour). */
-const quarter = (last: number) => hhmm(9 * 60 + 15 * draw(((last - 9) * 60) / 15 + 1));
+/** A quarter-hour start between `first` and `last` o'clock (every service here ends within an hour). */
+const quarter = (last: number, first = 9) =>
+  hhmm(first * 60 + 15 * draw(((last - first) * 60) / 15 + 1));
 /** Berlin is UTC+2 in June: the salon's 09–18 is 07–16 UTC. */
-const local = (time: string) => {
+const local = (time: string, day = DAY) => {
   const [h, m] = time.split(":").map(Number);
-  return at(hhmm(((h ?? 0) - 2) * 60 + (m ?? 0)), DAY);
+  return at(hhmm(((h ?? 0) - 2) * 60 + (m ?? 0)), day);
 };
 const plus = (time: string, minutes: number) => {
   const [h, m] = time.split(":").map(Number);
@@ -547,21 +548,143 @@ async function expectCalendarsRight(label: string) {
   return counts;
 }
 
+/** Runs the ops together; every answer must be one its kind may give (bodies shown if not). */
+async function unleash(ops: Op[]) {
+  const results = (await Promise.all(ops.map((op) => op()))).flat();
+  const byOutcome = new Map<string, number>();
+  for (const { kind, res } of results) {
+    const key = `${kind} ${res.status}${res.status >= 400 ? ` ${(res.body as { code?: string } | null)?.code}` : ""}`;
+    byOutcome.set(key, (byOutcome.get(key) ?? 0) + 1);
+  }
+  const summary = JSON.stringify(Object.fromEntries([...byOutcome].sort()));
+  const unexpected = results.filter(({ kind, res }) => !EXPECTED[kind]?.includes(res.status));
+  expect(
+    unexpected.map(({ kind, res }) => `${kind} ${res.status} ${JSON.stringify(res.body)}`),
+    summary,
+  ).toEqual([]);
+  return { results, summary };
+}
+
+/** Another day: two hours, 10:00–12:00, where the room and the basins are the bottleneck. */
+const RUSH_DAY = "2033-06-15";
+
+/**
+ * ~130 writes on the room and the basins within two hours: every create,
+ * hold and change asks for a resource, so nearly every race is a race for a
+ * unit (the staffers have time to spare).
+ */
+function rush(bookings: string[]): Op[] {
+  const ops: Op[] = [];
+  const api = () => pick(keys);
+  const start = () => local(quarter(11.75, 10), RUSH_DAY);
+  const one =
+    (kind: string, send: () => Promise<Received>): Op =>
+    async () => [{ kind, res: await send() }];
+  const add = (n: number, make: (i: number) => Op) => {
+    for (let i = 0; i < n; i++) ops.push(make(i));
+  };
+  add(50, (i) => {
+    const staffer = draw(3) === 0 ? undefined : pick(staff);
+    const [booked, when] = [pick([massage, combo, wash, massage]), start()];
+    return one("create", () =>
+      api()("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: booked.uuid,
+          staffer_uuid: staffer,
+          reserved_on: when,
+          ...customer(`+49 151 2${String(i).padStart(7, "0")}`),
+        },
+      }),
+    );
+  });
+  add(20, () => {
+    const [booking, when] = [pick(bookings), start()];
+    return one("reschedule", () =>
+      api()(`/bookings/${booking}/reschedule`, { method: "PUT", body: { reserved_on: when } }),
+    );
+  });
+  add(15, () => {
+    const [booking, staffer] = [pick(bookings), pick(staff)];
+    return one("staffer", () =>
+      api()(`/bookings/${booking}/staffer`, { method: "PUT", body: { staffer_uuid: staffer } }),
+    );
+  });
+  add(15, () => {
+    const [booking, replacement] = [pick(bookings), pick([cut, massage, wash])];
+    return one("services", () =>
+      api()(`/bookings/${booking}/services`, {
+        method: "PUT",
+        body: { service_uuid: replacement.uuid },
+      }),
+    );
+  });
+  add(4, () => {
+    const booking = pick(bookings);
+    return one("cancel", () =>
+      api()(`/bookings/${booking}/status/cancel`, { method: "PUT", body: {} }),
+    );
+  });
+  add(15, (i) => {
+    const [booked, when, use] = [pick([massage, combo, wash]), start(), draw(2) === 0];
+    return async () => {
+      const key = api();
+      const reserved = await key("/reservations", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          items: [{ datetime_start: when, services: [{ service_uuid: booked.uuid }] }],
+        },
+      });
+      const out: Outcome[] = [{ kind: "reserve", res: reserved }];
+      if (reserved.status !== 201) return out;
+      if (use) {
+        const held = reserved.body.items[0].services[0];
+        const res = await key("/bookings", {
+          method: "POST",
+          body: {
+            location_uuid: salon.location.uuid,
+            service_uuid: booked.uuid,
+            staffer_uuid: held.staffer_uuid,
+            reserved_on: when,
+            reservation_uuid: reserved.body.uuid,
+            ...customer(`+49 151 1${String(i).padStart(7, "0")}`),
+          },
+        });
+        out.push({ kind: "reserve-use", res });
+      } else {
+        const path = `/reservations/${reserved.body.uuid}`;
+        out.push({ kind: "reserve-delete", res: await key(path, { method: "DELETE" }) });
+      }
+      return out;
+    };
+  });
+  add(8, () => {
+    const resource = pick([room, basins]);
+    const unit = draw(3) === 0 ? undefined : 1 + draw(resource.quantity);
+    const from = quarter(11.75, 10);
+    return one("resource-block", () =>
+      admin(`/workspaces/${salon.ws.id}/resources/${resource.uuid}/blocked-spots`, {
+        method: "POST",
+        body: {
+          starts_at: local(from, RUSH_DAY),
+          ends_at: local(plus(from, 15), RUSH_DAY),
+          ...(unit ? { unit } : {}),
+        },
+      }),
+    );
+  });
+  for (let i = ops.length - 1; i > 0; i--) {
+    const j = draw(i + 1);
+    [ops[i], ops[j]] = [ops[j] as Op, ops[i] as Op];
+  }
+  return ops;
+}
+
 describe("a storm of writes on staffers and resource units", () => {
   it("ends with no overlap of staffers or units, no 5xx and every calendar equal to D1", async () => {
-    const ops = storm();
-    const results = (await Promise.all(ops.map((op) => op()))).flat();
-    const byOutcome = new Map<string, number>();
-    for (const { kind, res } of results) {
-      const key = `${kind} ${res.status}${res.status >= 400 ? ` ${(res.body as { code?: string } | null)?.code}` : ""}`;
-      byOutcome.set(key, (byOutcome.get(key) ?? 0) + 1);
-    }
-    const summary = JSON.stringify(Object.fromEntries([...byOutcome].sort()));
-    const unexpected = results.filter(({ kind, res }) => !EXPECTED[kind]?.includes(res.status));
-    expect(
-      unexpected.map(({ kind, res }) => `${kind} ${res.status} ${JSON.stringify(res.body)}`),
-      summary,
-    ).toEqual([]);
+    const { results, summary } = await unleash(storm());
     // The storm did contend, on staffers and on units: some writes won, some lost.
     const writes = results.filter(({ kind }) => kind !== "search");
     expect(writes.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(40);
@@ -607,6 +730,54 @@ describe("a storm of writes on staffers and resource units", () => {
     // The room and the basins were really booked through the storm.
     expect(counts.unitEntriesOfLiveBookings, summary).toBeGreaterThan(10);
   }, 180_000);
+
+  it("a rush on the room and the basins within two hours: no unit overlaps, units in sync", async () => {
+    // The room 10–11 and 11–12, a basin 10–10:30 and 11–12.
+    const [s0, s1, s2, s3] = staff as [string, string, string, string];
+    const plan: [string, string, { uuid: string }][] = [
+      [s0, "10:00", massage],
+      [s1, "10:00", wash],
+      [s2, "11:00", cut],
+      [s3, "11:00", combo],
+    ];
+    const bookings: string[] = [];
+    for (const [stafferId, time, booked] of plan) {
+      const res = await salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: booked.uuid,
+          staffer_uuid: stafferId,
+          reserved_on: local(time, RUSH_DAY),
+          ...customer(`+49 151 0${String(bookings.length).padStart(7, "0")}`),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      bookings.push(res.body.uuid);
+    }
+    const { results, summary } = await unleash(rush(bookings));
+    expect(results.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(5);
+    expect(results.filter(({ res }) => res.status === 409).length, summary).toBeGreaterThan(30);
+    const counts = await expectCalendarsRight("after the rush");
+    // Every room booking of the day starts between 10:00 and 11:45 and lasts at most an hour:
+    // the one room can hold at most 2 h 45 min of them.
+    const { results: rows } = await env.DB.prepare(
+      `select starts_at, ends_at from calendar_entries
+        where workspace_id = ? and resource_id = ? and kind = 'booking' and starts_at >= ? and ends_at <= ?`,
+    )
+      .bind(
+        salon.ws.id,
+        room.uuid,
+        Date.parse(local("02:00", RUSH_DAY)),
+        Date.parse(local("23:59", RUSH_DAY)),
+      )
+      .all<{ starts_at: number; ends_at: number }>();
+    const roomMinutes = rows.reduce((m, r) => m + (r.ends_at - r.starts_at) / 60_000, 0);
+    expect(roomMinutes, JSON.stringify(rows)).toBeLessThanOrEqual(165);
+    console.log(
+      JSON.stringify({ rush: { requests: results.length, outcomes: JSON.parse(summary), counts } }),
+    );
+  }, 120_000);
 
   it("time freed by cancels is bookable again, on the same staffer and units", async () => {
     // Live one-service bookings (those holding a resource first), canceled all at once …
