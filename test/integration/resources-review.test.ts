@@ -1,4 +1,6 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { calendarFor } from "../../src/calendar/client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { unitCalendarId } from "../../src/calendar/ids";
 import { failpoints } from "../../src/lib/failpoints";
@@ -972,5 +974,59 @@ describe("a whole-day booking of 10 services × 10 resources moved onto its own 
     expect(await unitOverlaps(salon.ws.id)).toEqual([]);
     await expectUnitsInSync(salon.ws.id, ten);
     await expectInSync(salon.ws.id, staff);
+  });
+});
+
+describe("a unit calendar that lost its storage (namespace reset)", () => {
+  it("loads its busy time from D1 before its first claim: no unit is handed out twice", async () => {
+    const date = monday(19);
+    for (const s of staff.slice(0, 3)) {
+      expect((await book(at("10:00", date), wash.uuid, s)).status).toBe(201);
+    }
+    const blocked = await block(basins, {
+      unit: 1,
+      starts_at: at("14:00", date),
+      ends_at: at("15:00", date),
+    });
+    expect(blocked.status).toBe(201);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+    for (let unit = 1; unit <= 3; unit++) {
+      const stub = calendarFor(env, salon.ws.id, unitCalendarId(basins.uuid, unit));
+      await runInDurableObject(stub, (_instance, state) => {
+        for (const table of ["entries", "holds", "replacing", "meta"]) {
+          state.storage.sql.exec(`DELETE FROM ${table}`);
+        }
+      });
+    }
+    // A claim that reaches a wiped unit (a writer whose D1 read was older) is judged on D1:
+    // unit 1 is booked at 10:00 and blocked at 14:00.
+    const unit1 = unitCalendarId(basins.uuid, 1);
+    for (const [from, to] of [
+      ["10:00", "10:30"],
+      ["14:15", "14:45"],
+    ] as const) {
+      const result = await calendarFor(env, salon.ws.id, unit1).claim({
+        owner: { workspaceId: salon.ws.id, calendarId: unit1 },
+        holdId: crypto.randomUUID(),
+        entries: [
+          {
+            id: crypto.randomUUID(),
+            kind: "booking",
+            source: crypto.randomUUID(),
+            start: Date.parse(at(from, date)),
+            end: Date.parse(at(to, date)),
+          },
+        ],
+        checkConflicts: true,
+      });
+      expect(result.ok, `${from}: ${JSON.stringify(result)}`).toBe(false);
+    }
+    // Through HTTP too: no fourth wash at 10:00, two at 14:00 (units 2 and 3).
+    expect((await book(at("10:00", date), wash.uuid, staff[3])).status).toBe(409);
+    const at14 = [];
+    for (let k = 0; k < 3; k++) at14.push((await book(at("14:00", date), wash.uuid)).status);
+    expect(at14).toEqual([201, 201, 409]);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
   });
 });
