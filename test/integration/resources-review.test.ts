@@ -1030,3 +1030,56 @@ describe("a unit calendar that lost its storage (namespace reset)", () => {
     await expectUnitsInSync(salon.ws.id, [basins]);
   });
 });
+
+describe("a reservation's units when the first unit frees up before it is used", () => {
+  it("the cart that uses it keeps units 2 and 3; unit 1 stays bookable; quantity agrees", async () => {
+    const date = monday(21);
+    const z = await book(at("10:00", date), wash.uuid, staff[0]);
+    expect(z.status).toBe(201);
+    const items = [0, 1].map(() => ({
+      datetime_start: at("10:00", date),
+      services: [{ service_uuid: wash.uuid }],
+    }));
+    const held = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: { location_uuid: salon.location.uuid, items },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    // Two basins held, one booked: none left.
+    expect((await slotsOn(date, wash.uuid)).has("12:00")).toBe(false);
+    const canceled = await salon.ws.api(`/bookings/${z.body.uuid}/status/cancel`, {
+      method: "PUT",
+      body: {},
+    });
+    expect(canceled.status).toBe(200);
+    expect((await slotsOn(date, wash.uuid)).get("12:00")).toBe(1);
+    const heldStaff = held.body.items.map(
+      (i: { services: { staffer_uuid: string }[] }) => i.services[0]?.staffer_uuid,
+    );
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: items.map((item, i) => ({
+          ...item,
+          services: [{ ...item.services[0], staffer_uuid: heldStaff[i] }],
+        })),
+        reservation_uuid: held.body.uuid,
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const { results } = await env.DB.prepare(
+      "select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit",
+    )
+      .bind(basins.uuid, Date.parse(at("10:00", date)))
+      .all<{ unit: number }>();
+    expect(results.map((r) => r.unit)).toEqual([2, 3]);
+    expect((await slotsOn(date, wash.uuid)).get("12:00")).toBe(1);
+    expect((await book(at("10:00", date), wash.uuid)).status).toBe(201);
+    expect((await book(at("10:00", date), wash.uuid)).status).toBe(409);
+    expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+    await expectUnitsInSync(salon.ws.id, [basins]);
+    await expectInSync(salon.ws.id, staff);
+  });
+});
