@@ -51,18 +51,31 @@ function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarC
     );
 }
 
-/** The first problem of a set of claims, as the error to throw; null when every claim holds. */
+/**
+ * The problem of a set of claims, as the error to throw; null when every
+ * claim holds. A record changing under the write outranks a taken slot,
+ * whichever calendar sorts first: time held by another write of the same
+ * record (a concurrent change of this booking) is not someone else's, so
+ * the write must replan on fresh state rather than answer 409.
+ */
 function refusalOf(claims: CalendarClaim[], claimed: Claimed[]): unknown {
+  let taken: SlotTakenError | null = null;
+  let changed = false;
+  // Only a change of an existing record (it replaces time) can meet its own record's time.
+  const changing = claims.some((c) => (c.replaces?.length ?? 0) > 0);
   for (const [i, c] of claimed.entries()) {
     if ("error" in c) return c.error;
-    if (!c.result.ok) {
-      probe(`calendar.refused.${c.result.reason}`);
-      return c.result.reason === "overlap"
-        ? new SlotTakenError(claims[i]?.calendarId ?? "", c.result.conflicts)
-        : new RecordChangedError();
+    if (c.result.ok) continue;
+    probe(`calendar.refused.${c.result.reason}`);
+    const own = new Set(changing ? claims[i]?.entries.map((e) => e.source) : []);
+    if (c.result.reason === "replacing" || c.result.conflicts.some((e) => own.has(e.source))) {
+      changed = true;
+    } else {
+      taken ??= new SlotTakenError(claims[i]?.calendarId ?? "", c.result.conflicts);
     }
   }
-  return null;
+  if (changed) return new RecordChangedError();
+  return taken;
 }
 
 /**

@@ -62,6 +62,9 @@ beforeAll(async () => {
     post("/accounts", { location_uuid: location.uuid, name: `Till ${pad(i)}`, type: "cash" }),
   );
   await times(COUNT, (i) => post("/booking-statuses", { name: `Status ${pad(i)}`, type: "new" }));
+  await times(COUNT, (i) =>
+    post("/resources", { location_uuid: location.uuid, name: `Room ${pad(i)}`, kind: "room" }),
+  );
 
   const catalogue = await setupClient();
   await times(COUNT, (i) =>
@@ -161,6 +164,7 @@ describe("per_page at its maximum", () => {
         "/goods",
         "/locations",
         "/orders",
+        "/resources",
         "/services",
         "/staffers",
         "/webhooks",

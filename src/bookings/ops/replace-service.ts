@@ -3,6 +3,7 @@ import { engineInputs } from "../../availability/engine-input";
 import type { Availability } from "../../db/queries/availability";
 import { availabilityAlongside } from "../alongside";
 import { bookingServices, bookings, calendarEntries, orders } from "../../db/schema";
+import { insertRows } from "../../db/bounded";
 import { whereIn } from "../../db/scope";
 import { whyNotReplaceable } from "../../domain/booking-rules";
 import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
@@ -119,7 +120,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
           scope.db
             .delete(calendarEntries)
             .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-          scope.db.insert(calendarEntries).values(entries),
+          ...insertRows(scope.db, calendarEntries, entries),
         ],
       };
     },
