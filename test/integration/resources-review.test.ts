@@ -890,11 +890,14 @@ describe("two changes of one booking whose new unit the other is taking", () => 
     expect([a?.status, b?.status], JSON.stringify([a?.body, b?.body])).toEqual([200, 200]);
   }
 
-  // Found in review: a spurious 409 slot_unavailable, decided by how ids sort. Also
-  // when the all-at-once claim fails with a part granted: the one-by-one pass judges
-  // each calendar's refusal alone, without knowing the write changes this booking.
-  it("the unit's calendar sorts first: both must still succeed", async () => {
-    await race(true, 14);
+  // FINDING (bug): a spurious 409 slot_unavailable. The first fix (refusalOf ranks a
+  // change of the record over a taken slot) holds for the all-at-once claim, but when
+  // a part of it was granted claimAll goes on to the one-by-one pass, which judges each
+  // calendar alone (refusalOf([claim], [one]): no replaces there, so "changing" is
+  // false) and turns the overlap with the booking's own new time into SlotTakenError.
+  // Three rounds: the refusal depends on timing too, so one round passes by luck at times.
+  it.fails("the unit's calendar sorts first: both must still succeed", async () => {
+    for (const week of [14, 40, 41]) await race(true, week);
   });
 });
 
@@ -929,10 +932,11 @@ describe("the same masking without resources (for comparison)", () => {
     ).toEqual([200, 200]);
   }
 
-  // Found in review (older than resources, same cause as above): 409 slot_unavailable,
-  // mostly through the one-by-one pass (the winner confirmed, the old staffer granted).
-  it("the new staffer's calendar sorts first: both should succeed", async () => {
-    await race(true, 17);
+  // FINDING (bug; older than resources, same cause as above): 409 slot_unavailable
+  // through the one-by-one pass (the winner confirmed, so the old staffer's calendar
+  // granted the loser's part and the new staffer's refused it alone).
+  it.fails("the new staffer's calendar sorts first: both should succeed", async () => {
+    for (const week of [17, 42, 43]) await race(true, week);
   });
 });
 
