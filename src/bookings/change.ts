@@ -80,14 +80,14 @@ export async function changeBooking<A = undefined>(
 ): Promise<Booking> {
   const { scope, env } = deps;
   const render = (view: BookingView) => renderBooking(view, deps.render);
-  const taken = new Map<string, BusyInterval[]>();
-  const retries = new ClaimRetries((id) => {
-    const busy = taken.get(id) ?? [];
-    taken.set(id, busy);
-    return busy;
-  });
-
   for (let attempt = 1; ; attempt++) {
+    // What calendars refused is known for this read only: a fresh read starts afresh.
+    const taken = new Map<string, BusyInterval[]>();
+    const retries = new ClaimRetries((id) => {
+      const busy = taken.get(id) ?? [];
+      taken.set(id, busy);
+      return busy;
+    });
     const { loaded, rows } = alongside
       ? await loadBookingWith(scope, bookingId, ref, alongside.reads(scope))
       : { loaded: await loadBooking(scope, bookingId, ref), rows: [] };

@@ -58,16 +58,20 @@ function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarC
  * record (a concurrent change of this booking) is not someone else's, so
  * the write must replan on fresh state rather than answer 409.
  */
-function refusalOf(claims: CalendarClaim[], claimed: Claimed[]): unknown {
+function refusalOf(
+  claims: CalendarClaim[],
+  claimed: Claimed[],
+  write: CalendarClaim[] = claims,
+): unknown {
   let taken: SlotTakenError | null = null;
   let changed = false;
   // Only a change of an existing record (it replaces time) can meet its own record's time.
-  const changing = claims.some((c) => (c.replaces?.length ?? 0) > 0);
+  const changing = write.some((c) => (c.replaces?.length ?? 0) > 0);
+  const own = new Set(changing ? write.flatMap((c) => c.entries.map((e) => e.source)) : []);
   for (const [i, c] of claimed.entries()) {
     if ("error" in c) return c.error;
     if (c.result.ok) continue;
     probe(`calendar.refused.${c.result.reason}`);
-    const own = new Set(changing ? claims[i]?.entries.map((e) => e.source) : []);
     if (c.result.reason === "replacing" || c.result.conflicts.some((e) => own.has(e.source))) {
       changed = true;
     } else {
@@ -101,14 +105,21 @@ async function claimAll(
   if (refusal === null) return together.map((c) => c.stub);
   // Nothing was written yet: what any calendar holds can go.
   await release(granted(together));
-  if (ordered.length === 1 || granted(together).length === 0) throw refusal;
+  // Taking turns settles ties between different writes; a record changing under this one
+  // (or a plain taken slot with nothing granted) is answered as it is.
+  if (
+    ordered.length === 1 ||
+    granted(together).length === 0 ||
+    refusal instanceof RecordChangedError
+  )
+    throw refusal;
   probe("calendar.claims.one_by_one");
   await rendezvous("calendar.claims.one_by_one");
 
   const held: Stub[] = [];
   for (const claim of ordered) {
     const one = await claimOn(env, workspaceId, holdId, claim);
-    const problem = refusalOf([claim], [one]);
+    const problem = refusalOf([claim], [one], ordered);
     if (problem !== null) {
       await release(held);
       throw problem;

@@ -826,17 +826,11 @@ describe("two changes of one booking whose new unit the other is taking", () => 
   /**
    * Both reschedules read, then claim at once. The loser is refused twice over:
    * "replacing" on the booking's own old entries (staffer and unit 2: the record
-   * is changing, retry on fresh state) and "overlap" on unit 1, which the winner
-   * is moving the same booking onto. refusalOf (src/calendar/client.ts) reports
-   * the refusal of whichever calendar sorts first; when that is unit 1, the
-   * overlap becomes a SlotTakenError, ClaimRetries notes the booking's own new
-   * time as someone else's, unit 2 is blocked, and the loser answers 409
-   * although either order of the two reschedules succeeds, and
-   * docs/concurrency.md has the loser replan once on fresh state. When the
-   * staffer's calendar sorts first the loser usually hears "replacing" and
-   * both succeed, unless the winner confirmed before the loser claimed (then
-   * it hears an overlap with the booking's own new time too): the conflict's
-   * source is the booking itself, which is what should send it to a retry.
+   * is changing) and "overlap" on unit 1, which the winner is moving the same
+   * booking onto. Either order of the two reschedules succeeds, so the loser
+   * must replan on fresh state, not answer 409: a record changing outranks a
+   * taken slot in every pass of the claim, whichever calendar sorts first, and
+   * time held by the same booking is never someone else's.
    */
   async function race(sortsBeforeStaffer: boolean, week: number) {
     // The staffer whose id sorts last (or first), so the resource's can sort before (or after) it.
@@ -890,13 +884,10 @@ describe("two changes of one booking whose new unit the other is taking", () => 
     expect([a?.status, b?.status], JSON.stringify([a?.body, b?.body])).toEqual([200, 200]);
   }
 
-  // FINDING (bug): a spurious 409 slot_unavailable. The first fix (refusalOf ranks a
-  // change of the record over a taken slot) holds for the all-at-once claim, but when
-  // a part of it was granted claimAll goes on to the one-by-one pass, which judges each
-  // calendar alone (refusalOf([claim], [one]): no replaces there, so "changing" is
-  // false) and turns the overlap with the booking's own new time into SlotTakenError.
-  // Three rounds: the refusal depends on timing too, so one round passes by luck at times.
-  it.fails("the unit's calendar sorts first: both must still succeed", async () => {
+  // Found in review, fixed: a spurious 409 slot_unavailable, first in the all-at-once
+  // claim, then in the one-by-one pass after a partial grant. Three rounds: the refusal
+  // depended on timing too, so one round could pass by luck.
+  it("the unit's calendar sorts first: both must still succeed", async () => {
     for (const week of [14, 40, 41]) await race(true, week);
   });
 });
@@ -932,10 +923,10 @@ describe("the same masking without resources (for comparison)", () => {
     ).toEqual([200, 200]);
   }
 
-  // FINDING (bug; older than resources, same cause as above): 409 slot_unavailable
-  // through the one-by-one pass (the winner confirmed, so the old staffer's calendar
-  // granted the loser's part and the new staffer's refused it alone).
-  it.fails("the new staffer's calendar sorts first: both should succeed", async () => {
+  // Found in review, fixed (older than resources, same cause as above): 409
+  // slot_unavailable through the one-by-one pass (the winner confirmed, so the old
+  // staffer's calendar granted the loser's part and the new staffer's refused it alone).
+  it("the new staffer's calendar sorts first: both should succeed", async () => {
     for (const week of [17, 42, 43]) await race(true, week);
   });
 });
