@@ -99,6 +99,14 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
       ),
     );
 
+  // Calendar entries (staffers' or units') overlapping the window; a reservation's hold is
+  // busy time up to its expiry, to the second, alarm or not.
+  const busyInWindow = and(
+    lt(calendarEntries.startsAt, windowEnd),
+    gt(calendarEntries.endsAt, windowStart),
+    or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
+  );
+
   // Resources the services need, of this location: the others have no unit here.
   const needed = db
     .select({ id: serviceResources.resourceId })
@@ -171,12 +179,11 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
       })
       .from(calendarEntries)
       .where(
-        and(
-          whereIn(scope, calendarEntries, inSubquery(calendarEntries.stafferId, eligible)),
-          lt(calendarEntries.startsAt, windowEnd),
-          gt(calendarEntries.endsAt, windowStart),
-          // A reservation's hold is busy time up to its expiry, to the second, alarm or not.
-          or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
+        whereIn(
+          scope,
+          calendarEntries,
+          inSubquery(calendarEntries.stafferId, eligible),
+          busyInWindow,
         ),
       ),
     db
@@ -222,11 +229,11 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
       })
       .from(calendarEntries)
       .where(
-        and(
-          whereIn(scope, calendarEntries, inSubquery(calendarEntries.resourceId, needed)),
-          lt(calendarEntries.startsAt, windowEnd),
-          gt(calendarEntries.endsAt, windowStart),
-          or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
+        whereIn(
+          scope,
+          calendarEntries,
+          inSubquery(calendarEntries.resourceId, needed),
+          busyInWindow,
         ),
       ),
   ] as const;
