@@ -4,6 +4,7 @@ import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calend
 import { createLocation, createStaffer, WEEKDAYS_9_TO_18 } from "../helpers/factory";
 import { admin } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
+import { createAccount } from "../helpers/shop";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -290,6 +291,38 @@ describe("changes to a booking that holds a room", () => {
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     expect(back.body.ordered_services[0].resource_uuids).toEqual([]);
     expect((await book(at("13:00", date), massage.uuid, staff[2])).status).toBe(201);
+    await expectUnitsInSync(salon.ws.id, [room]);
+  });
+});
+
+describe("the rest of a room booking's life", () => {
+  it("status, notes and completion keep the room listed and busy", async () => {
+    const date = monday(13);
+    const booked = await book(at("10:00", date), massage.uuid, staff[0]);
+    expect(booked.status).toBe(201);
+    const path = `/bookings/${booked.body.uuid}`;
+    const statuses = await salon.ws.api("/booking-statuses");
+    const confirmed = statuses.body.data.find((s: { type: string }) => s.type === "confirmed");
+    const status = await salon.ws.api(`${path}/status`, {
+      method: "PUT",
+      body: { status_uuid: confirmed.uuid },
+    });
+    expect(status.status, JSON.stringify(status.body)).toBe(200);
+    expect(status.body.ordered_services[0].resource_uuids).toEqual([room.uuid]);
+    const notes = await salon.ws.api(`${path}/public_notes`, {
+      method: "POST",
+      body: { value: "Warm towels" },
+    });
+    expect(notes.body.ordered_services[0].resource_uuids).toEqual([room.uuid]);
+    const till = await createAccount(salon.ws, salon.location.uuid, "cash");
+    const done = await salon.ws.api(`${path}/status/complete`, {
+      method: "PUT",
+      body: { account_uuid: till.uuid },
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.ordered_services[0].resource_uuids).toEqual([room.uuid]);
+    // A completed booking's time stays taken, the room's too.
+    expect((await book(at("10:00", date), massage.uuid, staff[1])).status).toBe(409);
     await expectUnitsInSync(salon.ws.id, [room]);
   });
 });
