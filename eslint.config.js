@@ -90,7 +90,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  { files: ["src/db/bounded.ts"], rules: { "no-restricted-syntax": "off" } },
   ...layer(
     "domain",
     [...HTTP, ...USE_CASES, "views", "db", "lib", "env", "index"],

@@ -1,4 +1,4 @@
-import { getTableColumns, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
@@ -31,12 +31,13 @@ export const idIn = (column: SQLiteColumn | SQL, ids: readonly string[]): SQL =>
 
 /**
  * `column IN (subquery)`: the subquery's own parameters are fixed, whatever
- * it matches. The only way to write an IN list here besides `idIn`: drizzle's
- * `inArray` with a JS array binds one parameter per element, so lint forbids
- * importing it anywhere else.
+ * it matches. The only way to write an IN list here besides `idIn`. drizzle's
+ * `inArray` is not used at all (lint forbids importing it): given a JS array
+ * it binds one parameter per element. A query builder embedded in `sql` is
+ * rendered in parentheses.
  */
 export const inSubquery = (column: SQLiteColumn, subquery: SQLWrapper): SQL =>
-  inArray(column, subquery);
+  sql`${column} in ${subquery}`;
 
 /** Rows of `table` that fit in one INSERT: every column may bind a parameter. */
 export const rowsPerInsert = (table: SQLiteTable) =>
