@@ -1,3 +1,4 @@
+import { entryRow } from "../calendar/entry-rows";
 import { commitWithClaims, type Defer } from "../calendar/client";
 import { loadStafferLocations } from "../db/queries/staffer-records";
 import { blockedSpots, calendarEntries } from "../db/schema";
@@ -61,16 +62,7 @@ export async function blockTime(
     [{ calendarId: stafferId, entries: [entry], checkConflicts: false }],
     () => [
       scope.db.insert(blockedSpots).values(row),
-      scope.db.insert(calendarEntries).values({
-        id: row.id,
-        workspaceId: scope.workspaceId,
-        stafferId,
-        locationId: row.locationId,
-        kind: "blocked",
-        sourceId: row.id,
-        startsAt: row.startsAt,
-        endsAt: row.endsAt,
-      }),
+      scope.db.insert(calendarEntries).values(entryRow(row, stafferId, entry)),
     ],
     deps.defer,
   );

@@ -4,6 +4,7 @@
  * that needs resources, one unit's of each (the same interval).
  */
 import type { CalendarClaim } from "../calendar/client";
+import { entryRow } from "../calendar/entry-rows";
 import { calendarIdOf, type CalendarOwnerColumns } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
 import { MINUTE } from "../domain/duration";
@@ -15,42 +16,30 @@ export const entryOf = <E extends { stafferId: string | null; startsAt: number }
   service: { stafferId: string; reservedOn: number },
 ) => entries.find((e) => e.stafferId === service.stafferId && e.startsAt === service.reservedOn);
 
-/** Entries of resource units (not of staffers). */
-export const unitEntriesOf = <E extends { resourceId: string | null }>(entries: E[]) =>
-  entries.filter((e) => e.resourceId !== null);
+type At = { workspaceId: string; locationId: string };
 
-/**
- * The `calendar_entries` row of a booked service: its staffer is busy from the
- * service's start until its end plus buffer.
- */
+type BookedTime = { reservedOn: number; reservedUntil: number; buffer: number };
+
+/** A booked service's time in one calendar: from its start until its end plus buffer. */
+const bookedRow = (at: At & { bookingId: string }, calendarId: string, s: BookedTime, id: string) =>
+  entryRow(at, calendarId, {
+    id,
+    kind: "booking",
+    source: at.bookingId,
+    start: s.reservedOn,
+    end: s.reservedUntil + s.buffer * MINUTE,
+  });
+
+/** The `calendar_entries` row of a booked service in its staffer's calendar. */
 export const bookedEntry = (
-  at: { workspaceId: string; locationId: string; bookingId: string },
-  s: { stafferId: string; reservedOn: number; reservedUntil: number; buffer: number },
+  at: At & { bookingId: string },
+  s: BookedTime & { stafferId: string },
   id: string = crypto.randomUUID(),
-) => ({
-  id,
-  workspaceId: at.workspaceId,
-  stafferId: s.stafferId as string | null,
-  resourceId: null as string | null,
-  unit: null as number | null,
-  locationId: at.locationId,
-  kind: "booking" as const,
-  sourceId: at.bookingId,
-  startsAt: s.reservedOn,
-  endsAt: s.reservedUntil + s.buffer * MINUTE,
-});
+) => bookedRow(at, s.stafferId, s, id);
 
 /** The `calendar_entries` row of one resource unit a booked service takes: the same interval. */
-export const unitEntry = (
-  at: { workspaceId: string; locationId: string; bookingId: string },
-  s: { reservedOn: number; reservedUntil: number; buffer: number },
-  unit: PlannedUnit,
-) => ({
-  ...bookedEntry(at, { ...s, stafferId: "" }, unit.entryId),
-  stafferId: null,
-  resourceId: unit.resourceId as string | null,
-  unit: unit.unit as number | null,
-});
+export const unitEntry = (at: At & { bookingId: string }, s: BookedTime, unit: PlannedUnit) =>
+  bookedRow(at, unit.calendarId, s, unit.entryId);
 
 /** The same busy time as an entry of a calendar claim. */
 export const claimEntry = (e: {

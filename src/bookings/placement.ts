@@ -1,6 +1,5 @@
 import type { engineInputs } from "../availability/engine-input";
-import { checkStart, type Interval } from "../domain/availability";
-import { firstFreeUnit, prepareResource } from "../domain/availability/resources";
+import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
 import { type PlannedUnit, plannedUnit } from "./planner";
@@ -55,16 +54,11 @@ export function assertPlacementsFit(
  */
 export function unitsFor(inputs: Inputs, placements: Placement[]): PlannedUnit[][] {
   const resources = new Map(inputs.resources.map((r) => [r.id, prepareResource(r)]));
-  const given = new Map<string, Interval[]>();
+  const given: TakenUnits = new Map();
   return placements.map((p) => {
-    const start = p.start;
     const end = p.start + (p.durationMin + p.bufferMin) * MINUTE;
-    return inputs.resourcesOf(p.serviceId).map((resourceId) => {
-      const resource = resources.get(resourceId);
-      const unit = resource && firstFreeUnit(resource, start, end, given);
-      if (!unit) throw taken();
-      given.set(unit.id, [...(given.get(unit.id) ?? []), { start, end }]);
-      return plannedUnit(unit.id);
-    });
+    const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given);
+    if (!ids) throw taken();
+    return ids.map((id) => plannedUnit(id));
   });
 }

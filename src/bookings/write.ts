@@ -15,7 +15,8 @@ import type { LocationPolicy } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
 import { renderCustomer } from "../views/customer";
-import { bookedEntry, unitEntry } from "./calendar-entries";
+import { entryRows } from "../calendar/entry-rows";
+import { plannedEntries } from "./calendar-entries";
 import { bookingEnd, bookingStart, type PlannedBooking } from "./planner";
 
 export interface CustomerInput {
@@ -171,22 +172,11 @@ export function bookingWrite(
     ...orderInsert(db, order),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),
-    // The booked-service id doubles as its staffer's calendar entry id, as the claims used it.
+    // The same entries the claims hold: the booked-service id doubles as its staffer's entry id.
     ...insertRows(
       db,
       calendarEntries,
-      planned.flatMap((b) =>
-        b.services.flatMap((p) => {
-          const at = { workspaceId, locationId: details.locationId, bookingId: b.id };
-          const s = {
-            stafferId: p.stafferId,
-            reservedOn: p.start,
-            reservedUntil: p.end,
-            buffer: p.buffer,
-          };
-          return [bookedEntry(at, s, p.id), ...p.units.map((u) => unitEntry(at, s, u))];
-        }),
-      ),
+      entryRows({ workspaceId, locationId: details.locationId }, plannedEntries(planned)),
     ),
   ];
   if (customer.isNew) {

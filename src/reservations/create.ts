@@ -1,8 +1,8 @@
 import { commitWithClaims, type Defer } from "../calendar/client";
 import type { CalendarEntry } from "../calendar/types";
 import { claimsOf, plannedEntries } from "../bookings/calendar-entries";
+import { entryRows } from "../calendar/entry-rows";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
-import { ownerColumns } from "../calendar/ids";
 import { type PlannedBooking, planItems } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
 import { calendarEntries, reservations } from "../db/schema";
@@ -67,17 +67,7 @@ export async function createReservation(
           ...insertRows(
             scope.db,
             calendarEntries,
-            entries.map(({ calendarId, entry }) => ({
-              id: entry.id,
-              workspaceId: scope.workspaceId,
-              ...ownerColumns(calendarId),
-              locationId: req.locationId,
-              kind: "held" as const,
-              sourceId: id,
-              startsAt: entry.start,
-              endsAt: entry.end,
-              expiresAt,
-            })),
+            entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
           ),
         ],
         deps.defer,

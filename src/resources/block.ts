@@ -1,4 +1,5 @@
 import { commitWithClaims, type Defer } from "../calendar/client";
+import { entryRow } from "../calendar/entry-rows";
 import { unitCalendarId } from "../calendar/ids";
 import { insertRows } from "../db/bounded";
 import { findResource } from "../db/queries/resources";
@@ -81,17 +82,9 @@ export async function blockResourceTime(
       ...insertRows(
         scope.db,
         calendarEntries,
-        perUnit.map(({ unit, entry }) => ({
-          id: entry.id,
-          workspaceId: scope.workspaceId,
-          resourceId: resource.id,
-          unit,
-          locationId: resource.locationId,
-          kind: "blocked" as const,
-          sourceId: row.id,
-          startsAt: entry.start,
-          endsAt: entry.end,
-        })),
+        perUnit.map(({ unit, entry }) =>
+          entryRow(resource, unitCalendarId(resource.id, unit), entry),
+        ),
       ),
     ],
     deps.defer,

@@ -130,7 +130,7 @@ function fixedLayout(p: Prepared, services: CartService[], offsets: number[], no
       const at = start + (offsets[i] ?? 0);
       const need = (service.durationMin + service.bufferMin) * MINUTE;
       if (verdictFor(staffer, at, need, now, extra.get(id) ?? [], p.zone) !== "ok") return null;
-      if (!takeUnits(p, service.resourceIds ?? [], at, at + need, taken)) return null;
+      if (!takeUnits(p.resources, service.resourceIds ?? [], at, at + need, taken)) return null;
       extra.set(id, [...(extra.get(id) ?? []), { start: at, end: at + need }]);
       if (!opener || at < opener.at) opener = { at, id };
     }

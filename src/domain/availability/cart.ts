@@ -40,7 +40,7 @@ export type TakenUnits = Map<string, Map<string, Interval[]>>;
  * unknown or has no free unit.
  */
 export function takeUnits(
-  p: Prepared,
+  resources: ReadonlyMap<string, PreparedResource>,
   resourceIds: readonly string[],
   start: number,
   end: number,
@@ -48,7 +48,7 @@ export function takeUnits(
 ): string[] | null {
   const out: string[] = [];
   for (const rid of resourceIds) {
-    const resource = p.resources.get(rid);
+    const resource = resources.get(rid);
     if (!resource) return null;
     let mine = taken.get(rid);
     if (!mine) taken.set(rid, (mine = new Map()));
@@ -109,7 +109,7 @@ export function place(
       if (!best || minutes < best.minutes) best = { id, minutes };
     }
     if (!best) return null;
-    const unitIds = takeUnits(p, service.resourceIds ?? [], t, t + need, taken);
+    const unitIds = takeUnits(p.resources, service.resourceIds ?? [], t, t + need, taken);
     if (!unitIds) return null;
     out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE, unitIds });
     extra.set(best.id, [...(extra.get(best.id) ?? []), { start: t, end: t + need }]);

@@ -7,6 +7,8 @@ export {
   findCartStart,
   firstCartFitPerDay,
   nextCartFit,
+  takeUnits,
+  type TakenUnits,
 } from "./cart";
 export { checkStart } from "./check";
 export {
