@@ -3,12 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { commitWithClaims, type CalendarClaim } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard } from "../db/guards";
-import {
-  type LoadedBooking,
-  loadBooking,
-  loadBookingWith,
-  type Referenced,
-} from "../db/queries/bookings";
+import { type LoadedBooking, loadBookingWith, type Referenced } from "../db/queries/bookings";
 import { type EventType, eventStatement } from "../db/queries/outbox";
 import { bookings, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
@@ -88,9 +83,12 @@ export async function changeBooking<A = undefined>(
       taken.set(id, busy);
       return busy;
     });
-    const { loaded, rows } = alongside
-      ? await loadBookingWith(scope, bookingId, ref, alongside.reads(scope))
-      : { loaded: await loadBooking(scope, bookingId, ref), rows: [] };
+    const { loaded, rows } = await loadBookingWith(
+      scope,
+      bookingId,
+      ref,
+      alongside?.reads(scope) ?? [],
+    );
     if (!loaded) throw notFound("Booking");
     // Replacing a service has its own conflict code for every unmet condition, openness included.
     if (op !== "replace_service" && !allows(loaded.booking, op)) {

@@ -1,23 +1,20 @@
 import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
-import { loadAvailability, shiftDate } from "../db/queries/availability";
+import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
-import { utcDate } from "../lib/clock";
 import { fieldError, validationError } from "../lib/errors";
 import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
-import { itemProblems } from "./prepare";
+import { itemProblems, planningQuery } from "./prepare";
 import { redeemingClaims, type ReservationUse } from "./redemption";
 import { type BookingDetails, bookingWrite } from "./write";
 
-/** A cart item can run 10 services of at most 1425 + 180 minutes: this many days covers it. */
-const WINDOW_DAYS = 12;
 const KNOWN_SOURCES = new Set([
   "widget",
   "website",
@@ -71,14 +68,8 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
   const customerId = await customerIdFor(workspaceId, phone);
 
-  const first = Math.min(...req.items.map((i) => i.start));
-  const last = Math.max(...req.items.map((i) => i.start));
-  const serviceIds = [...new Set(req.items.flatMap((i) => i.services.map((s) => s.serviceId)))];
   const loaded = await loadAvailability(scope, {
-    locationId: req.locationId,
-    serviceIds,
-    fromDate: shiftDate(utcDate(first), -1),
-    toDate: shiftDate(utcDate(last), WINDOW_DAYS),
+    ...planningQuery(req),
     customerId,
     ...(req.reservation ? { reservationId: req.reservation.id } : {}),
   });

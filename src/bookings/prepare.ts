@@ -29,14 +29,8 @@ export interface PlanningRequest {
  * who may perform them (422 otherwise).
  */
 export async function loadPlanning(scope: Scope, req: PlanningRequest) {
-  const first = Math.min(...req.items.map((i) => i.start));
-  const last = Math.max(...req.items.map((i) => i.start));
-  const serviceIds = [...new Set(req.items.flatMap((i) => i.services.map((s) => s.serviceId)))];
   const loaded = await loadAvailability(scope, {
-    locationId: req.locationId,
-    serviceIds,
-    fromDate: shiftDate(utcDate(first), -1),
-    toDate: shiftDate(utcDate(last), WINDOW_DAYS),
+    ...planningQuery(req),
     ...(req.customerId ? { customerId: req.customerId } : {}),
   });
   const inputs = engineInputs(
@@ -49,6 +43,30 @@ export async function loadPlanning(scope: Scope, req: PlanningRequest) {
   if (Object.keys(problems).length > 0) throw validationError(problems);
   return { loaded, inputs, services: new Map(loaded.services.map((s) => [s.id, s])) };
 }
+
+/** What placing items reads: their services at the location, over every day they can reach. */
+export function planningQuery(req: { locationId: string; items: PlanItem[] }) {
+  const first = Math.min(...req.items.map((i) => i.start));
+  const last = Math.max(...req.items.map((i) => i.start));
+  return {
+    locationId: req.locationId,
+    serviceIds: [...new Set(req.items.flatMap((i) => i.services.map((s) => s.serviceId)))],
+    fromDate: shiftDate(utcDate(first), -1),
+    toDate: shiftDate(utcDate(last), WINDOW_DAYS),
+  };
+}
+
+/** The service needs a resource the location does not have (it cannot be booked there). */
+export const lacksResource = (
+  inputs: NonNullable<ReturnType<typeof engineInputs>>,
+  serviceId: string,
+) => {
+  const here = new Set(inputs.resources.map((r) => r.id));
+  return inputs.resourcesOf(serviceId).some((r) => !here.has(r));
+};
+
+export const LACKS_RESOURCE =
+  "The service needs a resource (room, chair or equipment) this location does not have.";
 
 type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
 
@@ -64,17 +82,14 @@ export function itemProblems(
   inputs: NonNullable<ReturnType<typeof engineInputs>>,
 ): Record<string, string[]> {
   const known = new Set(loaded.services.map((s) => s.id));
-  const here = new Set(inputs.resources.map((r) => r.id));
   const problems: Record<string, string[]> = {};
   items.forEach((item, i) => {
     item.services.forEach((s, j) => {
       if (!known.has(s.serviceId)) problems[fields.service(i, j)] = ["Unknown service."];
       else if (!loaded.offeredAt.has(s.serviceId))
         problems[fields.service(i, j)] = ["The service is not offered at this location."];
-      else if (inputs.resourcesOf(s.serviceId).some((r) => !here.has(r)))
-        problems[fields.service(i, j)] = [
-          "The service needs a resource (room, chair or equipment) this location does not have.",
-        ];
+      else if (lacksResource(inputs, s.serviceId))
+        problems[fields.service(i, j)] = [LACKS_RESOURCE];
       else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
         problems[fields.staffer(i, j)] = [
           "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",

@@ -104,14 +104,11 @@ async function claimAll(
   const refusal = refusalOf(ordered, together);
   if (refusal === null) return together.map((c) => c.stub);
   // Nothing was written yet: what any calendar holds can go.
-  await release(granted(together));
+  const partly = granted(together);
+  await release(partly);
   // Taking turns settles ties between different writes; a record changing under this one
   // (or a plain taken slot with nothing granted) is answered as it is.
-  if (
-    ordered.length === 1 ||
-    granted(together).length === 0 ||
-    refusal instanceof RecordChangedError
-  )
+  if (ordered.length === 1 || partly.length === 0 || refusal instanceof RecordChangedError)
     throw refusal;
   probe("calendar.claims.one_by_one");
   await rendezvous("calendar.claims.one_by_one");
@@ -131,9 +128,10 @@ async function claimAll(
 
 /**
  * Writes busy time: claims it in every affected calendar, runs the D1 batch
- * that `build(holdId)` returns, and confirms after the response (`defer`): a
- * confirm that never arrives is settled by the calendar's alarm, so the
- * answer does not wait for it. The batch starts with a guard that its hold
+ * that `build()` returns (built once the time is held, so its guards read the
+ * clock then), and confirms after the response (`defer`): a confirm that
+ * never arrives is settled by the calendar's alarm, so the answer does not
+ * wait for it. The batch starts with a guard that its hold
  * is not fenced (`holdNotFenced`), put here for every caller: once a hold is
  * settled, its write can never commit.
  *
@@ -148,7 +146,7 @@ export async function commitWithClaims(
   db: Database,
   workspaceId: string,
   claims: CalendarClaim[],
-  build: (holdId: string) => BatchItem<"sqlite">[],
+  build: () => BatchItem<"sqlite">[],
   defer: Defer = runAlongside,
 ): Promise<void> {
   const holdId = crypto.randomUUID();
@@ -158,7 +156,7 @@ export async function commitWithClaims(
   const held = await claimAll(env, workspaceId, holdId, ordered);
 
   try {
-    await runBatch(db, [guard({ db, workspaceId }, holdNotFenced(holdId)), ...build(holdId)]);
+    await runBatch(db, [guard({ db, workspaceId }, holdNotFenced(holdId)), ...build()]);
   } catch (error) {
     if (isDefiniteFailure(error)) {
       await Promise.allSettled(held.map((stub) => stub.release(holdId)));

@@ -62,18 +62,15 @@ export async function calendarEntriesOf(
   now = Date.now(),
 ): Promise<CalendarEntry[]> {
   const owner = ownerColumns(calendarId);
-  const statement = owner.stafferId
-    ? db
-        .prepare(
-          `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND staffer_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
-        )
-        .bind(workspaceId, owner.stafferId, now)
-    : db
-        .prepare(
-          `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND resource_id = ? AND unit = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
-        )
-        .bind(workspaceId, owner.resourceId, owner.unit, now);
-  const { results } = await statement.all<EntryRow>();
+  const [clause, binds] = owner.stafferId
+    ? ["staffer_id = ?", [owner.stafferId]]
+    : ["resource_id = ? AND unit = ?", [owner.resourceId, owner.unit]];
+  const { results } = await db
+    .prepare(
+      `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND ${clause} AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
+    )
+    .bind(workspaceId, ...binds, now)
+    .all<EntryRow>();
   return results.map(toEntry);
 }
 

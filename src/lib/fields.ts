@@ -94,3 +94,28 @@ export const isoDate = z
 export const instantFilter = z.iso
   .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
   .transform((v) => Date.parse(v));
+
+/** An instant in UTC, as the API writes them: `2026-05-04T12:00:00Z`. */
+export const utcInstant = z.iso
+  .datetime({ message: "Must be a UTC instant such as 2026-05-04T12:00:00Z." })
+  .openapi({ example: "2026-05-04T12:00:00Z" });
+
+/**
+ * Refinement of a `{ starts_at, ends_at }` body: the end after the start, and
+ * the range at most `maxDays` long (`what` names the range in the message).
+ */
+export const blockRange =
+  (maxDays: number, what: string) =>
+  (body: { starts_at: string; ends_at: string }, ctx: z.RefinementCtx) => {
+    const start = Date.parse(body.starts_at);
+    const end = Date.parse(body.ends_at);
+    if (end <= start) {
+      ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Must be after starts_at." });
+    } else if (end - start > maxDays * 86_400_000) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ends_at"],
+        message: `${what} may span at most ${maxDays} days.`,
+      });
+    }
+  };

@@ -3,7 +3,7 @@ import type { CalendarEntry } from "../calendar/types";
 import { claimsOf, plannedEntries } from "../bookings/calendar-entries";
 import { entryRows } from "../calendar/entry-rows";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
-import { type PlannedBooking, planItems } from "../bookings/planner";
+import { bookingStart, type PlannedBooking, planItems } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
@@ -83,9 +83,8 @@ export async function createReservation(
 /** The planned items as the reservation stores and shows them; planned ids become entry ids. */
 function heldItemsOf(planned: PlannedBooking[]): HeldItem[] {
   return planned.map((b) => {
-    const start = Math.min(...b.services.map((s) => s.start));
     return {
-      datetime_start: toIso(start),
+      datetime_start: toIso(bookingStart(b)),
       services: b.services.map((s) => ({
         service_uuid: s.serviceId,
         staffer_uuid: s.stafferId,

@@ -13,6 +13,7 @@ import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { bookedEntry, movingClaims, unitEntry } from "../calendar-entries";
 import { assertPlacementsFit, unitsFor } from "../placement";
+import { LACKS_RESOURCE, lacksResource } from "../prepare";
 import { MINUTE } from "../../domain/duration";
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
@@ -44,13 +45,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
         throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
       }
-      const here = new Set(inputs.resources.map((r) => r.id));
-      if (inputs.resourcesOf(serviceId).some((r) => !here.has(r))) {
-        throw fieldError(
-          "service_uuid",
-          "The service needs a resource (room, chair or equipment) this location does not have.",
-        );
-      }
+      if (lacksResource(inputs, serviceId)) throw fieldError("service_uuid", LACKS_RESOURCE);
       const buffer = bufferOf(service);
       const placement = {
         serviceId,

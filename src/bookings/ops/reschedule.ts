@@ -54,6 +54,8 @@ function moveBooking(
       const start = input.start;
       const delta = start - loaded.booking.startAt;
       const services = loaded.services;
+      // Its own current time is not in its way.
+      const ownEntries = new Set(loaded.entries.map((e) => e.id));
       onPlanned({
         locationId: loaded.booking.locationId,
         items: [
@@ -63,10 +65,10 @@ function moveBooking(
           },
         ],
         offsetsMs: services.map((s) => s.reservedOn - loaded.booking.startAt),
-        ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+        ignoreEntries: ownEntries,
       });
       const inputs = engineInputs(availability, {
-        ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
+        ignoreEntries: ownEntries,
         extraBusy: taken,
       });
       if (!inputs) throw new Error("the booking's location vanished");

@@ -9,6 +9,7 @@ import {
   workspaceNotFound,
 } from "../../../lib/responses";
 import { blockResourceTime } from "../../../resources/block";
+import { deferAfterResponse } from "../../defer";
 import {
   CreateResourceBlockBody,
   renderResourceBlock,
@@ -40,7 +41,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
     {
       scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
       env: c.env,
-      defer: (task) => c.var.afterResponse(task),
+      defer: deferAfterResponse(c),
     },
     {
       resourceId: uuid,

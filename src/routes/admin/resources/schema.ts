@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { RESOURCE_KINDS } from "../../../db/schema";
 import type { ResourceBlockRow } from "../../../resources/block";
 import { toIso } from "../../../lib/clock";
-import { nonEmpty, optionalText, uuid } from "../../../lib/fields";
+import { blockRange, nonEmpty, optionalText, utcInstant, uuid } from "../../../lib/fields";
 import { PaginationQuery } from "../../../lib/pagination";
 
 /** Units a resource may have: each is a calendar object, claimed all at once by a block. */
@@ -41,10 +41,6 @@ export const ResourceParams = z.object({
   uuid: uuid("resource uuid"),
 });
 
-const utcInstant = z.iso
-  .datetime({ message: "Must be a UTC instant such as 2026-05-04T12:00:00Z." })
-  .openapi({ example: "2026-05-04T12:00:00Z" });
-
 export const CreateResourceBlockBody = z
   .object({
     starts_at: utcInstant,
@@ -54,19 +50,7 @@ export const CreateResourceBlockBody = z
       .openapi({ description: "Which unit (1..quantity); omitted: every unit of the resource" }),
     comment: optionalText(1000).optional(),
   })
-  .superRefine((body, ctx) => {
-    const start = Date.parse(body.starts_at);
-    const end = Date.parse(body.ends_at);
-    if (end <= start) {
-      ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Must be after starts_at." });
-    } else if (end - start > MAX_RESOURCE_BLOCK_DAYS * 86_400_000) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["ends_at"],
-        message: `A block may span at most ${MAX_RESOURCE_BLOCK_DAYS} days.`,
-      });
-    }
-  })
+  .superRefine(blockRange(MAX_RESOURCE_BLOCK_DAYS, "A block"))
   .openapi("CreateResourceBlock");
 
 export const ResourceBlockSchema = z

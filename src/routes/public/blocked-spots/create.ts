@@ -10,7 +10,7 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
-import { deferAfterResponse } from "../defer";
+import { deferAfterResponse } from "../../defer";
 
 export const route = createRoute({
   method: "post",

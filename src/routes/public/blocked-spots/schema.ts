@@ -1,10 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { blockedSpots } from "../../../db/schema";
-import { optionalText, uuid } from "../../../lib/fields";
-
-const utcInstant = z.iso
-  .datetime({ message: "Must be a UTC instant such as 2026-05-04T12:00:00Z." })
-  .openapi({ example: "2026-05-04T12:00:00Z" });
+import { blockRange, optionalText, utcInstant, uuid } from "../../../lib/fields";
 
 /** Longest single block: a long leave is several blocks, which keeps slot search reads bounded. */
 export const MAX_BLOCK_DAYS = 366;
@@ -17,19 +13,7 @@ export const CreateBlockedSpotBody = z
     comment: optionalText(1000).optional(),
     class: z.string().max(64).optional(),
   })
-  .superRefine((body, ctx) => {
-    const start = Date.parse(body.starts_at);
-    const end = Date.parse(body.ends_at);
-    if (end <= start) {
-      ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Must be after starts_at." });
-    } else if (end - start > MAX_BLOCK_DAYS * 86_400_000) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["ends_at"],
-        message: `A blocked spot may span at most ${MAX_BLOCK_DAYS} days.`,
-      });
-    }
-  })
+  .superRefine(blockRange(MAX_BLOCK_DAYS, "A blocked spot"))
   .openapi("CreateBlockedSpot");
 
 export const BlockedSpotSchema = z

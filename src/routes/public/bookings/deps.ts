@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { BookingDeps } from "../../../bookings/deps";
 import type { PublicEnv } from "../../../env";
-import { deferAfterResponse } from "../defer";
+import { deferAfterResponse } from "../../defer";
 
 /** A booking use-case's dependencies, from what the middleware put on the request. */
 export const bookingDeps = (c: Context<PublicEnv>): BookingDeps => ({

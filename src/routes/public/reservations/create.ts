@@ -4,7 +4,7 @@ import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
-import { deferAfterResponse } from "../defer";
+import { deferAfterResponse } from "../../defer";
 
 export const route = createRoute({
   method: "post",

@@ -3,7 +3,7 @@ import type { PublicEnv } from "../../../env";
 import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { releaseReservation } from "../../../reservations/release";
 import { ReservationPath } from "./schema";
-import { deferAfterResponse } from "../defer";
+import { deferAfterResponse } from "../../defer";
 
 export const route = createRoute({
   method: "delete",
