@@ -1,3 +1,4 @@
+import { withAlternatives } from "../availability/alternatives";
 import { commitWithClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
@@ -12,6 +13,7 @@ import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanItem, planItems } from "./planner";
 import { itemProblems, planningQuery } from "./prepare";
+import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
 import { type BookingDetails, bookingWrite } from "./write";
 
@@ -52,9 +54,11 @@ export interface CreateRequest {
     location: string;
     staffer: (item: number, service: number) => string;
     service: (item: number, service: number) => string;
+    /** Where a reservation holding another number of items is reported. */
+    items: string;
   };
   /** A reservation the booking uses up: its held time becomes the booking's atomically. */
-  reservation?: ReservationUse | undefined;
+  reservationId?: string | undefined;
 }
 
 /**
@@ -62,7 +66,27 @@ export interface CreateRequest {
  * read batch, one write batch) plus one claim per affected staffer calendar.
  */
 export async function createBookings(deps: BookingDeps, req: CreateRequest) {
+  try {
+    return await book(deps, req);
+  } catch (error) {
+    // A taken time answers 409 with nearby starts where the items fit.
+    throw await withAlternatives(deps.scope, error, {
+      locationId: req.locationId,
+      items: req.items,
+    });
+  }
+}
+
+async function book(deps: BookingDeps, req: CreateRequest) {
   const { scope, env } = deps;
+  const reservation: ReservationUse | undefined = req.reservationId
+    ? reservationUse(scope, {
+        reservationId: req.reservationId,
+        locationId: req.locationId,
+        items: req.items,
+        fields: req.fields,
+      })
+    : undefined;
   const workspaceId = scope.workspaceId;
   const phone = normalisePhone(req.customer.phone, req.country);
   if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
@@ -71,10 +95,10 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   const loaded = await loadAvailability(scope, {
     ...planningQuery(req),
     customerId,
-    ...(req.reservation ? { reservationId: req.reservation.id } : {}),
+    ...(req.reservationId ? { reservationId: req.reservationId } : {}),
   });
   // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
-  const held = req.reservation?.redeem(loaded.reservation);
+  const held = reservation?.redeem(loaded.reservation);
   const redeem = held?.redemption;
   // A reservation's time is the booking's to take: not in its way, its units tried first.
   const inputs = engineInputs(

@@ -1,7 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { withAlternatives } from "../../../availability/alternatives";
 import { createBookings } from "../../../bookings/create";
-import { reservationUse } from "../../../reservations/redeem";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -41,26 +39,15 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     location: "location_uuid",
     service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
+    items: "items",
   };
-  const reservation = body.reservation_uuid
-    ? reservationUse(c.var.scope, {
-        reservationId: body.reservation_uuid,
-        locationId: body.location_uuid,
-        items,
-        fields: { ...fields, items: "items" },
-      })
-    : undefined;
-  try {
-    const bookings = await createBookings(bookingDeps(c), {
-      country: c.var.workspace.country,
-      locationId: body.location_uuid,
-      items,
-      ...clientFields(body),
-      fields,
-      reservation,
-    });
-    return c.json({ bookings }, 201);
-  } catch (error) {
-    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
-  }
+  const bookings = await createBookings(bookingDeps(c), {
+    country: c.var.workspace.country,
+    locationId: body.location_uuid,
+    items,
+    ...clientFields(body),
+    fields,
+    reservationId: body.reservation_uuid,
+  });
+  return c.json({ bookings }, 201);
 };

@@ -1,7 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { withAlternatives } from "../../../availability/alternatives";
 import { createBookings } from "../../../bookings/create";
-import { reservationUse } from "../../../reservations/redeem";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
@@ -41,27 +39,16 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     location: "location_uuid",
     service: () => "service_uuid",
     staffer: () => "staffer_uuid",
+    items: "reservation_uuid",
   };
-  const reservation = body.reservation_uuid
-    ? reservationUse(c.var.scope, {
-        reservationId: body.reservation_uuid,
-        locationId: body.location_uuid,
-        items,
-        fields: { ...fields, items: "reservation_uuid" },
-      })
-    : undefined;
-  try {
-    const [booking] = await createBookings(bookingDeps(c), {
-      country: c.var.workspace.country,
-      locationId: body.location_uuid,
-      items,
-      ...clientFields(body),
-      fields,
-      reservation,
-    });
-    if (!booking) throw new Error("no booking was created");
-    return c.json(booking, 201);
-  } catch (error) {
-    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
-  }
+  const [booking] = await createBookings(bookingDeps(c), {
+    country: c.var.workspace.country,
+    locationId: body.location_uuid,
+    items,
+    ...clientFields(body),
+    fields,
+    reservationId: body.reservation_uuid,
+  });
+  if (!booking) throw new Error("no booking was created");
+  return c.json(booking, 201);
 };
