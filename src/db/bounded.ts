@@ -2,7 +2,7 @@ import { getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
-import { D1_MAX_PARAMS, OVER_PARAMETER_LIMIT } from "./limits";
+import { D1_MAX_PARAMS } from "./limits";
 
 /**
  * D1 binds at most 100 parameters per statement ("too many SQL variables").
@@ -14,16 +14,6 @@ import { D1_MAX_PARAMS, OVER_PARAMETER_LIMIT } from "./limits";
  * wrapper refuses any statement above the limit, so a new query that breaks
  * the rule fails loudly in tests instead of in production with 10 elements.
  */
-
-/** Refused before sending (the instrumented D1): nothing reached the database. */
-export class TooManyParametersError extends Error {
-  constructor(query: string, count: number) {
-    super(
-      `statement binds ${count} parameters, ${OVER_PARAMETER_LIMIT} of ${D1_MAX_PARAMS}: ${query.slice(0, 120)}`,
-    );
-    this.name = "TooManyParametersError";
-  }
-}
 
 /** `column IN (…ids)` with one bound parameter whatever the number of ids. */
 export const idIn = (column: SQLiteColumn | SQL, ids: readonly string[]): SQL =>

@@ -1,8 +1,7 @@
 import { failpoint } from "../lib/failpoints";
 import { HopCounter } from "../lib/hops";
 import type { WriteGate } from "../lib/write-gate";
-import { TooManyParametersError } from "./bounded";
-import { D1_MAX_PARAMS } from "./limits";
+import { D1_MAX_PARAMS, TooManyParametersError } from "./limits";
 
 /**
  * Wraps the D1 binding for one request (or one background job):

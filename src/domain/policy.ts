@@ -10,14 +10,6 @@ export interface LocationPolicy {
   changeText: string | null;
 }
 
-export const NO_POLICY: LocationPolicy = {
-  cancellationOffset: 0,
-  changeOffset: 0,
-  policyText: null,
-  cancellationText: null,
-  changeText: null,
-};
-
 /** The policy part of a location row. */
 export const policyOf = (location: LocationPolicy): LocationPolicy => ({
   cancellationOffset: location.cancellationOffset,

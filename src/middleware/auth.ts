@@ -122,18 +122,15 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
     (error: unknown) => ({ error }),
   );
   if ("error" in outcome) {
-    if (!(outcome.error instanceof ApiError)) {
-      // The check itself failed (D1 down): a 500, and nothing of the handler's answer with it.
-      c.set("refused", true);
-      c.res = undefined;
-      c.res = internalError(c.var.requestId, outcome.error);
-      return;
-    }
     // Whatever the request answered is dropped, headers included, and no timing is added
-    // (how long the work took would tell a wrong key about the workspace).
+    // (how long the work took would tell a wrong key about the workspace). A check that
+    // itself failed (D1 down) is a 500, with nothing of the handler's answer either.
     c.set("refused", true);
     c.res = undefined;
-    c.res = standaloneError(outcome.error);
+    c.res =
+      outcome.error instanceof ApiError
+        ? standaloneError(outcome.error)
+        : internalError(c.var.requestId, outcome.error);
     return;
   }
   rememberWorkspace(outcome.verified.workspace);

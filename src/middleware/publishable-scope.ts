@@ -14,7 +14,7 @@ import type { RouteSpec } from "./exact-routes";
  * the catalogue, other lifecycle changes) is refused: the key is public.
  * Paths are OpenAPI paths relative to the public API; parameter names do not matter.
  */
-export const PUBLISHABLE_OPERATIONS: readonly RouteSpec[] = [
+const PUBLISHABLE_OPERATIONS: readonly RouteSpec[] = [
   { method: "get", path: "/locations" },
   { method: "get", path: "/services" },
   { method: "get", path: "/services/{service_uuid}" },

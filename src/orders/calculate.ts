@@ -9,7 +9,7 @@ import {
   termsErrors,
 } from "../domain/pricing";
 import { type FieldErrors, validationError } from "../lib/errors";
-import { readOffered, splitTender, tenderVouchers, type VoucherOffer } from "../vouchers/tender";
+import { codesToRead, splitTender, tenderVouchers, type VoucherOffer } from "../vouchers/tender";
 import {
   type RequestedLine,
   refsFor,
@@ -37,17 +37,15 @@ export interface Calculated {
 
 /** The invoice an order with these lines and terms would get, without creating it. */
 export async function calculateInvoice(scope: Scope, req: CalculateRequest): Promise<Calculated> {
-  // The vouchers are read alongside the catalogue, not after it.
-  const [refs, offered] = await Promise.all([
-    loadOrderRefs(
-      scope,
-      refsFor(req.locationId, req.lines, {
-        promocode: req.promocode,
-        excludedBookingIds: req.excludedBookingIds,
-      }),
-    ),
-    req.payWith.length > 0 ? readOffered(scope, req.payWith) : Promise.resolve([]),
-  ]);
+  // The vouchers are read in the catalogue's batch: one round trip.
+  const refs = await loadOrderRefs(
+    scope,
+    refsFor(req.locationId, req.lines, {
+      promocode: req.promocode,
+      excludedBookingIds: req.excludedBookingIds,
+      voucherCodes: codesToRead(req.payWith),
+    }),
+  );
   const errors: FieldErrors = {};
   if (!refs.location) errors.location_uuid = ["Unknown location."];
   const lines = resolveLines(req.lines, refs, errors, null);
@@ -58,7 +56,7 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
   if (units > MAX_VOUCHERS_PER_ORDER) errors.vouchers = [tooManyVouchers];
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const unpaid = orderInvoice(lines, terms, NOTHING_PAID, promo);
-  const tender = tenderVouchers(req.payWith, offered, "payment_vouchers");
+  const tender = tenderVouchers(req.payWith, refs.vouchers, "payment_vouchers");
   if (tender.offers.length === 0) return { invoice: unpaid, voucherParts: [] };
   // Only the voucher part: which account pays the rest is for pay to say.
   const split = splitTender(unpaid.amount_due, tender);

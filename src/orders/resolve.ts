@@ -65,7 +65,9 @@ export function requestedLines(body: {
 export function refsFor(
   locationId: string,
   lines: RequestedLine[],
-  extra: Partial<Pick<OrderRefs, "sellerId" | "customerId" | "promocode" | "excludedBookingIds">>,
+  extra: Partial<
+    Pick<OrderRefs, "sellerId" | "customerId" | "promocode" | "excludedBookingIds" | "voucherCodes">
+  >,
 ): OrderRefs {
   const ids = (kind: OrderLine["kind"]) => [
     ...new Set(lines.filter((l) => l.kind === kind).map((l) => l.refId)),
@@ -84,6 +86,7 @@ export function refsFor(
     bookingIds: present(lines.map((l) => l.bookingId)),
     promocode: extra.promocode ?? null,
     excludedBookingIds: extra.excludedBookingIds ?? [],
+    voucherCodes: extra.voucherCodes ?? [],
   };
 }
 

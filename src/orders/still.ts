@@ -1,5 +1,5 @@
-import { and, sql } from "drizzle-orm";
-import { atVersion, guard } from "../db/guards";
+import { sql } from "drizzle-orm";
+import { guard } from "../db/guards";
 import { orders } from "../db/schema";
 import type { Scope } from "../db/scope";
 
@@ -15,8 +15,5 @@ export const orderStill = (
 ) =>
   guard(
     scope,
-    and(
-      atVersion(orders, order.id, order.version),
-      sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.status} = ${status})`,
-    ) ?? sql`0`,
+    sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.version} = ${order.version} and ${orders.status} = ${status})`,
   );

@@ -16,18 +16,19 @@ export interface TenderedVouchers {
   offers: { offer: VoucherOffer; row: VoucherRow }[];
 }
 
-export const NO_VOUCHERS: TenderedVouchers = { offers: [] };
+const NO_VOUCHERS: TenderedVouchers = { offers: [] };
 
 /** The stored form of each offered code (null: cannot be a code), to read them in one query. */
 export const offeredCodes = (offers: readonly VoucherOffer[]) =>
   offers.map((o) => normaliseCode(o.code));
 
+/** The codes worth looking up: those that can be codes at all. */
+export const codesToRead = (offers: readonly VoucherOffer[]) =>
+  offeredCodes(offers).filter((c): c is string => c !== null);
+
 /** The read of the offered vouchers, to batch with the request's other reads. */
 export const readOffered = (scope: Scope, offers: readonly VoucherOffer[]) =>
-  vouchersByCodes(
-    scope,
-    offeredCodes(offers).filter((c): c is string => c !== null),
-  );
+  vouchersByCodes(scope, codesToRead(offers));
 
 /**
  * Checks each offered voucher (as read by `readOffered`) can pay: unknown

@@ -14,6 +14,7 @@ import {
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import { promocodeMatches } from "./promocodes";
+import { vouchersByCodes } from "./vouchers";
 
 /** Everything a POS order request refers to, looked up by id. */
 export interface OrderRefs {
@@ -28,6 +29,8 @@ export interface OrderRefs {
   promocode: string | null;
   /** Bookings whose own promocode uses do not count against the code's limit. */
   excludedBookingIds: string[];
+  /** Stored codes of vouchers the request would pay with (a preview's). */
+  voucherCodes: string[];
 }
 
 /**
@@ -52,6 +55,7 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
     stafferRows,
     bookingRows,
     promo,
+    offered,
   ] = await db.batch([
     db
       .select()
@@ -106,6 +110,7 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
       })
       .from(promocodes)
       .where(whereIn(scope, promocodes, promocodeMatches(refs.promocode ?? ""))),
+    vouchersByCodes(scope, refs.voucherCodes),
   ]);
   return {
     location: location[0] ?? null,
@@ -118,6 +123,7 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
     stafferIds: new Set(stafferRows.map((s) => s.id)),
     bookingIds: new Set(bookingRows.map((b) => b.id)),
     promocode: refs.promocode === null ? null : (promo[0] ?? null),
+    vouchers: offered,
   };
 }
 

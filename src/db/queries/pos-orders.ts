@@ -110,15 +110,9 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .where(whereIn(scope, vouchers, inSubquery(vouchers.orderId, pageOf(orders.id))))
       .orderBy(sql`rowid`),
   ]);
-  const linesOf = new Map<string, OrderLineRow[]>();
-  for (const line of lines) {
-    const list = linesOf.get(line.orderId);
-    if (list) list.push(line);
-    else linesOf.set(line.orderId, [line]);
-  }
+  const linesOf = byOrder<OrderLineRow>(lines);
   const customerOf = new Map(people.map((p) => [p.id, p]));
-  const issuedBy = new Map<string, VoucherRow[]>();
-  for (const v of issued) issuedBy.set(v.orderId, [...(issuedBy.get(v.orderId) ?? []), v]);
+  const issuedBy = byOrder<VoucherRow>(issued);
   const views: PosOrderView[] = rows.map((order) => ({
     order,
     lines: linesOf.get(order.id) ?? [],
@@ -126,4 +120,15 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
     issued: issuedBy.get(order.id) ?? [],
   }));
   return { total: totals[0]?.total ?? 0, views };
+}
+
+/** Rows grouped by their order, in the order read. */
+function byOrder<R extends { orderId: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const row of rows) {
+    const list = out.get(row.orderId);
+    if (list) list.push(row);
+    else out.set(row.orderId, [row]);
+  }
+  return out;
 }

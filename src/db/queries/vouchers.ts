@@ -102,7 +102,7 @@ export function restoreVoucherPayments(scope: Scope, orderId: string, at: number
 }
 
 /** Some voucher the order issued has been spent (in part) or is no longer active. */
-export const issuedVoucherUsed = (orderId: string) =>
+const issuedVoucherUsed = (orderId: string) =>
   sql`exists (select 1 from ${vouchers} where ${vouchers.orderId} = ${orderId} and (${vouchers.status} <> 'active' or ${vouchers.balance} < ${vouchers.initialAmount}))`;
 
 /**

@@ -9,11 +9,6 @@ export const webhookWhere = (scope: Scope, id: number) =>
   whereIn(scope, webhooks, eq(webhooks.id, id));
 
 /**
- * Applies `changes` only if the webhook is still as `read` left it (its
- * `updated_at`, which every write moves forward): null when another write
- * came first, or the webhook is gone.
- */
-/**
  * `updated_at` for any write to a webhook: now, but always past the value it
  * replaces, since a PATCH uses it as its compare-and-set token (two isolates'
  * clocks may differ, and a step back could match what a PATCH read).
@@ -30,6 +25,11 @@ export async function setWebhookStatus(scope: Scope, id: number, status: "enable
   return row ?? null;
 }
 
+/**
+ * Applies `changes` only if the webhook is still as `read` left it (its
+ * `updated_at`, which every write moves forward): null when another write
+ * came first, or the webhook is gone.
+ */
 export async function updateWebhookIfUnchanged(
   scope: Scope,
   read: WebhookRow,
@@ -37,7 +37,7 @@ export async function updateWebhookIfUnchanged(
 ): Promise<WebhookRow | null> {
   const [row] = await scope.db
     .update(webhooks)
-    .set({ ...changes, updatedAt: Math.max(Date.now(), read.updatedAt + 1) })
+    .set({ ...changes, updatedAt: touched() })
     .where(and(webhookWhere(scope, read.id), eq(webhooks.updatedAt, read.updatedAt)))
     .returning();
   return row ?? null;

@@ -5,7 +5,7 @@ import { workspaces } from "./workspaces";
 
 /**
  * A voucher sold at the till: one row per unit of a paid voucher line. The
- * code is kept in plain text (normalised, no dashes) because the paid order
+ * code is kept in plain text (normalised: upper case, in dashed groups) because the paid order
  * shows the codes it issued; it is a bearer secret of ≥ 80 random bits, read
  * only through the workspace's API key.
  */

@@ -34,6 +34,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const body: CreateApiKey = c.req.valid("json") ?? { kind: "secret" };
   const workspace = await requireWorkspace(c.var.db, ws);
   const key = await insertApiKey(c.var.db, workspace.id, Date.now(), {
+    // The validator may not run (no JSON body sent), so its default may not have applied.
     kind: body.kind ?? "secret",
     allowedOrigins: storedOrigins(body),
   });
