@@ -1,12 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { orderStill } from "./still";
-import { isGuardFailure } from "../db/constraints";
+import { onceMore, orderStill } from "./still";
 import { eventStatement } from "../db/queries/outbox";
 import { loadPosOrder } from "../db/queries/pos-orders";
 import { orders, promocodeUses } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { ApiError, notFound } from "../lib/errors";
-import { probe, rendezvous } from "../lib/failpoints";
+import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
 
@@ -18,15 +17,7 @@ const notOpen = () => new ApiError("order_not_open", "Only an open order can be 
  * order's version, like pay: a pay and a cancel at once end as one of them.
  */
 export async function cancelPosOrder(scope: Scope, orderId: string): Promise<PosOrder> {
-  try {
-    return await cancelOnce(scope, orderId);
-  } catch (error) {
-    if (!isGuardFailure(error)) throw error;
-    probe("orders.cancel.guard_refused");
-  }
-  return cancelOnce(scope, orderId).catch((e: unknown) => {
-    throw isGuardFailure(e) ? notOpen() : e;
-  });
+  return onceMore("orders.cancel.guard_refused", () => cancelOnce(scope, orderId), notOpen);
 }
 
 async function cancelOnce(scope: Scope, orderId: string): Promise<PosOrder> {
@@ -40,7 +31,6 @@ async function cancelOnce(scope: Scope, orderId: string): Promise<PosOrder> {
     ...view,
     order: { ...order, status: "cancelled", closedAt: now },
   });
-  await rendezvous("orders.cancel.before_write");
   // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
   await rendezvous("orders.money.before_write");
   await db.batch([

@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { orderStill } from "./still";
+import { onceMore, orderStill } from "./still";
 import type { BatchItem } from "drizzle-orm/batch";
-import { isGuardFailure } from "../db/constraints";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
@@ -10,7 +9,7 @@ import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { invoiceOf, MAX_VOUCHERS_PER_ORDER } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
-import { probe, rendezvous } from "../lib/failpoints";
+import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
 import { issueVouchers } from "../vouchers/issue";
@@ -57,19 +56,15 @@ export async function payPosOrder(
   req: PayRequest,
 ): Promise<PosOrder> {
   let first: TenderedVouchers | null = null;
-  try {
-    return await payOnce(scope, orderId, req, (t) => {
-      first = t;
-    });
-  } catch (error) {
-    if (!isGuardFailure(error)) throw error;
-    probe("orders.pay.guard_refused");
-  }
-  return payOnce(scope, orderId, req, (t) => {
-    if (first && balancesMoved(first, t)) throw voucherBalanceChanged();
-  }).catch((e: unknown) => {
-    throw isGuardFailure(e) ? notOpen() : e;
-  });
+  return onceMore(
+    "orders.pay.guard_refused",
+    (retry) =>
+      payOnce(scope, orderId, req, (t) => {
+        if (!retry) first = t;
+        else if (first && balancesMoved(first, t)) throw voucherBalanceChanged();
+      }),
+    notOpen,
+  );
 }
 
 async function payOnce(

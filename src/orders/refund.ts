@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { orderStill } from "./still";
+import { onceMore, orderStill } from "./still";
 import type { BatchItem } from "drizzle-orm/batch";
-import { isGuardFailure } from "../db/constraints";
 import { creditAccount } from "../db/queries/accounts";
 import { eventStatement } from "../db/queries/outbox";
 import { posOrderReads } from "../db/queries/pos-orders";
@@ -10,7 +9,7 @@ import { accounts, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { requiresAction } from "../domain/accounts";
 import { ApiError, fieldError, notFound } from "../lib/errors";
-import { probe, rendezvous } from "../lib/failpoints";
+import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
 import { stockMoves } from "./stock";
@@ -40,18 +39,13 @@ export async function refundPosOrder(
   orderId: string,
   req: RefundRequest,
 ): Promise<PosOrder> {
-  try {
-    return await refundOnce(scope, orderId, req);
-  } catch (error) {
-    if (!isGuardFailure(error)) throw error;
-    probe("orders.refund.guard_refused");
-  }
   // Fresh state names the reason: already refunded, or a sold voucher spent meanwhile.
-  return refundOnce(scope, orderId, req).catch((e: unknown) => {
-    throw isGuardFailure(e)
-      ? new ApiError("order_changed", "The order changed while it was being refunded; try again.")
-      : e;
-  });
+  return onceMore(
+    "orders.refund.guard_refused",
+    () => refundOnce(scope, orderId, req),
+    () =>
+      new ApiError("order_changed", "The order changed while it was being refunded; try again."),
+  );
 }
 
 async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Promise<PosOrder> {
@@ -114,7 +108,6 @@ async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Pr
     customer: customer[0] ?? null,
     issued,
   });
-  await rendezvous("orders.refund.before_write");
   // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
   await rendezvous("orders.money.before_write");
   await db.batch([

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
+import { probe } from "../lib/failpoints";
 import { orders } from "../db/schema";
 import type { Scope } from "../db/scope";
 
@@ -17,3 +19,25 @@ export const orderStill = (
     scope,
     sql`exists (select 1 from ${orders} where ${orders.id} = ${order.id} and ${orders.version} = ${order.version} and ${orders.status} = ${status})`,
   );
+
+/**
+ * Runs a money write to an order; when its guard refused it (another write to
+ * the order came first), runs it once more on fresh state, where it may find
+ * the order closed. A second refusal answers `lost()`. `probeName` counts the
+ * first refusals, for the race tests.
+ */
+export async function onceMore<T>(
+  probeName: string,
+  run: (retry: boolean) => Promise<T>,
+  lost: () => Error,
+): Promise<T> {
+  try {
+    return await run(false);
+  } catch (error) {
+    if (!isGuardFailure(error)) throw error;
+    probe(probeName);
+  }
+  return run(true).catch((e: unknown) => {
+    throw isGuardFailure(e) ? lost() : e;
+  });
+}
