@@ -20,11 +20,20 @@ const honoPath = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");
 export function isOneOf(routes: readonly RouteSpec[]) {
   const wanted = new Set(routes.map((r) => `${r.method.toUpperCase()} ${honoPath(r.path)}`));
   return (c: Context): boolean => {
-    // Middleware is registered for ALL methods; the first other route is the one that answers.
-    const handler = matchedRoutes(c).find((r) => r.method !== "ALL");
-    if (!handler) return false;
-    const base = handler.basePath === "/" ? "" : handler.basePath;
-    if (!handler.path.startsWith(base)) return false;
-    return wanted.has(`${handler.method} ${handler.path.slice(base.length)}`);
+    const route = answeringRoute(c);
+    return route !== null && wanted.has(`${route.method} ${route.path}`);
   };
+}
+
+/**
+ * The route whose handler will answer, relative to the router the middleware
+ * runs in (Hono path form, `:name`); null when no route matches.
+ */
+export function answeringRoute(c: Context): RouteSpec | null {
+  // Middleware is registered for ALL methods; the first other route is the one that answers.
+  const handler = matchedRoutes(c).find((r) => r.method !== "ALL");
+  if (!handler) return null;
+  const base = handler.basePath === "/" ? "" : handler.basePath;
+  if (!handler.path.startsWith(base)) return null;
+  return { method: handler.method, path: handler.path.slice(base.length) };
 }

@@ -1,9 +1,7 @@
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { matchedRoutes } from "hono/route";
 import type { PublicEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import type { RouteSpec } from "./exact-routes";
+import { answeringRoute, type RouteSpec } from "./exact-routes";
 
 /**
  * What a publishable key may do: what a booking widget needs and nothing
@@ -44,14 +42,6 @@ const ALLOWED = new Set(PUBLISHABLE_OPERATIONS.map((r) => key(r.method, r.path))
 /** Whether a publishable key may call this operation (method and OpenAPI path). */
 export const isPublishableOperation = (method: string, path: string) =>
   ALLOWED.has(key(method, path));
-
-/** The route that will answer, relative to the router the middleware runs in. */
-function answeringRoute(c: Context): { method: string; path: string } | null {
-  const handler = matchedRoutes(c).find((r) => r.method !== "ALL");
-  if (!handler) return null;
-  const base = handler.basePath === "/" ? "" : handler.basePath;
-  return { method: handler.method, path: handler.path.slice(base.length) };
-}
 
 /** After `requireApiKey`: a publishable key outside its scope is 403 `forbidden`. */
 export const publishableScope = createMiddleware<PublicEnv>(async (c, next) => {
