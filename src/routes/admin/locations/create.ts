@@ -1,25 +1,11 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { locations } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { LocationSchema, renderLocation } from "../../../views/location";
 import { WorkspaceParams } from "../workspaces/schema";
-import { LocationFields } from "./schema";
-
-const CreateLocationBody = z
-  .object({
-    name: LocationFields.name,
-    timezone: LocationFields.timezone,
-    slot_step: LocationFields.slot_step.optional(),
-    min_notice: LocationFields.min_notice.optional(),
-    cancellation_offset: LocationFields.cancellation_offset.optional(),
-    change_offset: LocationFields.change_offset.optional(),
-    policy_text: LocationFields.policy_text.optional(),
-    cancellation_text: LocationFields.cancellation_text.optional(),
-    change_text: LocationFields.change_text.optional(),
-  })
-  .openapi("CreateLocation");
+import { CreateLocationBody, locationChanges } from "./schema";
 
 export const route = createRoute({
   method: "post",
@@ -44,15 +30,9 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
     .values({
       id: crypto.randomUUID(),
       workspaceId: workspace.id,
+      ...locationChanges(body),
       name: body.name,
       timezone: body.timezone,
-      slotStep: body.slot_step ?? 15,
-      minNotice: body.min_notice ?? 0,
-      cancellationOffset: body.cancellation_offset ?? 0,
-      changeOffset: body.change_offset ?? 0,
-      policyText: body.policy_text ?? null,
-      cancellationText: body.cancellation_text ?? null,
-      changeText: body.change_text ?? null,
       createdAt: Date.now(),
     })
     .returning();

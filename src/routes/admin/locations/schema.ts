@@ -31,19 +31,14 @@ export const LocationFields = {
   change_text: policyText,
 };
 
-export const UpdateLocationBody = z
-  .object({
-    name: LocationFields.name.optional(),
-    timezone: LocationFields.timezone.optional(),
-    slot_step: LocationFields.slot_step.optional(),
-    min_notice: LocationFields.min_notice.optional(),
-    cancellation_offset: LocationFields.cancellation_offset.optional(),
-    change_offset: LocationFields.change_offset.optional(),
-    policy_text: LocationFields.policy_text.optional(),
-    cancellation_text: LocationFields.cancellation_text.optional(),
-    change_text: LocationFields.change_text.optional(),
-  })
-  .openapi("UpdateLocation");
+export const UpdateLocationBody = z.object(LocationFields).partial().openapi("UpdateLocation");
+
+/** Name and timezone are required; the table's defaults fill whatever else is left out. */
+export const CreateLocationBody = z
+  .object(LocationFields)
+  .partial()
+  .required({ name: true, timezone: true })
+  .openapi("CreateLocation");
 
 export const LocationParams = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
