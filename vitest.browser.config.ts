@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-// Real Chromium (Debian's /usr/bin/chromium via playwright-core) against a real `wrangler dev`
+// Real Chromium (from the @sparticuz/chromium package, via playwright-core) against a real `wrangler dev`
 // serving the built assets: one server for every file, files one after another.
 export default defineConfig({
   test: {
