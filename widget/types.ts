@@ -7,7 +7,11 @@ export interface Service {
   discount: number;
   discount_formatted: string;
   price: number;
+  currency: string;
   duration: { value: number; label: string };
+  is_duration_hidden: boolean;
+  is_price_hidden: boolean;
+  starting_at: boolean;
   live: boolean;
   live_in_widget: boolean;
   locations: { uuid: string; name: string }[];

@@ -10,7 +10,19 @@ export interface Salon {
   widgetKey: string;
   services: { haircut: string; beard: string };
   staffers: { mia: string; jonas: string };
+  /** A second location whose services show and hide their duration and price (see SHOWROOM). */
+  showroom: string;
 }
+
+/** The showroom's services: name, duration, price, and what each hides or how it prices. */
+export const SHOWROOM = [
+  { name: "Colour", duration: 90, price: 6000 },
+  { name: "Consultation", duration: 30, price: 2500, is_duration_hidden: true },
+  { name: "Perm", duration: 120, price: 9000, is_price_hidden: true },
+  { name: "Surprise", duration: 60, price: 4000, is_duration_hidden: true, is_price_hidden: true },
+  { name: "Balayage", duration: 150, price: 12000, starting_at: true },
+  { name: "Fringe", duration: 15, price: 1000, price_discount: 800 },
+] as const;
 
 interface CallOptions {
   key?: string;
@@ -83,6 +95,13 @@ export async function createSalon(base: string): Promise<Salon> {
   const beard = await service("Beard trim", 20, 1500);
   // Bookable by staff only: the widget must not offer it.
   await service("Staff-only treatment", 30, 5000, { live_in_widget: false });
+  // Made after the services above, which therefore are not offered there.
+  const showroom = await admin<{ uuid: string }>(`/workspaces/${ws.uuid}/locations`, {
+    name: "Widget Salon Showroom",
+    timezone: "Europe/Berlin",
+  });
+  for (const { name, duration, price, ...terms } of SHOWROOM)
+    await service(name, duration, price, { ...terms, location_uuids: [showroom.uuid] });
   return {
     base,
     workspace: ws.uuid,
@@ -91,6 +110,7 @@ export async function createSalon(base: string): Promise<Salon> {
     widgetKey: await widgetKey(base, ws.uuid),
     services: { haircut: haircut.uuid, beard: beard.uuid },
     staffers: { mia: mia.uuid, jonas: jonas.uuid },
+    showroom: showroom.uuid,
   };
 }
 

@@ -1,3 +1,4 @@
+import { serviceTerms } from "../service-terms";
 import type { Service } from "../types";
 import { Heading } from "./Heading";
 
@@ -16,22 +17,22 @@ export function ServicesStep(props: {
       ) : (
         <fieldset>
           <legend>Services</legend>
-          {services.map((s) => (
-            <label class="choice" key={s.uuid}>
-              <input
-                type="checkbox"
-                name="service"
-                value={s.uuid}
-                checked={selected.includes(s.uuid)}
-                onChange={() => props.onToggle(s.uuid)}
-              />
-              <span class="choice-name">{s.name}</span>
-              <span class="choice-meta">
-                {s.duration.label} ·{" "}
-                {s.discount < s.price ? s.discount_formatted : s.price_formatted}
-              </span>
-            </label>
-          ))}
+          {services.map((s) => {
+            const terms = serviceTerms(s);
+            return (
+              <label class="choice" key={s.uuid}>
+                <input
+                  type="checkbox"
+                  name="service"
+                  value={s.uuid}
+                  checked={selected.includes(s.uuid)}
+                  onChange={() => props.onToggle(s.uuid)}
+                />
+                <span class="choice-name">{s.name}</span>
+                {terms && <span class="choice-meta">{terms}</span>}
+              </label>
+            );
+          })}
         </fieldset>
       )}
       <div class="actions">
