@@ -100,7 +100,8 @@ export async function changeBooking<A = undefined>(
     const read = (alongside ? alongside.read(rows) : undefined) as A;
     // A unit another write won is noted taken and the change planned again on the same read.
     for (;;) {
-      const change = await plan(loaded, { scope, env, now: Date.now(), alongside: read, taken });
+      const now = Date.now();
+      const change = await plan(loaded, { scope, env, now, alongside: read, taken });
       if (!change) return render(loaded);
       const rendered = render(change.view);
       const batch = (): BatchItem<"sqlite">[] => [
@@ -114,7 +115,7 @@ export async function changeBooking<A = undefined>(
           ) ?? sql`1`,
         ),
         ...change.statements,
-        ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
+        ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null, now),
         eventStatement(scope.db, scope.workspaceId, change.event, rendered),
       ];
       await rendezvous("booking.change.before_write");
@@ -145,12 +146,13 @@ export async function changeBooking<A = undefined>(
   }
 }
 
-function bumpVersions(scope: Scope, bookingId: string, orderId: string | null) {
+/** Every change moves the booking's version and its last change (the .ics export shows both). */
+function bumpVersions(scope: Scope, bookingId: string, orderId: string | null, now: number) {
   const { db } = scope;
   const statements: BatchItem<"sqlite">[] = [
     db
       .update(bookings)
-      .set({ version: sql`${bookings.version} + 1` })
+      .set({ version: sql`${bookings.version} + 1`, updatedAt: now })
       .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
   ];
   if (orderId) {

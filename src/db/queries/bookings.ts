@@ -182,7 +182,9 @@ export async function loadBookingForFeed(db: Database, id: string) {
     db
       .select({ name: bookingServices.name })
       .from(bookingServices)
-      .where(eq(bookingServices.bookingId, id)),
+      .where(eq(bookingServices.bookingId, id))
+      // In the booking's order, so an unchanged booking exports the same bytes.
+      .orderBy(bookingServices.position),
   ]);
   const row = rows[0];
   return row ? { ...row, serviceNames: services.map((s) => s.name) } : null;

@@ -31,12 +31,21 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   // Unknown booking and wrong token look the same: the token is the only credential here.
   if (!row || !(await constantTimeEqual(token, row.booking.icalToken))) throw notFound("Booking");
   const { booking, location } = row;
+  // No METHOD: the file is the booking as stored, not an iTIP message (see docs/decisions.md).
   const calendar = ical({
     name: location.name,
     prodId: { company: "salon-api", product: "bookings" },
   });
+  // RFC 5545 §3.8.7: apps replace an event they hold only when its SEQUENCE grew, and without
+  // a METHOD the DTSTAMP is the event's last revision. Both come from the booking, so every
+  // change (each bumps the version) reaches a calendar, and an unchanged booking is the same file.
+  const changed = new Date(booking.updatedAt);
   calendar.createEvent({
     id: booking.id,
+    sequence: booking.version,
+    stamp: changed,
+    lastModified: changed,
+    created: new Date(booking.createdAt),
     start: new Date(booking.startAt),
     end: new Date(booking.endAt),
     summary: row.serviceNames.join(", "),
