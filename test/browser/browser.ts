@@ -6,8 +6,8 @@ import sparticuz from "@sparticuz/chromium";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 
 /**
- * The machine's network reaches only the package registries: no background calls home
- * (component updates, sync, safe-browsing lists), which would only wait for a time-out.
+ * No sandbox (CI runs as root), no GPU, and no background calls home (component updates,
+ * sync, safe-browsing lists): the machine's network reaches only the package registries.
  */
 const OFFLINE = [
   "--no-sandbox",
