@@ -7,7 +7,7 @@ import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
 import { accounts, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
-import { invoiceOf, MAX_VOUCHERS_PER_ORDER } from "../domain/pricing";
+import { invoiceOf, MAX_VOUCHERS_PER_ORDER, voucherValuesOf } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
 import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
@@ -116,7 +116,7 @@ async function payOnce(
       `Required: ${split.account} is left to pay after the vouchers.`,
     );
   const now = Date.now();
-  const issued = issueVouchers(scope, order.id, lines, now);
+  const issued = issueVouchers(scope, order.id, lines, voucherValuesOf({ order, lines }), now);
   const paidOrder = {
     ...order,
     status: "paid" as const,
