@@ -9,6 +9,7 @@ import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { invoiceOf, MAX_VOUCHERS_PER_ORDER, voucherValuesOf } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
+import { assertAccountChangeFits } from "../lib/money-limits";
 import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
@@ -115,6 +116,7 @@ async function payOnce(
       "account_uuid",
       `Required: ${split.account} is left to pay after the vouchers.`,
     );
+  if (payer) assertAccountChangeFits(payer.balance, split.account);
   const now = Date.now();
   const issued = issueVouchers(scope, order.id, lines, voucherValuesOf({ order, lines }), now);
   const paidOrder = {
