@@ -20,8 +20,5 @@ export function discountedLines(lineTotals: readonly number[], reduction: number
  * 34, 33, 33). The parts add up to the amount exactly.
  */
 export function unitShares(amount: number, quantity: number): number[] {
-  return allocate(
-    amount,
-    Array.from({ length: quantity }, () => 1),
-  );
+  return allocate(amount, new Array<number>(quantity).fill(1));
 }
