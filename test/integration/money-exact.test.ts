@@ -233,8 +233,8 @@ describe("an account's balance over many payments", () => {
     const order = await openOrder(shop, {
       goods: [{ good_uuid: shop.shampoo.uuid, price: 5000, quantity: 1 }],
     });
-    // Seeded straight into D1: reaching the edge through payments would take three orders of
-    // 300 lines at the maximum; the edge itself is what is under test.
+    // Seeded straight into D1: reaching the edge through POS payments would take five orders of
+    // 200 lines at the maximum; the edge itself is what is under test.
     const edge = Number.MAX_SAFE_INTEGER - 4999;
     await env.DB.prepare("update accounts set balance = ? where id = ?")
       .bind(edge, shop.cash.uuid)
