@@ -42,3 +42,30 @@ export const MAX_TAX_RATE_BP = 10_000;
 export const MAX_ORDER_AMOUNT = 3 * MAX_LINES_PER_KIND * MAX_UNIT_PRICE * MAX_QUANTITY;
 /** The largest total: the base amount plus taxes at MAX_TAX_RATE_BP on all of it. */
 export const MAX_ORDER_TOTAL = MAX_ORDER_AMOUNT + (MAX_ORDER_AMOUNT * MAX_TAX_RATE_BP) / 10_000;
+
+/**
+ * The most one order may be paid in all (a booking order takes a payment per
+ * completed booking, each up to MAX_ORDER_AMOUNT): the largest total any order
+ * can have. A payment that would pass it is refused, so a cart's completes
+ * can never add up past 2^53.
+ */
+export const MAX_ORDER_PAID = MAX_ORDER_TOTAL;
+
+/**
+ * An account's balance is the sum of every payment it ever took or gave back,
+ * unbounded by any per-request cap; the payment or refund that would take it
+ * outside ±(2^53 − 1) is refused instead (and a trigger in D1 refuses the
+ * write, for two payments racing past it).
+ */
+export const MAX_ACCOUNT_BALANCE = Number.MAX_SAFE_INTEGER;
+
+/** Whether an order already paid `paid` may take `more` (exact: BigInt, whatever the inputs). */
+export const orderPaymentFits = (paid: number, more: number): boolean =>
+  BigInt(paid) + BigInt(more) <= BigInt(MAX_ORDER_PAID);
+
+/** Whether an account at `balance` may move by `change` (negative: money going out). */
+export function accountChangeFits(balance: number, change: number): boolean {
+  const after = BigInt(balance) + BigInt(change);
+  const max = BigInt(MAX_ACCOUNT_BALANCE);
+  return after <= max && after >= -max;
+}

@@ -7,8 +7,9 @@ import { type PosOrderView, posOrderReads } from "../db/queries/pos-orders";
 import { accounts, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
-import { invoiceOf, MAX_VOUCHERS_PER_ORDER } from "../domain/pricing";
+import { invoiceOf, MAX_VOUCHERS_PER_ORDER, voucherValuesOf } from "../domain/pricing";
 import { ApiError, fieldError, notFound } from "../lib/errors";
+import { assertAccountChangeFits } from "../lib/money-limits";
 import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
@@ -115,8 +116,9 @@ async function payOnce(
       "account_uuid",
       `Required: ${split.account} is left to pay after the vouchers.`,
     );
+  if (payer) assertAccountChangeFits(payer.balance, split.account);
   const now = Date.now();
-  const issued = issueVouchers(scope, order.id, lines, now);
+  const issued = issueVouchers(scope, order.id, lines, voucherValuesOf({ order, lines }), now);
   const paidOrder = {
     ...order,
     status: "paid" as const,

@@ -9,6 +9,7 @@ import { accounts, orders } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
 import { requiresAction } from "../domain/accounts";
 import { ApiError, fieldError, notFound } from "../lib/errors";
+import { assertAccountChangeFits } from "../lib/money-limits";
 import { rendezvous } from "../lib/failpoints";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
@@ -85,6 +86,7 @@ async function refundOnce(scope: Scope, orderId: string, req: RefundRequest): Pr
       throw fieldError("account_uuid", "Refund from a cash or card account.");
   }
   if (debit > 0 && account) {
+    assertAccountChangeFits(account.balance, -debit);
     statements.push(
       ...creditAccount(scope, {
         accountId: account.id,

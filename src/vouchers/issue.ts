@@ -11,30 +11,37 @@ export const newVoucherCode = () =>
 
 /**
  * The vouchers paying an order issues: one per unit of each voucher line,
- * worth the unit price the till charged for it, and the statements that
- * insert them (chunked under D1's parameter limit, in the paying batch).
+ * worth what was paid for that unit (`values`, from `voucherValuesOf`: the
+ * line's price less its share of the order's discount and promocode, split
+ * over its units), and the statements that insert them (chunked under D1's
+ * parameter limit, in the paying batch). A unit paid nothing is issued at 0:
+ * every unit sold gets its code, and no voucher holds money nobody paid.
  */
 export function issueVouchers(
   scope: Scope,
   orderId: string,
   lines: readonly OrderLineRow[],
+  values: readonly (readonly number[])[],
   at: number,
 ) {
-  const rows: VoucherRow[] = lines
-    .filter((l) => l.kind === "voucher")
-    .flatMap((l) =>
-      Array.from({ length: l.quantity }, () => ({
-        id: crypto.randomUUID(),
-        workspaceId: scope.workspaceId,
-        code: newVoucherCode(),
-        templateId: l.refId,
-        orderId,
-        orderLineId: l.id,
-        initialAmount: l.unitPrice,
-        balance: l.unitPrice,
-        status: "active" as const,
-        createdAt: at,
-      })),
-    );
+  const rows: VoucherRow[] = lines.flatMap((l, i) =>
+    l.kind !== "voucher"
+      ? []
+      : Array.from({ length: l.quantity }, (_, unit) => {
+          const worth = values[i]?.[unit] ?? 0;
+          return {
+            id: crypto.randomUUID(),
+            workspaceId: scope.workspaceId,
+            code: newVoucherCode(),
+            templateId: l.refId,
+            orderId,
+            orderLineId: l.id,
+            initialAmount: worth,
+            balance: worth,
+            status: "active" as const,
+            createdAt: at,
+          };
+        }),
+  );
   return { rows, statements: insertRows(scope.db, vouchers, rows) };
 }

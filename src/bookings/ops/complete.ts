@@ -4,6 +4,7 @@ import { bookings, orders } from "../../db/schema";
 import { whereIn } from "../../db/scope";
 import { paymentMethodFor } from "../../domain/accounts";
 import { validationError } from "../../lib/errors";
+import { assertAccountChangeFits, assertOrderPaymentFits } from "../../lib/money-limits";
 import { bookingOrderInvoice } from "../../domain/pricing";
 import type { VoucherRow } from "../../db/queries/vouchers";
 import {
@@ -73,6 +74,12 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       );
       const covered = splitTender(Math.min(paid, owed), tender);
       const split = { ...covered, account: covered.account + paid - Math.min(paid, owed) };
+      // Each complete of a cart adds to one order and every payment to one account: sums of
+      // many requests, each within its cap, that must still stay exact (below 2^53).
+      const paidSoFar = loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount;
+      assertOrderPaymentFits(paidSoFar, paid, "paid_amount");
+      const credits = split.account > 0 || split.voucher === 0;
+      if (credits) assertAccountChangeFits(account.balance, split.account);
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;
@@ -119,7 +126,7 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
               paidAt: order.paidAt,
             })
             .where(whereIn(scope, orders, eq(orders.id, loaded.order.id))),
-          ...(split.account > 0 || split.voucher === 0
+          ...(credits
             ? creditAccount(scope, {
                 accountId: account.id,
                 amount: split.account,

@@ -15,6 +15,7 @@ export const accounts = sqliteTable(
       .references(() => locations.id),
     name: text("name").notNull(),
     type: text("type", { enum: ["cash", "card", "qr", "online"] }).notNull(),
+    /** Kept within ±(2^53 − 1) by the API and, for racing payments, by triggers (migration 0014). */
     balance: integer("balance").notNull().default(0),
     createdAt: integer("created_at").notNull(),
   },

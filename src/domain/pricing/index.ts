@@ -1,4 +1,5 @@
 export {
+  discountedLineAmounts,
   type Invoice,
   type PricingInput,
   type PricingLine,
@@ -16,13 +17,16 @@ export {
   orderTerms,
   type PromocodeRule,
   termsErrors,
+  voucherValues,
 } from "./order";
+export { discountedLines, unitShares } from "./shares";
 export {
   type BookedServiceLine,
   bookingOrderInvoice,
   invoiceOf,
   type PaidSoFar,
   type StoredOrder,
+  voucherValuesOf,
 } from "./stored";
 export {
   MAX_PAYMENT_VOUCHERS,

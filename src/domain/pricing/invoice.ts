@@ -1,4 +1,5 @@
-import { allocate, mulDivHalfUp } from "./round";
+import { mulDivHalfUp } from "./round";
+import { discountedLines } from "./shares";
 
 /**
  * The one pricing function behind calculate, create and pay (and booking
@@ -14,8 +15,9 @@ import { allocate, mulDivHalfUp } from "./round";
  *   4. subtotal = base_amount − discount − promocode discount;
  *   5. taxes are added on top per line: both reductions are spread over the
  *      lines in proportion to their totals (largest remainder, so the pieces
- *      add up exactly), then tax = discounted line × rate, half-up, summed per
- *      (name, rate);
+ *      add up exactly: `discountedLines`), then tax = discounted line × rate,
+ *      half-up, summed per (name, rate). The discounted line is also what a
+ *      voucher line's vouchers are worth (`voucherValues`);
  *   6. total = subtotal + taxes; amount_due = max(0, total − amount_paid).
  *
  * Example: 2 × 1 000 (20 % tax) + 1 × 500 (untaxed), 10 % discount:
@@ -80,19 +82,27 @@ function promoDiscount(left: number, input: PricingInput): number {
   return Math.min(Math.max(promo.amount ?? 0, 0), left);
 }
 
-export function priceInvoice(input: PricingInput): Invoice {
+/** The order's amounts before tax: line totals, both reductions and what is left of each line. */
+function reduced(input: PricingInput) {
   const lineTotals = input.lines.map((l) => l.unitPrice * l.quantity);
   const base = lineTotals.reduce((a, b) => a + b, 0);
-  const basePrice = input.lines.reduce((a, l) => a + l.catalogPrice * l.quantity, 0);
   const discount = manualDiscount(base, input.discount);
   const promo = promoDiscount(base - discount, input);
+  return { base, discount, promo, nets: discountedLines(lineTotals, discount + promo) };
+}
+
+/** What each line costs after the order's discount and promocode, before tax (minor units). */
+export const discountedLineAmounts = (input: PricingInput): number[] => reduced(input).nets;
+
+export function priceInvoice(input: PricingInput): Invoice {
+  const { base, discount, promo, nets } = reduced(input);
+  const basePrice = input.lines.reduce((a, l) => a + l.catalogPrice * l.quantity, 0);
   const subtotal = base - discount - promo;
 
-  const reductions = allocate(discount + promo, lineTotals);
   const taxes = new Map<string, TaxLine>();
   input.lines.forEach((line, i) => {
     if (!line.tax) return;
-    const net = (lineTotals[i] ?? 0) - (reductions[i] ?? 0);
+    const net = nets[i] ?? 0;
     const key = `${line.tax.name}\u0000${line.tax.rateBp}`;
     const entry = taxes.get(key) ?? { name: line.tax.name, rate_bp: line.tax.rateBp, amount: 0 };
     entry.amount += mulDivHalfUp(net, line.tax.rateBp, 10_000);

@@ -1,4 +1,5 @@
-import { type Invoice, type PricingInput, priceInvoice } from "./invoice";
+import { discountedLineAmounts, type Invoice, type PricingInput, priceInvoice } from "./invoice";
+import { unitShares } from "./shares";
 
 /** A line as an order stores it: the price the till charges and the catalogue's own. */
 export interface OrderLine {
@@ -65,6 +66,24 @@ function discountOf(terms: OrderTerms): PricingInput["discount"] {
   return null;
 }
 
+/** An order's lines and terms as the one pricing function takes them. */
+function pricingInput(
+  lines: readonly OrderLine[],
+  terms: OrderTerms,
+  paid: { account: number; voucher: number },
+  rule: PromocodeRule | null,
+): PricingInput {
+  return {
+    lines: lines.map(pricingLine),
+    discount: discountOf(terms),
+    promocode:
+      rule ??
+      (terms.promocode === null ? null : { code: terms.promocode, percent: null, amount: null }),
+    promocodeDiscountAmount: terms.promocodeDiscountAmount,
+    paid,
+  };
+}
+
 /**
  * The invoice of an order: calculate, create, render and pay all come through
  * here with the same lines and terms, so they cannot disagree. `rule` is the
@@ -76,16 +95,24 @@ export function orderInvoice(
   paid: { account: number; voucher: number },
   rule: PromocodeRule | null = null,
 ): Invoice {
-  const frozen = terms.promocodeDiscountAmount;
-  return priceInvoice({
-    lines: lines.map(pricingLine),
-    discount: discountOf(terms),
-    promocode:
-      rule ??
-      (terms.promocode === null ? null : { code: terms.promocode, percent: null, amount: null }),
-    promocodeDiscountAmount: frozen,
-    paid,
-  });
+  return priceInvoice(pricingInput(lines, terms, paid, rule));
+}
+
+/**
+ * What each voucher an order issues is worth: what the customer paid for it.
+ * A voucher line's share of the order's discount and promocode comes off its
+ * total (`discountedLines`, the same split the taxes use), and what is left
+ * is split over its units (`unitShares`). One list per line, in line order,
+ * one value per unit; other kinds get an empty list. At 100 % off every
+ * value is 0; the sum of all values never exceeds what the order charged.
+ */
+export function voucherValues(
+  lines: readonly OrderLine[],
+  terms: OrderTerms,
+  rule: PromocodeRule | null = null,
+): number[][] {
+  const paid = discountedLineAmounts(pricingInput(lines, terms, NOTHING_PAID, rule));
+  return lines.map((l, i) => (l.kind === "voucher" ? unitShares(paid[i] ?? 0, l.quantity) : []));
 }
 
 export const baseAmount = (lines: OrderLine[]) =>

@@ -1,5 +1,5 @@
 import { type Invoice, priceInvoice } from "./invoice";
-import { type OrderLine, type OrderTerms, orderInvoice } from "./order";
+import { type OrderLine, type OrderTerms, orderInvoice, voucherValues } from "./order";
 
 /** What an order has been paid so far, as the order stores it. */
 export interface PaidSoFar {
@@ -72,3 +72,9 @@ export const invoiceOf = (view: { order: StoredOrder; lines: readonly OrderLine[
     account: view.order.accountPaidAmount,
     voucher: view.order.voucherPaidAmount,
   });
+
+/** What each voucher a stored order issues when paid is worth (`voucherValues`), per line. */
+export const voucherValuesOf = (view: {
+  order: StoredOrder;
+  lines: readonly OrderLine[];
+}): number[][] => voucherValues(view.lines.map(pricedLine), termsOf(view.order));

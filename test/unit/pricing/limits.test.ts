@@ -1,12 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  accountChangeFits,
+  MAX_ACCOUNT_BALANCE,
   MAX_LINES_PER_KIND,
   MAX_ORDER_AMOUNT,
+  MAX_ORDER_PAID,
   MAX_ORDER_TOTAL,
   MAX_QUANTITY,
   MAX_TAX_RATE_BP,
   MAX_UNIT_PRICE,
+  orderPaymentFits,
 } from "../../../src/domain/money";
 import { type PricingInput, type PricingLine, priceInvoice } from "../../../src/domain/pricing";
 
@@ -89,6 +93,35 @@ describe("money limits", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("sums over many requests", () => {
+  it("one order's payments stop at its largest possible total, below 2^53", () => {
+    expect(MAX_ORDER_PAID).toBe(MAX_ORDER_TOTAL);
+    expect(orderPaymentFits(2 * MAX_ORDER_AMOUNT - 1, 1)).toBe(true);
+    expect(orderPaymentFits(2 * MAX_ORDER_AMOUNT, 1)).toBe(false);
+    // Four completes of a cart at the per-request cap: 1.2·10^16, past 2^53.
+    expect(orderPaymentFits(3 * MAX_ORDER_AMOUNT, MAX_ORDER_AMOUNT)).toBe(false);
+  });
+
+  it("an account moves only within ±(2^53 − 1), decided exactly even past it", () => {
+    expect(accountChangeFits(MAX_ACCOUNT_BALANCE - 5000, 5000)).toBe(true);
+    expect(accountChangeFits(MAX_ACCOUNT_BALANCE - 4999, 5000)).toBe(false);
+    expect(accountChangeFits(-MAX_ACCOUNT_BALANCE + 5000, -5000)).toBe(true);
+    expect(accountChangeFits(-MAX_ACCOUNT_BALANCE + 4999, -5000)).toBe(false);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -MAX_ACCOUNT_BALANCE, max: MAX_ACCOUNT_BALANCE }),
+        fc.integer({ min: -MAX_ORDER_TOTAL, max: MAX_ORDER_TOTAL }),
+        (balance, change) => {
+          const after = BigInt(balance) + BigInt(change);
+          expect(accountChangeFits(balance, change)).toBe(
+            after <= BigInt(Number.MAX_SAFE_INTEGER) && after >= -BigInt(Number.MAX_SAFE_INTEGER),
+          );
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { completeBooking } from "../../../bookings/ops/complete";
+import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
@@ -19,8 +20,7 @@ export const route = createRoute({
   path: "/bookings/{booking_uuid}/status/complete",
   tags: ["Bookings"],
   summary: "Mark a booking complete",
-  description:
-    "Marks the booking completed and credits paid_amount (default: the booking's own total) to the account, which must belong to the booking's location. The vouchers listed pay first, each up to its amount or balance, out of paid_amount; the account takes the rest (a void or spent voucher, or an amount above a balance, is 409 voucher_unavailable; an unknown code 422). The booking's order becomes paid once what was paid covers its total. A booking is completed at most once: a second complete, or a complete after a cancel, answers 409 booking_closed.",
+  description: `Marks the booking completed and credits paid_amount (default: the booking's own total) to the account, which must belong to the booking's location. The vouchers listed pay first, each up to its amount or balance, out of paid_amount; the account takes the rest (a void or spent voucher, or an amount above a balance, is 409 voucher_unavailable; an unknown code 422). The booking's order becomes paid once what was paid covers its total. Sums stay exact: one order takes at most ${MAX_ORDER_PAID} in payments in all (a cart's completes add up; past it, 422 on paid_amount) and an account's balance stays within ±(2^53 − 1) (past it, 422 on account_uuid); nothing is written then. A booking is completed at most once: a second complete, or a complete after a cancel, answers 409 booking_closed.`,
   request: { params: BookingPath, ...jsonBody(CompleteWithVouchers) },
   responses: changeResponses(
     {
@@ -33,7 +33,7 @@ export const route = createRoute({
         "voucher_balance_changed",
       ],
     },
-    "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown",
+    "A field is invalid, account_uuid is unknown or belongs to another location, or staffer_uuid is unknown; the order's payments or the account's balance would pass its cap",
   ),
 });
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_ORDER_AMOUNT } from "../../../domain/money";
+import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
 import { nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
 
@@ -120,7 +120,7 @@ export const CompleteBody = z
       .openapi({
         type: "integer",
         maximum: MAX_ORDER_AMOUNT,
-        description: `Minor units, at most ${MAX_ORDER_AMOUNT}; defaults to the booking total`,
+        description: `Minor units, at most ${MAX_ORDER_AMOUNT}; defaults to the booking total. The order's payments in all (every booking of a cart pays into one order) may not pass ${MAX_ORDER_PAID}.`,
       }),
     staffer_uuid: uuid("staffer_uuid").optional(),
   })

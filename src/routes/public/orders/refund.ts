@@ -18,7 +18,7 @@ export const route = createRoute({
   tags: ["POS orders"],
   summary: "Refund a paid POS order",
   description:
-    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers the order sold are voided. If one of those has been spent, even in part, the refund is 409 voucher_already_used and nothing changes. An order that is not paid is 409 order_not_paid. Records `order-refunded`.",
+    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers the order sold are voided. If one of those has been spent, even in part, the refund is 409 voucher_already_used and nothing changes. An order that is not paid is 409 order_not_paid. A debit that would take the account's balance outside ±(2^53 − 1) is 422 on account_uuid. Records `order-refunded`.",
   request: { params: OrderPath, ...jsonBody(RefundOrderBody) },
   responses: {
     200: json(PosOrderSchema, "The refunded order"),
