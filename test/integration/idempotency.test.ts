@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/lib/api-keys";
+import { parseApiKey, sha256Hex } from "../../src/lib/api-keys";
 import { failpoints } from "../../src/lib/failpoints";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { admin, type Client, client } from "../helpers/http";
@@ -40,9 +40,9 @@ async function abandonedReservation(key: string, startsAt: string, leaseLeftMs: 
   const path = `/api/public/v2/staffers/${staffer.uuid}/blocked-spots`;
   const now = Date.now();
   await env.DB.prepare(
-    "INSERT INTO idempotency_keys (workspace_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, 'POST', ?, ?, 0, '', ?, ?)",
+    "INSERT INTO idempotency_keys (workspace_id, api_key_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, ?, 'POST', ?, ?, 0, '', ?, ?)",
   )
-    .bind(ws.id, key, path, await sha256Hex(`POST ${path}\n${body}`), now, now + leaseLeftMs)
+    .bind(ws.id, parseApiKey(ws.apiKey)?.id, key, path, await sha256Hex(`POST ${path}\n${body}`), now, now + leaseLeftMs)
     .run();
 }
 
