@@ -42,7 +42,15 @@ async function abandonedReservation(key: string, startsAt: string, leaseLeftMs: 
   await env.DB.prepare(
     "INSERT INTO idempotency_keys (workspace_id, api_key_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, ?, 'POST', ?, ?, 0, '', ?, ?)",
   )
-    .bind(ws.id, parseApiKey(ws.apiKey)?.id, key, path, await sha256Hex(`POST ${path}\n${body}`), now, now + leaseLeftMs)
+    .bind(
+      ws.id,
+      parseApiKey(ws.apiKey)?.id,
+      key,
+      path,
+      await sha256Hex(`POST ${path}\n${body}`),
+      now,
+      now + leaseLeftMs,
+    )
     .run();
 }
 

@@ -112,7 +112,9 @@ describe("a booking through a publishable key never rewrites a stored customer",
       method: "POST",
       body: {
         location_uuid: salon.location.uuid,
-        items: [{ datetime_start: at("13:00", date), services: [{ service_uuid: salon.cut.uuid }] }],
+        items: [
+          { datetime_start: at("13:00", date), services: [{ service_uuid: salon.cut.uuid }] },
+        ],
       },
     });
     expect(held.status, JSON.stringify(held.body)).toBe(201);
@@ -216,7 +218,11 @@ describe("a cancel through a publishable key writes only what a customer may", (
     }
     expect(await bookingRow(booked.body.uuid)).toEqual(before);
     const still = await pk(`/bookings/${booked.body.uuid}`);
-    expect(still.body).toMatchObject({ is_canceled: false, canceled_by: null, cancel_reason: null });
+    expect(still.body).toMatchObject({
+      is_canceled: false,
+      canceled_by: null,
+      cancel_reason: null,
+    });
   });
 
   it.each(["canceled", "postponed", "other", undefined])(
@@ -283,7 +289,9 @@ describe("GET /staffers through a publishable key", () => {
     const res = await pk("/staffers?per_page=100");
     expect(res.status).toBe(200);
     const all = await salon.ws.api("/staffers?per_page=100");
-    const active = all.body.data.filter((s: { is_active_in_widget: boolean }) => s.is_active_in_widget);
+    const active = all.body.data.filter(
+      (s: { is_active_in_widget: boolean }) => s.is_active_in_widget,
+    );
     expect(res.body.meta.total).toBe(active.length);
     expect(res.body.data.map((s: { uuid: string }) => s.uuid)).toEqual(
       active.map((s: { uuid: string }) => s.uuid),

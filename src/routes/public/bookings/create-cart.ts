@@ -11,8 +11,7 @@ export const route = createRoute({
   path: "/bookings/cart",
   tags: ["Bookings"],
   summary: "Create a multi-service (cart) booking",
-  description:
-    `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH}`,
+  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH}`,
   request: jsonBody(CreateCartBody),
   responses: {
     201: json(CartResponse, "Created"),

@@ -12,8 +12,7 @@ export const route = createRoute({
   path: "/bookings",
   tags: ["Bookings"],
   summary: "Create a single-service booking",
-  description:
-    `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.`,
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.`,
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),

@@ -133,9 +133,12 @@ export const CompleteBody = z
 
 export const CancelBody = z
   .object({
-    cancel_reason: z.enum(CANCEL_REASONS).optional().openapi({
-      description: `Defaults to canceled. A publishable key (a customer) may give only ${CUSTOMER_CANCEL_REASONS.join(", ")} (others: 422)`,
-    }),
+    cancel_reason: z
+      .enum(CANCEL_REASONS)
+      .optional()
+      .openapi({
+        description: `Defaults to canceled. A publishable key (a customer) may give only ${CUSTOMER_CANCEL_REASONS.join(", ")} (others: 422)`,
+      }),
     internal_notes: optionalText(5000).optional().openapi({
       description: "Staff only: with a publishable key, sending it is 422",
     }),
