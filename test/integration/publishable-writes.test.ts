@@ -217,6 +217,10 @@ describe("a cancel through a publishable key writes only what a customer may", (
       }
     }
     expect(await bookingRow(booked.body.uuid)).toEqual(before);
+    // Decided on the body alone, before any lookup: the same answer for a booking that does not exist.
+    const unknown = crypto.randomUUID();
+    expect((await cancelWith(pk, unknown, { internal_notes: "x" })).status).toBe(422);
+    expect((await cancelWith(pk, unknown, {})).status).toBe(404);
     const still = await pk(`/bookings/${booked.body.uuid}`);
     expect(still.body).toMatchObject({
       is_canceled: false,
