@@ -44,7 +44,8 @@ export async function loadCatalogue(api: Client, location: string) {
     services: services.filter(
       (s) => s.live && s.live_in_widget && s.locations.some((l) => l.uuid === location),
     ),
-    staffers: staffers.filter((s) => s.is_active_in_widget && s.location_uuids.includes(location)),
+    // A publishable key is shown only the staff active in the widget.
+    staffers: staffers.filter((s) => s.locations.some((l) => l.uuid === location)),
   };
 }
 

@@ -18,12 +18,12 @@ export interface Service {
   staffers: { uuid: string }[];
 }
 
+/** A staffer as the API shows them to a publishable key (only those active in the widget). */
 export interface Staffer {
   uuid: string;
   first_name: string;
   last_name: string | null;
-  is_active_in_widget: boolean;
-  location_uuids: string[];
+  locations: { uuid: string; name: string }[];
 }
 
 export interface Page<T> {

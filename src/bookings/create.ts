@@ -4,6 +4,7 @@ import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
+import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
@@ -59,6 +60,8 @@ export interface CreateRequest {
   };
   /** A reservation the booking uses up: its held time becomes the booking's atomically. */
   reservationId?: string | undefined;
+  /** A customer's booking (publishable key) never changes an existing customer's names or e-mail. */
+  caller: Caller;
 }
 
 /**
@@ -139,6 +142,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const customer = {
     id: customerId,
     isNew: loaded.customer === null,
+    refreshesStored: req.caller === "staff",
     phone,
     firstName: req.customer.firstName,
     lastName: form.values.customer_last_name ?? null,

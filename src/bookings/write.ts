@@ -22,6 +22,11 @@ import { bookingEnd, bookingStart, type PlannedBooking } from "./planner";
 export interface CustomerInput {
   id: string;
   isNew: boolean;
+  /**
+   * Whether this booking may refresh an existing customer's names and
+   * e-mail. Only staff's may: anyone can type any phone into the widget.
+   */
+  refreshesStored: boolean;
   phone: string;
   firstName: string;
   lastName: string | null;
@@ -154,21 +159,21 @@ export function bookingWrite(
     emailLower: customer.email?.toLowerCase() ?? null,
     createdAt: now,
   };
+  const insertCustomer = db.insert(customers).values(customerRow);
   const statements: BatchItem<"sqlite">[] = [
-    // Found by phone: names and e-mail are refreshed from the latest booking.
-    db
-      .insert(customers)
-      .values(customerRow)
-      .onConflictDoUpdate({
-        target: [customers.workspaceId, customers.phone],
-        set: {
-          firstName: customer.firstName,
-          lastName: sql`coalesce(${customer.lastName}, ${customers.lastName})`,
-          middleName: sql`coalesce(${customer.middleName}, ${customers.middleName})`,
-          email: sql`coalesce(${customer.email}, ${customers.email})`,
-          emailLower: sql`coalesce(${customerRow.emailLower}, ${customers.emailLower})`,
-        },
-      }),
+    // Found by phone: staff's booking refreshes names and e-mail, a customer's leaves them.
+    customer.refreshesStored
+      ? insertCustomer.onConflictDoUpdate({
+          target: [customers.workspaceId, customers.phone],
+          set: {
+            firstName: customer.firstName,
+            lastName: sql`coalesce(${customer.lastName}, ${customers.lastName})`,
+            middleName: sql`coalesce(${customer.middleName}, ${customers.middleName})`,
+            email: sql`coalesce(${customer.email}, ${customers.email})`,
+            emailLower: sql`coalesce(${customerRow.emailLower}, ${customers.emailLower})`,
+          },
+        })
+      : insertCustomer.onConflictDoNothing({ target: [customers.workspaceId, customers.phone] }),
     ...orderInsert(db, order),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),

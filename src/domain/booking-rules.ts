@@ -27,6 +27,38 @@ export const CANCEL_REASONS = [
   "other",
 ] as const;
 
+/** Who asks for a change: a customer (a publishable key, the widget) or staff (a secret key). */
+export type Caller = "customer" | "staff";
+
+/** The reasons a customer may give; the others (didnt_come, wrong_order, spam) are staff's judgement. */
+export const CUSTOMER_CANCEL_REASONS = ["canceled", "postponed", "other"] as const;
+
+export interface CancelRequest {
+  cancelReason?: string | undefined;
+  internalNotes?: string | undefined;
+  stafferId?: string | undefined;
+}
+
+/**
+ * What is wrong with a customer's cancel, by field (empty when nothing is).
+ * A customer writes only why (among their reasons); internal notes and the
+ * staffer who canceled are staff's to record. Sending them is refused rather
+ * than ignored, so a caller never believes something was recorded that was not.
+ */
+export function customerCancelProblems(req: CancelRequest): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  const reasons: readonly string[] = CUSTOMER_CANCEL_REASONS;
+  if (req.cancelReason !== undefined && !reasons.includes(req.cancelReason))
+    problems.cancel_reason = [
+      `With a publishable key, one of ${CUSTOMER_CANCEL_REASONS.join(", ")}.`,
+    ];
+  if (req.internalNotes !== undefined)
+    problems.internal_notes = ["Only staff (a secret key) write internal notes."];
+  if (req.stafferId !== undefined)
+    problems.staffer_uuid = ["Only staff (a secret key) cancel in a staffer's name."];
+  return problems;
+}
+
 export interface ReplaceabilityInput extends BookingState {
   /** Services on the booking (resources are not modelled, so every service counts). */
   serviceCount: number;

@@ -22,7 +22,9 @@ const PENDING = 0;
  * response back (`Idempotent-Replayed: true`) without acting again; the same
  * key with another body is a 422; a retry while the first still runs is a 409.
  * Reserving the key before the handler runs is what stops two concurrent
- * retries from both acting.
+ * retries from both acting. Keys are kept per API key: the same key sent by
+ * another API key of the workspace (a publishable key is public) is another
+ * request, never a replay of this one's answer nor blocked by it.
  */
 export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   const key = c.req.header("idempotency-key");
@@ -32,11 +34,14 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
 
   const db = c.var.db;
   const workspaceId = c.var.workspace.id;
+  // The key's id as the request claims it; nothing is written before the key verified (write gate).
+  const apiKeyId = c.var.apiKey.id;
   const path = new URL(c.req.url).pathname;
   const bodyHash = await sha256Hex(`${c.req.method} ${path}\n${await c.req.text()}`);
   const now = Date.now();
   const reservation = {
     workspaceId,
+    apiKeyId,
     key,
     method: c.req.method,
     path,
@@ -50,13 +55,17 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
     .insert(idempotencyKeys)
     .values(reservation)
     .onConflictDoUpdate({
-      target: [idempotencyKeys.workspaceId, idempotencyKeys.key],
+      target: [idempotencyKeys.workspaceId, idempotencyKeys.apiKeyId, idempotencyKeys.key],
       set: reservation,
       // Only an expired key (or a reservation whose lease ran out) may be taken over.
       setWhere: lt(idempotencyKeys.expiresAt, now),
     })
     .returning();
-  const where = and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key));
+  const where = and(
+    eq(idempotencyKeys.workspaceId, workspaceId),
+    eq(idempotencyKeys.apiKeyId, apiKeyId),
+    eq(idempotencyKeys.key, key),
+  );
   // Only this request's own reservation: after its lease ran out another request may own the key.
   const own = and(
     where,

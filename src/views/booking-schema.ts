@@ -72,7 +72,10 @@ export const BookingSchema = z
     quantity: z.number().int(),
     slots_count: z.number().int(),
     cancel_reason: z.string().nullable(),
-    canceled_by: z.string().nullable(),
+    canceled_by: z.string().nullable().openapi({
+      description:
+        "Who canceled: `customer` for a cancel through a publishable key, the staffer_uuid a secret key gave, or null",
+    }),
     is_canceled: z.boolean(),
     is_completed: z.boolean(),
     public_notes: z.string(),

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/lib/api-keys";
+import { parseApiKey, sha256Hex } from "../../src/lib/api-keys";
 import { failpoints } from "../../src/lib/failpoints";
-import { at, createSalon, customer } from "../helpers/salon";
+import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { admin, type Client, client } from "../helpers/http";
+import { createPublishableKey } from "../helpers/keys";
 import { rowCount } from "../helpers/db";
 import {
   createLocation,
@@ -38,9 +40,17 @@ async function abandonedReservation(key: string, startsAt: string, leaseLeftMs: 
   const path = `/api/public/v2/staffers/${staffer.uuid}/blocked-spots`;
   const now = Date.now();
   await env.DB.prepare(
-    "INSERT INTO idempotency_keys (workspace_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, 'POST', ?, ?, 0, '', ?, ?)",
+    "INSERT INTO idempotency_keys (workspace_id, api_key_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, ?, 'POST', ?, ?, 0, '', ?, ?)",
   )
-    .bind(ws.id, key, path, await sha256Hex(`POST ${path}\n${body}`), now, now + leaseLeftMs)
+    .bind(
+      ws.id,
+      parseApiKey(ws.apiKey)?.id,
+      key,
+      path,
+      await sha256Hex(`POST ${path}\n${body}`),
+      now,
+      now + leaseLeftMs,
+    )
     .run();
 }
 
@@ -153,5 +163,109 @@ describe("Idempotency-Key", () => {
   it("refuses a malformed key", async () => {
     const res = await block("bad key with spaces", "2030-06-01T15:00:00Z");
     expect(res.status).toBe(422);
+  });
+});
+
+describe("Idempotency-Key is scoped to the API key that sent it", () => {
+  let salon: Salon;
+  let pk: Client;
+  let secondSecret: Client;
+  beforeAll(async () => {
+    salon = await createSalon(3);
+    pk = (await createPublishableKey(salon.ws)).api;
+    const issued = await admin(`/workspaces/${salon.ws.id}/api-keys`, { method: "POST" });
+    expect(issued.status).toBe(201);
+    secondSecret = client(salon.ws.id, issued.body.api_key);
+  });
+
+  let day = 0;
+  /** A weekday of its own per call, so the bookings below never compete for time. */
+  const nextDate = () => {
+    day += 1;
+    return new Date(Date.UTC(2030, 4, 6) + day * 7 * 86_400_000).toISOString().slice(0, 10);
+  };
+  const book = (api: Client, key: string, start: string, phone = "+49 151 23456789") =>
+    api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: start,
+        ...customer(phone),
+      },
+      headers: { "idempotency-key": key },
+    });
+  const bookingCount = async () =>
+    (
+      await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?")
+        .bind(salon.ws.id)
+        .first<{ n: number }>()
+    )?.n ?? 0;
+
+  it("a publishable key's key K first, then the secret key's K with another body: the secret key's own answer", async () => {
+    const date = nextDate();
+    const squat = await book(pk, "integration-order-1", at("09:00", date), "+49 151 10000001");
+    expect(squat.status).toBe(201);
+    const mine = await book(salon.ws.api, "integration-order-1", at("11:00", date));
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    expect(mine.headers.get("idempotent-replayed")).toBeNull();
+    expect(mine.body.uuid).not.toBe(squat.body.uuid);
+    expect(mine.body.start_time).toBe(at("11:00", date));
+    // Each key still replays its own answer.
+    const again = await book(salon.ws.api, "integration-order-1", at("11:00", date));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.uuid).toBe(mine.body.uuid);
+    const theirs = await book(pk, "integration-order-1", at("09:00", date), "+49 151 10000001");
+    expect(theirs.headers.get("idempotent-replayed")).toBe("true");
+    expect(theirs.body.uuid).toBe(squat.body.uuid);
+  });
+
+  it("the same key and the same body from another API key is not a replay of the stranger's answer", async () => {
+    const date = nextDate();
+    const before = await bookingCount();
+    const squat = await book(pk, "integration-order-2", at("09:00", date));
+    expect(squat.status).toBe(201);
+    const mine = await book(salon.ws.api, "integration-order-2", at("09:00", date));
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    expect(mine.headers.get("idempotent-replayed")).toBeNull();
+    expect(mine.body.uuid).not.toBe(squat.body.uuid);
+    expect(await bookingCount()).toBe(before + 2);
+  });
+
+  it("the reverse: a secret key's K never answers or blocks a publishable key's K", async () => {
+    const date = nextDate();
+    const first = await book(salon.ws.api, "widget-k", at("09:00", date));
+    expect(first.status).toBe(201);
+    const other = await book(pk, "widget-k", at("13:00", date), "+49 151 10000003");
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect(other.body.uuid).not.toBe(first.body.uuid);
+  });
+
+  it("two secret keys of one workspace keep their keys apart too", async () => {
+    const date = nextDate();
+    const a = await book(salon.ws.api, "shared-k", at("09:00", date));
+    const b = await book(secondSecret, "shared-k", at("10:00", date));
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.headers.get("idempotent-replayed")).toBeNull();
+    expect(b.body.uuid).not.toBe(a.body.uuid);
+  });
+
+  it("concurrent requests with the same key from two API keys both run, again and again", async () => {
+    for (let round = 0; round < 4; round++) {
+      const date = nextDate();
+      const key = `race-${round}`;
+      const before = await bookingCount();
+      const [stranger, staff] = await Promise.all([
+        book(pk, key, at("09:00", date), "+49 151 10000004"),
+        book(salon.ws.api, key, at("12:00", date)),
+      ]);
+      expect(stranger.status, JSON.stringify(stranger.body)).toBe(201);
+      expect(staff.status, JSON.stringify(staff.body)).toBe(201);
+      expect(staff.headers.get("idempotent-replayed")).toBeNull();
+      expect(stranger.headers.get("idempotent-replayed")).toBeNull();
+      expect(staff.body.uuid).not.toBe(stranger.body.uuid);
+      expect(await bookingCount()).toBe(before + 2);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { bookings, calendarEntries } from "../../db/schema";
 import { whereIn } from "../../db/scope";
-import { fieldError } from "../../lib/errors";
+import { type Caller, customerCancelProblems } from "../../domain/booking-rules";
+import { fieldError, validationError } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { movingClaims } from "../calendar-entries";
@@ -13,8 +14,11 @@ export interface CancelInput {
   internalNotes?: string | undefined;
   /** The staffer who cancels. */
   stafferId?: string | undefined;
-  /** The request comes from a customer (publishable key): the location's cancellation policy applies. */
-  heldToPolicy?: boolean | undefined;
+  /**
+   * A customer (publishable key) is held to the location's cancellation
+   * policy, gives only a customer's reason, and is recorded as `customer`.
+   */
+  caller: Caller;
 }
 
 /**
@@ -23,19 +27,25 @@ export interface CancelInput {
  * the cancellation, and only then do the calendars drop the time; if that
  * last step is lost, the calendars settle it against D1 on their own.
  */
-export function cancelBooking(deps: BookingDeps, bookingId: string, input: CancelInput) {
+export async function cancelBooking(deps: BookingDeps, bookingId: string, input: CancelInput) {
+  const byCustomer = input.caller === "customer";
+  if (byCustomer) {
+    // Refused before anything is read: the body alone decides.
+    const problems = customerCancelProblems(input);
+    if (Object.keys(problems).length > 0) throw validationError(problems);
+  }
   return changeBooking(
     deps,
     bookingId,
     "cancel",
     async (loaded, { scope, now }) => {
-      if (input.heldToPolicy) assertPolicyAllows("cancel", loaded, now);
+      if (byCustomer) assertPolicyAllows("cancel", loaded, now);
       if (input.stafferId && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
       const booking = {
         ...loaded.booking,
         isCanceled: true,
         cancelReason: input.cancelReason ?? "canceled",
-        canceledBy: input.stafferId ?? null,
+        canceledBy: byCustomer ? "customer" : (input.stafferId ?? null),
         canceledAt: now,
         internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
         updatedAt: now,

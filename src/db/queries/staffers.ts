@@ -29,6 +29,41 @@ export async function listStaffers(scope: Scope, page: PageRequest, filter?: SQL
   };
 }
 
+// Each location as { uuid, name }, riding along like `locationIds`. Written out in SQL: in a
+// one-table select drizzle leaves interpolated columns unqualified, and a bare "id" inside the
+// subquery would be the location's, not the staffer's.
+const locationRefs = sql<string>`(select json_group_array(json_object('uuid', l.id, 'name', l.name)) from staffer_locations sl join locations l on l.id = sl.location_id where sl.staffer_id = staffers.id)`;
+
+/**
+ * The staff a booking page may offer (active in the widget), with only the
+ * columns it shows: what a publishable key reads never left D1 with the rest.
+ */
+export async function listWidgetStaffers(scope: Scope, page: PageRequest) {
+  const where = whereIn(scope, staffers, eq(staffers.isActiveInWidget, true));
+  const [totals, rows] = await scope.db.batch([
+    scope.db.select({ total: count() }).from(staffers).where(where),
+    scope.db
+      .select({
+        id: staffers.id,
+        firstName: staffers.firstName,
+        lastName: staffers.lastName,
+        locations: locationRefs,
+      })
+      .from(staffers)
+      .where(where)
+      .orderBy(asc(staffers.createdAt), asc(staffers.id))
+      .limit(page.perPage)
+      .offset(page.offset),
+  ]);
+  return {
+    total: totals[0]?.total ?? 0,
+    rows: rows.map((r) => ({
+      ...r,
+      locations: JSON.parse(r.locations) as { uuid: string; name: string }[],
+    })),
+  };
+}
+
 export interface ScheduleInput {
   intervals: { location_uuid: string; weekday: number; start: string; end: string }[];
   overrides: { location_uuid: string; date: string; intervals: { start: string; end: string }[] }[];

@@ -21,11 +21,15 @@ export const events = sqliteTable(
   (t) => [index("events_pending_idx").on(t.dispatchedAt, t.createdAt)],
 );
 
-/** Responses remembered per Idempotency-Key for 24 h, so a retried POST/PUT does not act twice. */
+/**
+ * Responses remembered per Idempotency-Key for 24 h, so a retried POST/PUT does not act twice.
+ * A key belongs to the API key that sent it: one API key never replays or blocks another's answer.
+ */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
     workspaceId: text("workspace_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
     key: text("key").notNull(),
     method: text("method").notNull(),
     path: text("path").notNull(),
@@ -36,7 +40,7 @@ export const idempotencyKeys = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.workspaceId, t.key] }),
+    primaryKey({ columns: [t.workspaceId, t.apiKeyId, t.key] }),
     index("idempotency_expires_idx").on(t.expiresAt),
   ],
 );

@@ -439,11 +439,13 @@ export class Fuzzer {
   // -------------------------------------------------------------------------
   // Sending and judging
 
-  private async credentials(op: Operation): Promise<Record<string, string>> {
-    if (op.api === "admin") return { authorization: `Bearer ${adminToken()}` };
+  private async credentials(c: Case): Promise<Record<string, string>> {
+    if (c.op.api === "admin") return { authorization: `Bearer ${adminToken()}` };
     const shop = this.world.shop;
     let key = shop.keys[shop.keys.length - 1];
-    if (!key || key.used >= KEY_BUDGET) {
+    // Idempotency-Keys are kept per API key: a pair's second request goes with its first's key.
+    const secondOfPair = c.kind === "idempotency" && c.label !== "first";
+    if (!key || (key.used >= KEY_BUDGET && !secondOfPair)) {
       await issueKey(shop);
       this.setupRequests++;
       this.counts = await rowCounts();
@@ -455,7 +457,7 @@ export class Fuzzer {
   }
 
   private async send(c: Case) {
-    const headers = new Headers(await this.credentials(c.op));
+    const headers = new Headers(await this.credentials(c));
     for (const [k, v] of Object.entries(c.headers)) {
       if (v === "") headers.delete(k);
       else headers.set(k, v);

@@ -3,7 +3,7 @@ import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
+import { bookingDeps, callerOf } from "./deps";
 import { BookingPath, CancelBody } from "./schema";
 
 export const route = createRoute({
@@ -12,7 +12,7 @@ export const route = createRoute({
   tags: ["Bookings"],
   summary: "Cancel a booking",
   description:
-    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed. A publishable key (a customer) is held to the location's policy: less than cancellation_offset minutes before the start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it.",
+    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed. A publishable key (a customer) is held to the location's policy: less than cancellation_offset minutes before the start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it. A publishable key's cancel is recorded with canceled_by `customer` and may give only cancel_reason canceled, postponed or other; any other reason, internal_notes or staffer_uuid is 422 (nothing is written), since those are staff's to record.",
   request: { params: BookingPath, ...jsonBody(CancelBody) },
   responses: changeResponses(
     {
@@ -20,7 +20,7 @@ export const route = createRoute({
         "The booking is completed or canceled (`booking_closed`), another request changed it at the same moment (`booking_changed`), or, with a publishable key, the location's cancellation_offset before the start has passed (`policy_window_passed`)",
       codes: ["booking_closed", "booking_changed", "policy_window_passed"],
     },
-    "A field is invalid or staffer_uuid is unknown",
+    "A field is invalid or staffer_uuid is unknown; with a publishable key, a staff-only cancel_reason (didnt_come, wrong_order, spam), internal_notes or staffer_uuid",
   ),
 });
 
@@ -31,7 +31,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     cancelReason: body.cancel_reason,
     internalNotes: body.internal_notes,
     stafferId: body.staffer_uuid,
-    heldToPolicy: c.var.apiKey.kind === "publishable",
+    caller: callerOf(c),
   });
   return c.json(booking, 200);
 };

@@ -7,7 +7,7 @@ type ClientFields = z.infer<z.ZodObject<typeof CustomerFields>>;
 /** The customer and client fields single and cart bookings share, in the shape the writer takes. */
 export function clientFields(
   body: ClientFields,
-): Omit<CreateRequest, "country" | "locationId" | "items" | "fields"> {
+): Omit<CreateRequest, "country" | "locationId" | "items" | "fields" | "caller"> {
   return {
     customer: {
       phone: body.customer_phone,

@@ -3,16 +3,15 @@ import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
-import { bookingDeps } from "./deps";
-import { CartResponse, CreateCartBody } from "./schema";
+import { bookingDeps, callerOf } from "./deps";
+import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = createRoute({
   method: "post",
   path: "/bookings/cart",
   tags: ["Bookings"],
   summary: "Create a multi-service (cart) booking",
-  description:
-    "One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is.",
+  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH}`,
   request: jsonBody(CreateCartBody),
   responses: {
     201: json(CartResponse, "Created"),
@@ -48,6 +47,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     ...clientFields(body),
     fields,
     reservationId: body.reservation_uuid,
+    caller: callerOf(c),
   });
   return c.json({ bookings }, 201);
 };

@@ -3,17 +3,16 @@ import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
-import { bookingDeps } from "./deps";
+import { bookingDeps, callerOf } from "./deps";
 import { BookingSchema } from "../../../views/booking-schema";
-import { CreateBookingBody } from "./schema";
+import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = createRoute({
   method: "post",
   path: "/bookings",
   tags: ["Bookings"],
   summary: "Create a single-service booking",
-  description:
-    "The customer is found by phone (normalised to E.164 with the workspace country) or created. Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.",
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.`,
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),
@@ -48,6 +47,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     ...clientFields(body),
     fields,
     reservationId: body.reservation_uuid,
+    caller: callerOf(c),
   });
   if (!booking) throw new Error("no booking was created");
   return c.json(booking, 201);

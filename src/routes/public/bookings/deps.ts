@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { BookingDeps } from "../../../bookings/deps";
+import type { Caller } from "../../../domain/booking-rules";
 import type { PublicEnv } from "../../../env";
 import { deferAfterResponse } from "../../defer";
 
@@ -10,3 +11,7 @@ export const bookingDeps = (c: Context<PublicEnv>): BookingDeps => ({
   render: c.var.render,
   defer: deferAfterResponse(c),
 });
+
+/** A publishable key is a customer (the widget, or anyone holding the page's key); a secret key is staff. */
+export const callerOf = (c: Context<PublicEnv>): Caller =>
+  c.var.apiKey.kind === "publishable" ? "customer" : "staff";

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CANCEL_REASONS, CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
 import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
 import { nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
@@ -23,6 +24,10 @@ const guestEmails = z
         .every((e) => z.email().safeParse(e).success),
     "Must be a comma-separated list of e-mail addresses.",
   );
+
+/** How a booking finds its customer, for the create and cart operations' descriptions. */
+export const CUSTOMER_MATCH =
+  "The customer is found by phone (normalised to E.164 with the workspace country) or created, and the booking is theirs (customer_uuid). A secret key's booking refreshes a found customer's names and e-mail from the body; a publishable key's booking never changes them: the names and e-mail it sends are stored only when it creates the customer.";
 
 /** Customer and client fields shared by single and cart bookings. */
 export const CustomerFields = {
@@ -129,10 +134,18 @@ export const CompleteBody = z
 export const CancelBody = z
   .object({
     cancel_reason: z
-      .enum(["canceled", "didnt_come", "postponed", "wrong_order", "spam", "other"])
-      .optional(),
-    internal_notes: optionalText(5000).optional(),
-    staffer_uuid: uuid("staffer_uuid").optional(),
+      .enum(CANCEL_REASONS)
+      .optional()
+      .openapi({
+        description: `Defaults to canceled. A publishable key (a customer) may give only ${CUSTOMER_CANCEL_REASONS.join(", ")} (others: 422)`,
+      }),
+    internal_notes: optionalText(5000).optional().openapi({
+      description: "Staff only: with a publishable key, sending it is 422",
+    }),
+    staffer_uuid: uuid("staffer_uuid").optional().openapi({
+      description:
+        "Who canceled (staff only: with a publishable key, sending it is 422, and canceled_by is `customer`)",
+    }),
   })
   .openapi("CancelBooking");
 

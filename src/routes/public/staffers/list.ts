@@ -1,18 +1,28 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { listStaffers } from "../../../db/queries/staffers";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { listStaffers, listWidgetStaffers } from "../../../db/queries/staffers";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
-import { renderStaffer, StafferList } from "../../../views/staffer";
+import {
+  PublicStafferList,
+  renderPublicStaffer,
+  renderStaffer,
+  StafferList,
+} from "../../../views/staffer";
 
 export const route = createRoute({
   method: "get",
   path: "/staffers",
   tags: ["Staffers"],
   summary: "List the workspace's staff",
+  description:
+    "A secret key sees every staffer with e-mail, permissions and widget flag (StafferList). A publishable key (a booking page) sees only the staff active in the booking widget, each with uuid, first_name, last_name and locations and nothing else (PublicStafferList).",
   request: { query: PaginationQuery },
   responses: {
-    200: json(StafferList, "A page of staffers"),
+    200: json(
+      z.union([StafferList, PublicStafferList]),
+      "A page of staffers: StafferList for a secret key, PublicStafferList for a publishable key",
+    ),
     ...authErrors,
     ...queryErrors,
   },
@@ -20,6 +30,10 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
+  if (c.var.apiKey.kind === "publishable") {
+    const { rows, total } = await listWidgetStaffers(c.var.scope, page);
+    return c.json(paginate(c.req.url, rows.map(renderPublicStaffer), total, page), 200);
+  }
   const { rows, total } = await listStaffers(c.var.scope, page);
   const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));
   return c.json(paginate(c.req.url, data, total, page), 200);
