@@ -9,4 +9,5 @@ export const bookingDeps = (c: Context<PublicEnv>): BookingDeps => ({
   env: c.env,
   render: c.var.render,
   defer: deferAfterResponse(c),
+  staff: c.var.apiKey.kind === "secret",
 });
