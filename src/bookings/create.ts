@@ -8,6 +8,7 @@ import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
 import { ApiError, fieldError, validationError } from "../lib/errors";
+import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
@@ -147,6 +148,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
+  // Lets a race test hold a booking between its read and its claims (inert otherwise).
+  const read = redeem ? "booking.create.reservation_read" : "booking.create.read";
+  probe(read);
+  await rendezvous(read);
 
   for (;;) {
     const planned = planAround(held?.items ?? req.items, deps.staff, {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { failpoints, rendezvous } from "../../src/lib/failpoints";
 import { expectInSync, expectUnitsInSync, overlaps, liveIntervals } from "../helpers/calendar";
 import { admin, type Sent } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
@@ -483,6 +484,84 @@ describe("staff win over a publishable key's hold", () => {
     }
     expect(overlaps(await liveIntervals(salon.ws.id))).toEqual([]);
     expect(outcomes.size).toBeGreaterThan(0);
+  });
+});
+
+describe("a publishable hold being booked and a staff write over it, in a forced order", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  /** A visitor's hold on staffer 0 and the request that books it. */
+  async function heldBy(day: number) {
+    const start = at(day, 10);
+    const me = visitor();
+    const hold = await reserve(me, cutAt(start, staff[0]));
+    expect(hold.status, JSON.stringify(hold.body)).toBe(201);
+    const use = () =>
+      me("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: salon.cut.uuid,
+          reserved_on: start,
+          reservation_uuid: hold.body.uuid,
+          ...customer(),
+        },
+      });
+    return { start, id: hold.body.uuid as string, use };
+  }
+
+  /** Starts `request`, and lets it go on only once `meanwhile` is done (it waits after its read). */
+  async function heldAfterRead<T>(
+    point: string,
+    request: () => Promise<T>,
+    meanwhile: () => Promise<unknown>,
+  ) {
+    failpoints.meet(point, 2, 10_000);
+    const before = failpoints.hits(point);
+    const pending = request();
+    await vi.waitFor(() => expect(failpoints.hits(point)).toBe(before + 1), { timeout: 5_000 });
+    await meanwhile();
+    await rendezvous(point);
+    return pending;
+  }
+
+  it("staff book first while the customer's booking had read its hold as live: staff 201, customer 409 reservation_expired", async () => {
+    for (const day of [20, 21]) {
+      const { start, id, use } = await heldBy(day);
+      let staffAnswer: Awaited<ReturnType<typeof staffBook>> | undefined;
+      const customerAnswer = await heldAfterRead(
+        "booking.create.reservation_read",
+        use,
+        async () => {
+          staffAnswer = await staffBook(start, staff[0]);
+        },
+      );
+      expect(staffAnswer?.status, JSON.stringify(staffAnswer?.body)).toBe(201);
+      expect(customerAnswer.status, JSON.stringify(customerAnswer.body)).toBe(409);
+      expect(customerAnswer.body.code).toBe("reservation_expired");
+      expect(await liveHolds(id)).toBe(0);
+      await expectInSync(salon.ws.id, [staff[0] ?? ""]);
+    }
+  });
+
+  it("the customer books first while staff had read the hold: customer 201, staff 409 slot_unavailable", async () => {
+    for (const day of [22, 23]) {
+      const { start, id, use } = await heldBy(day);
+      let customerAnswer: Awaited<ReturnType<typeof use>> | undefined;
+      const staffAnswer = await heldAfterRead(
+        "booking.create.read",
+        () => staffBook(start, staff[0]),
+        async () => {
+          customerAnswer = await use();
+        },
+      );
+      expect(customerAnswer?.status, JSON.stringify(customerAnswer?.body)).toBe(201);
+      expect(staffAnswer.status, JSON.stringify(staffAnswer.body)).toBe(409);
+      expect(staffAnswer.body.code).toBe("slot_unavailable");
+      expect(await liveHolds(id)).toBe(0);
+      await expectInSync(salon.ws.id, [staff[0] ?? ""]);
+    }
+    expect(overlaps(await liveIntervals(salon.ws.id))).toEqual([]);
   });
 });
 
