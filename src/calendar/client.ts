@@ -179,7 +179,8 @@ export async function commitWithClaims(
   );
   const { stubs: held, displaced } = await claimAll(env, workspaceId, holdId, ordered);
   const scope = { db, workspaceId };
-  const ending = displaced.length > 0 ? endDisplaced(scope, displacedHolds(displaced), Date.now()) : null;
+  const ending =
+    displaced.length > 0 ? endDisplaced(scope, displacedHolds(displaced), Date.now()) : null;
 
   let results: unknown[];
   try {

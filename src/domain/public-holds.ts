@@ -21,9 +21,7 @@ export function publicHoldShapeProblems(
 ): FieldErrors {
   const problems: FieldErrors = {};
   if (ttlSeconds > PUBLIC_HOLDS.ttlSeconds) {
-    problems.ttl_seconds = [
-      `At most ${PUBLIC_HOLDS.ttlSeconds} seconds with a publishable key.`,
-    ];
+    problems.ttl_seconds = [`At most ${PUBLIC_HOLDS.ttlSeconds} seconds with a publishable key.`];
   }
   let seen = 0;
   for (const [i, item] of items.entries()) {

@@ -88,9 +88,7 @@ export class StafferCalendar extends DurableObject<Env> {
       let conflicts = [...found.values()];
       // Staff win over a publishable key's hold: decided here, with the check, so a customer
       // booking that hold at the same moment either locked it first (and wins) or is refused.
-      const displaced = request.displaces
-        ? this.store.displaceable(conflicts, request.holdId)
-        : [];
+      const displaced = request.displaces ? this.store.displaceable(conflicts, request.holdId) : [];
       if (displaced.length > 0) {
         const gone = new Set(displaced.map((d) => d.id));
         conflicts = conflicts.filter((c) => !gone.has(c.id));

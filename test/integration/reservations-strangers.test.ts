@@ -458,10 +458,13 @@ describe("staff win over a publishable key's hold", () => {
             ...customer(),
           },
         });
+      // Both started together, in either order of sending.
       const [customerAnswer, staffAnswer] =
         round % 2 === 0
           ? await Promise.all([use(), staffBook(start, staff[0])])
-          : await Promise.all([staffBook(start, staff[0]), use()]).then(([s, c]) => [c, s]);
+          : await Promise.all([staffBook(start, staff[0]), use()]).then(
+              ([s, c]) => [c, s] as const,
+            );
       const pair = `${customerAnswer.status}/${staffAnswer.status}`;
       if (customerAnswer.status === 201) {
         expect(staffAnswer.status, pair).toBe(409);
