@@ -79,7 +79,9 @@ export function endDisplaced(
               holdId: sql<string>`value`.as("hold_id"),
               createdAt: sql<number>`${at}`.as("created_at"),
             })
-            .from(sql`json_each(${JSON.stringify(displaced.inFlightHolds)})`),
+            .from(sql`json_each(${JSON.stringify(displaced.inFlightHolds)})`)
+            // SQLite reads "ON CONFLICT" after a bare FROM as a join constraint.
+            .where(sql`true`),
         )
         .onConflictDoNothing(),
     );
