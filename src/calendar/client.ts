@@ -182,6 +182,9 @@ export async function commitWithClaims(
   const ending =
     displaced.length > 0 ? endDisplaced(scope, displacedHolds(displaced), Date.now()) : null;
 
+  // Lets a race test hold writes between their claims and their batch (inert otherwise).
+  probe("calendar.claimed");
+  await rendezvous("calendar.claimed");
   let results: unknown[];
   try {
     results = await runBatch(db, [

@@ -318,6 +318,40 @@ describe("staff win over a publishable key's hold", () => {
     await expectInSync(salon.ws.id, staff);
   });
 
+  it("a hold whose write is still in flight is taken over: that write is fenced or ended, never left", async () => {
+    for (const day of [25, 26, 27]) {
+      const fences = async () =>
+        (await env.DB.prepare("select count(*) as n from hold_fences").first<{ n: number }>())?.n ??
+        0;
+      const before = await fences();
+      const me = visitor();
+      // The reservation waits after its claims, before its batch, until the staff booking
+      // has claimed too (taking the reservation's held entry); then both batches race in D1.
+      failpoints.meet("calendar.claimed", 2, 5_000);
+      const claimed = failpoints.hits("calendar.claimed");
+      const pending = reserve(me, [
+        { datetime_start: at(day, 10), services: services([salon.cut.uuid], staff[0]) },
+        { datetime_start: at(day, 10), services: services([salon.colour.uuid], staff[1]) },
+      ]);
+      await vi.waitFor(() => expect(failpoints.hits("calendar.claimed")).toBe(claimed + 1));
+      const booked = await staffBook(at(day, 10), staff[0]);
+      const held = await pending;
+      failpoints.disarmAll();
+      expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+      expect(await fences()).toBe(before + 1);
+      if (held.status === 201) {
+        // Its batch ran first: the staff batch ended it.
+        await expectGone(me, held.body.uuid, at(day, 10));
+      } else {
+        // The staff batch ran first: the fence refused the reservation's batch.
+        expect(held.status, JSON.stringify(held.body)).toBe(409);
+        expect(held.body.code).toBe("slot_unavailable");
+      }
+      expect(await slotsOf(day, staff[1] ?? "")).toContain(berlin(at(day, 10)));
+      await expectInSync(salon.ws.id, staff);
+    }
+  });
+
   it("a booking for anyone goes to a free staffer first and leaves the hold alone", async () => {
     const day = 7;
     const me = visitor();
