@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { failpoints, rendezvous } from "../../src/lib/failpoints";
 import { expectInSync, expectUnitsInSync, overlaps, liveIntervals } from "../helpers/calendar";
-import { admin, type Sent } from "../helpers/http";
+import { admin, d1RoundTrips, type Sent } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
@@ -94,6 +94,8 @@ describe("hold caps per visitor (publishable key and client address)", () => {
     for (let i = 0; i < 3; i++) {
       const res = await reserve(me, cutAt(at(0, 9 + i), staff[0]), { ttl_seconds: 120 + i });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // The holder's count is read beside the planning read: no round trip of its own.
+      expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
       expect(res.body.held_by).toBe("publishable");
       made.push(res.body);
     }
@@ -288,6 +290,10 @@ describe("staff win over a publishable key's hold", () => {
 
     const booked = await staffBook(at(day, 10), staff[0]);
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    // Taking the hold over costs no hop on the answer's path: auth, one read, one write; one
+    // claim (the other staffer's entries are dropped after the answer).
+    expect(d1RoundTrips(booked.headers)).toBeLessThanOrEqual(3);
+    expect(calendarCalls(booked.headers)).toBe(1);
 
     await expectGone(me, id, at(day, 10));
     // The other staffer's held time is free again; the booked one shows the booking.
