@@ -46,15 +46,12 @@ export function engineInputs(
   for (const o of loaded.overrides) {
     calendars.get(o.stafferId)?.overrides.push({ date: o.date, intervals: o.intervals });
   }
-  const busyOfRow = (b: {
-    start: number;
-    end: number;
-    kind: BusyInterval["kind"];
-    yields: boolean;
-  }) =>
-    b.yields
-      ? { start: b.start, end: b.end, kind: b.kind, yields: true }
-      : { start: b.start, end: b.end, kind: b.kind };
+  const busyOfRow = (b: BusyInterval & { yields: boolean }): BusyInterval => ({
+    start: b.start,
+    end: b.end,
+    kind: b.kind,
+    ...(b.yields ? { yields: true } : {}),
+  });
   const skipped = (b: { id: string; yields: boolean }) =>
     // A booking being moved must not collide with its own current time.
     options.ignoreEntries?.has(b.id) || (options.holdsYield && b.yields);

@@ -81,7 +81,8 @@ export class StafferCalendar extends DurableObject<Env> {
           : this.store
               .overlapping(entry.start, entry.end, now)
               .filter((hit) => !ignored.has(hit.id))
-              // A blocked spot may cover bookings (a sick day), never a customer's live reservation.
+              // A blocked spot may cover bookings (a sick day), not a live reservation (but a
+              // publishable one gives way to it, below).
               .filter((hit) => request.checkConflicts || hit.kind === "held");
         for (const hit of hits) found.set(hit.id, hit);
       }
