@@ -1,4 +1,4 @@
-import { type Client, isUnavailable } from "./api";
+import { ApiFailure, type Client, isUnavailable } from "./api";
 import { addDays, dayRange, localToUtc } from "./time";
 import type {
   Booking,
@@ -119,10 +119,16 @@ export async function hold(
       items: [{ datetime_start: slot.start, services: servicesOf(sel) }],
     });
   } catch (e) {
-    if (isUnavailable(e)) return null;
+    // No hold is no disaster: the booking then goes direct (and answers for itself). The API
+    // refuses a hold past a visitor's bounds (too many services or hours: 422; too many live
+    // holds from this address: 429 too_many_holds).
+    if (isUnavailable(e) || isHoldRefused(e)) return null;
     throw e;
   }
 }
+
+const isHoldRefused = (e: unknown) =>
+  e instanceof ApiFailure && (e.status === 422 || e.code === "too_many_holds");
 
 export async function release(api: Client, reservation: Reservation | null, leaving = false) {
   if (!reservation) return;

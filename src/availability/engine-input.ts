@@ -19,6 +19,8 @@ export function engineInputs(
     preferUnits?: ReadonlySet<string>;
     /** Busy time known from refused claims, per calendar (staffer or unit), not yet in D1's read. */
     extraBusy?: ReadonlyMap<string, BusyInterval[]>;
+    /** A staff write: publishable keys' holds are not in its way (it takes their time). */
+    holdsYield?: boolean;
   } = {},
 ) {
   const location = loaded.location;
@@ -44,11 +46,18 @@ export function engineInputs(
   for (const o of loaded.overrides) {
     calendars.get(o.stafferId)?.overrides.push({ date: o.date, intervals: o.intervals });
   }
-  for (const b of loaded.busy) {
+  const busyOfRow = (b: BusyInterval & { yields: boolean }): BusyInterval => ({
+    start: b.start,
+    end: b.end,
+    kind: b.kind,
+    ...(b.yields ? { yields: true } : {}),
+  });
+  const skipped = (b: { id: string; yields: boolean }) =>
     // A booking being moved must not collide with its own current time.
-    if (options.ignoreEntries?.has(b.id) || !b.stafferId) continue;
-    const busy: BusyInterval = { start: b.start, end: b.end, kind: b.kind };
-    calendars.get(b.stafferId)?.busy.push(busy);
+    options.ignoreEntries?.has(b.id) || (options.holdsYield && b.yields);
+  for (const b of loaded.busy) {
+    if (skipped(b) || !b.stafferId) continue;
+    calendars.get(b.stafferId)?.busy.push(busyOfRow(b));
   }
 
   // Each unit of a resource is a calendar of busy time only, tried in unit order.
@@ -68,12 +77,8 @@ export function engineInputs(
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const b of loaded.resourceBusy) {
-    if (options.ignoreEntries?.has(b.id) || !b.resourceId || b.unit == null) continue;
-    units.get(unitCalendarId(b.resourceId, b.unit))?.busy.push({
-      start: b.start,
-      end: b.end,
-      kind: b.kind,
-    });
+    if (skipped(b) || !b.resourceId || b.unit == null) continue;
+    units.get(unitCalendarId(b.resourceId, b.unit))?.busy.push(busyOfRow(b));
   }
   for (const [calendarId, busy] of options.extraBusy ?? []) {
     (calendars.get(calendarId)?.busy ?? units.get(calendarId)?.busy)?.push(...busy);

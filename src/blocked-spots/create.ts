@@ -1,5 +1,5 @@
 import { entryRow } from "../calendar/entry-rows";
-import { commitWithClaims, type Defer } from "../calendar/client";
+import { commitWithClaims, type Defer, staffClaims } from "../calendar/client";
 import { loadStafferLocations } from "../db/queries/staffer-records";
 import { blockedSpots, calendarEntries } from "../db/schema";
 import type { Scope } from "../db/scope";
@@ -59,7 +59,8 @@ export async function blockTime(
     env,
     scope.db,
     scope.workspaceId,
-    [{ calendarId: stafferId, entries: [entry], checkConflicts: false }],
+    // Staff block time: a customer's hold made with the publishable key gives way.
+    staffClaims([{ calendarId: stafferId, entries: [entry], checkConflicts: false }]),
     () => [
       scope.db.insert(blockedSpots).values(row),
       scope.db.insert(calendarEntries).values(entryRow(row, stafferId, entry)),

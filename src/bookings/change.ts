@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { commitWithClaims, type CalendarClaim } from "../calendar/client";
+import { commitWithClaims, type CalendarClaim, staffClaims } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard } from "../db/guards";
 import { type LoadedBooking, loadBookingWith, type Referenced } from "../db/queries/bookings";
@@ -125,7 +125,7 @@ export async function changeBooking<A = undefined>(
             env,
             scope.db,
             scope.workspaceId,
-            change.claims,
+            staffClaims(change.claims, deps.staff),
             batch,
             deps.defer,
           );

@@ -1,5 +1,5 @@
 import { withAlternatives } from "../availability/alternatives";
-import { commitWithClaims } from "../calendar/client";
+import { commitWithClaims, staffClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
@@ -8,11 +8,12 @@ import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
-import { fieldError, validationError } from "../lib/errors";
+import { ApiError, fieldError, validationError } from "../lib/errors";
+import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
-import { type PlanItem, planItems } from "./planner";
+import { type PlanContext, type PlanItem, planItems } from "./planner";
 import { itemProblems, planningQuery } from "./prepare";
 import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
@@ -151,9 +152,13 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
+  // Lets a race test hold a booking between its read and its claims (inert otherwise).
+  const read = redeem ? "booking.create.reservation_read" : "booking.create.read";
+  probe(read);
+  await rendezvous(read);
 
   for (;;) {
-    const planned = planItems(held?.items ?? req.items, {
+    const planned = planAround(held?.items ?? req.items, deps.staff, {
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
@@ -169,7 +174,8 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       deps.render,
     );
     try {
-      const claims = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
+      const own = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
+      const claims = staffClaims(own, deps.staff);
       await commitWithClaims(
         env,
         scope.db,
@@ -189,5 +195,19 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       // Another request won this staffer or unit: note it busy and let allocation pick another.
       if (!retries.learn(error)) throw error;
     }
+  }
+}
+
+/**
+ * Staff take the time of a publishable key's hold only when they must: the
+ * plan first keeps clear of such holds (an "anyone" booking goes to a free
+ * staffer), and only when nothing fits does it plan over them.
+ */
+function planAround(items: PlanItem[], staff: boolean, ctx: PlanContext) {
+  try {
+    return planItems(items, ctx);
+  } catch (error) {
+    if (!staff || !(error instanceof ApiError) || error.code !== "slot_unavailable") throw error;
+    return planItems(items, { ...ctx, overHolds: true });
   }
 }

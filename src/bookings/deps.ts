@@ -13,4 +13,9 @@ export interface BookingDeps {
   render: RenderContext;
   /** Work that may finish after the response (calendar confirms). */
   defer: Defer;
+  /**
+   * Staff (a secret key) write: a publishable key's hold over the time gives
+   * way (the write takes it and the hold ends). A customer's (publishable key) never does.
+   */
+  staff: boolean;
 }

@@ -1,6 +1,7 @@
 import { ownerColumns } from "../calendar/ids";
 import type { services as servicesTable } from "../db/schema";
 import {
+  type BusyInterval,
   checkStart,
   findCartStart,
   type LocationRules,
@@ -66,6 +67,8 @@ export interface PlanContext {
   /** The resources a service needs. */
   resourcesOf: (serviceId: string) => string[];
   now: number;
+  /** A staff write planning over publishable keys' holds: their time counts as free. */
+  overHolds?: boolean;
 }
 
 /**
@@ -76,11 +79,13 @@ export interface PlanContext {
  */
 export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
   // Copies: time placed for earlier items must count as busy for later ones.
+  const busyCopy = (busy: BusyInterval[]) =>
+    ctx.overHolds ? busy.filter((b) => !b.yields) : [...busy];
   const calendars = new Map<string, StafferCalendarInput>();
   const calendarOf = (c: StafferCalendarInput) => {
     let copy = calendars.get(c.id);
     if (!copy) {
-      copy = { ...c, busy: [...c.busy] };
+      copy = { ...c, busy: busyCopy(c.busy) };
       calendars.set(c.id, copy);
     }
     return copy;
@@ -88,7 +93,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
 
   const resources = ctx.resources.map((r) => ({
     id: r.id,
-    units: r.units.map((u) => ({ id: u.id, busy: [...u.busy] })),
+    units: r.units.map((u) => ({ id: u.id, busy: busyCopy(u.busy) })),
   }));
   const unitBusy = new Map(resources.flatMap((r) => r.units.map((u) => [u.id, u.busy] as const)));
 

@@ -2,10 +2,12 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
+import { endDisplaced } from "../db/queries/reservations";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
-import type { CalendarEntry, ClaimResult } from "./types";
+import { calendarIdOf } from "./ids";
+import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
 /** The calendar object of a staffer or of one resource unit (see `./ids`). */
 export function calendarFor(env: Env, workspaceId: string, calendarId: string) {
@@ -19,7 +21,17 @@ export interface CalendarClaim {
   /** Entries of this calendar the write supersedes (moved, reassigned or cancelled time). */
   replaces?: string[];
   checkConflicts: boolean;
+  /** A staff write: publishable holds in its way give way (see `staffClaims`). */
+  displaces?: boolean;
 }
+
+/**
+ * The claims of a staff write (a secret key's booking or change, a blocked
+ * spot, a resource block): a publishable key's hold over the time does not
+ * refuse them; the write takes the time and ends that whole reservation.
+ */
+export const staffClaims = (claims: CalendarClaim[], staff = true): CalendarClaim[] =>
+  staff ? claims.map((c) => ({ ...c, displaces: true })) : claims;
 
 /**
  * Runs a task once the answer is ready, without making the answer wait for
@@ -35,6 +47,15 @@ export const runAlongside: Defer = (task) => {
 type Stub = ReturnType<typeof calendarFor>;
 type Claimed = { stub: Stub; result: ClaimResult } | { stub: Stub; error: unknown };
 
+/** What the granted claims of a write hold: the stubs to confirm, the holds they took over. */
+interface Held {
+  stubs: Stub[];
+  displaced: DisplacedEntry[];
+}
+
+const displacedBy = (claimed: Claimed[]): DisplacedEntry[] =>
+  claimed.flatMap((c) => ("result" in c && c.result.ok ? (c.result.displaced ?? []) : []));
+
 function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarClaim) {
   const stub = calendarFor(env, workspaceId, claim.calendarId);
   return stub
@@ -44,6 +65,7 @@ function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarC
       entries: claim.entries,
       replaces: claim.replaces ?? [],
       checkConflicts: claim.checkConflicts,
+      ...(claim.displaces ? { displaces: true } : {}),
     })
     .then(
       (result): Claimed => ({ stub, result }),
@@ -95,14 +117,16 @@ async function claimAll(
   workspaceId: string,
   holdId: string,
   ordered: CalendarClaim[],
-): Promise<Stub[]> {
+): Promise<Held> {
   const release = (stubs: Stub[]) => Promise.allSettled(stubs.map((stub) => stub.release(holdId)));
   const granted = (claimed: Claimed[]) =>
     claimed.filter((c) => "result" in c && c.result.ok).map((c) => c.stub);
 
   const together = await Promise.all(ordered.map((c) => claimOn(env, workspaceId, holdId, c)));
   const refusal = refusalOf(ordered, together);
-  if (refusal === null) return together.map((c) => c.stub);
+  if (refusal === null) {
+    return { stubs: together.map((c) => c.stub), displaced: displacedBy(together) };
+  }
   // Nothing was written yet: what any calendar holds can go.
   const partly = granted(together);
   await release(partly);
@@ -113,17 +137,17 @@ async function claimAll(
   probe("calendar.claims.one_by_one");
   await rendezvous("calendar.claims.one_by_one");
 
-  const held: Stub[] = [];
+  const held: Claimed[] = [];
   for (const claim of ordered) {
     const one = await claimOn(env, workspaceId, holdId, claim);
     const problem = refusalOf([claim], [one], ordered);
     if (problem !== null) {
-      await release(held);
+      await release(held.map((c) => c.stub));
       throw problem;
     }
-    held.push(one.stub);
+    held.push(one);
   }
-  return held;
+  return { stubs: held.map((c) => c.stub), displaced: displacedBy(held) };
 }
 
 /**
@@ -153,26 +177,67 @@ export async function commitWithClaims(
   const ordered = [...claims].sort((a, b) =>
     a.calendarId < b.calendarId ? -1 : a.calendarId > b.calendarId ? 1 : 0,
   );
-  const held = await claimAll(env, workspaceId, holdId, ordered);
+  const { stubs: held, displaced } = await claimAll(env, workspaceId, holdId, ordered);
+  const scope = { db, workspaceId };
+  const ending =
+    displaced.length > 0 ? endDisplaced(scope, displacedHolds(displaced), Date.now()) : null;
 
+  // Lets a race test hold writes between their claims and their batch (inert otherwise).
+  probe("calendar.claimed");
+  await rendezvous("calendar.claimed");
+  let results: unknown[];
   try {
-    await runBatch(db, [guard({ db, workspaceId }, holdNotFenced(holdId)), ...build()]);
+    results = await runBatch(db, [
+      guard(scope, holdNotFenced(holdId)),
+      ...build(),
+      ...(ending?.statements ?? []),
+    ]);
   } catch (error) {
     if (isDefiniteFailure(error)) {
       await Promise.allSettled(held.map((stub) => stub.release(holdId)));
       throw error;
     }
+    // Committed or not, the taken-over holds' other calendars are left to their expiry.
     if (!(await settledAsCommitted(env, workspaceId, holdId, ordered))) throw error;
     return;
   }
+  // The ended reservations' entries in calendars this write did not take them from.
+  const elsewhere = siblingsByCalendar(
+    ending?.ended(results) ?? [],
+    new Set(displaced.map((d) => d.id)),
+  );
   defer(() =>
-    Promise.allSettled(
-      held.map(async (stub) => {
+    Promise.allSettled([
+      ...held.map(async (stub) => {
         failpoint("calendar.confirm", holdId);
         await stub.confirm(holdId);
       }),
-    ),
+      ...[...elsewhere].map(([calendarId, ids]) =>
+        calendarFor(env, workspaceId, calendarId).drop(ids),
+      ),
+    ]),
   );
+}
+
+/** The reservations of taken-over entries, and the writes of those still in flight. */
+function displacedHolds(displaced: DisplacedEntry[]) {
+  return {
+    reservationIds: [...new Set(displaced.map((d) => d.source))],
+    inFlightHolds: [...new Set(displaced.flatMap((d) => (d.holdId ? [d.holdId] : [])))],
+  };
+}
+
+function siblingsByCalendar(
+  ended: ReturnType<ReturnType<typeof endDisplaced>["ended"]>,
+  taken: ReadonlySet<string>,
+): Map<string, string[]> {
+  const byCalendar = new Map<string, string[]>();
+  for (const row of ended) {
+    if (taken.has(row.id)) continue;
+    const calendarId = calendarIdOf(row);
+    byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), row.id]);
+  }
+  return byCalendar;
 }
 
 /** After an ambiguous failure: did the batch commit? Settles every calendar of the write. */

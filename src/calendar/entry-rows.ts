@@ -17,6 +17,7 @@ export const entryRow = (at: At, calendarId: string, entry: CalendarEntry) => ({
   startsAt: entry.start,
   endsAt: entry.end,
   expiresAt: entry.expires ?? null,
+  yields: entry.yields ?? false,
 });
 
 /** Rows of many entries, each with its calendar (new bookings, a reservation, a block). */

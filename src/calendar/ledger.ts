@@ -13,6 +13,8 @@ export interface EntryRow {
   starts_at: number;
   ends_at: number;
   expires_at: number | null;
+  /** 0/1 in SQLite. */
+  yields: number | boolean | null;
 }
 
 const KINDS = new Set<string>(["booking", "blocked", "held"]);
@@ -25,9 +27,10 @@ export const toEntry = (r: EntryRow): CalendarEntry => ({
   end: r.ends_at,
   // Only reservations expire; other entries carry no expiry at all.
   ...(r.expires_at != null ? { expires: r.expires_at } : {}),
+  ...(r.yields ? { yields: true } : {}),
 });
 
-const COLUMNS = "id, kind, source_id, starts_at, ends_at, expires_at";
+const COLUMNS = "id, kind, source_id, starts_at, ends_at, expires_at, yields";
 
 /**
  * Fences the holds and reads which of `ids` D1 holds, in one transaction: a

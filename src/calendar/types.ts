@@ -9,6 +9,20 @@ export interface CalendarEntry {
   end: number;
   /** Reservations only: busy until this instant, then as if gone (epoch ms). */
   expires?: number | null;
+  /**
+   * A publishable key's hold: a staff claim over it takes the time, and the
+   * whole reservation is dropped (its other calendars too).
+   */
+  yields?: boolean;
+}
+
+/** A publishable key's held entry a staff claim took over (`ClaimResult.displaced`). */
+export interface DisplacedEntry {
+  id: string;
+  /** The reservation it belongs to. */
+  source: string;
+  /** The reservation's own write is still in flight (not confirmed): fence it in D1. */
+  holdId: string | null;
 }
 
 export interface ClaimRequest {
@@ -28,10 +42,16 @@ export interface ClaimRequest {
    * bookings, but never over a reservation's live hold.
    */
   checkConflicts: boolean;
+  /**
+   * A staff write (secret key, blocked spot, resource block): a publishable
+   * key's hold in its way is taken over instead of refusing the claim.
+   */
+  displaces?: boolean;
 }
 
 export type ClaimResult =
-  | { ok: true }
+  /** `displaced`: publishable holds this claim took over (now replaced by its hold). */
+  | { ok: true; displaced?: DisplacedEntry[] }
   /** Another booking or blocked spot holds the time. */
   | { ok: false; reason: "overlap"; conflicts: CalendarEntry[] }
   /** Another live write is already replacing one of these entries: the record changed under us. */

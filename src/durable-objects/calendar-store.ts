@@ -1,12 +1,13 @@
 import { type EntryRow, toEntry } from "../calendar/ledger";
-import type { CalendarEntry } from "../calendar/types";
+import type { CalendarEntry, DisplacedEntry } from "../calendar/types";
 
 type Row = EntryRow & Record<string, SqlStorageValue>;
 
 /** Columns as the D1 mirror names them, so one row mapper serves both sides. */
 const SELECT =
-  "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at, expires_ms AS expires_at FROM entries";
-const INSERT = "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms)";
+  "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at, expires_ms AS expires_at, yields FROM entries";
+const INSERT =
+  "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms, yields)";
 /** A reservation's entry counts until it expires; every other entry has no expiry. */
 const LIVE = "(expires_ms IS NULL OR expires_ms > ?)";
 /**
@@ -45,6 +46,10 @@ export class CalendarStore {
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
     if (!columns.some((c) => c.name === "expires_ms")) {
       sql.exec("ALTER TABLE entries ADD COLUMN expires_ms INTEGER");
+    }
+    // Objects created before publishable holds gave way to staff.
+    if (!columns.some((c) => c.name === "yields")) {
+      sql.exec("ALTER TABLE entries ADD COLUMN yields INTEGER NOT NULL DEFAULT 0");
     }
     // Objects created before holds had their own tables kept everything in `busy`.
     const legacy = sql
@@ -96,6 +101,33 @@ export class CalendarStore {
     );
   }
 
+  /**
+   * Which of `conflicts` a staff claim may take over: a publishable key's
+   * holds that no other write is replacing (one being booked or released
+   * belongs to that write), each with the hold of its own write while that
+   * is still in flight.
+   */
+  displaceable(conflicts: CalendarEntry[], holdId: string): DisplacedEntry[] {
+    return conflicts.flatMap((c) => {
+      if (c.kind !== "held" || !c.yields || this.contested([c.id], holdId).length > 0) return [];
+      const [row] = this.sql
+        .exec<{ hold_id: string | null }>("SELECT hold_id FROM entries WHERE id = ?", c.id)
+        .toArray();
+      return [{ id: c.id, source: c.source, holdId: row?.hold_id ?? null }];
+    });
+  }
+
+  /**
+   * Drops publishable holds of reservations a staff write ended in D1 (their
+   * other calendars' entries). Only such holds: nothing else can be dropped
+   * this way, whoever asks.
+   */
+  drop(ids: string[]) {
+    for (const id of ids) {
+      this.sql.exec("DELETE FROM entries WHERE id = ? AND kind = 'held' AND yields = 1", id);
+    }
+  }
+
   hold(holdId: string, expiresAt: number, entries: CalendarEntry[], replaces: string[]) {
     this.sql.exec(
       "INSERT INTO holds (hold_id, expires_at) VALUES (?, ?) ON CONFLICT(hold_id) DO NOTHING",
@@ -104,7 +136,7 @@ export class CalendarStore {
     );
     for (const e of entries) {
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `${INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         e.id,
         e.kind,
         e.source,
@@ -112,6 +144,7 @@ export class CalendarStore {
         e.end,
         holdId,
         e.expires ?? null,
+        e.yields ? 1 : 0,
       );
     }
     for (const id of replaces) {
@@ -145,19 +178,26 @@ export class CalendarStore {
     for (const id of this.idsOf(holdId)) {
       const row = inD1.get(id);
       if (!row) {
-        this.sql.exec("DELETE FROM entries WHERE id = ?", id);
+        // A publishable hold this write took over while its own write was in flight belongs to
+        // that write until it settles: absent from D1 may only mean "not committed yet".
+        this.sql.exec(
+          "DELETE FROM entries WHERE id = ? AND (hold_id IS NULL OR hold_id = ?)",
+          id,
+          holdId,
+        );
         continue;
       }
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL, ?)
+        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
          ON CONFLICT(id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
-           expires_ms = excluded.expires_ms, hold_id = NULL`,
+           expires_ms = excluded.expires_ms, yields = excluded.yields, hold_id = NULL`,
         row.id,
         row.kind,
         row.source,
         row.start,
         row.end,
         row.expires ?? null,
+        row.yields ? 1 : 0,
       );
     }
     this.forget(holdId);
@@ -169,13 +209,14 @@ export class CalendarStore {
     this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");
     for (const e of d1) {
       this.sql.exec(
-        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms) VALUES (?, ?, ?, ?, ?, NULL, ?)`,
+        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms, yields) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
         e.id,
         e.kind,
         e.source,
         e.start,
         e.end,
         e.expires ?? null,
+        e.yields ? 1 : 0,
       );
     }
   }

@@ -73,19 +73,42 @@ export class StafferCalendar extends DurableObject<Env> {
       const contested = this.store.contested(replaces, request.holdId);
       if (contested.length > 0) return { ok: false, reason: "replacing", ids: contested };
       const ignored = new Set(replaces);
-      const conflicts = request.entries.flatMap((entry) => {
+      const found = new Map<string, CalendarEntry>();
+      for (const entry of request.entries) {
         const taken = this.store.byId(entry.id);
-        if (taken) return [taken];
-        const hits = this.store
-          .overlapping(entry.start, entry.end, now)
-          .filter((hit) => !ignored.has(hit.id));
-        // A blocked spot may cover bookings (a sick day), never a customer's live reservation.
-        return request.checkConflicts ? hits : hits.filter((hit) => hit.kind === "held");
-      });
+        const hits = taken
+          ? [taken]
+          : this.store
+              .overlapping(entry.start, entry.end, now)
+              .filter((hit) => !ignored.has(hit.id))
+              // A blocked spot may cover bookings (a sick day), not a live reservation (but a
+              // publishable one gives way to it, below).
+              .filter((hit) => request.checkConflicts || hit.kind === "held");
+        for (const hit of hits) found.set(hit.id, hit);
+      }
+      let conflicts = [...found.values()];
+      // Staff win over a publishable key's hold: decided here, with the check, so a customer
+      // booking that hold at the same moment either locked it first (and wins) or is refused.
+      const displaced = request.displaces ? this.store.displaceable(conflicts, request.holdId) : [];
+      if (displaced.length > 0) {
+        const gone = new Set(displaced.map((d) => d.id));
+        conflicts = conflicts.filter((c) => !gone.has(c.id));
+      }
       if (conflicts.length > 0) return { ok: false, reason: "overlap", conflicts };
-      this.store.hold(request.holdId, now + HOLD_TTL_MS, request.entries, replaces);
-      return { ok: true };
+      this.store.hold(request.holdId, now + HOLD_TTL_MS, request.entries, [
+        ...replaces,
+        ...displaced.map((d) => d.id),
+      ]);
+      return displaced.length > 0 ? { ok: true, displaced } : { ok: true };
     });
+  }
+
+  /**
+   * Drops entries of publishable holds a staff write took over elsewhere: the
+   * write ended their reservation in D1, so these entries are dead time.
+   */
+  drop(ids: string[]): void {
+    this.ctx.storage.transactionSync(() => this.store.drop(ids));
   }
 
   /** The write reached D1: its entries become permanent and what they replace goes. */

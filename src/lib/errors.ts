@@ -33,6 +33,7 @@ export const ErrorCodeSchema = z
     "voucher_already_used",
     "payload_too_large",
     "rate_limited",
+    "too_many_holds",
     "internal_error",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
@@ -80,6 +81,7 @@ export function statusFor(
     case "order_has_booked_services":
       return 422;
     case "rate_limited":
+    case "too_many_holds":
       return 429;
     case "internal_error":
       return 500;

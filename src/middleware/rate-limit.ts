@@ -6,7 +6,8 @@ import { ApiError } from "../lib/errors";
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
 
-const clientAddress = (c: Context<OpenEnv> | Context<PublicEnv>) =>
+/** The caller's address as Cloudflare reports it ("local" in development and tests). */
+export const clientAddress = (c: Context<OpenEnv> | Context<PublicEnv>) =>
   c.req.header("cf-connecting-ip") ?? "local";
 
 async function enforce(limiter: RateLimit, key: string) {

@@ -5,15 +5,29 @@ import { entryRows } from "../calendar/entry-rows";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
 import { bookingStart, type PlannedBooking, planItems } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
+import { isGuardFailure } from "../db/constraints";
+import { guard } from "../db/guards";
+import { holderBelowCap, holderHolds } from "../db/queries/reservations";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
+import {
+  PUBLIC_HOLDS,
+  publicHoldDurationProblems,
+  publicHoldShapeProblems,
+} from "../domain/public-holds";
 import type { Env } from "../env";
 import { toIso } from "../lib/clock";
+import { ApiError, validationError } from "../lib/errors";
 import { ClaimRetries } from "../bookings/claim-retries";
 import { type HeldItem, renderReservation } from "./view";
 
 export interface ReservationRequest extends PlanningRequest {
   ttlSeconds: number;
+  /**
+   * Made with a publishable key: `holder` names the visitor (key and client
+   * address). Such a hold is bounded, capped per holder, and gives way to staff.
+   */
+  publishable?: { holder: string } | undefined;
 }
 
 /**
@@ -25,8 +39,47 @@ export async function createReservation(
   deps: { scope: Scope; env: Env; defer?: Defer },
   req: ReservationRequest,
 ) {
+  const { scope } = deps;
+  const holder = req.publishable?.holder;
+  if (holder) {
+    const problems = publicHoldShapeProblems(req.items, req.ttlSeconds);
+    if (Object.keys(problems).length > 0) throw validationError(problems);
+  }
+  // The holder's count is read beside the planning read: no round trip of its own.
+  const [planning, holds] = await Promise.all([
+    loadPlanning(scope, req),
+    holder ? holderHolds(scope, holder, Date.now()) : null,
+  ]);
+  if (holder) {
+    const problems = publicHoldDurationProblems(
+      req.items.map((item) => ({
+        services: item.services.map((s) => ({
+          durationMin: planning.services.get(s.serviceId)?.duration ?? 0,
+        })),
+      })),
+    );
+    if (Object.keys(problems).length > 0) throw validationError(problems);
+    if (holds && holds.live >= PUBLIC_HOLDS.perHolder) throw tooManyHolds(holds.firstExpiry);
+  }
+  try {
+    return await hold(deps, req, planning);
+  } catch (error) {
+    if (!holder || !isGuardFailure(error)) throw error;
+    // The cap's guard refused (holds made at the same moment), or a staff write took the time
+    // and fenced this write: which one, the count says.
+    const now = await holderHolds(scope, holder, Date.now());
+    if (now.live >= PUBLIC_HOLDS.perHolder) throw tooManyHolds(now.firstExpiry);
+    throw new ApiError("slot_unavailable", "The requested time is no longer available.");
+  }
+}
+
+async function hold(
+  deps: { scope: Scope; env: Env; defer?: Defer },
+  req: ReservationRequest,
+  { inputs, services }: Awaited<ReturnType<typeof loadPlanning>>,
+) {
   const { scope, env } = deps;
-  const { inputs, services } = await loadPlanning(scope, req);
+  const holder = req.publishable?.holder ?? null;
   const now = Date.now();
   // Whole seconds, rounded down: the instant shown is the instant that counts.
   const expiresAt = Math.floor((now + req.ttlSeconds * 1000) / 1000) * 1000;
@@ -51,10 +104,16 @@ export async function createReservation(
       expiresAt,
       releasedAt: null,
       createdAt: now,
+      keyKind: holder ? ("publishable" as const) : ("secret" as const),
+      holder,
     };
     const entries = plannedEntries(planned, "held", id).map(({ calendarId, entry }) => ({
       calendarId,
-      entry: { ...entry, expires: expiresAt } satisfies CalendarEntry,
+      entry: {
+        ...entry,
+        expires: expiresAt,
+        ...(holder ? { yields: true } : {}),
+      } satisfies CalendarEntry,
     }));
     try {
       await commitWithClaims(
@@ -63,6 +122,11 @@ export async function createReservation(
         scope.workspaceId,
         claimsOf(entries),
         () => [
+          // At most so many live holds per visitor, decided in the write itself (D1 runs one
+          // batch at a time), so holds fired together cannot all pass a count read before.
+          ...(holder
+            ? [guard(scope, holderBelowCap(scope, holder, PUBLIC_HOLDS.perHolder, Date.now()))]
+            : []),
           scope.db.insert(reservations).values(row),
           ...insertRows(
             scope.db,
@@ -78,6 +142,16 @@ export async function createReservation(
       if (!retries.learn(error)) throw error;
     }
   }
+}
+
+/** 429 `too_many_holds`, with how long until the holder's first hold expires. */
+function tooManyHolds(firstExpiry: number | null) {
+  const wait = Math.max(1, Math.ceil(((firstExpiry ?? Date.now()) - Date.now()) / 1000));
+  return new ApiError(
+    "too_many_holds",
+    `A visitor may hold at most ${PUBLIC_HOLDS.perHolder} reservations at once; book or delete one, or wait until one expires.`,
+    { headers: { "retry-after": String(wait) } },
+  );
 }
 
 /** The planned items as the reservation stores and shows them; planned ids become entry ids. */

@@ -44,6 +44,7 @@ export function renderReservation(row: ReservationRow) {
     uuid: row.id,
     location_uuid: row.locationId,
     expires_at: toIso(row.expiresAt),
+    held_by: row.keyKind,
     items: heldItems(row).map((item) => ({
       datetime_start: item.datetime_start,
       services: item.services.map((s) => ({

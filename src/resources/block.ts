@@ -1,4 +1,4 @@
-import { commitWithClaims, type Defer } from "../calendar/client";
+import { commitWithClaims, type Defer, staffClaims } from "../calendar/client";
 import { entryRow } from "../calendar/entry-rows";
 import { unitCalendarId } from "../calendar/ids";
 import { insertRows } from "../db/bounded";
@@ -71,11 +71,14 @@ export async function blockResourceTime(
     env,
     scope.db,
     scope.workspaceId,
-    perUnit.map(({ unit, entry }) => ({
-      calendarId: unitCalendarId(resource.id, unit),
-      entries: [entry],
-      checkConflicts: false,
-    })),
+    // Maintenance is staff's call: a customer's hold made with the publishable key gives way.
+    staffClaims(
+      perUnit.map(({ unit, entry }) => ({
+        calendarId: unitCalendarId(resource.id, unit),
+        entries: [entry],
+        checkConflicts: false,
+      })),
+    ),
     () => [
       scope.db.insert(resourceBlocks).values(row),
       // Up to 50 units: chunked under D1's parameter limit, still one transaction.

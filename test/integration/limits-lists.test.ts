@@ -130,6 +130,28 @@ beforeAll(async () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 
+  // 101 live reservations (a secret key's: not capped), two weeks after the bookings.
+  const holds = await setupClient();
+  await times(COUNT, (k) =>
+    holds("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: location.uuid,
+        ttl_seconds: 900,
+        items: [
+          {
+            datetime_start: starts[k]?.replace(/^\d{4}-\d\d-\d\d/, (date) =>
+              new Date(Date.parse(`${date}T00:00:00Z`) + 14 * 86_400_000)
+                .toISOString()
+                .slice(0, 10),
+            ),
+            services: [{ service_uuid: service.body.uuid, staffer_uuid: seller.uuid }],
+          },
+        ],
+      },
+    }),
+  );
+
   const hooks = (await times(COUNT, (i) =>
     desk("/webhooks", {
       method: "POST",
@@ -164,6 +186,7 @@ describe("per_page at its maximum", () => {
         "/goods",
         "/locations",
         "/orders",
+        "/reservations",
         "/resources",
         "/services",
         "/staffers",

@@ -98,6 +98,7 @@ describe("POST /reservations", () => {
       uuid: expect.any(String),
       location_uuid: salon.location.uuid,
       expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      held_by: "secret",
       items: [
         {
           datetime_start: start,

@@ -41,7 +41,7 @@ export function changeBookingStaffer(
       );
       if (targets.length === 0) return null;
 
-      const inputs = engineInputs(availability, { extraBusy: taken });
+      const inputs = engineInputs(availability, { extraBusy: taken, holdsYield: deps.staff });
       if (!inputs) throw new Error("the booking's location vanished");
       for (const s of targets) {
         if (!inputs.performersOf(s.serviceId).some((p) => p.id === input.stafferId)) {

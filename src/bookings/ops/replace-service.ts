@@ -41,6 +41,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       const inputs = engineInputs(availability, {
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
         extraBusy: taken,
+        holdsYield: deps.staff,
       });
       if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
         throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");

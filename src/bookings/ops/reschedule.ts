@@ -70,6 +70,7 @@ function moveBooking(
       const inputs = engineInputs(availability, {
         ignoreEntries: ownEntries,
         extraBusy: taken,
+        holdsYield: deps.staff,
       });
       if (!inputs) throw new Error("the booking's location vanished");
       const placements = services.map((s) => ({

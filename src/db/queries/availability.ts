@@ -174,6 +174,7 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         id: calendarEntries.id,
         stafferId: calendarEntries.stafferId,
         kind: calendarEntries.kind,
+        yields: calendarEntries.yields,
         start: calendarEntries.startsAt,
         end: calendarEntries.endsAt,
       })
@@ -224,6 +225,7 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         resourceId: calendarEntries.resourceId,
         unit: calendarEntries.unit,
         kind: calendarEntries.kind,
+        yields: calendarEntries.yields,
         start: calendarEntries.startsAt,
         end: calendarEntries.endsAt,
       })

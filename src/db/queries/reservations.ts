@@ -1,5 +1,9 @@
-import { eq, isNull } from "drizzle-orm";
-import { calendarEntries, reservations } from "../schema";
+import { and, asc, count, eq, gt, isNull, min, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { PageRequest } from "../../lib/pagination";
+import { idIn } from "../bounded";
+import { listPage } from "./list";
+import { calendarEntries, holdFences, reservations } from "../schema";
 import { type Scope, whereIn } from "../scope";
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -23,3 +27,125 @@ export const endReservation = (scope: Scope, id: string, at: number) => [
     .set({ releasedAt: at })
     .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
 ];
+
+/** Unused, not deleted and unexpired at `now`. */
+const live = (now: number) => and(isNull(reservations.releasedAt), gt(reservations.expiresAt, now));
+
+/** A publishable holder's live reservations: how many, and when the first of them expires. */
+export async function holderHolds(
+  scope: Scope,
+  holder: string,
+  now: number,
+): Promise<{ live: number; firstExpiry: number | null }> {
+  const [row] = await scope.db
+    .select({ live: count(), firstExpiry: min(reservations.expiresAt) })
+    .from(reservations)
+    .where(whereIn(scope, reservations, eq(reservations.holder, holder), live(now)));
+  return { live: row?.live ?? 0, firstExpiry: row?.firstExpiry ?? null };
+}
+
+/** Batch condition: the holder has fewer than `cap` live reservations at `now`. */
+export const holderBelowCap = (scope: Scope, holder: string, cap: number, now: number): SQL =>
+  sql`(select count(*) from ${reservations} where ${reservations.workspaceId} = ${scope.workspaceId} and ${reservations.holder} = ${holder} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now}) < ${cap}`;
+
+/** A calendar entry's owner columns, as `endDisplaced` reports the entries it removed. */
+export interface EndedEntry {
+  id: string;
+  stafferId: string | null;
+  resourceId: string | null;
+  unit: number | null;
+}
+
+/**
+ * Ends publishable holds a staff write took over, in that write's batch: the
+ * in-flight writes of some are fenced (they can never commit now), every
+ * held entry of the reservations goes (returned, so their other calendars
+ * can drop them too) and the reservations are marked released.
+ */
+export function endDisplaced(
+  scope: Scope,
+  displaced: { reservationIds: string[]; inFlightHolds: string[] },
+  at: number,
+): { statements: BatchItem<"sqlite">[]; ended: (results: unknown[]) => EndedEntry[] } {
+  const { db } = scope;
+  const statements: BatchItem<"sqlite">[] = [];
+  if (displaced.inFlightHolds.length > 0) {
+    statements.push(
+      db
+        .insert(holdFences)
+        .select(
+          db
+            .select({
+              holdId: sql<string>`value`.as("hold_id"),
+              createdAt: sql<number>`${at}`.as("created_at"),
+            })
+            .from(sql`json_each(${JSON.stringify(displaced.inFlightHolds)})`)
+            // SQLite reads "ON CONFLICT" after a bare FROM as a join constraint.
+            .where(sql`true`),
+        )
+        .onConflictDoNothing(),
+    );
+  }
+  statements.push(
+    db
+      .delete(calendarEntries)
+      .where(
+        whereIn(
+          scope,
+          calendarEntries,
+          eq(calendarEntries.kind, "held"),
+          idIn(calendarEntries.sourceId, displaced.reservationIds),
+        ),
+      )
+      .returning({
+        id: calendarEntries.id,
+        stafferId: calendarEntries.stafferId,
+        resourceId: calendarEntries.resourceId,
+        unit: calendarEntries.unit,
+      }),
+    db
+      .update(reservations)
+      .set({ releasedAt: at })
+      .where(
+        whereIn(
+          scope,
+          reservations,
+          idIn(reservations.id, displaced.reservationIds),
+          isNull(reservations.releasedAt),
+        ),
+      ),
+  );
+  // The DELETE is second to last, whatever precedes these statements in the batch.
+  return { statements, ended: (results) => (results.at(-2) ?? []) as EndedEntry[] };
+}
+
+export interface ReservationFilter {
+  locationId?: string | undefined;
+  /** Reservations holding time of this staffer. */
+  stafferId?: string | undefined;
+}
+
+/** A page of the workspace's live reservations, oldest first (one round trip). */
+export function listLiveReservations(
+  scope: Scope,
+  page: PageRequest,
+  filter: ReservationFilter,
+  now: number,
+) {
+  const holdsStaffer = filter.stafferId
+    ? sql`exists (select 1 from ${calendarEntries} where ${calendarEntries.workspaceId} = ${scope.workspaceId} and ${calendarEntries.sourceId} = ${reservations.id} and ${calendarEntries.stafferId} = ${filter.stafferId})`
+    : undefined;
+  return listPage(
+    scope.db,
+    reservations,
+    whereIn(
+      scope,
+      reservations,
+      live(now),
+      filter.locationId ? eq(reservations.locationId, filter.locationId) : undefined,
+      holdsStaffer,
+    ),
+    [asc(reservations.createdAt), asc(reservations.id)],
+    page,
+  );
+}

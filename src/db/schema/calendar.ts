@@ -57,6 +57,8 @@ export const calendarEntries = sqliteTable(
     endsAt: integer("ends_at").notNull(),
     /** Reservations only: the interval is busy until this instant, then it is as if gone. */
     expiresAt: integer("expires_at"),
+    /** A publishable key's hold: a staff write over it takes the time and drops the hold. */
+    yields: integer("yields", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     // Slot search: one staffer's intervals that start before the range ends.

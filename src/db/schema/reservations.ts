@@ -24,6 +24,24 @@ export const reservations = sqliteTable(
     /** Set when a booking used the reservation or a DELETE released it. */
     releasedAt: integer("released_at"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * The kind of API key that made it. A publishable key's holds are capped
+     * per holder and give way to staff writes (they drop the whole hold).
+     */
+    keyKind: text("key_kind", { enum: ["secret", "publishable"] })
+      .notNull()
+      .default("secret"),
+    /**
+     * Publishable keys only: SHA-256 of the key id and the client address, so
+     * the cap counts per visitor without storing the address itself.
+     */
+    holder: text("holder"),
   },
-  (t) => [index("reservations_expires_idx").on(t.expiresAt)],
+  (t) => [
+    index("reservations_expires_idx").on(t.expiresAt),
+    // The cap counts a holder's live holds in the write that adds one.
+    index("reservations_holder_idx").on(t.workspaceId, t.holder, t.expiresAt),
+    // Staff list a location's holds in creation order.
+    index("reservations_location_idx").on(t.workspaceId, t.locationId, t.createdAt),
+  ],
 );

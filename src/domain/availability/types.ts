@@ -24,6 +24,8 @@ export interface BusyInterval {
   end: number;
   /** `held`: a reservation's time, busy like a booking until it expires. */
   kind: "booking" | "blocked" | "held";
+  /** A publishable key's hold: staff may book over it (the hold then ends). */
+  yields?: boolean;
 }
 
 export interface StafferCalendarInput {

@@ -23,14 +23,16 @@ export const route = createRoute({
   tags: ["Resources"],
   summary: "Block time on a resource (maintenance): one unit or all of them",
   description:
-    "The blocked units cannot be booked in that range. Like a staffer's blocked spot, the range may be laid over existing bookings, which stay as they are, but not over a customer's live reservation (409 `slot_unavailable` until it is used, deleted or expires). `unit` omitted blocks every unit.",
+    "The blocked units cannot be booked in that range. Like a staffer's blocked spot, the range may be laid over existing bookings, which stay as they are, and over a hold made with a publishable key (a booking widget's), which ends: that whole reservation is released. A hold made with a secret key refuses it (409 `slot_unavailable` until it is used, deleted or expires). `unit` omitted blocks every unit.",
   request: { params: ResourceParams, ...jsonBody(CreateResourceBlockBody) },
   responses: {
     201: json(ResourceBlockSchema, "Created"),
     ...authErrors,
     ...bodyErrors,
     ...workspaceNotFound("resource"),
-    409: errorCodes("The range covers a customer's live reservation", ["slot_unavailable"]),
+    409: errorCodes("The range covers a live reservation made with a secret key", [
+      "slot_unavailable",
+    ]),
   },
 });
 

@@ -18,16 +18,17 @@ export const route = createRoute({
   tags: ["Staff calendar"],
   summary: "Block a time range on a staffer's calendar",
   description:
-    "Blocked ranges disappear from time-slot search and cannot be booked. They may be laid over existing bookings (a sick day), which stay as they are, but not over a live reservation (409 slot_unavailable until it is used, deleted or expires).",
+    "Blocked ranges disappear from time-slot search and cannot be booked. They may be laid over existing bookings (a sick day), which stay as they are, and over a hold made with a publishable key (a booking widget's), which ends: that whole reservation is released. A hold made with a secret key refuses it (409 slot_unavailable until it is used, deleted or expires).",
   request: { params: StafferPath, ...jsonBody(CreateBlockedSpotBody) },
   responses: {
     201: json(BlockedSpotSchema, "Created"),
     ...authErrors,
     ...bodyErrors,
     ...notFoundError("staffer"),
-    ...conflictErrors("The range covers a customer's live reservation (`slot_unavailable`)", [
-      "slot_unavailable",
-    ]),
+    ...conflictErrors(
+      "The range covers a live reservation made with a secret key (`slot_unavailable`)",
+      ["slot_unavailable"],
+    ),
   },
 });
 

@@ -10,6 +10,7 @@ export const bookingDeps = (c: Context<PublicEnv>): BookingDeps => ({
   env: c.env,
   render: c.var.render,
   defer: deferAfterResponse(c),
+  staff: c.var.apiKey.kind === "secret",
 });
 
 /** A publishable key is a customer (the widget, or anyone holding the page's key); a secret key is staff. */

@@ -2,7 +2,17 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import { sha256Hex } from "../../../lib/api-keys";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
+import { clientAddress } from "../../../middleware/rate-limit";
+import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { deferAfterResponse } from "../../defer";
 
@@ -12,12 +22,17 @@ export const route = createRoute({
   tags: ["Reservations"],
   summary: "Hold time while the customer fills in the booking form",
   description:
-    "Items exactly as a cart booking: services back to back from each item's start, a service without staffer_uuid auto-allocated (the answer names the staffer). Until expires_at (ttl_seconds from now, 60–900, default 300) the time is busy for everyone else: time-slot search hides it, and bookings, carts, reschedules, blocked spots and other reservations over it get 409 slot_unavailable. Book it with reservation_uuid on POST /bookings or POST /bookings/cart; release it early with DELETE. A reservation is not an event: no webhook.",
+    "Items exactly as a cart booking: services back to back from each item's start, a service without staffer_uuid auto-allocated (the answer names the staffer). Until expires_at (ttl_seconds from now, 60–900, default 300) the time is busy for everyone else: time-slot search hides it, and bookings, carts, reschedules, blocked spots and other reservations over it get 409 slot_unavailable. Book it with reservation_uuid on POST /bookings or POST /bookings/cart; release it early with DELETE. A reservation is not an event: no webhook.\n\n" +
+    `With a publishable key (a booking widget): at most ${PUBLIC_HOLDS.services} services and ${PUBLIC_HOLDS.staffMinutes / 60} hours of staff time (the sum of the services' durations) in one reservation, ttl_seconds at most ${PUBLIC_HOLDS.ttlSeconds} (422 beyond either); at most ${PUBLIC_HOLDS.perHolder} live reservations per key and client address (429 \`too_many_holds\`, Retry-After until the first of them expires). Staff win over such a hold: a secret key's booking or change, a blocked spot or a resource block over it succeeds and ends the whole reservation (GET 404, booking it 409 \`reservation_expired\`). A secret key's reservation has none of these bounds and is never taken over.`,
   request: jsonBody(CreateReservationBody),
   responses: {
     201: json(ReservationSchema, "Held"),
     ...authErrors,
     ...bodyErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already holds the most live reservations (`too_many_holds`); see Retry-After",
+      ["rate_limited", "too_many_holds"],
+    ),
     ...conflictErrors("A time is taken (`slot_unavailable`, with `alternatives`)", [
       "slot_unavailable",
     ]),
@@ -31,6 +46,13 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
     timeField: `items.${i}.datetime_start`,
   }));
+  const key = c.var.apiKey;
+  // The visitor, as far as a public key can tell one: the key and the client address (hashed,
+  // so the address itself is not stored).
+  const publishable =
+    key.kind === "publishable"
+      ? { holder: await sha256Hex(`${key.id}\n${clientAddress(c)}`) }
+      : undefined;
   try {
     const reservation = await createReservation(
       { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
@@ -38,6 +60,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
         locationId: body.location_uuid,
         items,
         ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+        publishable,
         fields: {
           location: "location_uuid",
           service: (i, j) => `items.${i}.services.${j}.service_uuid`,

@@ -11,7 +11,7 @@ export const route = createRoute({
   tags: ["Reservations"],
   summary: "Release a reservation's time now",
   description:
-    "The held time is free again for everyone at once. 404 when the reservation already expired, was used or was deleted.",
+    "The held time is free again for everyone at once. 404 when the reservation already expired, was used, was deleted or was taken over by staff. A secret key may release any reservation of its workspace (see GET /reservations); a publishable key the ones whose uuid it holds.",
   request: { params: ReservationPath },
   responses: {
     204: { description: "Released; empty body" },

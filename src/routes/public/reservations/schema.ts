@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { uuid } from "../../../lib/fields";
+import { PaginationQuery, paginated } from "../../../lib/pagination";
 import { CartItems } from "../bookings/schema";
 
 export const MIN_TTL_SECONDS = 60;
@@ -29,6 +30,10 @@ export const ReservationSchema = z
     expires_at: instant.openapi({
       description: "The time is held until this instant (whole seconds); then it is free again.",
     }),
+    held_by: z.enum(["publishable", "secret"]).openapi({
+      description:
+        "The kind of API key that made it. A publishable key's hold (a booking widget's) gives way to staff: a secret key's booking or change, a blocked spot or a resource block over it ends it.",
+    }),
     items: z.array(
       z.object({
         datetime_start: instant,
@@ -49,3 +54,12 @@ export const ReservationSchema = z
   .openapi("Reservation");
 
 export const ReservationPath = z.object({ reservation_uuid: uuid("reservation_uuid") });
+
+export const ListReservationsQuery = PaginationQuery.extend({
+  location_uuid: uuid("location_uuid").optional(),
+  staffer_uuid: uuid("staffer_uuid")
+    .optional()
+    .openapi({ description: "Only reservations holding time of this staffer" }),
+});
+
+export const ReservationList = paginated(ReservationSchema, "ReservationList");

@@ -1,0 +1,34 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { listLiveReservations } from "../../../db/queries/reservations";
+import type { PublicEnv } from "../../../env";
+import { pageRequest, paginate } from "../../../lib/pagination";
+import { authErrors, json, queryErrors } from "../../../lib/responses";
+import { renderReservation } from "../../../reservations/view";
+import { ListReservationsQuery, ReservationList } from "./schema";
+
+export const route = createRoute({
+  method: "get",
+  path: "/reservations",
+  tags: ["Reservations"],
+  summary: "List the live reservations (holds), oldest first",
+  description:
+    "Every reservation that still holds its time (not used, deleted or expired), with `held_by` telling a booking widget's holds (publishable key) from staff's. Filter by location and by a staffer whose time is held. Release one with DELETE /reservations/{uuid}. Secret keys only.",
+  request: { query: ListReservationsQuery },
+  responses: {
+    200: json(ReservationList, "A page of live reservations"),
+    ...authErrors,
+    ...queryErrors,
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const query = c.req.valid("query");
+  const page = pageRequest(query);
+  const { rows, total } = await listLiveReservations(
+    c.var.scope,
+    page,
+    { locationId: query.location_uuid, stafferId: query.staffer_uuid },
+    Date.now(),
+  );
+  return c.json(paginate(c.req.url, rows.map(renderReservation), total, page), 200);
+};
