@@ -81,24 +81,8 @@ export const hhmm = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "Must be a time of day HH:MM.");
 
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date YYYY-MM-DD.")
-  // Engines roll 2030-02-30 over to March; a real date survives the round trip unchanged.
-  .refine((d) => {
-    const ms = Date.parse(`${d}T00:00:00Z`);
-    return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === d;
-  }, "Must be a real calendar date.");
-
-/** A list filter bound: an ISO 8601 instant with any offset, as epoch milliseconds. */
-export const instantFilter = z.iso
-  .datetime({ offset: true, message: "Must be an ISO 8601 instant such as 2030-05-04T00:00:00Z." })
-  .transform((v) => Date.parse(v));
-
-/** An instant in UTC, as the API writes them: `2026-05-04T12:00:00Z`. */
-export const utcInstant = z.iso
-  .datetime({ message: "Must be a UTC instant such as 2026-05-04T12:00:00Z." })
-  .openapi({ example: "2026-05-04T12:00:00Z" });
+/** Dates and instants: one rule for all of them (src/lib/instant.ts). */
+export { calendarDate, dateOrInstant, instant, instantMs } from "./instant";
 
 /**
  * Refinement of a `{ starts_at, ends_at }` body: the end after the start, and

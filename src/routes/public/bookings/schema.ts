@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_ORDER_AMOUNT } from "../../../domain/money";
-import { nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
+import { instant, nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
@@ -50,12 +50,7 @@ export const CreateBookingBody = z
   .object({
     location_uuid: uuid("location_uuid"),
     service_uuid: uuid("service_uuid"),
-    reserved_on: z.iso
-      .datetime({
-        offset: true,
-        message: "Must be an ISO 8601 instant such as 2030-05-04T10:00:00Z.",
-      })
-      .openapi({ example: "2030-05-04T10:00:00Z" }),
+    reserved_on: instant,
     staffer_uuid: uuid("staffer_uuid").optional(),
     reservation_uuid: reservationUuid,
     ...CustomerFields,
@@ -63,15 +58,6 @@ export const CreateBookingBody = z
   .openapi("CreateBooking");
 
 export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
-
-const utcSeconds = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "Must be a UTC instant YYYY-MM-DDTHH:MM:SSZ.")
-  .refine((v) => {
-    const ms = Date.parse(v);
-    return !Number.isNaN(ms) && new Date(ms).toISOString().replace(".000Z", "Z") === v;
-  }, "Must be a real date and time.")
-  .openapi({ example: "2030-05-04T10:00:00Z" });
 
 export const CartService = z.object({
   service_uuid: uuid("service_uuid"),
@@ -82,7 +68,7 @@ export const CartService = z.object({
 export const CartItems = z
   .array(
     z.object({
-      datetime_start: utcSeconds,
+      datetime_start: instant,
       services: z.array(CartService).min(1, "At least 1 service.").max(10, "At most 10 services."),
     }),
   )
@@ -99,8 +85,6 @@ export const CreateCartBody = z
   .openapi("CreateCartBooking");
 
 export const CartResponse = z.object({ bookings: z.array(BookingSchema) }).openapi("CartBookings");
-
-export { utcSeconds };
 
 export const CompleteBody = z
   .object({
@@ -142,7 +126,7 @@ export const StatusBody = z
 
 export const RescheduleBody = z
   .object({
-    reserved_on: utcSeconds,
+    reserved_on: instant,
     is_send_notification_on_reschedule: flag.optional(),
   })
   .openapi("RescheduleBooking");
