@@ -30,7 +30,13 @@ const withOffset = (z: string) =>
   new Date(Date.parse(z) + 3_600_000).toISOString().replace(".000Z", "+01:00");
 
 const written = async () => {
-  const tables = ["bookings", "blocked_spots", "reservations", "resource_blocks", "calendar_entries"];
+  const tables = [
+    "bookings",
+    "blocked_spots",
+    "reservations",
+    "resource_blocks",
+    "calendar_entries",
+  ];
   return Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await rowCount(t)])));
 };
 
@@ -130,76 +136,68 @@ const operations: Operation[] = [
       }),
     echo: (res) => res.body.items[0].datetime_start,
   },
-  ...(["starts_at", "ends_at"] as const).map(
-    (field): Operation => ({
-      name: `POST /staffers/{uuid}/blocked-spots (${field})`,
-      field,
-      valid: (n) => (field === "starts_at" ? slot(5, n) : slot(6, n + 1)),
-      status: 201,
-      send: (value) =>
-        api()(`/staffers/${salon.staffers[0]?.uuid}/blocked-spots`, {
-          method: "POST",
-          body: {
-            location_uuid: loc(),
-            starts_at: field === "starts_at" ? value : slot(6, 0),
-            ends_at: field === "ends_at" ? value : slot(5, 8),
-          },
-        }),
-      echo: (res) => res.body[field],
-    }),
-  ),
-  ...(["starts_at", "ends_at"] as const).map(
-    (field): Operation => ({
-      name: `POST admin /workspaces/{ws}/resources/{uuid}/blocked-spots (${field})`,
-      field,
-      valid: (n) => (field === "starts_at" ? slot(7, n) : slot(8, n + 1)),
-      status: 201,
-      send: (value) =>
-        admin(`/workspaces/${salon.ws.id}/resources/${room.uuid}/blocked-spots`, {
-          method: "POST",
-          body: {
-            starts_at: field === "starts_at" ? value : slot(8, 0),
-            ends_at: field === "ends_at" ? value : slot(7, 8),
-          },
-        }),
-      echo: (res) => res.body[field],
-    }),
-  ),
-  ...(["range_start", "range_end"] as const).map(
-    (field): Operation => ({
-      name: `GET /locations/{uuid}/time-slots (${field})`,
-      field,
-      valid: (n) => slot(9, n),
-      status: 200,
-      dates: true,
-      send: (value) => {
-        const q = new URLSearchParams({
-          service_uuid: salon.cut.uuid,
+  ...(["starts_at", "ends_at"] as const).map((field): Operation => ({
+    name: `POST /staffers/{uuid}/blocked-spots (${field})`,
+    field,
+    valid: (n) => (field === "starts_at" ? slot(5, n) : slot(6, n + 1)),
+    status: 201,
+    send: (value) =>
+      api()(`/staffers/${salon.staffers[0]?.uuid}/blocked-spots`, {
+        method: "POST",
+        body: {
+          location_uuid: loc(),
+          starts_at: field === "starts_at" ? value : slot(6, 0),
+          ends_at: field === "ends_at" ? value : slot(5, 8),
+        },
+      }),
+    echo: (res) => res.body[field],
+  })),
+  ...(["starts_at", "ends_at"] as const).map((field): Operation => ({
+    name: `POST admin /workspaces/{ws}/resources/{uuid}/blocked-spots (${field})`,
+    field,
+    valid: (n) => (field === "starts_at" ? slot(7, n) : slot(8, n + 1)),
+    status: 201,
+    send: (value) =>
+      admin(`/workspaces/${salon.ws.id}/resources/${room.uuid}/blocked-spots`, {
+        method: "POST",
+        body: {
+          starts_at: field === "starts_at" ? value : slot(8, 0),
+          ends_at: field === "ends_at" ? value : slot(7, 8),
+        },
+      }),
+    echo: (res) => res.body[field],
+  })),
+  ...(["range_start", "range_end"] as const).map((field): Operation => ({
+    name: `GET /locations/{uuid}/time-slots (${field})`,
+    field,
+    valid: (n) => slot(9, n),
+    status: 200,
+    dates: true,
+    send: (value) => {
+      const q = new URLSearchParams({
+        service_uuid: salon.cut.uuid,
+        range_start: field === "range_start" ? value : "2030-03-01T00:00:00Z",
+        range_end: field === "range_end" ? value : "2030-05-01T00:00:00Z",
+      });
+      return api()(`/locations/${loc()}/time-slots?${q}`);
+    },
+  })),
+  ...(["range_start", "range_end"] as const).map((field): Operation => ({
+    name: `POST /locations/{uuid}/time-slots/cart (${field})`,
+    field,
+    valid: (n) => slot(9, n),
+    status: 200,
+    dates: true,
+    send: (value) =>
+      api()(`/locations/${loc()}/time-slots/cart`, {
+        method: "POST",
+        body: {
+          services: [{ service_uuid: salon.cut.uuid }],
           range_start: field === "range_start" ? value : "2030-03-01T00:00:00Z",
           range_end: field === "range_end" ? value : "2030-05-01T00:00:00Z",
-        });
-        return api()(`/locations/${loc()}/time-slots?${q}`);
-      },
-    }),
-  ),
-  ...(["range_start", "range_end"] as const).map(
-    (field): Operation => ({
-      name: `POST /locations/{uuid}/time-slots/cart (${field})`,
-      field,
-      valid: (n) => slot(9, n),
-      status: 200,
-      dates: true,
-      send: (value) =>
-        api()(`/locations/${loc()}/time-slots/cart`, {
-          method: "POST",
-          body: {
-            services: [{ service_uuid: salon.cut.uuid }],
-            range_start: field === "range_start" ? value : "2030-03-01T00:00:00Z",
-            range_end: field === "range_end" ? value : "2030-05-01T00:00:00Z",
-          },
-        }),
-    }),
-  ),
+        },
+      }),
+  })),
   ...(["reserved_on_from", "reserved_on_to", "created_at_from", "created_at_to"] as const).map(
     (field): Operation => ({
       name: `GET /bookings (${field})`,
@@ -209,15 +207,13 @@ const operations: Operation[] = [
       send: (value) => api()(`/bookings?${new URLSearchParams({ [field]: value })}`),
     }),
   ),
-  ...(["created_at_from", "created_at_to"] as const).map(
-    (field): Operation => ({
-      name: `GET /orders (${field})`,
-      field,
-      valid: (n) => slot(9, n),
-      status: 200,
-      send: (value) => api()(`/orders?${new URLSearchParams({ [field]: value })}`),
-    }),
-  ),
+  ...(["created_at_from", "created_at_to"] as const).map((field): Operation => ({
+    name: `GET /orders (${field})`,
+    field,
+    valid: (n) => slot(9, n),
+    status: 200,
+    send: (value) => api()(`/orders?${new URLSearchParams({ [field]: value })}`),
+  })),
 ];
 
 const refused: [string, (valid: string) => string, RegExp][] = [
@@ -259,28 +255,31 @@ describe.each(operations)("instants on $name", (op) => {
   });
 
   const cases = refused.filter(([name]) => !(op.dates && name === "a date only"));
-  it.each(cases)("refuses %s with 422 on the field and writes nothing", async (_, make, message) => {
-    const before = await written();
-    const value = make(op.valid(n));
-    const res = await op.send(value);
-    expect(res.status, `${value}: ${JSON.stringify(res.body)}`).toBe(422);
-    expect(res.body.code).toBe("validation_failed");
-    expect(res.body.errors[op.field], JSON.stringify(res.body)).toEqual([
-      expect.stringMatching(message),
-    ]);
-    const after = await written();
-    // The reschedule case books first (to have something to move): only that booking is new.
-    if (op.name.startsWith("PUT")) {
-      expect(after.bookings).toBe(before.bookings + 1);
-      expect({ ...after, bookings: 0, calendar_entries: 0 }).toEqual({
-        ...before,
-        bookings: 0,
-        calendar_entries: 0,
-      });
-    } else {
-      expect(after).toEqual(before);
-    }
-  });
+  it.each(cases)(
+    "refuses %s with 422 on the field and writes nothing",
+    async (_, make, message) => {
+      const before = await written();
+      const value = make(op.valid(n));
+      const res = await op.send(value);
+      expect(res.status, `${value}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body.code).toBe("validation_failed");
+      expect(res.body.errors[op.field], JSON.stringify(res.body)).toEqual([
+        expect.stringMatching(message),
+      ]);
+      const after = await written();
+      // The reschedule case books first (to have something to move): only that booking is new.
+      if (op.name.startsWith("PUT")) {
+        expect(after.bookings).toBe(before.bookings + 1);
+        expect({ ...after, bookings: 0, calendar_entries: 0 }).toEqual({
+          ...before,
+          bookings: 0,
+          calendar_entries: 0,
+        });
+      } else {
+        expect(after).toEqual(before);
+      }
+    },
+  );
 });
 
 describe("the last instant of 2100", () => {
