@@ -7,8 +7,12 @@ import { MAX_ORDER_AMOUNT, MAX_QUANTITY, MAX_UNIT_PRICE } from "../domain/money"
 export const uuid = (what = "id") =>
   z.uuid({ message: `The ${what} must be a valid UUID.` }).transform((v) => v.toLowerCase());
 
+/** Longer than any IANA zone name (the longest is 32 characters). */
+const MAX_TIMEZONE = 64;
+
 export const timezone = z
   .string()
+  .max(MAX_TIMEZONE, `At most ${MAX_TIMEZONE} characters.`)
   .refine((tz) => {
     try {
       new Intl.DateTimeFormat("en", { timeZone: tz });
@@ -17,7 +21,7 @@ export const timezone = z
       return false;
     }
   }, "Must be an IANA time-zone identifier such as Europe/Berlin.")
-  .openapi({ example: "Europe/Berlin" });
+  .openapi({ example: "Europe/Berlin", maxLength: MAX_TIMEZONE });
 
 export const country = z
   .string()
@@ -26,17 +30,21 @@ export const country = z
     (c) => /^[A-Z]{2}$/.test(c) && isSupportedCountry(c),
     "Must be an ISO 3166 alpha-2 country code.",
   )
-  .openapi({ example: "DE" });
+  .openapi({ example: "DE", pattern: "^[A-Za-z]{2}$" });
 
 const currencies = new Set(Intl.supportedValuesOf("currency"));
 export const currency = z
   .string()
   .transform((c) => c.toUpperCase())
   .refine((c) => currencies.has(c), "Must be an ISO 4217 currency code.")
-  .openapi({ example: "EUR" });
+  .openapi({ example: "EUR", pattern: "^[A-Za-z]{3}$" });
+
+/** BCP 47 tags in practice are far shorter; RFC 5646 asks parsers to take at least 35. */
+const MAX_LOCALE = 35;
 
 export const locale = z
   .string()
+  .max(MAX_LOCALE, `At most ${MAX_LOCALE} characters.`)
   .refine((l) => {
     try {
       return Intl.getCanonicalLocales(l).length === 1;
@@ -44,7 +52,7 @@ export const locale = z
       return false;
     }
   }, "Must be a BCP 47 locale such as en or de-DE.")
-  .openapi({ example: "en" });
+  .openapi({ example: "en", maxLength: MAX_LOCALE });
 
 export const nonEmpty = (max = 255) =>
   z.string().trim().min(1, "This field may not be empty.").max(max, `At most ${max} characters.`);

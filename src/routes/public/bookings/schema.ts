@@ -103,6 +103,7 @@ export const CompleteBody = z
       .optional()
       .openapi({
         type: "integer",
+        minimum: 0,
         maximum: MAX_ORDER_AMOUNT,
         description: `Minor units, at most ${MAX_ORDER_AMOUNT}; defaults to the booking total`,
       }),
