@@ -17,7 +17,7 @@
  */
 
 const REQUEST_ID_PATTERN = "^[A-Za-z0-9._-]{8,64}$";
-export const MAX_IDEMPOTENCY_KEY = 255;
+const MAX_IDEMPOTENCY_KEY = 255;
 
 export const HEADER_COMPONENTS = {
   RequestId: {
