@@ -33,6 +33,7 @@ export function createApp() {
     server: PUBLIC_BASE,
     security: { ApiKey: [], Workspace: [] },
     withoutCredentials: PUBLIC_WITHOUT_API_KEY,
+    headers: { idempotency: true, cors: true },
   });
   serveDocument(adminRouter, {
     title: "Management API",
@@ -41,6 +42,7 @@ export function createApp() {
     server: ADMIN_BASE,
     security: { AdminToken: [] },
     withoutCredentials: ADMIN_WITHOUT_TOKEN,
+    headers: { idempotency: false, cors: false },
   });
 
   app.route(PUBLIC_BASE, publicRouter);

@@ -4,6 +4,7 @@ import { type CartService, findCartStart, nearestStarts } from "../domain/availa
 import { bufferOf } from "../domain/catalogue/service-terms";
 import { toIso, utcDate } from "../lib/clock";
 import { type Alternative, ApiError } from "../lib/errors";
+import { log } from "../lib/log";
 import { engineInputs } from "./engine-input";
 
 /** Days either side of the refused start that alternatives are looked for in. */
@@ -36,9 +37,7 @@ export async function withAlternatives(
     const alternatives = await findAlternatives(scope, query);
     return new ApiError("slot_unavailable", error.message, { alternatives });
   } catch (failure) {
-    console.error(
-      JSON.stringify({ level: "warn", message: "alternatives failed", error: String(failure) }),
-    );
+    log("warn", "alternatives failed", { error: failure });
     return error;
   }
 }

@@ -10,6 +10,7 @@ import type {
 } from "../calendar/types";
 import { HOLD_TTL_MS } from "../calendar/types";
 import type { Env } from "../env";
+import { log } from "../lib/log";
 import { CalendarStore } from "./calendar-store";
 
 /** How soon a settlement that could not reach D1 is tried again. */
@@ -192,13 +193,7 @@ export class StafferCalendar extends DurableObject<Env> {
       } catch (error) {
         // D1 is unreachable, which is exactly when unsettled holds pile up. The runtime
         // stops retrying a failing alarm after a few tries, so re-arm it ourselves.
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "calendar settle failed",
-            error: String(error),
-          }),
-        );
+        log("error", "calendar settle failed", { error });
         await this.ctx.storage.setAlarm(Date.now() + SETTLE_RETRY_MS);
         return;
       }

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { OpenEnv } from "../env";
 import type { ErrorBody } from "./error-body";
 import { ApiError, type ErrorCode, statusFor } from "./errors";
+import { log } from "./log";
 
 function bodyOf(error: ApiError): ErrorBody {
   const body: ErrorBody = { message: error.message, code: error.code };
@@ -33,9 +34,22 @@ function codeForHttpStatus(status: number): ErrorCode {
   return status < 500 ? "validation_failed" : "internal_error";
 }
 
+/**
+ * The ApiError an error carries, itself or down its `cause` chain: a write
+ * refused by the request's write gate (the key check's 401 or 429) reaches
+ * here wrapped by drizzle as a failed query, and is that refusal, not a 500.
+ */
+function apiErrorIn(error: unknown): ApiError | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof ApiError) return e;
+  }
+  return null;
+}
+
 /** The single `onError`: known errors keep their code, everything else is a logged 500. */
 export function onError(error: Error, c: Context<OpenEnv>): Response {
-  if (error instanceof ApiError) return renderError(c, error);
+  const known = apiErrorIn(error);
+  if (known) return renderError(c, known);
   if (error instanceof HTTPException && error.status < 500) {
     const code = codeForHttpStatus(error.status);
     // Hono's body parser reports malformed JSON this way; keep its wording out of our contract.
@@ -47,14 +61,7 @@ export function onError(error: Error, c: Context<OpenEnv>): Response {
 
 /** Logs an unexpected error and answers the one 500 body, as a fresh response. */
 export function internalError(requestId: string, error: unknown): Response {
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: requestId,
-      message: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    }),
-  );
+  log("error", "unexpected error", { request_id: requestId, error });
   const body: ErrorBody = {
     message: "Something went wrong on our side. Quote the request id when reporting it.",
     code: "internal_error",

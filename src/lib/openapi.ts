@@ -2,6 +2,12 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { OpenEnv, PublicEnv } from "../env";
 import type { RouteSpec } from "../middleware/exact-routes";
 import { validationError } from "./errors";
+import {
+  declareHeaders,
+  headerComponents,
+  type HeaderRules,
+  type OperationObject,
+} from "./openapi-headers";
 import { operationIdFor } from "./operation-ids";
 import { rateLimitError } from "./responses";
 import { fieldErrorsFrom } from "./zod-errors";
@@ -33,6 +39,8 @@ export interface DocumentSpec {
   security: Record<string, string[]>;
   /** Operations that need no credentials (method and OpenAPI path): `security: []`. */
   withoutCredentials: readonly RouteSpec[];
+  /** The header rules of the router's middleware (src/lib/openapi-headers.ts). */
+  headers: HeaderRules;
 }
 
 /** Only the fields a client needs to know it has an OpenAPI document. */
@@ -41,7 +49,10 @@ const OpenApiDocumentSchema = z
   .openapi("OpenApiDocument");
 
 type Document = ReturnType<Router["getOpenAPI31Document"]>;
-type Operation = { operationId?: string; security?: Record<string, string[]>[] };
+type Operation = OperationObject & {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+};
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
@@ -83,10 +94,14 @@ export function serveDocument<E extends OpenEnv | PublicEnv>(
   });
 }
 
-/** Adds servers, security and operationIds; throws on two operations with one operationId. */
+/**
+ * Adds servers, security, operationIds and the headers every operation reads
+ * and sends; throws on two operations with one operationId.
+ */
 export function completeDocument(doc: Document, spec: DocumentSpec): Document {
   const open = new Set(spec.withoutCredentials.map((r) => `${r.method.toLowerCase()} ${r.path}`));
   const seen = new Map<string, string>();
+  const used = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
@@ -96,8 +111,19 @@ export function completeDocument(doc: Document, spec: DocumentSpec): Document {
       const other = seen.get(operation.operationId);
       if (other) throw new Error(`operationId ${operation.operationId}: ${other} and ${where}`);
       seen.set(operation.operationId, where);
-      if (open.has(`${method} ${path}`)) operation.security = [];
+      const withCredentials = !open.has(`${method} ${path}`);
+      if (!withCredentials) operation.security = [];
+      for (const name of declareHeaders(method, operation, withCredentials, spec.headers))
+        used.add(name);
     }
   }
-  return { ...doc, servers: [{ url: spec.server }], security: [spec.security] };
+  const { headers, parameters } = headerComponents(used);
+  // Plain JSON built in openapi-headers.ts; the document's types are the generator's.
+  type Components = NonNullable<Document["components"]>;
+  const components: Components = {
+    ...doc.components,
+    headers: { ...doc.components?.headers, ...(headers as Components["headers"]) },
+    parameters: { ...doc.components?.parameters, ...(parameters as Components["parameters"]) },
+  };
+  return { ...doc, components, servers: [{ url: spec.server }], security: [spec.security] };
 }

@@ -2,31 +2,41 @@ import { z } from "@hono/zod-openapi";
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 15;
+/**
+ * The last page a list serves: far past any real list (10^8 rows at 100 a
+ * page), and it keeps the offset an exact integer however many digits are sent.
+ */
+export const MAX_PAGE = 1_000_000;
 
-const positiveInt = (field: string, max?: number) =>
+/** A query integer from 1 to `max`; the document says both bounds. */
+const positiveInt = (field: string, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `The ${field} must be a positive integer.`)
     .transform(Number)
     .pipe(
-      max === undefined
-        ? z.number().int().min(1, `The ${field} must be at least 1.`)
-        : z
-            .number()
-            .int()
-            .min(1, `The ${field} must be at least 1.`)
-            .max(max, `The ${field} may not be greater than ${max}.`),
-    );
+      z
+        .number()
+        .int()
+        .min(1, `The ${field} must be at least 1.`)
+        .max(max, `The ${field} may not be greater than ${max}.`),
+    )
+    .openapi({ type: "integer", minimum: 1, maximum: max });
 
 /** `limit` is an alias of `per_page` (the reference); per_page wins when both are sent. */
 export const PaginationQuery = z.object({
-  page: positiveInt("page").optional().openapi({ type: "integer", example: 1 }),
+  page: positiveInt("page", MAX_PAGE)
+    .optional()
+    .openapi({ example: 1, description: `1..${MAX_PAGE}, default 1` }),
   per_page: positiveInt("per_page", MAX_PER_PAGE)
     .optional()
-    .openapi({ type: "integer", example: DEFAULT_PER_PAGE, description: "1..100, default 15" }),
+    .openapi({
+      example: DEFAULT_PER_PAGE,
+      description: `1..${MAX_PER_PAGE}, default ${DEFAULT_PER_PAGE}`,
+    }),
   limit: positiveInt("limit", MAX_PER_PAGE)
     .optional()
-    .openapi({ type: "integer", description: "Alias of per_page" }),
+    .openapi({ description: `Alias of per_page: 1..${MAX_PER_PAGE}` }),
 });
 
 export interface PageRequest {

@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { PublicEnv } from "../env";
+import { log } from "../lib/log";
 import { dispatchPending } from "../webhooks/dispatch";
 
 /**
@@ -20,10 +21,6 @@ export const outboxDispatch = createMiddleware<PublicEnv>(async (c, next) => {
     () => undefined,
   );
   c.executionCtx.waitUntil(
-    dispatch.catch((e: unknown) => {
-      console.error(
-        JSON.stringify({ level: "error", message: "outbox dispatch failed", error: String(e) }),
-      );
-    }),
+    dispatch.catch((error: unknown) => log("error", "outbox dispatch failed", { error })),
   );
 });

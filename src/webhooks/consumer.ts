@@ -3,6 +3,7 @@ import { insertRows } from "../db/bounded";
 import { runBatch } from "../db/client";
 import { events, webhookDeliveries, webhooks } from "../db/schema";
 import type { Env } from "../env";
+import { log } from "../lib/log";
 import { backgroundDb } from "./db";
 import { deliverMessage } from "./deliver-message";
 import { logMailer, type Mailer } from "./mailer";
@@ -34,11 +35,9 @@ export async function consumeWebhookBatch(
             message as Message<Extract<WebhookMessage, { kind: "delivery" }>>,
           );
         }
-      } catch (e) {
+      } catch (error) {
         // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
-        console.error(
-          JSON.stringify({ level: "error", message: "webhook message failed", error: String(e) }),
-        );
+        log("error", "webhook message failed", { error });
         message.retry();
       }
     }),

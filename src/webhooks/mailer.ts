@@ -1,3 +1,5 @@
+import { log } from "../lib/log";
+
 /**
  * Notification e-mails go through this one interface. No mail server exists
  * here, so the default implementation only logs; a real one (an e-mail API
@@ -9,13 +11,6 @@ export interface Mailer {
 
 export const logMailer: Mailer = {
   async send(message) {
-    console.log(
-      JSON.stringify({
-        level: "info",
-        message: "notification e-mail",
-        to: message.to,
-        subject: message.subject,
-      }),
-    );
+    log("info", "notification e-mail", { to: message.to, subject: message.subject });
   },
 };

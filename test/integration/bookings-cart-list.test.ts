@@ -118,11 +118,11 @@ describe("POST /bookings/cart", () => {
     ],
     ["no services", { items: [{ datetime_start: at("09:00"), services: [] }] }, "items.0.services"],
     [
-      "non-UTC start",
+      "sub-second start",
       {
         items: [
           {
-            datetime_start: "2030-03-18T09:00:00+01:00",
+            datetime_start: "2030-03-18T09:00:00.999+01:00",
             services: [{ service_uuid: crypto.randomUUID() }],
           },
         ],

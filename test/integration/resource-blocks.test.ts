@@ -125,7 +125,8 @@ describe("POST /workspaces/{ws}/resources/{uuid}/blocked-spots", () => {
 
   it.each([
     ["missing starts_at", { starts_at: undefined }, "starts_at"],
-    ["non-UTC start", { starts_at: "2030-04-05T09:00:00+02:00" }, "starts_at"],
+    ["a sub-second start", { starts_at: "2030-04-05T09:00:00.250+02:00" }, "starts_at"],
+    ["an end past 2100", { ends_at: "9999-12-31T23:59:59Z" }, "ends_at"],
     ["date only", { ends_at: "2030-04-05" }, "ends_at"],
     ["end before start", { ends_at: at(5, 8) }, "ends_at"],
     ["empty range", { ends_at: at(5, 9) }, "ends_at"],

@@ -564,7 +564,7 @@ describe("bad input to the resource endpoints", () => {
         `/workspaces/${ws}/resources/${basins.uuid}/blocked-spots`,
         {
           method: "POST",
-          body: { starts_at: "2033-01-01T10:00:00+02:00", ends_at: "2033-01-01T11:00:00Z" },
+          body: { starts_at: "2033-01-01T10:00:00.5+02:00", ends_at: "2033-01-01T11:00:00Z" },
         },
       ],
     ];

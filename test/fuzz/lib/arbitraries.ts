@@ -116,7 +116,8 @@ const instant = fc.oneof(
   slotInstant,
   fc
     .date({ min: new Date("2020-01-01"), max: new Date("2040-01-01"), noInvalidDate: true })
-    .map((d) => d.toISOString()),
+    // Whole seconds, as every instant the API takes must be (`.000` is a whole second).
+    .map((d) => new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString()),
   slotInstant.map((v) => v.replace("Z", "+01:00")),
 );
 const hhmm = fc

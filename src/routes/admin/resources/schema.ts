@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { RESOURCE_KINDS } from "../../../db/schema";
 import type { ResourceBlockRow } from "../../../resources/block";
 import { toIso } from "../../../lib/clock";
-import { blockRange, nonEmpty, optionalText, utcInstant, uuid } from "../../../lib/fields";
+import { blockRange, nonEmpty, optionalText, instant, uuid } from "../../../lib/fields";
 import { PaginationQuery } from "../../../lib/pagination";
 
 /** Units a resource may have: each is a calendar object, claimed all at once by a block. */
@@ -43,8 +43,8 @@ export const ResourceParams = z.object({
 
 export const CreateResourceBlockBody = z
   .object({
-    starts_at: utcInstant,
-    ends_at: utcInstant,
+    starts_at: instant,
+    ends_at: instant,
     unit: unit
       .optional()
       .openapi({ description: "Which unit (1..quantity); omitted: every unit of the resource" }),

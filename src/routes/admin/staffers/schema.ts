@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hhmm, isoDate, nonEmpty, uuid } from "../../../lib/fields";
+import { calendarDate, hhmm, nonEmpty, uuid } from "../../../lib/fields";
 
 export const WeeklyInterval = z
   .object({
@@ -13,7 +13,7 @@ export const WeeklyInterval = z
 export const DateOverride = z
   .object({
     location_uuid: uuid("location_uuid"),
-    date: isoDate,
+    date: calendarDate,
     intervals: z
       .array(z.object({ start: hhmm, end: hhmm }))
       .max(10, "At most 10 intervals a day.")

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { blockedSpots } from "../../../db/schema";
-import { blockRange, optionalText, utcInstant, uuid } from "../../../lib/fields";
+import { blockRange, optionalText, instant, uuid } from "../../../lib/fields";
 
 /** Longest single block: a long leave is several blocks, which keeps slot search reads bounded. */
 export const MAX_BLOCK_DAYS = 366;
@@ -8,8 +8,8 @@ export const MAX_BLOCK_DAYS = 366;
 export const CreateBlockedSpotBody = z
   .object({
     location_uuid: uuid("location_uuid"),
-    starts_at: utcInstant,
-    ends_at: utcInstant,
+    starts_at: instant,
+    ends_at: instant,
     comment: optionalText(1000).optional(),
     class: z.string().max(64).optional(),
   })

@@ -5,6 +5,7 @@ import { loadBookingForFeed } from "../../../db/queries/bookings";
 import type { OpenEnv } from "../../../env";
 import { constantTimeEqual } from "../../../lib/api-keys";
 import { notFound } from "../../../lib/errors";
+import { headerRef } from "../../../lib/openapi-headers";
 import { errorCodes, queryErrors, rateLimitError } from "../../../lib/responses";
 import { BookingPath } from "./schema";
 
@@ -17,7 +18,11 @@ export const route = createRoute({
     "Needs no API key: the link's token is the credential, so a customer's calendar app can subscribe to it.",
   request: { params: BookingPath, query: z.object({ token: z.string().max(64) }) },
   responses: {
-    200: { content: { "text/calendar": { schema: z.string() } }, description: "An .ics file" },
+    200: {
+      content: { "text/calendar": { schema: z.string() } },
+      description: "An .ics file",
+      headers: { "Content-Disposition": headerRef("ContentDisposition") },
+    },
     ...rateLimitError,
     ...queryErrors,
     404: errorCodes("No such booking, or the token does not match it", ["not_found"]),

@@ -4,7 +4,7 @@ import { durationObject, MINUTE } from "../../../domain/duration";
 import { toLocalIso } from "../../../domain/local-time";
 import type { PublicEnv } from "../../../env";
 import { toIso } from "../../../lib/clock";
-import { instantFilter, uuid } from "../../../lib/fields";
+import { instantMs, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { DurationSchema, StatusSchema } from "../../../views/booking-schema";
@@ -16,10 +16,10 @@ const ListQuery = PaginationQuery.extend({
   staffer_uuid: uuid("staffer_uuid").optional(),
   state: z.enum(["upcoming", "in_progress", "archive"]).optional(),
   status_uuid: uuid("status_uuid").optional(),
-  reserved_on_from: instantFilter.optional(),
-  reserved_on_to: instantFilter.optional(),
-  created_at_from: instantFilter.optional(),
-  created_at_to: instantFilter.optional(),
+  reserved_on_from: instantMs.optional(),
+  reserved_on_to: instantMs.optional(),
+  created_at_from: instantMs.optional(),
+  created_at_to: instantMs.optional(),
 });
 
 const BookingListItem = z

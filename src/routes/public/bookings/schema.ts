@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CANCEL_REASONS, CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
 import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
-import { nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
+import { instant, nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
@@ -55,12 +55,7 @@ export const CreateBookingBody = z
   .object({
     location_uuid: uuid("location_uuid"),
     service_uuid: uuid("service_uuid"),
-    reserved_on: z.iso
-      .datetime({
-        offset: true,
-        message: "Must be an ISO 8601 instant such as 2030-05-04T10:00:00Z.",
-      })
-      .openapi({ example: "2030-05-04T10:00:00Z" }),
+    reserved_on: instant,
     staffer_uuid: uuid("staffer_uuid").optional(),
     reservation_uuid: reservationUuid,
     ...CustomerFields,
@@ -68,15 +63,6 @@ export const CreateBookingBody = z
   .openapi("CreateBooking");
 
 export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
-
-const utcSeconds = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "Must be a UTC instant YYYY-MM-DDTHH:MM:SSZ.")
-  .refine((v) => {
-    const ms = Date.parse(v);
-    return !Number.isNaN(ms) && new Date(ms).toISOString().replace(".000Z", "Z") === v;
-  }, "Must be a real date and time.")
-  .openapi({ example: "2030-05-04T10:00:00Z" });
 
 export const CartService = z.object({
   service_uuid: uuid("service_uuid"),
@@ -87,7 +73,7 @@ export const CartService = z.object({
 export const CartItems = z
   .array(
     z.object({
-      datetime_start: utcSeconds,
+      datetime_start: instant,
       services: z.array(CartService).min(1, "At least 1 service.").max(10, "At most 10 services."),
     }),
   )
@@ -104,8 +90,6 @@ export const CreateCartBody = z
   .openapi("CreateCartBooking");
 
 export const CartResponse = z.object({ bookings: z.array(BookingSchema) }).openapi("CartBookings");
-
-export { utcSeconds };
 
 export const CompleteBody = z
   .object({
@@ -124,6 +108,7 @@ export const CompleteBody = z
       .optional()
       .openapi({
         type: "integer",
+        minimum: 0,
         maximum: MAX_ORDER_AMOUNT,
         description: `Minor units, at most ${MAX_ORDER_AMOUNT}; defaults to the booking total. The order's payments in all (every booking of a cart pays into one order) may not pass ${MAX_ORDER_PAID}.`,
       }),
@@ -155,7 +140,7 @@ export const StatusBody = z
 
 export const RescheduleBody = z
   .object({
-    reserved_on: utcSeconds,
+    reserved_on: instant,
     is_send_notification_on_reschedule: flag.optional(),
   })
   .openapi("RescheduleBooking");

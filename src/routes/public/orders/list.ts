@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listPosOrders } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
-import { instantFilter, uuid } from "../../../lib/fields";
+import { instantMs, uuid } from "../../../lib/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderOrder } from "../../../views/pos-order";
@@ -12,8 +12,8 @@ const ListQuery = PaginationQuery.extend({
   location_uuid: uuid("location_uuid").optional(),
   staffer_uuid: uuid("staffer_uuid").optional().openapi({ description: "The seller" }),
   customer_uuid: uuid("customer_uuid").optional(),
-  created_at_from: instantFilter.optional(),
-  created_at_to: instantFilter.optional(),
+  created_at_from: instantMs.optional(),
+  created_at_to: instantMs.optional(),
 });
 
 export const route = createRoute({

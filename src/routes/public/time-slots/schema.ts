@@ -1,12 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { isoDate, timezone, uuid } from "../../../lib/fields";
+import { dateOrInstant, timezone, uuid } from "../../../lib/fields";
 
-/** `YYYY-MM-DD` (whole days in the location's zone) or an ISO 8601 instant. */
-export const rangeBound = z
-  .union([isoDate, z.iso.datetime({ offset: true })], {
-    message: "Must be a date YYYY-MM-DD or an ISO 8601 instant.",
-  })
-  .openapi({ example: "2030-03-04" });
+/** `YYYY-MM-DD` (whole days in the location's zone) or an instant (src/lib/instant.ts). */
+export const rangeBound = dateOrInstant;
 
 export const MAX_RANGE_DAYS = 62;
 

@@ -23,6 +23,11 @@ const Pair = z.object({
   value: z.string().max(1000, "At most 1000 characters."),
 });
 
+const MAX_URL = 2048;
+const METHODS = ["post", "put", "patch", "get", "delete"] as const;
+const anyCase = (word: string) =>
+  [...word].map((ch) => `[${ch.toUpperCase()}${ch.toLowerCase()}]`).join("");
+
 /** Lists in a webhook: at most this many parameters, headers, success statuses and e-mails. */
 export const MAX_LIST = 20;
 
@@ -63,14 +68,25 @@ const emailList = z
   .transform((list) => list.join(","));
 
 const fields = {
-  url: z
-    .string()
-    .max(2048, "At most 2048 characters.")
-    .openapi({ example: "https://example.com/hooks" }),
+  url: z.string().max(MAX_URL, `At most ${MAX_URL} characters.`).openapi({
+    example: "https://example.com/hooks",
+    format: "uri",
+    maxLength: MAX_URL,
+    // The scheme, as the URL check judges it (case-insensitive); the rest is in the description.
+    pattern: "^[Hh][Tt][Tt][Pp][Ss]?://",
+    description:
+      "An absolute http(s) URL without credentials; private, loopback and link-local hosts are refused.",
+  }),
   method: z
     .string()
     .transform((m) => m.toLowerCase())
-    .pipe(z.enum(["post", "put", "patch", "get", "delete"])),
+    .pipe(z.enum(METHODS))
+    .openapi({
+      type: "string",
+      // Any case, as HTTP writes it or not.
+      pattern: `^(${METHODS.map(anyCase).join("|")})$`,
+      example: "post",
+    }),
   description: z.string().max(1000, "At most 1000 characters."),
   success_statuses: statusList,
   send_notification: z.boolean(),
@@ -111,12 +127,21 @@ export const CreateWebhookBody = OptionalFields.extend({ url: fields.url, events
 
 export const UpdateWebhookBody = OptionalFields.openapi("UpdateWebhook");
 
+/** Webhook ids are row ids; 15 digits keep any id sent an exact JS integer. */
+const MAX_WEBHOOK_ID = 999_999_999_999_999;
+
 export const WebhookPath = z.object({
   webhook_id: z
     .string()
-    .regex(/^[1-9]\d{0,15}$/, "The webhook_id must be a positive integer.")
+    .regex(/^[1-9]\d{0,14}$/, `The webhook_id must be an integer from 1 to ${MAX_WEBHOOK_ID}.`)
     .transform(Number)
-    .openapi({ param: { name: "webhook_id", in: "path" }, type: "integer", example: 1 }),
+    .openapi({
+      param: { name: "webhook_id", in: "path" },
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_WEBHOOK_ID,
+      example: 1,
+    }),
 });
 
 const PairOut = z.object({ name: z.string(), value: z.string() });
