@@ -1,0 +1,103 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { fakeLimiter } from "../helpers/limiter";
+import { PUBLIC } from "../helpers/http";
+import { createPublishableKey, type PublishableKey } from "../helpers/keys";
+import { createSalon, customer, type Salon } from "../helpers/salon";
+
+/**
+ * What a stranger holding the widget's publishable key (it is in every
+ * salon's page) can still do, found by a review after the holds, public
+ * writes and money work: each test here failed on the code before its fix.
+ */
+
+let salon: Salon;
+let pk: PublishableKey;
+let staff: string[];
+
+beforeAll(async () => {
+  salon = await createSalon(3);
+  pk = await createPublishableKey(salon.ws);
+  staff = salon.staffers.map((s) => s.uuid);
+});
+
+/** Monday 2030-04-01 onwards: days of this file only. */
+const at = (day: number, hh: number) => {
+  const date = new Date(Date.parse("2030-04-01T00:00:00Z") + day * 86_400_000);
+  return `${date.toISOString().slice(0, 10)}T${String(hh).padStart(2, "0")}:00:00Z`;
+};
+
+const holdFrom = (ip: string, start: string, stafferId: string) =>
+  pk.api("/reservations", {
+    method: "POST",
+    headers: { "cf-connecting-ip": ip },
+    body: {
+      location_uuid: salon.location.uuid,
+      items: [
+        {
+          datetime_start: start,
+          services: [{ service_uuid: salon.cut.uuid, staffer_uuid: stafferId }],
+        },
+      ],
+    },
+  });
+
+describe("a visitor on IPv6 is its /64, not each of its addresses", () => {
+  it("caps holds over the addresses of one /64 (a home or phone network has 2^64 of them)", async () => {
+    const statuses = [];
+    for (let i = 1; i <= 4; i++) {
+      statuses.push((await holdFrom(`2001:db8:aa:1::${i}`, at(0, 8 + i), staff[0] ?? "")).status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    // Written another way (upper case, leading zeros, no `::`), still the same /64.
+    const other = await holdFrom("2001:0DB8:00AA:0001:ffff:0:0:9", at(0, 14), staff[1] ?? "");
+    expect(other.status).toBe(429);
+    // Another /64 is another visitor.
+    expect((await holdFrom("2001:db8:aa:2::1", at(0, 14), staff[1] ?? "")).status).toBe(201);
+  });
+
+  it("an IPv4 address sent as IPv4-mapped IPv6 is that IPv4 visitor", async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await holdFrom("192.0.2.77", at(1, 9 + i), staff[0] ?? "")).status).toBe(201);
+    }
+    expect((await holdFrom("::ffff:192.0.2.77", at(1, 13), staff[0] ?? "")).status).toBe(429);
+  });
+
+  it("rate limits count per /64: per address before the key check and per visitor after", async () => {
+    const address = fakeLimiter(1_000);
+    const visitor = fakeLimiter(1_000);
+    const app = createApp();
+    for (const ip of ["2001:db8:bb:1::1", "2001:db8:bb:1:8000::2", "203.0.113.9"]) {
+      const res = await app.request(
+        `${PUBLIC}/services`,
+        {
+          headers: {
+            authorization: `Bearer ${pk.key}`,
+            workspace: salon.ws.id,
+            "cf-connecting-ip": ip,
+            // Set by the client, not by Cloudflare: never picks a bucket.
+            "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}`,
+            "x-real-ip": "198.51.100.251",
+          },
+        },
+        {
+          ...env,
+          ADDRESS_RATE_LIMIT: address.limiter,
+          PUBLISHABLE_CLIENT_RATE_LIMIT: visitor.limiter,
+        },
+      );
+      expect(res.status).toBe(200);
+    }
+    expect(address.keys).toEqual([
+      "ip:2001:db8:bb:1::/64",
+      "ip:2001:db8:bb:1::/64",
+      "ip:203.0.113.9",
+    ]);
+    expect(visitor.keys).toEqual([
+      `pk:${pk.id}:ip:2001:db8:bb:1::/64`,
+      `pk:${pk.id}:ip:2001:db8:bb:1::/64`,
+      `pk:${pk.id}:ip:203.0.113.9`,
+    ]);
+  });
+});
