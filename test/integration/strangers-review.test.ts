@@ -101,3 +101,93 @@ describe("a visitor on IPv6 is its /64, not each of its addresses", () => {
     ]);
   });
 });
+
+describe("a publishable key reaches only the services the widget shows", () => {
+  it("a service not live, or not live in the widget, is unknown to it: not listed, 404, 422 to book, hold or search", async () => {
+    for (const flags of [{ live_in_widget: false }, { live: false }]) {
+      const made = await salon.ws.api("/services", {
+        method: "POST",
+        body: { name: "Staff only", duration: 30, price: 0, ...flags },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const id = made.body.uuid as string;
+      const label = JSON.stringify(flags);
+
+      const list = await pk.api("/services?per_page=100");
+      expect(list.status).toBe(200);
+      const listed = (list.body.data as { uuid: string }[]).map((s) => s.uuid);
+      expect(listed, label).not.toContain(id);
+      expect(listed, label).toContain(salon.cut.uuid);
+      expect(list.body.meta.total, label).toBe(listed.length);
+      expect((await pk.api(`/services/${id}`)).status, label).toBe(404);
+
+      const book = await pk.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: id,
+          reserved_on: at(3, 9),
+          ...customer("+49 151 22220001"),
+        },
+      });
+      expect(book.status, label).toBe(422);
+      expect(book.body.errors, label).toEqual({ service_uuid: ["Unknown service."] });
+
+      const item = [{ datetime_start: at(3, 10), services: [{ service_uuid: id }] }];
+      const cart = await pk.api("/bookings/cart", {
+        method: "POST",
+        body: { location_uuid: salon.location.uuid, items: item, ...customer("+49 151 22220001") },
+      });
+      expect(cart.status, label).toBe(422);
+      expect(Object.keys(cart.body.errors), label).toEqual(["items.0.services.0.service_uuid"]);
+      const hold = await pk.api("/reservations", {
+        method: "POST",
+        body: { location_uuid: salon.location.uuid, items: item },
+      });
+      expect(hold.status, label).toBe(422);
+      expect(Object.keys(hold.body.errors), label).toEqual(["items.0.services.0.service_uuid"]);
+
+      const slots = await pk.api(
+        `/locations/${salon.location.uuid}/time-slots?range_start=${at(3, 0).slice(0, 10)}&range_end=${at(3, 0).slice(0, 10)}&service_uuid=${id}`,
+      );
+      expect(slots.status, label).toBe(422);
+      const cartSlots = await pk.api(`/locations/${salon.location.uuid}/time-slots/cart`, {
+        method: "POST",
+        body: {
+          range_start: at(3, 0).slice(0, 10),
+          range_end: at(3, 0).slice(0, 10),
+          services: [{ service_uuid: id }],
+        },
+      });
+      expect(cartSlots.status, `${label} ${JSON.stringify(cartSlots.body)}`).toBe(422);
+      const next = await pk.api(`/locations/${salon.location.uuid}/time-slots/cart/next`, {
+        method: "POST",
+        body: { services: [{ service_uuid: id }] },
+      });
+      expect(next.status, `${label} ${JSON.stringify(next.body)}`).toBe(422);
+
+      // Staff still see and book it.
+      expect((await salon.ws.api(`/services/${id}`)).status).toBe(200);
+      const staffBook = await salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: id,
+          reserved_on: at(3, 9),
+          ...customer("+49 151 22220002"),
+        },
+      });
+      expect(staffBook.status, JSON.stringify(staffBook.body)).toBe(201);
+      // And a customer may still move or cancel such a booking of theirs.
+      const moved = await pk.api(`/bookings/${staffBook.body.uuid}/reschedule`, {
+        method: "PUT",
+        body: { reserved_on: at(3, 11) },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      await salon.ws.api(`/bookings/${staffBook.body.uuid}/status/cancel`, {
+        method: "PUT",
+        body: {},
+      });
+    }
+  });
+});
