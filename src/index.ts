@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { pruneFences } from "./calendar/ledger";
+import { pruneExpired } from "./db/prune";
 import type { Env } from "./env";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
@@ -15,5 +16,6 @@ export default {
   scheduled: async (_controller, env, ctx) => {
     ctx.waitUntil(sweepOutbox(env));
     ctx.waitUntil(pruneFences(env.DB));
+    ctx.waitUntil(pruneExpired(env.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -1,6 +1,12 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import worker from "../../src/index";
 import { fakeLimiter } from "../helpers/limiter";
 import { PUBLIC } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
@@ -189,5 +195,62 @@ describe("a publishable key reaches only the services the widget shows", () => {
         body: {},
       });
     }
+  });
+});
+
+describe("what a stranger's requests leave in D1 is swept", () => {
+  async function runCron() {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("expired Idempotency-Key answers and day-old reservations are deleted by the cron", async () => {
+    // Every request with a fresh Idempotency-Key (a 422 too) leaves a row, and every hold made
+    // and deleted leaves its reservation: a page's key sends a few a second, and nothing deleted them.
+    const stale = await pk.api("/reservations", {
+      method: "POST",
+      headers: {
+        "idempotency-key": `stale-${crypto.randomUUID()}`,
+        "cf-connecting-ip": "192.0.2.90",
+      },
+      body: { location_uuid: salon.location.uuid, items: [] },
+    });
+    expect(stale.status).toBe(422);
+    const fresh = await pk.api("/reservations", {
+      method: "POST",
+      headers: {
+        "idempotency-key": `fresh-${crypto.randomUUID()}`,
+        "cf-connecting-ip": "192.0.2.90",
+      },
+      body: { location_uuid: salon.location.uuid, items: [] },
+    });
+    expect(fresh.status).toBe(422);
+    const old = await holdFrom("192.0.2.91", at(4, 9), staff[0] ?? "");
+    const recent = await holdFrom("192.0.2.91", at(4, 10), staff[0] ?? "");
+    expect([old.status, recent.status]).toEqual([201, 201]);
+    const now = Date.now();
+    const day = 86_400_000;
+    await env.DB.batch([
+      env.DB.prepare(
+        "update idempotency_keys set expires_at = ? where workspace_id = ? and key like 'stale-%'",
+      ).bind(now - 1, salon.ws.id),
+      env.DB.prepare("update reservations set expires_at = ?, created_at = ? where id = ?").bind(
+        now - day - 1000,
+        now - day - 600_000,
+        old.body.uuid,
+      ),
+    ]);
+
+    await runCron();
+
+    const keys = await env.DB.prepare("select key from idempotency_keys where workspace_id = ?")
+      .bind(salon.ws.id)
+      .all<{ key: string }>();
+    expect(keys.results.map((r) => r.key.split("-")[0])).toEqual(["fresh"]);
+    const held = await env.DB.prepare("select id from reservations where id in (?, ?)")
+      .bind(old.body.uuid, recent.body.uuid)
+      .all<{ id: string }>();
+    expect(held.results.map((r) => r.id)).toEqual([recent.body.uuid]);
   });
 });
