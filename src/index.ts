@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { pruneFences } from "./calendar/ledger";
+import { pruneExpired } from "./db/prune";
 import type { Env } from "./env";
 import { log } from "./lib/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
@@ -16,6 +17,7 @@ export default {
   scheduled: async (_controller, env, ctx) => {
     ctx.waitUntil(logged("outbox sweep", sweepOutbox(env)));
     ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));
+    ctx.waitUntil(logged("expired rows pruning", pruneExpired(env.DB)));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;
 

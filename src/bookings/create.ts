@@ -97,7 +97,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const customerId = await customerIdFor(workspaceId, phone);
 
   const loaded = await loadAvailability(scope, {
-    ...planningQuery(req),
+    ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
     customerId,
     ...(req.reservationId ? { reservationId: req.reservationId } : {}),
   });

@@ -15,6 +15,8 @@ export interface PlanningRequest {
   customerId?: string;
   /** Busy time the write will replace (a reservation being used): not in the way of itself. */
   ignoreEntries?: ReadonlySet<string>;
+  /** A publishable key's request: services the widget does not show are unknown (422). */
+  widgetOnly?: boolean;
   /** Field names for errors, which differ between single and cart bodies. */
   fields: {
     location: string;
@@ -45,7 +47,11 @@ export async function loadPlanning(scope: Scope, req: PlanningRequest) {
 }
 
 /** What placing items reads: their services at the location, over every day they can reach. */
-export function planningQuery(req: { locationId: string; items: PlanItem[] }) {
+export function planningQuery(req: {
+  locationId: string;
+  items: PlanItem[];
+  widgetOnly?: boolean;
+}) {
   const first = Math.min(...req.items.map((i) => i.start));
   const last = Math.max(...req.items.map((i) => i.start));
   return {
@@ -53,6 +59,7 @@ export function planningQuery(req: { locationId: string; items: PlanItem[] }) {
     serviceIds: [...new Set(req.items.flatMap((i) => i.services.map((s) => s.serviceId)))],
     fromDate: shiftDate(utcDate(first), -1),
     toDate: shiftDate(utcDate(last), WINDOW_DAYS),
+    ...(req.widgetOnly ? { widgetOnly: true } : {}),
   };
 }
 

@@ -1,14 +1,20 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { visitorAddress } from "../domain/client-address";
 import type { AuthenticatedKey, OpenEnv, PublicEnv } from "../env";
 import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
 
-/** The caller's address as Cloudflare reports it ("local" in development and tests). */
+/**
+ * The caller's address as Cloudflare reports it ("local" in development and
+ * tests), as one visitor: an IPv6 address counts as its /64 (see `visitorAddress`).
+ * Only `cf-connecting-ip`, which Cloudflare sets itself: a client's
+ * `X-Forwarded-For` or `X-Real-IP` would let it pick its own bucket.
+ */
 export const clientAddress = (c: Context<OpenEnv> | Context<PublicEnv>) =>
-  c.req.header("cf-connecting-ip") ?? "local";
+  visitorAddress(c.req.header("cf-connecting-ip") ?? "local");
 
 async function enforce(limiter: RateLimit, key: string) {
   const { success } = await limiter.limit({ key });

@@ -21,6 +21,7 @@ import {
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import { selectBookingForm, toBookingForm } from "./booking-form";
+import { shownInWidget } from "./services";
 
 const DAY_MS = 86_400_000;
 // No zone is more than 14 h from UTC: this pad turns local dates into a safe UTC window.
@@ -67,6 +68,8 @@ export interface AvailabilityQuery {
   at?: number;
   /** Also read this reservation (a booking that uses it), in the same round trip. */
   reservationId?: string;
+  /** Read only the services a publishable key may book (`shownInWidget`); the others are unknown. */
+  widgetOnly?: boolean;
 }
 
 /**
@@ -121,7 +124,14 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
     db
       .select()
       .from(services)
-      .where(whereIn(scope, services, among(services.id, q.serviceIds))),
+      .where(
+        whereIn(
+          scope,
+          services,
+          among(services.id, q.serviceIds),
+          q.widgetOnly ? shownInWidget : undefined,
+        ),
+      ),
     db
       .select({ serviceId: serviceLocations.serviceId })
       .from(serviceLocations)

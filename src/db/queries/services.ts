@@ -1,4 +1,4 @@
-import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import {
   categories,
@@ -23,6 +23,18 @@ export interface ServiceView {
 const locationJson = sql<string>`(select json_group_array(json_object('uuid', ${locations.id}, 'name', ${locations.name})) from ${serviceLocations} join ${locations} on ${locations.id} = ${serviceLocations.locationId} where ${serviceLocations.serviceId} = ${services.id})`;
 const stafferJson = sql<string>`(select json_group_array(${serviceStaffers.stafferId}) from ${serviceStaffers} where ${serviceStaffers.serviceId} = ${services.id})`;
 const resourceJson = sql<string>`(select json_group_array(${serviceResources.resourceId}) from ${serviceResources} where ${serviceResources.serviceId} = ${services.id})`;
+
+/**
+ * What a publishable key (the booking widget, or anyone holding the page's
+ * key) may see and book: services that are live and live in the widget.
+ * The others exist for it no more than another workspace's.
+ */
+export const shownInWidget = and(eq(services.live, true), eq(services.liveInWidget, true));
+
+/** `widgetOnly`: only the services a publishable key may see (`shownInWidget`). */
+export interface ServiceFilter {
+  widgetOnly: boolean;
+}
 
 function selectViews(scope: Scope, where: SQL) {
   return scope.db
@@ -54,8 +66,8 @@ const toView = (r: Row): ServiceView => ({
   resourceIds: JSON.parse(r.resources) as string[],
 });
 
-export async function listServices(scope: Scope, page: PageRequest) {
-  const where = whereIn(scope, services);
+export async function listServices(scope: Scope, page: PageRequest, filter: ServiceFilter) {
+  const where = whereIn(scope, services, filter.widgetOnly ? shownInWidget : undefined);
   // The category join shares column names with services, which D1 batches cannot map: two parallel queries.
   const [totals, rows] = await Promise.all([
     scope.db.select({ total: count() }).from(services).where(where),
@@ -67,7 +79,17 @@ export async function listServices(scope: Scope, page: PageRequest) {
   return { total: totals[0]?.total ?? 0, views: rows.map(toView) };
 }
 
-export async function getService(scope: Scope, id: string): Promise<ServiceView | null> {
-  const [row] = await selectViews(scope, whereIn(scope, services, eq(services.id, id))).limit(1);
+export async function getService(
+  scope: Scope,
+  id: string,
+  filter: ServiceFilter,
+): Promise<ServiceView | null> {
+  const where = whereIn(
+    scope,
+    services,
+    eq(services.id, id),
+    filter.widgetOnly ? shownInWidget : undefined,
+  );
+  const [row] = await selectViews(scope, where).limit(1);
   return row ? toView(row) : null;
 }

@@ -61,6 +61,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
         items,
         ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
         publishable,
+        widgetOnly: key.kind === "publishable",
         fields: {
           location: "location_uuid",
           service: (i, j) => `items.${i}.services.${j}.service_uuid`,

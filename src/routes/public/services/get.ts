@@ -10,6 +10,8 @@ export const route = createRoute({
   path: "/services/{service_uuid}",
   tags: ["Services"],
   summary: "Get a service",
+  description:
+    "With a publishable key, a service that is not live or not live_in_widget is 404, like an unknown one.",
   request: { params: ServicePath },
   responses: {
     200: json(ServiceSchema, "The service"),
@@ -22,7 +24,9 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const { service_uuid: id } = c.req.valid("param");
-  const view = await getService(c.var.scope, id);
+  const view = await getService(c.var.scope, id, {
+    widgetOnly: c.var.apiKey.kind === "publishable",
+  });
   if (!view) throw notFound("Service");
   return c.json(renderService(view, ws.currency, ws.locale), 200);
 };

@@ -10,6 +10,8 @@ export const route = createRoute({
   path: "/services",
   tags: ["Services"],
   summary: "List services",
+  description:
+    "A publishable key sees only the services the booking widget shows (live and live_in_widget).",
   request: { query: PaginationQuery },
   responses: {
     200: json(ServiceList, "A page of services"),
@@ -21,7 +23,9 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const page = pageRequest(c.req.valid("query"));
-  const { views, total } = await listServices(c.var.scope, page);
+  const { views, total } = await listServices(c.var.scope, page, {
+    widgetOnly: c.var.apiKey.kind === "publishable",
+  });
   const data = views.map((v) => renderService(v, ws.currency, ws.locale));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

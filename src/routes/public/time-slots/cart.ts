@@ -23,6 +23,7 @@ export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
     serviceIds,
     fromDate: req.fromDate,
     toDate: req.toDate,
+    widgetOnly: c.var.apiKey.kind === "publishable",
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");

@@ -42,6 +42,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     stafferIds: q.staffer_uuid ? [q.staffer_uuid] : undefined,
     fromDate: range.fromDate,
     toDate: range.toDate,
+    widgetOnly: c.var.apiKey.kind === "publishable",
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");

@@ -1,0 +1,35 @@
+/** Rows deleted per statement: one statement stays short however much has piled up. */
+const CHUNK = 1_000;
+/** Statements per run: up to 20 000 rows of each table a minute, far above what any key may send. */
+const MAX_CHUNKS = 20;
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * Deletes what nothing reads any more, from the cron (every minute). An
+ * Idempotency-Key's row is never replayed once it expired (a new request with
+ * the key takes it over), and a reservation a day past its expiry is only
+ * history (its held entries and fences are gone by then too, see
+ * `pruneFences`). Both are written by publishable keys, which anyone may send
+ * a few times a second: without this they grew without end.
+ */
+export async function pruneExpired(db: D1Database, now = Date.now()): Promise<void> {
+  await pruneChunks(db, "idempotency_keys", now);
+  await pruneChunks(db, "reservations", now - DAY_MS);
+}
+
+async function pruneChunks(
+  db: D1Database,
+  table: "idempotency_keys" | "reservations",
+  before: number,
+): Promise<void> {
+  // Through the expires_at index, a chunk at a time (rowid: both tables have one).
+  const statement = db
+    .prepare(
+      `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE expires_at < ? LIMIT ${CHUNK})`,
+    )
+    .bind(before);
+  for (let i = 0; i < MAX_CHUNKS; i++) {
+    const result = await statement.run();
+    if (result.meta.changes < CHUNK) return;
+  }
+}
