@@ -135,15 +135,14 @@ export class StafferCalendar extends DurableObject<Env> {
     // an unread one would count as absent from D1 (and be dropped though the write failed).
     const known = new Set([...ids.entries, ...ids.replaces, ...this.store.idsOf(holdId)]);
     const inD1 = await fenceAndRead(this.env.DB, [holdId], [...known]);
-    this.ctx.storage.transactionSync(() => this.store.settle(holdId, inD1));
     // Replaced entries stay locked by this hold until it settles, so their absence is proof;
     // new entries could already have been replaced by a later write.
-    return {
-      committed:
-        ids.replaces.length > 0
-          ? ids.replaces.every((id) => !inD1.has(id))
-          : ids.entries.every((id) => inD1.has(id)),
-    };
+    const committed =
+      ids.replaces.length > 0
+        ? ids.replaces.every((id) => !inD1.has(id))
+        : ids.entries.every((id) => inD1.has(id));
+    this.ctx.storage.transactionSync(() => this.store.settle(holdId, inD1, committed));
+    return { committed };
   }
 
   /** Every live entry (confirmed or held) overlapping [start, end), or all. */

@@ -1,5 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { calendarFor } from "../../src/calendar/client";
 import { failpoints } from "../../src/lib/failpoints";
 import { expectInSync, expireHolds } from "../helpers/calendar";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
@@ -217,5 +219,32 @@ describe("a staff write over a publishable hold that commits", () => {
     expect(await liveRows(id)).toBe(0);
     await expectInSync(salon.ws.id, staff);
     expect(await stranger(date, staff[1])).toBe(201);
+  });
+});
+
+describe("a staff write over a hold whose own write is still confirming", () => {
+  it("the staff write's answer is lost (settled as committed), then the hold's late confirm lands: the ended hold stays gone", async () => {
+    const date = nextDate();
+    const me = visitor();
+    // The reservation commits, but its confirm has not reached the calendar yet.
+    failpoints.arm("calendar.confirm", () => true, 1);
+    const id = await holdOf(me, date);
+    await vi.waitFor(() => expect(failpoints.hits("calendar.confirm")).toBeGreaterThanOrEqual(1));
+    const calendar = calendarFor(env, salon.ws.id, staff[0] ?? "");
+    const holdId = await runInDurableObject(calendar, (_instance, state) => {
+      const [row] = state.storage.sql
+        .exec<{ hold_id: string | null }>("SELECT hold_id FROM entries WHERE source_id = ?", id)
+        .toArray();
+      return row?.hold_id ?? null;
+    });
+    expect(holdId).not.toBeNull();
+
+    failpoints.arm("d1.batch.committed", staffWriteBatch);
+    const res = await staffBook(date);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await liveRows(id)).toBe(0);
+    // The reservation's confirm arrives only now.
+    await calendar.confirm(holdId ?? "");
+    await expectInSync(salon.ws.id, staff);
   });
 });
