@@ -208,6 +208,18 @@ describe("a staff write over a publishable hold that commits", () => {
     expect((await use(me, date, id, false)).status).toBe(409);
   });
 
+  it("its answer is lost over a two-staffer hold: the hold's time with the other staffer is freed too", async () => {
+    const date = nextDate();
+    const me = visitor();
+    const id = await holdOf(me, date, true);
+    failpoints.arm("d1.batch.committed", staffWriteBatch);
+    const res = await staffBook(date);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await liveRows(id)).toBe(0);
+    await expectInSync(salon.ws.id, staff);
+    expect(await stranger(date, staff[1])).toBe(201);
+  });
+
   it("its confirm is lost: the alarm settles, the hold ended, calendars in sync", async () => {
     const date = nextDate();
     const me = visitor();
