@@ -1,10 +1,12 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { failpoints } from "../../src/lib/failpoints";
-import { expectInSync, expireHolds } from "../helpers/calendar";
+import { failpoints, rendezvous } from "../../src/lib/failpoints";
+import { expectInSync, expectUnitsInSync, expireHolds } from "../helpers/calendar";
+import { admin } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
+import { createResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -258,5 +260,188 @@ describe("a staff write over a hold whose own write is still confirming", () => 
     // The reservation's confirm arrives only now.
     await calendar.confirm(holdId ?? "");
     await expectInSync(salon.ws.id, staff);
+  });
+});
+
+describe("a staff write over several calendars, one taking a hold and another refusing", () => {
+  it("a cart: staffer 0's hold taken, staffer 1 busy: 409, the hold stays whole and can be booked", async () => {
+    const date = nextDate();
+    const me = visitor();
+    const id = await holdOf(me, date);
+    // Staffer 1 is booked by staff at 10:00 (a real booking, which nothing takes over).
+    const busy = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.colour.uuid,
+        staffer_uuid: staff[1],
+        reserved_on: at("10:00", date),
+        ...customer("+49 151 80000002"),
+      },
+    });
+    expect(busy.status, JSON.stringify(busy.body)).toBe(201);
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("10:00", date),
+            services: [
+              { service_uuid: salon.cut.uuid, staffer_uuid: staff[0] },
+              { service_uuid: salon.cut.uuid, staffer_uuid: staff[1] },
+            ],
+          },
+        ],
+        ...customer("+49 151 80000003"),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(409);
+    expect(cart.body.code).toBe("slot_unavailable");
+    await expectWhole(me, date, id, 1);
+    expect((await use(me, date, id, false)).status).toBe(201);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("a resource block over all units: a publishable hold on one unit, a secret hold on another: 409, the publishable hold stays whole", async () => {
+    const date = nextDate();
+    const room = await createResource(salon.ws, salon.location.uuid, { kind: "room", quantity: 2 });
+    const treatment = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Treatment", duration: 60, price: 5000, resource_uuids: [room.uuid] },
+    });
+    expect(treatment.status, JSON.stringify(treatment.body)).toBe(201);
+    const item = (stafferId: string | undefined) => [
+      {
+        datetime_start: at("10:00", date),
+        services: [{ service_uuid: treatment.body.uuid, staffer_uuid: stafferId }],
+      },
+    ];
+    const me = visitor();
+    const publicHold = await me("/reservations", {
+      method: "POST",
+      body: { location_uuid: salon.location.uuid, items: item(staff[0]) },
+    });
+    expect(publicHold.status, JSON.stringify(publicHold.body)).toBe(201);
+    const secretHold = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: { location_uuid: salon.location.uuid, items: item(staff[1]) },
+    });
+    expect(secretHold.status, JSON.stringify(secretHold.body)).toBe(201);
+
+    const repair = await admin(`/workspaces/${salon.ws.id}/resources/${room.uuid}/blocked-spots`, {
+      method: "POST",
+      body: { starts_at: at("09:00", date), ends_at: at("12:00", date) },
+    });
+    expect(repair.status, JSON.stringify(repair.body)).toBe(409);
+    expect((await me(`/reservations/${publicHold.body.uuid}`)).status).toBe(200);
+    expect(await liveRows(publicHold.body.uuid)).toBe(2);
+    await expectInSync(salon.ws.id, staff);
+    await expectUnitsInSync(salon.ws.id, [room]);
+    const booked = await me("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        reservation_uuid: publicHold.body.uuid,
+        items: item(staff[0]),
+        ...customer(),
+      },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    await expectUnitsInSync(salon.ws.id, [room]);
+  });
+});
+
+describe("writers meeting over one publishable hold, in a forced order", () => {
+  /** Starts the writes, each held after its claims until all have claimed; then their batches race. */
+  async function afterAllClaimed<T>(writes: (() => Promise<T>)[]) {
+    failpoints.meet("calendar.claimed", writes.length, 5_000);
+    return Promise.all(writes.map((w) => w()));
+  }
+
+  const staffBlockOf = (date: string, stafferId: string | undefined) =>
+    salon.ws.api(`/staffers/${stafferId}/blocked-spots`, {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        starts_at: at("09:00", date),
+        ends_at: at("12:00", date),
+      },
+    });
+
+  it("two staff writes take the same two-staffer hold, one in each calendar: both succeed, the hold ends once", async () => {
+    for (let round = 0; round < 3; round++) {
+      const date = nextDate();
+      const me = visitor();
+      const id = await holdOf(me, date, true);
+      const [booked, blocked] = await afterAllClaimed([
+        () => staffBook(date),
+        () => staffBlockOf(date, staff[1]),
+      ]);
+      expect(booked?.status, JSON.stringify(booked?.body)).toBe(201);
+      expect(blocked?.status, JSON.stringify(blocked?.body)).toBe(201);
+      expect(await liveRows(id)).toBe(0);
+      expect((await me(`/reservations/${id}`)).status).toBe(404);
+      await expectInSync(salon.ws.id, staff);
+    }
+  });
+
+  it("two staff writes take the same hold in one calendar: the second waits for the first, never both over a live hold", async () => {
+    const date = nextDate();
+    const me = visitor();
+    const id = await holdOf(me, date);
+    const [a, b] = await Promise.all([staffBlockOf(date, staff[0]), staffBlockOf(date, staff[0])]);
+    expect([a?.status, b?.status], JSON.stringify([a?.body, b?.body])).toEqual([201, 201]);
+    expect(await liveRows(id)).toBe(0);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("a staff write and DELETE of the hold: whichever claims first, the hold ends once and calendars agree", async () => {
+    for (let round = 0; round < 4; round++) {
+      const date = nextDate();
+      const me = visitor();
+      const id = await holdOf(me, date, true);
+      const del = () => me(`/reservations/${id}`, { method: "DELETE" });
+      const [first, second] =
+        round % 2 === 0
+          ? await Promise.all([staffBook(date), del()])
+          : await Promise.all([del(), staffBook(date)]).then(([d, s]) => [s, d] as const);
+      expect(first?.status, JSON.stringify(first?.body)).toBeOneOf([201, 409]);
+      expect(second?.status, JSON.stringify(second?.body)).toBeOneOf([204, 404]);
+      // Never both lost: the staff write is refused only while the DELETE was freeing the time.
+      expect(first?.status === 201 || second?.status === 204).toBe(true);
+      expect(await liveRows(id)).toBe(0);
+      await expectInSync(salon.ws.id, staff);
+    }
+  });
+
+  it("the hold expires while a staff write that took it is between its claim and its batch: 201, calendars agree", async () => {
+    const date = nextDate();
+    const me = visitor();
+    const id = await holdOf(me, date, true);
+    failpoints.meet("calendar.claimed", 2, 10_000);
+    const before = failpoints.hits("calendar.claimed");
+    const pending = staffBook(date);
+    await vi.waitFor(() => expect(failpoints.hits("calendar.claimed")).toBe(before + 1));
+    // The reservation's time is up: in D1 and in both calendars, whose alarms run now.
+    const past = Date.now() - 1_000;
+    await env.DB.prepare("update reservations set expires_at = ? where id = ?")
+      .bind(past, id)
+      .run();
+    await env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?")
+      .bind(past, id)
+      .run();
+    for (const stafferId of staff) {
+      const stub = calendarFor(env, salon.ws.id, stafferId);
+      await runInDurableObject(stub, (_instance, state) => {
+        state.storage.sql.exec("UPDATE entries SET expires_ms = ? WHERE source_id = ?", past, id);
+      });
+      await runDurableObjectAlarm(stub);
+    }
+    await rendezvous("calendar.claimed");
+    const res = await pending;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await expectInSync(salon.ws.id, staff);
+    expect(await stranger(date, staff[1])).toBe(201);
   });
 });
