@@ -445,3 +445,56 @@ describe("writers meeting over one publishable hold, in a forced order", () => {
     expect(await stranger(date, staff[1])).toBe(201);
   });
 });
+
+describe("a calendar rebuilt from D1 keeps which holds give way", () => {
+  it("after a rebuild, and in an object that lost its storage, staff still take a publishable hold (and never a secret one)", async () => {
+    const date = nextDate();
+    const me = visitor();
+    const id = await holdOf(me, date, true);
+    const secret = await salon.ws.api("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("14:00", date),
+            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: staff[0] }],
+          },
+        ],
+      },
+    });
+    expect(secret.status, JSON.stringify(secret.body)).toBe(201);
+    const rebuilt = await admin(
+      `/workspaces/${salon.ws.id}/staffers/${staff[0]}/calendar/rebuild`,
+      { method: "POST" },
+    );
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
+    // Staffer 1's object loses its storage (a reset namespace): it loads D1 on its next claim.
+    await runInDurableObject(calendarFor(env, salon.ws.id, staff[1] ?? ""), (_i, state) => {
+      for (const table of ["entries", "holds", "replacing", "meta"]) {
+        state.storage.sql.exec(`DELETE FROM ${table}`);
+      }
+    });
+    const blocked = await salon.ws.api(`/staffers/${staff[1]}/blocked-spots`, {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        starts_at: at("09:00", date),
+        ends_at: at("11:00", date),
+      },
+    });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(201);
+    expect(await liveRows(id)).toBe(0);
+    const overSecret = await salon.ws.api(`/staffers/${staff[0]}/blocked-spots`, {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        starts_at: at("14:00", date),
+        ends_at: at("15:00", date),
+      },
+    });
+    expect(overSecret.status, JSON.stringify(overSecret.body)).toBe(409);
+    await expectInSync(salon.ws.id, staff);
+    expect(await stranger(date)).toBe(201);
+  });
+});
