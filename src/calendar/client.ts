@@ -2,10 +2,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
-import { endDisplaced } from "../db/queries/reservations";
+import { endDisplaced, reservationItems } from "../db/queries/reservations";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
+import { heldEntriesByCalendar, type HeldItem } from "../reservations/view";
 import { calendarIdOf } from "./ids";
 import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
@@ -197,8 +198,17 @@ export async function commitWithClaims(
       await Promise.allSettled(held.map((stub) => stub.release(holdId)));
       throw error;
     }
-    // Committed or not, the taken-over holds' other calendars are left to their expiry.
     if (!(await settledAsCommitted(env, workspaceId, holdId, ordered))) throw error;
+    // Committed: the batch's answer naming the ended holds' other entries was lost, so the
+    // stored reservations name them (one read, off the answer's path).
+    if (displaced.length > 0) {
+      const { reservationIds } = displacedHolds(displaced);
+      const taken = new Set(displaced.map((d) => d.id));
+      defer(async () => {
+        const rows = await reservationItems(scope, reservationIds);
+        await dropElsewhere(env, workspaceId, heldSiblings(rows, taken));
+      });
+    }
     return;
   }
   // The ended reservations' entries in calendars this write did not take them from.
@@ -212,11 +222,32 @@ export async function commitWithClaims(
         failpoint("calendar.confirm", holdId);
         await stub.confirm(holdId);
       }),
-      ...[...elsewhere].map(([calendarId, ids]) =>
-        calendarFor(env, workspaceId, calendarId).drop(ids),
-      ),
+      dropElsewhere(env, workspaceId, elsewhere),
     ]),
   );
+}
+
+/** Drops ended publishable holds' entries, one call per calendar (only yielding held entries go). */
+function dropElsewhere(env: Env, workspaceId: string, byCalendar: Map<string, string[]>) {
+  return Promise.allSettled(
+    [...byCalendar].map(([calendarId, ids]) => calendarFor(env, workspaceId, calendarId).drop(ids)),
+  );
+}
+
+/** The entries of stored reservations, per calendar, but the ones this write took itself. */
+function heldSiblings(
+  rows: { items: string }[],
+  taken: ReadonlySet<string>,
+): Map<string, string[]> {
+  const byCalendar = new Map<string, string[]>();
+  for (const row of rows) {
+    for (const [calendarId, ids] of heldEntriesByCalendar(JSON.parse(row.items) as HeldItem[])) {
+      const rest = ids.filter((id) => !taken.has(id));
+      if (rest.length > 0)
+        byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), ...rest]);
+    }
+  }
+  return byCalendar;
 }
 
 /** The reservations of taken-over entries, and the writes of those still in flight. */

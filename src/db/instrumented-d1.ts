@@ -68,6 +68,9 @@ export function instrumentD1(
       const raw = statements.map((s) => (s as Partial<Wrapped>)[RAW] ?? s);
       if (gate && !statements.every((s) => isRead(queryOf(s)))) await gate.pass();
       return hops.track(async () => {
+        // Fault tests: the connection is lost before the batch reaches D1 (it never commits,
+        // but the Worker cannot tell that from a lost answer).
+        failpoint("d1.batch.lost", statements.map(queryOf).join(";\n"));
         const results = await db.batch(raw);
         // Fault tests: the batch committed, but the Worker never hears of it.
         failpoint("d1.batch.committed", statements.map(queryOf).join(";\n"));

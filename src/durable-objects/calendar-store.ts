@@ -170,19 +170,26 @@ export class CalendarStore {
     this.forget(holdId);
   }
 
-  /** Settles a hold (if still open) to what D1 holds: each of its entries kept or dropped. */
-  settle(holdId: string, inD1: Map<string, CalendarEntry>) {
+  /**
+   * Settles a hold (if still open) to what D1 holds: each of its entries kept or dropped.
+   * `committed`: the hold's write is known to be in D1 (its own settlement), so whatever it
+   * replaced or took over and D1 lacks is gone for good, even an entry whose own write has
+   * not confirmed yet (that write committed before, or was fenced by, this one).
+   */
+  settle(holdId: string, inD1: Map<string, CalendarEntry>, committed = false) {
     if (this.sql.exec("SELECT 1 FROM holds WHERE hold_id = ?", holdId).toArray().length === 0) {
       return;
     }
     for (const id of this.idsOf(holdId)) {
       const row = inD1.get(id);
       if (!row) {
-        // A publishable hold this write took over while its own write was in flight belongs to
-        // that write until it settles: absent from D1 may only mean "not committed yet".
+        // Unless this write is known committed, a publishable hold it took over while that
+        // hold's own write was in flight belongs to that write until it settles: absent from
+        // D1 may only mean "not committed yet".
         this.sql.exec(
-          "DELETE FROM entries WHERE id = ? AND (hold_id IS NULL OR hold_id = ?)",
+          "DELETE FROM entries WHERE id = ? AND (? OR hold_id IS NULL OR hold_id = ?)",
           id,
+          committed ? 1 : 0,
           holdId,
         );
         continue;

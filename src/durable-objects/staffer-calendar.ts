@@ -132,16 +132,18 @@ export class StafferCalendar extends DurableObject<Env> {
     holdId: string,
     ids: { entries: string[]; replaces: string[] },
   ): Promise<Settlement> {
-    const inD1 = await fenceAndRead(this.env.DB, [holdId], [...ids.entries, ...ids.replaces]);
-    this.ctx.storage.transactionSync(() => this.store.settle(holdId, inD1));
+    // The hold's own ids too: the publishable holds it took over are known only here, and
+    // an unread one would count as absent from D1 (and be dropped though the write failed).
+    const known = new Set([...ids.entries, ...ids.replaces, ...this.store.idsOf(holdId)]);
+    const inD1 = await fenceAndRead(this.env.DB, [holdId], [...known]);
     // Replaced entries stay locked by this hold until it settles, so their absence is proof;
     // new entries could already have been replaced by a later write.
-    return {
-      committed:
-        ids.replaces.length > 0
-          ? ids.replaces.every((id) => !inD1.has(id))
-          : ids.entries.every((id) => inD1.has(id)),
-    };
+    const committed =
+      ids.replaces.length > 0
+        ? ids.replaces.every((id) => !inD1.has(id))
+        : ids.entries.every((id) => inD1.has(id));
+    this.ctx.storage.transactionSync(() => this.store.settle(holdId, inD1, committed));
+    return { committed };
   }
 
   /** Every live entry (confirmed or held) overlapping [start, end), or all. */

@@ -17,6 +17,18 @@ export async function findReservation(scope: Scope, id: string): Promise<Reserva
   return row ?? null;
 }
 
+/** The stored items of these reservations (one parameter whatever their number). */
+export async function reservationItems(
+  scope: Scope,
+  ids: readonly string[],
+): Promise<{ id: string; items: string }[]> {
+  if (ids.length === 0) return [];
+  return scope.db
+    .select({ id: reservations.id, items: reservations.items })
+    .from(reservations)
+    .where(whereIn(scope, reservations, idIn(reservations.id, ids)));
+}
+
 /** Ends a reservation (used by a booking, or released): its held entries go, and it is marked. */
 export const endReservation = (scope: Scope, id: string, at: number) => [
   scope.db
