@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { commitWithClaims, type CalendarClaim } from "../calendar/client";
+import { commitPlanned, type CalendarClaim } from "../calendar/client";
+import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard } from "../db/guards";
 import { type LoadedBooking, loadBookingWith, type Referenced } from "../db/queries/bookings";
@@ -98,12 +99,12 @@ export async function changeBooking<A = undefined>(
       );
     }
     const read = (alongside ? alongside.read(rows) : undefined) as A;
-    // A unit another write won is noted taken and the change planned again on the same read.
-    for (;;) {
-      const change = await plan(loaded, { scope, env, now: Date.now(), alongside: read, taken });
-      if (!change) return render(loaded);
+    const planning = () => ({ scope, env, now: Date.now(), alongside: read, taken });
+    const change = await plan(loaded, planning());
+    if (!change) return render(loaded);
+    const write = (change: BookingChange) => {
       const rendered = render(change.view);
-      const batch = (): BatchItem<"sqlite">[] => [
+      const build = (): BatchItem<"sqlite">[] => [
         guard(
           scope,
           and(
@@ -117,30 +118,30 @@ export async function changeBooking<A = undefined>(
         ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null),
         eventStatement(scope.db, scope.workspaceId, change.event, rendered),
       ];
-      await rendezvous("booking.change.before_write");
-      try {
-        if (change.claims && change.claims.length > 0) {
-          await commitWithClaims(
-            env,
-            scope.db,
-            scope.workspaceId,
-            change.claims,
-            batch,
-            deps.defer,
-          );
-        } else {
-          const [first, ...rest] = batch();
-          if (first) await scope.db.batch([first, ...rest]);
-        }
-        return rendered;
-      } catch (error) {
-        if (retries.learn(error)) continue;
-        if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
-        if (isGuardFailure(error)) probe("booking.guard_refused");
-        if (attempt >= 2) throw changed();
-        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-        break;
+      return { claims: change.claims ?? [], build, value: rendered };
+    };
+    await rendezvous("booking.change.before_write");
+    try {
+      const first = write(change);
+      if (first.claims.length === 0) {
+        await runBatch(scope.db, first.build());
+        return first.value;
       }
+      // A unit or staffer another write won is noted taken and the change planned again on
+      // the same read; the calendars that granted their part keep it.
+      return await commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
+        plan: async () => {
+          const next = await plan(loaded, planning());
+          if (!next?.claims?.length) throw new Error("the change no longer moves busy time");
+          return write(next);
+        },
+        replan: (refusal) => retries.learn(refusal),
+      });
+    } catch (error) {
+      if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
+      if (isGuardFailure(error)) probe("booking.guard_refused");
+      if (attempt >= 2) throw changed();
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   }
 }

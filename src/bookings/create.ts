@@ -1,5 +1,5 @@
 import { withAlternatives } from "../availability/alternatives";
-import { commitWithClaims } from "../calendar/client";
+import { commitPlanned } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
@@ -11,7 +11,7 @@ import { fieldError, validationError } from "../lib/errors";
 import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
-import { type PlanItem, planItems } from "./planner";
+import { type PlanItem, planItems, stableIds } from "./planner";
 import { itemProblems, planningQuery } from "./prepare";
 import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
@@ -147,8 +147,9 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
+  const ids = stableIds();
 
-  for (;;) {
+  const plan = () => {
     const planned = planItems(held?.items ?? req.items, {
       rules: inputs.rules,
       services,
@@ -156,6 +157,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       resources: inputs.resources,
       resourcesOf: inputs.resourcesOf,
       now,
+      ids,
     });
     const { statements, rendered } = bookingWrite(
       scope.db,
@@ -164,26 +166,25 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       details,
       deps.render,
     );
-    try {
-      const claims = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
-      await commitWithClaims(
-        env,
-        scope.db,
-        workspaceId,
-        claims,
-        () => [
-          ...(redeem ? [guard(scope, redeem.live())] : []),
-          ...statements,
-          ...(redeem?.statements ?? []),
-        ],
-        deps.defer,
-      );
-      return rendered;
-    } catch (error) {
-      // Staffers are the reservation's: no one else to try, only the reason to find.
-      if (redeem) throw await redeem.explain(error);
+    return {
+      claims: redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned),
+      build: () => [
+        ...(redeem ? [guard(scope, redeem.live())] : []),
+        ...statements,
+        ...(redeem?.statements ?? []),
+      ],
+      value: rendered,
+    };
+  };
+  const first = plan();
+  try {
+    return await commitPlanned(env, scope.db, workspaceId, first, deps.defer, {
+      plan,
       // Another request won this staffer or unit: note it busy and let allocation pick another.
-      if (!retries.learn(error)) throw error;
-    }
+      // Staffers are the reservation's: no one else to try, only the reason to find.
+      replan: (refusal) => !redeem && retries.learn(refusal),
+    });
+  } catch (error) {
+    throw redeem ? await redeem.explain(error) : error;
   }
 }

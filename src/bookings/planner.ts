@@ -66,7 +66,32 @@ export interface PlanContext {
   /** The resources a service needs. */
   resourcesOf: (serviceId: string) => string[];
   now: number;
+  /** Ids for the planned rows; `stableIds()` when the write may plan again (see there). */
+  ids?: PlanIds;
 }
+
+/** An id for the row named by `key` (its booking, service and resource within the write). */
+export type PlanIds = (key: string) => string;
+
+/**
+ * The same id for the same row in every plan of one write. A write that plans
+ * again around a refused unit or staffer keeps the claims other calendars
+ * granted only when they are the same claims, entry ids included; with fresh
+ * ids every replan would claim every calendar again.
+ */
+export function stableIds(): PlanIds {
+  const ids = new Map<string, string>();
+  return (key) => {
+    let id = ids.get(key);
+    if (!id) {
+      id = crypto.randomUUID();
+      ids.set(key, id);
+    }
+    return id;
+  };
+}
+
+const freshIds: PlanIds = () => crypto.randomUUID();
 
 /**
  * Places every item on staff calendars (fixed staffers or auto-allocated ones),
@@ -75,6 +100,7 @@ export interface PlanContext {
  * the time is taken.
  */
 export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
+  const ids = ctx.ids ?? freshIds;
   // Copies: time placed for earlier items must count as busy for later ones.
   const calendars = new Map<string, StafferCalendarInput>();
   const calendarOf = (c: StafferCalendarInput) => {
@@ -92,7 +118,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
   }));
   const unitBusy = new Map(resources.flatMap((r) => r.units.map((u) => [u.id, u.busy] as const)));
 
-  return items.map((item) => {
+  return items.map((item, k) => {
     const services = item.services.map((s) => {
       const row = ctx.services.get(s.serviceId);
       if (!row) throw new Error(`service ${s.serviceId} was not loaded`);
@@ -116,7 +142,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
     });
     if (!placed) throw whyNot(item, services[0], ctx);
     const booking: PlannedBooking = {
-      id: crypto.randomUUID(),
+      id: ids(`booking ${k}`),
       services: placed.map((p, position) => {
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
@@ -125,7 +151,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         calendars.get(p.stafferId)?.busy.push(busy);
         for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
         return {
-          id: crypto.randomUUID(),
+          id: ids(`service ${k}.${position}`),
           serviceId: row.id,
           stafferId: p.stafferId,
           position,
@@ -138,7 +164,12 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
           originalPrice: row.price,
           taxName: row.taxName,
           taxRateBp: row.taxRateBp,
-          units: p.unitIds.map((calendarId) => plannedUnit(calendarId)),
+          units: p.unitIds.map((calendarId) =>
+            plannedUnit(
+              calendarId,
+              ids(`unit ${k}.${position} ${ownerColumns(calendarId).resourceId ?? ""}`),
+            ),
+          ),
         };
       }),
     };

@@ -1,9 +1,9 @@
-import { commitWithClaims, type Defer } from "../calendar/client";
+import { commitPlanned, type Defer } from "../calendar/client";
 import type { CalendarEntry } from "../calendar/types";
 import { claimsOf, plannedEntries } from "../bookings/calendar-entries";
 import { entryRows } from "../calendar/entry-rows";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
-import { bookingStart, type PlannedBooking, planItems } from "../bookings/planner";
+import { bookingStart, type PlannedBooking, planItems, stableIds } from "../bookings/planner";
 import { insertRows } from "../db/bounded";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
@@ -33,7 +33,8 @@ export async function createReservation(
   const id = crypto.randomUUID();
 
   const retries = new ClaimRetries(inputs.busyOf);
-  for (;;) {
+  const ids = stableIds();
+  const plan = () => {
     const planned = planItems(req.items, {
       rules: inputs.rules,
       services,
@@ -41,6 +42,7 @@ export async function createReservation(
       resources: inputs.resources,
       resourcesOf: inputs.resourcesOf,
       now,
+      ids,
     });
     const items = heldItemsOf(planned);
     const row = {
@@ -56,28 +58,25 @@ export async function createReservation(
       calendarId,
       entry: { ...entry, expires: expiresAt } satisfies CalendarEntry,
     }));
-    try {
-      await commitWithClaims(
-        env,
-        scope.db,
-        scope.workspaceId,
-        claimsOf(entries),
-        () => [
-          scope.db.insert(reservations).values(row),
-          ...insertRows(
-            scope.db,
-            calendarEntries,
-            entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
-          ),
-        ],
-        deps.defer,
-      );
-      return renderReservation(row);
-    } catch (error) {
-      // Another request won this staffer or unit: note it busy and let allocation pick another.
-      if (!retries.learn(error)) throw error;
-    }
-  }
+    return {
+      claims: claimsOf(entries),
+      build: () => [
+        scope.db.insert(reservations).values(row),
+        ...insertRows(
+          scope.db,
+          calendarEntries,
+          entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
+        ),
+      ],
+      value: row,
+    };
+  };
+  const row = await commitPlanned(env, scope.db, scope.workspaceId, plan(), deps.defer, {
+    plan,
+    // Another request won this staffer or unit: note it busy and let allocation pick another.
+    replan: (refusal) => retries.learn(refusal),
+  });
+  return renderReservation(row);
 }
 
 /** The planned items as the reservation stores and shows them; planned ids become entry ids. */
