@@ -2,7 +2,13 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  calendarWriteErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { deferAfterResponse } from "../../defer";
 
@@ -17,7 +23,7 @@ export const route = createRoute({
   responses: {
     201: json(ReservationSchema, "Held"),
     ...authErrors,
-    ...bodyErrors,
+    ...calendarWriteErrors,
     ...conflictErrors("A time is taken (`slot_unavailable`, with `alternatives`)", [
       "slot_unavailable",
     ]),
