@@ -123,7 +123,8 @@ export async function runFanoutBench(): Promise<void> {
       (await roomyCart.json()) as { bookings: { uuid: string; start_time: string }[] }
     ).bookings[0];
     if (booking) {
-      const moved = new Date(Date.parse(booking.start_time) + 3 * 3_600_000)
+      // From 08:00 to 15:00: clear of the day's 12:00 item, every service and unit moving.
+      const moved = new Date(Date.parse(booking.start_time) + 7 * 3_600_000)
         .toISOString()
         .replace(".000Z", "Z");
       rows.push(
