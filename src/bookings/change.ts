@@ -16,6 +16,7 @@ import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
 import type { BusyInterval } from "../domain/availability";
 import { ClaimRetries } from "./claim-retries";
+import { type PlanIds, stableIds } from "./planner";
 import type { BookingDeps } from "./deps";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */
@@ -38,6 +39,8 @@ export interface Planning<A = undefined> {
   alongside: A;
   /** Time calendars refused to this change since it read D1, per calendar: plan around it. */
   taken: ReadonlyMap<string, BusyInterval[]>;
+  /** Ids of new entries, the same in every plan of this read (a replan keeps granted claims). */
+  ids: PlanIds;
 }
 
 /**
@@ -99,7 +102,8 @@ export async function changeBooking<A = undefined>(
       );
     }
     const read = (alongside ? alongside.read(rows) : undefined) as A;
-    const planning = () => ({ scope, env, now: Date.now(), alongside: read, taken });
+    const ids = stableIds();
+    const planning = () => ({ scope, env, now: Date.now(), alongside: read, taken, ids });
     const change = await plan(loaded, planning());
     if (!change) return render(loaded);
     const write = (change: BookingChange) => {
