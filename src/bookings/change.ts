@@ -16,7 +16,7 @@ import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
 import type { BusyInterval } from "../domain/availability";
 import { ClaimRetries } from "./claim-retries";
-import { type PlanIds, stableIds } from "./planner";
+import { type PlanIds, stableIds } from "./plan-ids";
 import type { BookingDeps } from "./deps";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */

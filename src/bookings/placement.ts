@@ -2,7 +2,8 @@ import type { engineInputs } from "../availability/engine-input";
 import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
-import { type PlanIds, type PlannedUnit, plannedUnit } from "./planner";
+import { type PlannedUnit, plannedUnit } from "./planner";
+import type { PlanIds } from "./plan-ids";
 import { ownerColumns } from "../calendar/ids";
 
 type Inputs = NonNullable<ReturnType<typeof engineInputs>>;

@@ -10,6 +10,7 @@ import {
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
+import type { PlanIds } from "./plan-ids";
 
 /** One unit of a resource a service takes, with the id of its calendar entry. */
 export interface PlannedUnit {
@@ -68,27 +69,6 @@ export interface PlanContext {
   now: number;
   /** Ids for the planned rows; `stableIds()` when the write may plan again (see there). */
   ids?: PlanIds;
-}
-
-/** An id for the row named by `key` (its booking, service and resource within the write). */
-export type PlanIds = (key: string) => string;
-
-/**
- * The same id for the same row in every plan of one write. A write that plans
- * again around a refused unit or staffer keeps the claims other calendars
- * granted only when they are the same claims, entry ids included; with fresh
- * ids every replan would claim every calendar again.
- */
-export function stableIds(): PlanIds {
-  const ids = new Map<string, string>();
-  return (key) => {
-    let id = ids.get(key);
-    if (!id) {
-      id = crypto.randomUUID();
-      ids.set(key, id);
-    }
-    return id;
-  };
 }
 
 const freshIds: PlanIds = () => crypto.randomUUID();

@@ -1,4 +1,3 @@
-import type { Env } from "../env";
 import { ApiError } from "../lib/errors";
 
 /**
@@ -72,5 +71,5 @@ export function budgeted<N extends object>(ns: N, budget: CalendarBudget): N {
 }
 
 /** The request's budget; outside a request (jobs, direct calls in tests) a fresh one per write. */
-export const budgetOf = (env: Env): CalendarBudget =>
+export const budgetOf = (env: { STAFFER_CALENDAR: unknown }): CalendarBudget =>
   (env.STAFFER_CALENDAR as unknown as WithBudget)[BUDGET] ?? new CalendarBudget();

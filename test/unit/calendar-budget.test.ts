@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CalendarBudget, CLAIMS_PER_CALENDAR, MAX_CALENDAR_CALLS } from "../../src/calendar/budget";
-import { stableIds } from "../../src/bookings/planner";
+import { stableIds } from "../../src/bookings/plan-ids";
 import { HopCounter } from "../../src/lib/hops";
 
 describe("CalendarBudget", () => {
