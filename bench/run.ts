@@ -1,11 +1,15 @@
 import { runAvailabilityBench } from "./availability";
 import { runBookingsBench } from "./bookings";
 import { runDistanceBench } from "./distance";
+import { runFanoutBench } from "./fanout";
 
 // `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
 // `npm run bench -- --distance`: only the distance mode (a fixed delay on every D1 and calendar call).
+// `npm run bench -- --fanout`: only calendar calls and D1 statements per request at the maxima.
 if (process.argv.includes("--distance")) {
   await runDistanceBench();
+} else if (process.argv.includes("--fanout")) {
+  await runFanoutBench();
 } else {
   await runAvailabilityBench();
   console.log("");

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { commitWithClaims, type CalendarClaim, staffClaims } from "../calendar/client";
+import { commitPlanned, type CalendarClaim, staffClaims } from "../calendar/client";
+import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { atVersion, guard } from "../db/guards";
 import { type LoadedBooking, loadBookingWith, type Referenced } from "../db/queries/bookings";
@@ -15,6 +16,7 @@ import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
 import type { BusyInterval } from "../domain/availability";
 import { ClaimRetries } from "./claim-retries";
+import { type PlanIds, stableIds } from "./plan-ids";
 import type { BookingDeps } from "./deps";
 
 /** What a lifecycle operation wants to write, planned from the booking as read. */
@@ -37,6 +39,8 @@ export interface Planning<A = undefined> {
   alongside: A;
   /** Time calendars refused to this change since it read D1, per calendar: plan around it. */
   taken: ReadonlyMap<string, BusyInterval[]>;
+  /** Ids of new entries, the same in every plan of this read (a replan keeps granted claims). */
+  ids: PlanIds;
 }
 
 /**
@@ -98,13 +102,14 @@ export async function changeBooking<A = undefined>(
       );
     }
     const read = (alongside ? alongside.read(rows) : undefined) as A;
-    // A unit another write won is noted taken and the change planned again on the same read.
-    for (;;) {
-      const now = Date.now();
-      const change = await plan(loaded, { scope, env, now, alongside: read, taken });
-      if (!change) return render(loaded);
+    const ids = stableIds();
+    const planning = () => ({ scope, env, now: Date.now(), alongside: read, taken, ids });
+    const firstPlanning = planning();
+    const change = await plan(loaded, firstPlanning);
+    if (!change) return render(loaded);
+    const write = (change: BookingChange, now: number) => {
       const rendered = render(change.view);
-      const batch = (): BatchItem<"sqlite">[] => [
+      const build = (): BatchItem<"sqlite">[] => [
         guard(
           scope,
           and(
@@ -118,30 +123,31 @@ export async function changeBooking<A = undefined>(
         ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null, now),
         eventStatement(scope.db, scope.workspaceId, change.event, rendered),
       ];
-      await rendezvous("booking.change.before_write");
-      try {
-        if (change.claims && change.claims.length > 0) {
-          await commitWithClaims(
-            env,
-            scope.db,
-            scope.workspaceId,
-            staffClaims(change.claims, deps.staff),
-            batch,
-            deps.defer,
-          );
-        } else {
-          const [first, ...rest] = batch();
-          if (first) await scope.db.batch([first, ...rest]);
-        }
-        return rendered;
-      } catch (error) {
-        if (retries.learn(error)) continue;
-        if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
-        if (isGuardFailure(error)) probe("booking.guard_refused");
-        if (attempt >= 2) throw changed();
-        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-        break;
+      return { claims: staffClaims(change.claims ?? [], deps.staff), build, value: rendered };
+    };
+    await rendezvous("booking.change.before_write");
+    try {
+      const first = write(change, firstPlanning.now);
+      if (first.claims.length === 0) {
+        await runBatch(scope.db, first.build());
+        return first.value;
       }
+      // A unit or staffer another write won is noted taken and the change planned again on
+      // the same read; the calendars that granted their part keep it.
+      return await commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
+        plan: async () => {
+          const again = planning();
+          const next = await plan(loaded, again);
+          if (!next?.claims?.length) throw new Error("the change no longer moves busy time");
+          return write(next, again.now);
+        },
+        replan: (refusal) => retries.learn(refusal),
+      });
+    } catch (error) {
+      if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
+      if (isGuardFailure(error)) probe("booking.guard_refused");
+      if (attempt >= 2) throw changed();
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
     }
   }
 }

@@ -2,8 +2,13 @@ import { isUnitCalendar } from "../calendar/ids";
 import type { BusyInterval } from "../domain/availability";
 import { SlotTakenError } from "../lib/errors";
 
-/** Auto-allocation retries when another request claimed the chosen staffer first. */
-const STAFFER_RETRIES = 2;
+/**
+ * Auto-allocation retries when another request claimed the chosen staffer
+ * first. Each one claims only the changed calendars (the others keep what
+ * they granted), and the request's calendar budget stops them sooner when
+ * they would cost too many calls.
+ */
+const STAFFER_RETRIES = 10;
 /**
  * A resource has at most 50 units, and each refusal rules one out: requests
  * that all chose the first free unit at once are spread over the others
@@ -14,7 +19,11 @@ const UNIT_RETRIES = 50;
 /**
  * Replanning after a calendar refused a claim: the refused time is noted busy
  * where the plan reads it, so the next plan picks another staffer or unit.
- * Every retry is one more calendar call and no D1 call.
+ * Every calendar that refused in the same pass is learnt at once (ten
+ * resources whose first units another write took are ten units to avoid, not
+ * ten rounds). Every retry is more calendar calls and no D1 call; the
+ * request's calendar budget (`calendar/budget.ts`) ends the retries first
+ * when they would claim a calendar a third time or pass its calls.
  */
 export class ClaimRetries {
   private staffers = 0;
@@ -25,11 +34,16 @@ export class ClaimRetries {
   /** Whether to plan again; records what the refusal showed as taken. */
   learn(error: unknown): boolean {
     if (!(error instanceof SlotTakenError)) return false;
-    const unit = isUnitCalendar(error.calendarId);
-    if (unit ? this.units++ >= UNIT_RETRIES : this.staffers++ >= STAFFER_RETRIES) return false;
-    const busy = this.busyOf(error.calendarId);
-    if (!busy) return false;
-    busy.push(...error.conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
-    return true;
+    const kinds = new Set(error.refused.map((r) => isUnitCalendar(r.calendarId)));
+    if (kinds.has(true) && this.units++ >= UNIT_RETRIES) return false;
+    if (kinds.has(false) && this.staffers++ >= STAFFER_RETRIES) return false;
+    let learnt = false;
+    for (const { calendarId, conflicts } of error.refused) {
+      const busy = this.busyOf(calendarId);
+      if (!busy) continue;
+      busy.push(...conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      learnt = true;
+    }
+    return learnt;
   }
 }

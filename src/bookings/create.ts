@@ -1,5 +1,5 @@
 import { withAlternatives } from "../availability/alternatives";
-import { commitWithClaims, staffClaims } from "../calendar/client";
+import { commitPlanned, staffClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
@@ -14,6 +14,7 @@ import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanContext, type PlanItem, planItems } from "./planner";
+import { stableIds } from "./plan-ids";
 import { itemProblems, planningQuery } from "./prepare";
 import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
@@ -152,12 +153,13 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
+  const ids = stableIds();
   // Lets a race test hold a booking between its read and its claims (inert otherwise).
   const read = redeem ? "booking.create.reservation_read" : "booking.create.read";
   probe(read);
   await rendezvous(read);
 
-  for (;;) {
+  const plan = () => {
     const planned = planAround(held?.items ?? req.items, deps.staff, {
       rules: inputs.rules,
       services,
@@ -165,6 +167,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       resources: inputs.resources,
       resourcesOf: inputs.resourcesOf,
       now,
+      ids,
     });
     const { statements, rendered } = bookingWrite(
       scope.db,
@@ -173,28 +176,29 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       details,
       deps.render,
     );
-    try {
-      const own = redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned);
-      const claims = staffClaims(own, deps.staff);
-      await commitWithClaims(
-        env,
-        scope.db,
-        workspaceId,
-        claims,
-        () => [
-          ...(redeem ? [guard(scope, redeem.live())] : []),
-          ...statements,
-          ...(redeem?.statements ?? []),
-        ],
-        deps.defer,
-      );
-      return rendered;
-    } catch (error) {
-      // Staffers are the reservation's: no one else to try, only the reason to find.
-      if (redeem) throw await redeem.explain(error);
+    return {
+      claims: staffClaims(
+        redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned),
+        deps.staff,
+      ),
+      build: () => [
+        ...(redeem ? [guard(scope, redeem.live())] : []),
+        ...statements,
+        ...(redeem?.statements ?? []),
+      ],
+      value: rendered,
+    };
+  };
+  const first = plan();
+  try {
+    return await commitPlanned(env, scope.db, workspaceId, first, deps.defer, {
+      plan,
       // Another request won this staffer or unit: note it busy and let allocation pick another.
-      if (!retries.learn(error)) throw error;
-    }
+      // Staffers are the reservation's: no one else to try, only the reason to find.
+      replan: (refusal) => !redeem && retries.learn(refusal),
+    });
+  } catch (error) {
+    throw redeem ? await redeem.explain(error) : error;
   }
 }
 

@@ -3,6 +3,8 @@ import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../doma
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
 import { type PlannedUnit, plannedUnit } from "./planner";
+import type { PlanIds } from "./plan-ids";
+import { ownerColumns } from "../calendar/ids";
 
 type Inputs = NonNullable<ReturnType<typeof engineInputs>>;
 
@@ -51,14 +53,21 @@ export function assertPlacementsFit(
  * Takes the first free unit of every resource each placement's service needs,
  * counting units given to earlier placements (409 when a resource has none
  * free); the placement's own current time must be left out of `inputs`.
+ * `entryIds` names the entries the same in every plan of one write.
  */
-export function unitsFor(inputs: Inputs, placements: Placement[]): PlannedUnit[][] {
+export function unitsFor(
+  inputs: Inputs,
+  placements: Placement[],
+  entryIds?: PlanIds,
+): PlannedUnit[][] {
   const resources = new Map(inputs.resources.map((r) => [r.id, prepareResource(r)]));
   const given: TakenUnits = new Map();
-  return placements.map((p) => {
+  return placements.map((p, i) => {
     const end = p.start + (p.durationMin + p.bufferMin) * MINUTE;
     const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given);
     if (!ids) throw taken();
-    return ids.map((id) => plannedUnit(id));
+    return ids.map((id) =>
+      plannedUnit(id, entryIds?.(`unit ${i} ${ownerColumns(id).resourceId ?? ""}`)),
+    );
   });
 }

@@ -11,6 +11,7 @@ import {
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { MINUTE } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
+import type { PlanIds } from "./plan-ids";
 
 /** One unit of a resource a service takes, with the id of its calendar entry. */
 export interface PlannedUnit {
@@ -69,7 +70,11 @@ export interface PlanContext {
   now: number;
   /** A staff write planning over publishable keys' holds: their time counts as free. */
   overHolds?: boolean;
+  /** Ids for the planned rows; `stableIds()` when the write may plan again (see there). */
+  ids?: PlanIds;
 }
+
+const freshIds: PlanIds = () => crypto.randomUUID();
 
 /**
  * Places every item on staff calendars (fixed staffers or auto-allocated ones),
@@ -78,6 +83,7 @@ export interface PlanContext {
  * the time is taken.
  */
 export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
+  const ids = ctx.ids ?? freshIds;
   // Copies: time placed for earlier items must count as busy for later ones.
   const busyCopy = (busy: BusyInterval[]) =>
     ctx.overHolds ? busy.filter((b) => !b.yields) : [...busy];
@@ -97,7 +103,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
   }));
   const unitBusy = new Map(resources.flatMap((r) => r.units.map((u) => [u.id, u.busy] as const)));
 
-  return items.map((item) => {
+  return items.map((item, k) => {
     const services = item.services.map((s) => {
       const row = ctx.services.get(s.serviceId);
       if (!row) throw new Error(`service ${s.serviceId} was not loaded`);
@@ -121,7 +127,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
     });
     if (!placed) throw whyNot(item, services[0], ctx);
     const booking: PlannedBooking = {
-      id: crypto.randomUUID(),
+      id: ids(`booking ${k}`),
       services: placed.map((p, position) => {
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
@@ -130,7 +136,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         calendars.get(p.stafferId)?.busy.push(busy);
         for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
         return {
-          id: crypto.randomUUID(),
+          id: ids(`service ${k}.${position}`),
           serviceId: row.id,
           stafferId: p.stafferId,
           position,
@@ -143,7 +149,12 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
           originalPrice: row.price,
           taxName: row.taxName,
           taxRateBp: row.taxRateBp,
-          units: p.unitIds.map((calendarId) => plannedUnit(calendarId)),
+          units: p.unitIds.map((calendarId) =>
+            plannedUnit(
+              calendarId,
+              ids(`unit ${k}.${position} ${ownerColumns(calendarId).resourceId ?? ""}`),
+            ),
+          ),
         };
       }),
     };

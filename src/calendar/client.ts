@@ -8,6 +8,8 @@ import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
 import { heldEntriesByCalendar, type HeldItem } from "../reservations/view";
 import { calendarIdOf } from "./ids";
+import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
+import { budgetOf, type CalendarBudget, MAX_CALENDAR_CALLS, requestTooLarge } from "./budget";
 import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
 /** The calendar object of a staffer or of one resource unit (see `./ids`). */
@@ -48,15 +50,6 @@ export const runAlongside: Defer = (task) => {
 type Stub = ReturnType<typeof calendarFor>;
 type Claimed = { stub: Stub; result: ClaimResult } | { stub: Stub; error: unknown };
 
-/** What the granted claims of a write hold: the stubs to confirm, the holds they took over. */
-interface Held {
-  stubs: Stub[];
-  displaced: DisplacedEntry[];
-}
-
-const displacedBy = (claimed: Claimed[]): DisplacedEntry[] =>
-  claimed.flatMap((c) => ("result" in c && c.result.ok ? (c.result.displaced ?? []) : []));
-
 function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarClaim) {
   const stub = calendarFor(env, workspaceId, claim.calendarId);
   return stub
@@ -86,7 +79,7 @@ function refusalOf(
   claimed: Claimed[],
   write: CalendarClaim[] = claims,
 ): unknown {
-  let taken: SlotTakenError | null = null;
+  const taken: { calendarId: string; conflicts: CalendarEntry[] }[] = [];
   let changed = false;
   // Only a change of an existing record (it replaces time) can meet its own record's time.
   const changing = write.some((c) => (c.replaces?.length ?? 0) > 0);
@@ -98,57 +91,198 @@ function refusalOf(
     if (c.result.reason === "replacing" || c.result.conflicts.some((e) => own.has(e.source))) {
       changed = true;
     } else {
-      taken ??= new SlotTakenError(claims[i]?.calendarId ?? "", c.result.conflicts);
+      taken.push({ calendarId: claims[i]?.calendarId ?? "", conflicts: c.result.conflicts });
     }
   }
   if (changed) return new RecordChangedError();
-  return taken;
+  const [first, ...others] = taken;
+  return first ? new SlotTakenError(first.calendarId, first.conflicts, others) : null;
+}
+
+/** What one plan of a write claims and writes, and what the write answers once committed. */
+export interface PlannedWrite<T> {
+  claims: CalendarClaim[];
+  /** The D1 batch, built once the time is held (so its guards read the clock then). */
+  build: () => BatchItem<"sqlite">[];
+  value: T;
+}
+
+/** Statements `endDisplaced` may add to a staff write's batch (fence, delete, release). */
+const ENDING_STATEMENTS = 3;
+
+const byCalendarId = (a: CalendarClaim, b: CalendarClaim) =>
+  a.calendarId < b.calendarId ? -1 : a.calendarId > b.calendarId ? 1 : 0;
+
+const sameClaim = (a: CalendarClaim, b: CalendarClaim) =>
+  JSON.stringify([a.entries, a.replaces ?? [], a.checkConflicts, a.displaces ?? false]) ===
+  JSON.stringify([b.entries, b.replaces ?? [], b.checkConflicts, b.displaces ?? false]);
+
+/**
+ * Refused up front, before any calendar is touched: a write whose claims and
+ * confirms alone pass the request's calendar calls, or whose batch passes D1's
+ * statements per batch.
+ */
+function assertFits(planned: PlannedWrite<unknown>) {
+  const calendars = planned.claims.length;
+  if (2 * calendars > MAX_CALENDAR_CALLS) {
+    throw requestTooLarge(
+      `The request needs ${calendars} calendars (staffers and resource units), ${2 * calendars} calendar calls; at most ${MAX_CALENDAR_CALLS} are made per request. Split it into smaller requests.`,
+    );
+  }
+  // The batch as it will be sent: the fence guard first.
+  // A staff write may also end publishable holds it takes over (`endDisplaced`).
+  const ending = planned.claims.some((c) => c.displaces) ? ENDING_STATEMENTS : 0;
+  const statements = 1 + planned.build().length + ending;
+  if (statements > D1_MAX_BATCH_STATEMENTS) throw new TooManyStatementsError(statements);
 }
 
 /**
- * Holds the time in every calendar of a write: all at once (one hop however
- * many staffers), and, when that fails while some calendars granted their
- * part, once more one calendar at a time in sorted calendar order. Claims
- * never wait for each other, so neither way can deadlock; the sorted pass
- * keeps two writes that each won a part of the other's calendars from both
- * giving up: the one that wins the first calendar wins them all.
+ * The claims of one write under one hold id, across the plans it tries: the
+ * calendars that granted a claim keep it while the write plans again around a
+ * refusal, so replanning claims only what changed. Every claim draws on the
+ * request's budget, which no retry may pass.
  */
-async function claimAll(
-  env: Env,
-  workspaceId: string,
-  holdId: string,
-  ordered: CalendarClaim[],
-): Promise<Held> {
-  const release = (stubs: Stub[]) => Promise.allSettled(stubs.map((stub) => stub.release(holdId)));
-  const granted = (claimed: Claimed[]) =>
-    claimed.filter((c) => "result" in c && c.result.ok).map((c) => c.stub);
+class Claims {
+  readonly holdId = crypto.randomUUID();
+  /** Per calendar: the granted claim, and the publishable holds it took over. */
+  readonly held = new Map<
+    string,
+    { claim: CalendarClaim; stub: Stub; displaced: DisplacedEntry[] }
+  >();
+  /** The refusal a retry was meant to get past: the answer once the budget allows no retry. */
+  private last: unknown = null;
 
-  const together = await Promise.all(ordered.map((c) => claimOn(env, workspaceId, holdId, c)));
-  const refusal = refusalOf(ordered, together);
-  if (refusal === null) {
-    return { stubs: together.map((c) => c.stub), displaced: displacedBy(together) };
+  constructor(
+    private readonly env: Env,
+    private readonly workspaceId: string,
+    private readonly budget: CalendarBudget,
+  ) {}
+
+  /** Gives back what the listed calendars hold (the write certainly did not reach D1). */
+  async release(calendarIds: string[]): Promise<void> {
+    const stubs = calendarIds.flatMap((id) => {
+      const h = this.held.get(id);
+      this.held.delete(id);
+      return h ? [h.stub] : [];
+    });
+    this.budget.ended(stubs.length);
+    await Promise.allSettled(stubs.map((stub) => stub.release(this.holdId)));
   }
-  // Nothing was written yet: what any calendar holds can go.
-  const partly = granted(together);
-  await release(partly);
-  // Taking turns settles ties between different writes; a record changing under this one
-  // (or a plain taken slot with nothing granted) is answered as it is.
-  if (ordered.length === 1 || partly.length === 0 || refusal instanceof RecordChangedError)
-    throw refusal;
-  probe("calendar.claims.one_by_one");
-  await rendezvous("calendar.claims.one_by_one");
 
-  const held: Claimed[] = [];
-  for (const claim of ordered) {
-    const one = await claimOn(env, workspaceId, holdId, claim);
-    const problem = refusalOf([claim], [one], ordered);
-    if (problem !== null) {
-      await release(held.map((c) => c.stub));
-      throw problem;
+  releaseAll = () => this.release([...this.held.keys()]);
+
+  /** Stops here when the budget does not allow claiming these calendars. */
+  private afford(claims: CalendarClaim[]) {
+    const ids = claims.map((c) => c.calendarId);
+    if (this.budget.fits(ids, this.held.size)) return;
+    throw this.last ?? new RecordChangedError();
+  }
+
+  private claimOne(claim: CalendarClaim): Promise<Claimed> {
+    this.budget.claimed(claim.calendarId);
+    return claimOn(this.env, this.workspaceId, this.holdId, claim);
+  }
+
+  /**
+   * Claims every calendar of `write` not held yet, all at once (one hop
+   * however many); the refusal, or null when all of `write` is held.
+   */
+  async together(write: CalendarClaim[]): Promise<unknown> {
+    const wanted = write.filter((c) => !this.held.has(c.calendarId));
+    this.afford(wanted);
+    const claimed = await Promise.all(wanted.map((c) => this.claimOne(c)));
+    claimed.forEach((c, i) => {
+      const claim = wanted[i];
+      if (claim && "result" in c && c.result.ok)
+        this.held.set(claim.calendarId, {
+          claim,
+          stub: c.stub,
+          displaced: c.result.displaced ?? [],
+        });
+    });
+    const refusal = refusalOf(wanted, claimed, write);
+    if (refusal !== null) this.last = refusal;
+    return refusal;
+  }
+
+  /**
+   * Takes turns with other writes over the same calendars, in sorted calendar
+   * order: what this write holds before the first calendar it lacks stays
+   * held, the rest is given back and claimed one at a time, so of two writes
+   * that each won a part of the other's calendars, the one that holds the
+   * first wins them all. Claims never wait for each other, so this cannot
+   * deadlock. Throws the refusal when a calendar refuses again.
+   */
+  async inTurn(write: CalendarClaim[]): Promise<void> {
+    const first = write.findIndex((c) => !this.held.has(c.calendarId));
+    if (first < 0) return;
+    const rest = write.slice(first);
+    await this.release(rest.map((c) => c.calendarId));
+    this.afford(rest);
+    probe("calendar.claims.one_by_one");
+    await rendezvous("calendar.claims.one_by_one");
+    for (const claim of rest) {
+      const one = await this.claimOne(claim);
+      const problem = refusalOf([claim], [one], write);
+      if (problem !== null) throw problem;
+      this.held.set(claim.calendarId, {
+        claim,
+        stub: one.stub,
+        displaced: "result" in one && one.result.ok ? (one.result.displaced ?? []) : [],
+      });
     }
-    held.push(one);
   }
-  return { stubs: held.map((c) => c.stub), displaced: displacedBy(held) };
+}
+
+/**
+ * Holds the time in every calendar of a write, planning again where the
+ * write can go elsewhere:
+ * 1. all calendars at once (one hop however many);
+ * 2. on a refusal the write can plan around (`replan` learns the taken time:
+ *    another staffer or unit), the calendars that granted their part keep
+ *    it, and only the changed claims are made, again all at once;
+ * 3. when it cannot, and some calendars granted their part, it takes turns
+ *    once in sorted calendar order (`Claims.inTurn`).
+ * Every claim draws on the request's budget: no calendar is claimed more than
+ * twice, and when the budget allows no further try the write answers the
+ * refusal (409) instead. Returns the plan that holds all its calendars.
+ */
+async function claimPlanned<T>(
+  claims: Claims,
+  plan: () => PlannedWrite<T> | Promise<PlannedWrite<T>>,
+  replan: (refusal: unknown) => boolean,
+  first: PlannedWrite<T>,
+): Promise<PlannedWrite<T>> {
+  let current = first;
+  for (;;) {
+    const write = [...current.claims].sort(byCalendarId);
+    // Held for an earlier plan and no longer wanted as held: given back first.
+    const wanted = new Map(write.map((c) => [c.calendarId, c]));
+    await claims.release(
+      [...claims.held].flatMap(([id, h]) => {
+        const want = wanted.get(id);
+        return want && sameClaim(want, h.claim) ? [] : [id];
+      }),
+    );
+    const refusal = await claims.together(write);
+    if (refusal === null) return current;
+    // A record changing under this write (the caller reads it afresh), or a calendar that
+    // failed, is answered as it is.
+    if (!(refusal instanceof SlotTakenError)) throw refusal;
+    if (replan(refusal)) {
+      const next = await Promise.resolve()
+        .then(plan)
+        .catch(() => null);
+      if (next) {
+        current = next;
+        continue;
+      }
+    }
+    // Nothing to take turns over: a plain taken slot is answered as it is.
+    if (write.length === 1 || claims.held.size === 0) throw refusal;
+    await claims.inTurn(write);
+    return current;
+  }
 }
 
 /**
@@ -174,11 +308,48 @@ export async function commitWithClaims(
   build: () => BatchItem<"sqlite">[],
   defer: Defer = runAlongside,
 ): Promise<void> {
-  const holdId = crypto.randomUUID();
-  const ordered = [...claims].sort((a, b) =>
-    a.calendarId < b.calendarId ? -1 : a.calendarId > b.calendarId ? 1 : 0,
-  );
-  const { stubs: held, displaced } = await claimAll(env, workspaceId, holdId, ordered);
+  await commitPlanned(env, db, workspaceId, { claims, build, value: undefined }, defer);
+}
+
+/**
+ * `commitWithClaims` for a write that can go elsewhere when a calendar refuses
+ * (auto-allocated staffers, the units of a resource): `replan` learns what the
+ * refusal showed taken and says whether to plan again, `plan` plans again.
+ * Answers the committed plan's value. A plan too large for one request is
+ * refused before any calendar is touched (422 `request_too_large`).
+ */
+export async function commitPlanned<T>(
+  env: Env,
+  db: Database,
+  workspaceId: string,
+  first: PlannedWrite<T>,
+  defer: Defer = runAlongside,
+  replanning?: {
+    plan: () => PlannedWrite<T> | Promise<PlannedWrite<T>>;
+    replan: (refusal: unknown) => boolean;
+  },
+): Promise<T> {
+  assertFits(first);
+  const budget = budgetOf(env);
+  const claims = new Claims(env, workspaceId, budget);
+  let planned: PlannedWrite<T>;
+  try {
+    planned = await claimPlanned(
+      claims,
+      replanning?.plan ?? (() => first),
+      replanning?.replan ?? (() => false),
+      first,
+    );
+  } catch (error) {
+    // Nothing was written yet: what any calendar holds can go.
+    await claims.releaseAll();
+    throw error;
+  }
+  const { holdId } = claims;
+  const granted = [...claims.held.values()];
+  const held = granted.map((h) => h.stub);
+  const displaced = granted.flatMap((h) => h.displaced);
+  const ordered = [...planned.claims].sort(byCalendarId);
   const scope = { db, workspaceId };
   const ending =
     displaced.length > 0 ? endDisplaced(scope, displacedHolds(displaced), Date.now()) : null;
@@ -190,14 +361,15 @@ export async function commitWithClaims(
   try {
     results = await runBatch(db, [
       guard(scope, holdNotFenced(holdId)),
-      ...build(),
+      ...planned.build(),
       ...(ending?.statements ?? []),
     ]);
   } catch (error) {
     if (isDefiniteFailure(error)) {
-      await Promise.allSettled(held.map((stub) => stub.release(holdId)));
+      await claims.releaseAll();
       throw error;
     }
+    budget.ended(ordered.length);
     if (!(await settledAsCommitted(env, workspaceId, holdId, ordered))) throw error;
     // Committed: the batch's answer naming the ended holds' other entries was lost, so the
     // stored reservations name them (one read, off the answer's path).
@@ -206,25 +378,32 @@ export async function commitWithClaims(
       const taken = new Set(displaced.map((d) => d.id));
       defer(async () => {
         const rows = await reservationItems(scope, reservationIds);
-        await dropElsewhere(env, workspaceId, heldSiblings(rows, taken));
+        const elsewhere = heldSiblings(rows, taken);
+        budget.ended(elsewhere.size);
+        await dropElsewhere(env, workspaceId, elsewhere);
       });
     }
-    return;
+    return planned.value;
   }
   // The ended reservations' entries in calendars this write did not take them from.
   const elsewhere = siblingsByCalendar(
     ending?.ended(results) ?? [],
     new Set(displaced.map((d) => d.id)),
   );
+  // Counted now: the confirms and drops run after the answer, which reports them (Server-Timing).
+  budget.ended(held.length + elsewhere.size);
+  budget.pending += held.length;
   defer(() =>
     Promise.allSettled([
       ...held.map(async (stub) => {
+        budget.pending -= 1;
         failpoint("calendar.confirm", holdId);
         await stub.confirm(holdId);
       }),
       dropElsewhere(env, workspaceId, elsewhere),
     ]),
   );
+  return planned.value;
 }
 
 /** Drops ended publishable holds' entries, one call per calendar (only yielding held entries go). */

@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, is, SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
@@ -9,8 +9,8 @@ import { D1_MAX_PARAMS } from "./limits";
  * The rule of this codebase: no statement may bind a number of parameters that
  * grows with the request. Every id list goes through `idIn` (one JSON
  * parameter, expanded by `json_each`), and every multi-row insert through
- * `insertRows` (split into statements that each stay under the limit, placed
- * in the same batch so the write stays one transaction). The instrumented D1
+ * `insertRows` (one JSON parameter per chunk of ~90 KB, placed in the same
+ * batch so the write stays one transaction). The instrumented D1
  * wrapper refuses any statement above the limit, so a new query that breaks
  * the rule fails loudly in tests instead of in production with 10 elements.
  */
@@ -33,16 +33,76 @@ export const inSubquery = (column: SQLiteColumn, subquery: SQLWrapper): SQL =>
 export const rowsPerInsert = (table: SQLiteTable) =>
   Math.max(1, Math.floor(D1_MAX_PARAMS / Object.keys(getTableColumns(table)).length));
 
-/** One INSERT per chunk of rows, each under the parameter limit; none for no rows. */
+/**
+ * Bytes of rows one JSON insert carries: its one parameter stays under D1's
+ * 100 KB per statement with room to spare.
+ */
+export const JSON_INSERT_BYTES = 90_000;
+
+/**
+ * Inserts `rows`: one plain INSERT when they fit in one (every column a
+ * parameter, under D1's 100); otherwise one `INSERT … SELECT … FROM
+ * json_each(?)` per ~90 KB of rows, each binding a single JSON parameter. A
+ * write of 1,100 calendar entries is then 4 statements, not 138: D1 counts
+ * every statement of a batch, and a batch is at most 100. None for no rows.
+ */
 export function insertRows<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
 ): BatchItem<"sqlite">[] {
-  const size = rowsPerInsert(table);
+  if (rows.length === 0) return [];
+  if (rows.length <= rowsPerInsert(table)) return [db.insert(table).values(rows)];
+  return jsonInserts(db, table, rows);
+}
+
+type Cell = string | number | null;
+
+/** Rows as JSON arrays of driver values, expanded by SQLite in one statement per chunk. */
+function jsonInserts<T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  rows: T["$inferInsert"][],
+): BatchItem<"sqlite">[] {
+  // Every column drizzle's INSERT … SELECT lists, in its order; a row's missing value takes
+  // the column's default as drizzle's own INSERT would (no column here has an SQL default).
+  const columns = Object.entries(getTableColumns(table)).filter(
+    ([, c]) => !(c as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert(),
+  );
+  const cells = (row: Record<string, unknown>): Cell[] =>
+    columns.map(([key, column]) => {
+      const given = row[key];
+      const value =
+        given !== undefined
+          ? given
+          : (column.defaultFn?.() ?? column.onUpdateFn?.() ?? column.default ?? null);
+      if (value === null) return null;
+      if (is(value, SQL)) throw new Error(`insertRows: ${column.name} has an SQL default`);
+      const driver = column.mapToDriverValue(value);
+      if (typeof driver === "boolean") return driver ? 1 : 0;
+      if (typeof driver !== "string" && typeof driver !== "number")
+        throw new Error(`insertRows: ${column.name} is not a text or number value`);
+      return driver;
+    });
+  const values = sql.raw(columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", "));
+  const insert = (chunk: string[]) =>
+    db.insert(table).select(sql`select ${values} from json_each(${`[${chunk.join(",")}]`})`);
+
+  const encoder = new TextEncoder();
   const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < rows.length; i += size) {
-    statements.push(db.insert(table).values(rows.slice(i, i + size)));
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const json = JSON.stringify(cells(row as Record<string, unknown>));
+    const size = encoder.encode(json).length + 1;
+    if (chunk.length > 0 && bytes + size > JSON_INSERT_BYTES) {
+      statements.push(insert(chunk));
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(json);
+    bytes += size;
   }
+  statements.push(insert(chunk));
   return statements;
 }

@@ -1,4 +1,4 @@
-import { OVER_PARAMETER_LIMIT } from "./limits";
+import { OVER_BATCH_LIMIT, OVER_PARAMETER_LIMIT } from "./limits";
 
 /**
  * D1 reports constraint failures only as text ("UNIQUE constraint failed:
@@ -32,4 +32,5 @@ export const isDefiniteFailure = (error: unknown): boolean =>
   chainIncludes(error, "SQLITE_") ||
   isGuardFailure(error) ||
   chainIncludes(error, "too many SQL variables") ||
-  chainIncludes(error, OVER_PARAMETER_LIMIT);
+  chainIncludes(error, OVER_PARAMETER_LIMIT) ||
+  chainIncludes(error, OVER_BATCH_LIMIT);

@@ -1,14 +1,21 @@
 import { failpoint } from "../lib/failpoints";
 import { HopCounter } from "../lib/hops";
 import type { WriteGate } from "../lib/write-gate";
-import { D1_MAX_PARAMS, TooManyParametersError } from "./limits";
+import {
+  D1_MAX_BATCH_STATEMENTS,
+  D1_MAX_PARAMS,
+  TooManyParametersError,
+  TooManyStatementsError,
+} from "./limits";
 
 /**
  * Wraps the D1 binding for one request (or one background job):
  * - counts its round trips as latency feels them (`HopCounter`: calls in
  *   flight together are one hop; a batch is one call however many statements
- *   it carries), reported in Server-Timing;
- * - refuses any statement over D1's 100 bound parameters, naming it;
+ *   it carries), and the statements it sends (Cloudflare counts queries per
+ *   invocation), reported in Server-Timing;
+ * - refuses any statement over D1's 100 bound parameters, naming it, and any
+ *   batch over 100 statements, before sending either;
  * - makes every write wait for the request's `WriteGate`, so reads may run
  *   while the API key is still being checked but nothing is written before
  *   it passed.
@@ -18,6 +25,11 @@ const RAW = Symbol("raw statement");
 const QUERY = Symbol("query text");
 
 type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: string };
+
+/** A request's D1 use: round trips as latency feels them, and every statement sent. */
+export class D1Counter extends HopCounter {
+  statements = 0;
+}
 
 /** The D1 limit, refused here with the statement named, in every environment. */
 function checkParams(query: string, count: number) {
@@ -32,12 +44,13 @@ const queryOf = (s: D1PreparedStatement) => (s as Partial<Wrapped>)[QUERY] ?? ""
 
 function wrapStatement(
   statement: D1PreparedStatement,
-  hops: HopCounter,
+  hops: D1Counter,
   gate: WriteGate | undefined,
   query: string,
 ): Wrapped {
   const timed = async <T>(run: () => Promise<T>): Promise<T> => {
     if (gate && !isRead(query)) await gate.pass();
+    hops.statements += 1;
     return hops.track(run);
   };
   const wrapped = {
@@ -59,14 +72,18 @@ function wrapStatement(
 
 export function instrumentD1(
   db: D1Database,
-  hops: HopCounter = new HopCounter(),
+  hops: D1Counter = new D1Counter(),
   gate?: WriteGate,
 ): D1Database {
   const wrapped = {
     prepare: (query: string) => wrapStatement(db.prepare(query), hops, gate, query),
     batch: async (statements: D1PreparedStatement[]) => {
+      // Refused whole before anything is sent: a batch is one transaction, never half-done.
+      if (statements.length > D1_MAX_BATCH_STATEMENTS)
+        throw new TooManyStatementsError(statements.length);
       const raw = statements.map((s) => (s as Partial<Wrapped>)[RAW] ?? s);
       if (gate && !statements.every((s) => isRead(queryOf(s)))) await gate.pass();
+      hops.statements += statements.length;
       return hops.track(async () => {
         // Fault tests: the connection is lost before the batch reaches D1 (it never commits,
         // but the Worker cannot tell that from a lost answer).
@@ -79,6 +96,7 @@ export function instrumentD1(
     },
     exec: async (query: string) => {
       if (gate) await gate.pass();
+      hops.statements += 1;
       return hops.track(() => db.exec(query));
     },
     dump: () => db.dump(),

@@ -32,6 +32,7 @@ export const ErrorCodeSchema = z
     "voucher_balance_changed",
     "voucher_already_used",
     "payload_too_large",
+    "request_too_large",
     "rate_limited",
     "too_many_holds",
     "internal_error",
@@ -77,6 +78,7 @@ export function statusFor(
     case "unsupported_media_type":
       return 415;
     case "validation_failed":
+    case "request_too_large":
     case "account_requires_action":
     case "order_has_booked_services":
       return 422;
@@ -141,16 +143,25 @@ export function validationError(errors: FieldErrors): ApiError {
 export const fieldError = (field: string, message: string) =>
   validationError({ [field]: [message] });
 
+type Conflict = { start: number; end: number; kind: "booking" | "blocked" | "held" };
+
 /** A calendar refused a claim: the time was taken since the slot search read D1. */
 export class SlotTakenError extends ApiError {
   /** The staffer or resource unit whose calendar refused. */
   readonly calendarId: string;
-  readonly conflicts: { start: number; end: number; kind: "booking" | "blocked" | "held" }[];
+  readonly conflicts: Conflict[];
+  /** Every calendar that refused in the same pass (this one first), so a replan learns them all. */
+  readonly refused: { calendarId: string; conflicts: Conflict[] }[];
 
-  constructor(calendarId: string, conflicts: SlotTakenError["conflicts"]) {
+  constructor(
+    calendarId: string,
+    conflicts: Conflict[],
+    others: { calendarId: string; conflicts: Conflict[] }[] = [],
+  ) {
     super("slot_unavailable", "The requested time is no longer available.");
     this.calendarId = calendarId;
     this.conflicts = conflicts;
+    this.refused = [{ calendarId, conflicts }, ...others];
   }
 }
 

@@ -6,12 +6,15 @@
  */
 export class HopCounter {
   hops = 0;
+  /** Every call, in flight together or not (what a platform counts per invocation). */
+  calls = 0;
   durationMs = 0;
   private inFlight = 0;
   private since = 0;
 
   /** Marks a call as started; the returned function marks it finished. */
   start(now = performance.now()): (end?: number) => void {
+    this.calls += 1;
     if (this.inFlight++ === 0) {
       this.hops += 1;
       this.since = now;

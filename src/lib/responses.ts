@@ -47,6 +47,23 @@ export const bodyErrors = {
   422: errorCodes("A field or parameter is invalid", ["validation_failed"]),
 } as const;
 
+/**
+ * Writes of busy time (claims in staffer and unit calendars, then one D1
+ * batch): a write that would need more than 100 calendar calls or a batch of
+ * more than 100 statements is refused before anything is claimed or written.
+ */
+export const TOO_LARGE =
+  "or the write would need more than 100 calendar calls (claims and confirms of its staffer and resource-unit calendars) or a D1 batch of more than 100 statements (`request_too_large`; nothing is held or written)";
+
+/** `bodyErrors` of a route that writes busy time. */
+export const calendarWriteErrors = {
+  ...bodyErrors,
+  422: errorCodes(`A field or parameter is invalid, ${TOO_LARGE}`, [
+    "validation_failed",
+    "request_too_large",
+  ]),
+} as const;
+
 /** Routes whose path names a record (`what`, lower case): another workspace's is not found either. */
 export const notFoundError = (what: string) => ({
   404: error(`No such ${what} in this workspace`),

@@ -2,10 +2,11 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../db/client";
-import { instrumentD1 } from "../db/instrumented-d1";
+import { D1Counter, instrumentD1 } from "../db/instrumented-d1";
 import type { OpenEnv } from "../env";
 import { HopCounter } from "../lib/hops";
 import { trackNamespace } from "../lib/tracked-namespace";
+import { budgeted, CalendarBudget } from "../calendar/budget";
 import { WriteGate } from "../lib/write-gate";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -25,8 +26,9 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   const gate = new WriteGate();
   const afterResponse: (() => Promise<unknown>)[] = [];
   c.set("afterResponse", (task) => afterResponse.push(task));
-  const d1 = new HopCounter();
+  const d1 = new D1Counter();
   const calendar = new HopCounter();
+  const budget = new CalendarBudget();
   c.set("gate", gate);
   c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
@@ -34,7 +36,7 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   if (c.env?.STAFFER_CALENDAR) {
     c.env = {
       ...c.env,
-      STAFFER_CALENDAR: trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate),
+      STAFFER_CALENDAR: budgeted(trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate), budget),
     };
   }
 
@@ -43,7 +45,11 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   c.res.headers.set("x-request-id", requestId);
   if (!c.var.refused) {
     setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
+    setMetric(c, "d1-statements", `${d1.statements}`);
     setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
+    // Every call, the confirms that run after the answer included.
+    setMetric(c, "calendar-total", `${calendar.calls + budget.pending} calls`);
+    setMetric(c, "calendars", `${budget.calendars}`);
   }
   // Off the answer's path (calendar confirms): started now, not waited for.
   for (const task of afterResponse) outlive(c, task());

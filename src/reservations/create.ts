@@ -1,9 +1,10 @@
-import { commitWithClaims, type Defer } from "../calendar/client";
+import { commitPlanned, type Defer } from "../calendar/client";
 import type { CalendarEntry } from "../calendar/types";
 import { claimsOf, plannedEntries } from "../bookings/calendar-entries";
 import { entryRows } from "../calendar/entry-rows";
 import { loadPlanning, type PlanningRequest } from "../bookings/prepare";
 import { bookingStart, type PlannedBooking, planItems } from "../bookings/planner";
+import { stableIds } from "../bookings/plan-ids";
 import { insertRows } from "../db/bounded";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
@@ -86,7 +87,8 @@ async function hold(
   const id = crypto.randomUUID();
 
   const retries = new ClaimRetries(inputs.busyOf);
-  for (;;) {
+  const ids = stableIds();
+  const plan = () => {
     const planned = planItems(req.items, {
       rules: inputs.rules,
       services,
@@ -94,6 +96,7 @@ async function hold(
       resources: inputs.resources,
       resourcesOf: inputs.resourcesOf,
       now,
+      ids,
     });
     const items = heldItemsOf(planned);
     const row = {
@@ -115,33 +118,30 @@ async function hold(
         ...(holder ? { yields: true } : {}),
       } satisfies CalendarEntry,
     }));
-    try {
-      await commitWithClaims(
-        env,
-        scope.db,
-        scope.workspaceId,
-        claimsOf(entries),
-        () => [
-          // At most so many live holds per visitor, decided in the write itself (D1 runs one
-          // batch at a time), so holds fired together cannot all pass a count read before.
-          ...(holder
-            ? [guard(scope, holderBelowCap(scope, holder, PUBLIC_HOLDS.perHolder, Date.now()))]
-            : []),
-          scope.db.insert(reservations).values(row),
-          ...insertRows(
-            scope.db,
-            calendarEntries,
-            entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
-          ),
-        ],
-        deps.defer,
-      );
-      return renderReservation(row);
-    } catch (error) {
-      // Another request won this staffer or unit: note it busy and let allocation pick another.
-      if (!retries.learn(error)) throw error;
-    }
-  }
+    return {
+      claims: claimsOf(entries),
+      build: () => [
+        // At most so many live holds per visitor, decided in the write itself (D1 runs one
+        // batch at a time), so holds fired together cannot all pass a count read before.
+        ...(holder
+          ? [guard(scope, holderBelowCap(scope, holder, PUBLIC_HOLDS.perHolder, Date.now()))]
+          : []),
+        scope.db.insert(reservations).values(row),
+        ...insertRows(
+          scope.db,
+          calendarEntries,
+          entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
+        ),
+      ],
+      value: row,
+    };
+  };
+  const row = await commitPlanned(env, scope.db, scope.workspaceId, plan(), deps.defer, {
+    plan,
+    // Another request won this staffer or unit: note it busy and let allocation pick another.
+    replan: (refusal) => retries.learn(refusal),
+  });
+  return renderReservation(row);
 }
 
 /** 429 `too_many_holds`, with how long until the holder's first hold expires. */

@@ -22,7 +22,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
     deps,
     bookingId,
     "replace_service",
-    async (loaded, { scope, now, alongside: availability, taken }) => {
+    async (loaded, { scope, now, alongside: availability, taken, ids }) => {
       const reason = whyNotReplaceable({
         ...loaded.booking,
         serviceCount: loaded.services.length,
@@ -56,7 +56,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         bufferMin: buffer,
       };
       assertPlacementsFit(inputs, [placement], now, "service_uuid");
-      const units = unitsFor(inputs, [placement])[0] ?? [];
+      const units = unitsFor(inputs, [placement], ids)[0] ?? [];
 
       const replaced = {
         ...current,
@@ -82,7 +82,10 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       };
       const booking = { ...loaded.booking, endAt: replaced.reservedUntil, updatedAt: now };
       const at = { workspaceId: scope.workspaceId, locationId: booking.locationId, bookingId };
-      const entries = [bookedEntry(at, replaced), ...units.map((u) => unitEntry(at, replaced, u))];
+      const entries = [
+        bookedEntry(at, replaced, ids("staffer")),
+        ...units.map((u) => unitEntry(at, replaced, u)),
+      ];
       return {
         view: { ...loaded, booking, order, services: [replaced], orderServices },
         event: "booking-service-replaced",

@@ -49,7 +49,7 @@ function moveBooking(
     deps,
     bookingId,
     "reschedule",
-    async (loaded, { scope, now, alongside: availability, taken }) => {
+    async (loaded, { scope, now, alongside: availability, taken, ids }) => {
       if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
       const start = input.start;
       const delta = start - loaded.booking.startAt;
@@ -81,7 +81,7 @@ function moveBooking(
         bufferMin: s.buffer,
       }));
       assertPlacementsFit(inputs, placements, now, "reserved_on");
-      const units = unitsFor(inputs, placements);
+      const units = unitsFor(inputs, placements, ids);
 
       // Staffers stay; units are taken afresh at the new time (any free unit will do).
       const moved = services.map((s, i) => ({
@@ -96,7 +96,7 @@ function moveBooking(
         bookingId,
       };
       const newEntries = moved.flatMap((s, i) => [
-        bookedEntry(at, s),
+        bookedEntry(at, s, ids(`staffer ${s.id}`)),
         ...(units[i] ?? []).map((u) => unitEntry(at, s, u)),
       ]);
       const booking = {

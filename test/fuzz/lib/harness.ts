@@ -621,6 +621,9 @@ export class Fuzzer {
     const trips = /d1;[^,]*desc="(\d+) round trips"/.exec(timing);
     if (trips && Number(trips[1]) > 3)
       this.softFinding("more than 3 D1 round trips", c.op, described, answer, trips[0]);
+    const calls = /calendar-total;desc="(\d+) calls"/.exec(timing);
+    if (calls && Number(calls[1]) > 100)
+      this.softFinding("more than 100 calendar calls", c.op, described, answer, calls[0]);
     if (res.status === 429)
       this.softFinding(
         "429: the fuzz ran into a rate limit (requests wasted)",

@@ -6,6 +6,7 @@ import {
   errorCodes,
   json,
   notFoundError,
+  TOO_LARGE,
 } from "../../../lib/responses";
 import { BookingSchema } from "../../../views/booking-schema";
 
@@ -16,11 +17,15 @@ import { BookingSchema } from "../../../views/booking-schema";
 export const changeResponses = (
   conflicts: { description: string; codes: readonly ErrorCode[] },
   invalid: string,
+  /** The operation moves busy time to calendars it may not have held (reschedule, staffer, services). */
+  movesTime = false,
 ) => ({
   200: json(BookingSchema, "The booking as it now is"),
   ...authErrors,
   ...bodyErrors,
   ...notFoundError("booking"),
   ...conflictErrors(conflicts.description, conflicts.codes),
-  422: errorCodes(invalid, ["validation_failed"]),
+  422: movesTime
+    ? errorCodes(`${invalid}, ${TOO_LARGE}`, ["validation_failed", "request_too_large"])
+    : errorCodes(invalid, ["validation_failed"]),
 });

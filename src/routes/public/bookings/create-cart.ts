@@ -1,7 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  calendarWriteErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
@@ -16,7 +22,7 @@ export const route = createRoute({
   responses: {
     201: json(CartResponse, "Created"),
     ...authErrors,
-    ...bodyErrors,
+    ...calendarWriteErrors,
     ...conflictErrors(
       "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],

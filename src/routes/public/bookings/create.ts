@@ -1,7 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  calendarWriteErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
 import { BookingSchema } from "../../../views/booking-schema";
@@ -17,7 +23,7 @@ export const route = createRoute({
   responses: {
     201: json(BookingSchema, "Created"),
     ...authErrors,
-    ...bodyErrors,
+    ...calendarWriteErrors,
     ...conflictErrors(
       "The time is taken (`slot_unavailable`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],

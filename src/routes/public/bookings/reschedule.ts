@@ -21,6 +21,7 @@ export const route = createRoute({
       codes: ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed"],
     },
     "reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours",
+    true,
   ),
 });
 

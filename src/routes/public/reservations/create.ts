@@ -5,7 +5,7 @@ import { createReservation } from "../../../reservations/create";
 import { sha256Hex } from "../../../lib/api-keys";
 import {
   authErrors,
-  bodyErrors,
+  calendarWriteErrors,
   conflictErrors,
   errorCodes,
   json,
@@ -28,7 +28,7 @@ export const route = createRoute({
   responses: {
     201: json(ReservationSchema, "Held"),
     ...authErrors,
-    ...bodyErrors,
+    ...calendarWriteErrors,
     429: errorCodes(
       "Rate limited (`rate_limited`), or a publishable key's visitor already holds the most live reservations (`too_many_holds`); see Retry-After",
       ["rate_limited", "too_many_holds"],
