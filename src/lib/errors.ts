@@ -34,6 +34,7 @@ export const ErrorCodeSchema = z
     "payload_too_large",
     "rate_limited",
     "too_many_holds",
+    "too_many_bookings",
     "internal_error",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
@@ -82,6 +83,7 @@ export function statusFor(
       return 422;
     case "rate_limited":
     case "too_many_holds":
+    case "too_many_bookings":
       return 429;
     case "internal_error":
       return 500;

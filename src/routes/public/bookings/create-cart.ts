@@ -4,6 +4,7 @@ import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
+import { publishableVisitor } from "../visitor";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = createRoute({
@@ -37,6 +38,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const fields = {
     location: "location_uuid",
     service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
+    services: (i: number) => `items.${i}.services`,
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
     items: "items",
   };
@@ -48,6 +50,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     fields,
     reservationId: body.reservation_uuid,
     caller: callerOf(c),
+    visitor: await publishableVisitor(c),
   });
   return c.json({ bookings }, 201);
 };

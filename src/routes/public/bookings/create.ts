@@ -4,6 +4,7 @@ import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
+import { publishableVisitor } from "../visitor";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
@@ -37,6 +38,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const fields = {
     location: "location_uuid",
     service: () => "service_uuid",
+    services: () => "service_uuid",
     staffer: () => "staffer_uuid",
     items: "reservation_uuid",
   };
@@ -48,6 +50,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     fields,
     reservationId: body.reservation_uuid,
     caller: callerOf(c),
+    visitor: await publishableVisitor(c),
   });
   if (!booking) throw new Error("no booking was created");
   return c.json(booking, 201);
