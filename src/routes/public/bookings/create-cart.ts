@@ -1,7 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
+import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
 import { publishableVisitor } from "../visitor";
@@ -12,12 +20,16 @@ export const route = createRoute({
   path: "/bookings/cart",
   tags: ["Bookings"],
   summary: "Create a multi-service (cart) booking",
-  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH}`,
+  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH} ${PUBLISHABLE_BOOKINGS}`,
   request: jsonBody(CreateCartBody),
   responses: {
     201: json(CartResponse, "Created"),
     ...authErrors,
     ...bodyErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
+      ["rate_limited", "too_many_bookings"],
+    ),
     ...conflictErrors(
       "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],

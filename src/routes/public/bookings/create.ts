@@ -1,7 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
-import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+} from "../../../lib/responses";
+import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
 import { publishableVisitor } from "../visitor";
@@ -13,12 +21,16 @@ export const route = createRoute({
   path: "/bookings",
   tags: ["Bookings"],
   summary: "Create a single-service booking",
-  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.`,
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422. ${PUBLISHABLE_BOOKINGS}`,
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),
     ...authErrors,
     ...bodyErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
+      ["rate_limited", "too_many_bookings"],
+    ),
     ...conflictErrors(
       "The time is taken (`slot_unavailable`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],
