@@ -3,6 +3,7 @@ import { ApiFailure, type Client, NetworkFailure } from "./api";
 import {
   ALL_OPTIONAL,
   book,
+  bookingRefusal,
   type Details,
   hold,
   loadBookingForm,
@@ -204,7 +205,9 @@ export function App({ api, location }: { api: Client; location: string }) {
       setReservation(null);
       setStep("done");
     } catch (e) {
-      if (e instanceof ApiFailure && e.status === 409) onConflict(e);
+      const refused = bookingRefusal(e);
+      if (refused) setNotice({ kind: "error", message: refused });
+      else if (e instanceof ApiFailure && e.status === 409) onConflict(e);
       else if (e instanceof ApiFailure && e.status === 422 && Object.keys(e.fields).length > 0) {
         const found: Partial<Record<keyof Details, string>> = {};
         for (const [key, messages] of Object.entries(e.fields)) {

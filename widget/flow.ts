@@ -119,9 +119,10 @@ export async function hold(
       items: [{ datetime_start: slot.start, services: servicesOf(sel) }],
     });
   } catch (e) {
-    // No hold is no disaster: the booking then goes direct (and answers for itself). The API
-    // refuses a hold past a visitor's bounds (too many services or hours: 422; too many live
-    // holds from this address: 429 too_many_holds).
+    // No hold is no disaster: the booking then goes direct (and answers for itself: the API
+    // bounds a publishable booking as it bounds a hold, see bookingRefusal). The API refuses a
+    // hold past a visitor's bounds (too many services or hours: 422; too many live holds from
+    // this address: 429 too_many_holds).
     if (isUnavailable(e) || isHoldRefused(e)) return null;
     throw e;
   }
@@ -129,6 +130,27 @@ export async function hold(
 
 const isHoldRefused = (e: unknown) =>
   e instanceof ApiFailure && (e.status === 422 || e.code === "too_many_holds");
+
+/**
+ * What to tell the visitor when the API refuses the booking itself for a
+ * visitor's bounds, or null for any other failure. A booking without a hold
+ * (after a refused one) meets the same bounds as the hold did, so it never
+ * gets round them: too many services or hours in one booking (422 on the
+ * services, not on a form field), or too many bookings from this address in a
+ * day (429 too_many_bookings). Neither is worth a retry.
+ */
+export function bookingRefusal(e: unknown): string | null {
+  if (!(e instanceof ApiFailure)) return null;
+  if (e.code === "too_many_bookings") {
+    return "This connection has made as many online bookings as the salon takes in a day. To book more, please call the salon.";
+  }
+  const onServices = (field: string) => field === "service_uuid" || field.startsWith("items.");
+  const fields = Object.keys(e.fields);
+  if (e.status === 422 && fields.length > 0 && fields.every(onServices)) {
+    return "The salon cannot take this choice online in one booking (too many services, or too long). Please choose fewer services, or call the salon.";
+  }
+  return null;
+}
 
 export async function release(api: Client, reservation: Reservation | null, leaving = false) {
   if (!reservation) return;

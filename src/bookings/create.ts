@@ -6,6 +6,7 @@ import { guard } from "../db/guards";
 import { applyBookingForm } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
+import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
 import { ApiError, fieldError, validationError } from "../lib/errors";
@@ -18,6 +19,7 @@ import { stableIds } from "./plan-ids";
 import { itemProblems, planningQuery } from "./prepare";
 import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
+import { bookingVisitFields, VisitorCap } from "./visitor-cap";
 import { type BookingDetails, bookingWrite } from "./write";
 
 const KNOWN_SOURCES = new Set([
@@ -57,6 +59,8 @@ export interface CreateRequest {
     location: string;
     staffer: (item: number, service: number) => string;
     service: (item: number, service: number) => string;
+    /** An item's services (where a publishable key's bound on their count is reported). */
+    services: (item: number) => string;
     /** Where a reservation holding another number of items is reported. */
     items: string;
   };
@@ -64,6 +68,12 @@ export interface CreateRequest {
   reservationId?: string | undefined;
   /** A customer's booking (publishable key) never changes an existing customer's names or e-mail. */
   caller: Caller;
+  /**
+   * Made with a publishable key: the visitor (key and client address, hashed, as a
+   * reservation's holder). Its bookings are capped; without a reservation each request
+   * is bounded as a hold is (a reservation was bounded when it was made).
+   */
+  visitor?: string | undefined;
 }
 
 /**
@@ -96,12 +106,21 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const phone = normalisePhone(req.customer.phone, req.country);
   if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
   const customerId = await customerIdFor(workspaceId, phone);
+  const bounded = req.visitor && !reservation ? bookingVisitFields(req.fields) : undefined;
+  if (bounded) {
+    const shape = visitShapeProblems(req.items, bounded);
+    if (Object.keys(shape).length > 0) throw validationError(shape);
+  }
 
-  const loaded = await loadAvailability(scope, {
-    ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
-    customerId,
-    ...(req.reservationId ? { reservationId: req.reservationId } : {}),
-  });
+  // The visitor's count is read beside the planning read: no round trip of its own.
+  const [loaded, cap] = await Promise.all([
+    loadAvailability(scope, {
+      ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
+      customerId,
+      ...(req.reservationId ? { reservationId: req.reservationId } : {}),
+    }),
+    VisitorCap.read(scope, req.visitor),
+  ]);
   // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
   const held = reservation?.redeem(loaded.reservation);
   const redeem = held?.redemption;
@@ -125,8 +144,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const problems: Record<string, string[]> = {
     ...form.errors,
     ...itemProblems(req.items, req.fields, loaded, inputs),
+    ...(bounded ? visitDurationProblems(durationsOf(req.items, services), bounded) : {}),
   };
   if (Object.keys(problems).length > 0) throw validationError(problems);
+  cap?.check(req.items.length);
 
   const details: BookingDetails = {
     workspaceId,
@@ -140,6 +161,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     bookingCallback: req.bookingCallback ?? false,
     googleMeetGuestEmails: req.googleMeetGuestEmails ?? null,
     policy: policyOf(inputs.location),
+    visitor: req.visitor ?? null,
   };
   const customer = {
     id: customerId,
@@ -182,6 +204,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         deps.staff,
       ),
       build: () => [
+        ...(cap ? [cap.guard(planned.length)] : []),
         ...(redeem ? [guard(scope, redeem.live())] : []),
         ...statements,
         ...(redeem?.statements ?? []),
@@ -198,6 +221,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       replan: (refusal) => !redeem && retries.learn(refusal),
     });
   } catch (error) {
+    await cap?.explain(error, (held?.items ?? req.items).length);
     throw redeem ? await redeem.explain(error) : error;
   }
 }
@@ -215,3 +239,9 @@ function planAround(items: PlanItem[], staff: boolean, ctx: PlanContext) {
     return planItems(items, { ...ctx, overHolds: true });
   }
 }
+
+/** The items' services with their catalogue durations (0 for unknown ones, reported elsewhere). */
+const durationsOf = (items: PlanItem[], services: Map<string, { duration: number }>) =>
+  items.map((item) => ({
+    services: item.services.map((s) => ({ durationMin: services.get(s.serviceId)?.duration ?? 0 })),
+  }));

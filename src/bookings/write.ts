@@ -47,6 +47,8 @@ export interface BookingDetails {
   googleMeetGuestEmails: string | null;
   /** The location's cancel and change policy, shown on every booking. */
   policy: LocationPolicy;
+  /** A publishable key's visitor, whose bookings are capped (null for staff's). */
+  visitor: string | null;
 }
 
 const randomToken = () =>
@@ -136,6 +138,7 @@ export function bookingWrite(
     createdAt: now,
     updatedAt: now,
     version: 0,
+    visitor: details.visitor,
   }));
 
   const views: BookingView[] = bookingRows.map((booking) => ({

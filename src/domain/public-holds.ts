@@ -1,3 +1,10 @@
+import {
+  PUBLIC_VISIT,
+  type VisitFields,
+  visitDurationProblems,
+  visitShapeProblems,
+} from "./public-visit";
+
 /**
  * What one visitor with a publishable key (which every salon's web page
  * carries) may hold at once. Secret keys (staff) are not bound by these.
@@ -5,14 +12,20 @@
 export const PUBLIC_HOLDS = {
   /** Live reservations per key and client address. */
   perHolder: 3,
-  /** Services in one reservation, over all its items. */
-  services: 4,
-  /** Staff time of one reservation: the sum of its services' durations. */
-  staffMinutes: 240,
+  /** Services in one reservation, over all its items (as a booking's). */
+  services: PUBLIC_VISIT.services,
+  /** Staff time of one reservation: the sum of its services' durations (as a booking's). */
+  staffMinutes: PUBLIC_VISIT.staffMinutes,
   ttlSeconds: 600,
 } as const;
 
 type FieldErrors = Record<string, string[]>;
+
+const HOLD_FIELDS: VisitFields = {
+  subject: "A reservation with a publishable key holds",
+  services: (i) => `items.${i}.services`,
+  service: (i, j) => `items.${i}.services.${j}.service_uuid`,
+};
 
 /** The shape-only bounds (no catalogue needed): the services' count and the ttl. */
 export function publicHoldShapeProblems(
@@ -23,39 +36,10 @@ export function publicHoldShapeProblems(
   if (ttlSeconds > PUBLIC_HOLDS.ttlSeconds) {
     problems.ttl_seconds = [`At most ${PUBLIC_HOLDS.ttlSeconds} seconds with a publishable key.`];
   }
-  let seen = 0;
-  for (const [i, item] of items.entries()) {
-    seen += item.services.length;
-    if (seen > PUBLIC_HOLDS.services) {
-      // Reported on the item whose services go past the bound.
-      problems[`items.${i}.services`] = [
-        `A reservation with a publishable key holds at most ${PUBLIC_HOLDS.services} services in all.`,
-      ];
-      break;
-    }
-  }
-  return problems;
+  return { ...problems, ...visitShapeProblems(items, HOLD_FIELDS) };
 }
 
-/**
- * The staff time bound, once the services' durations are known: reported on
- * the first service that no longer fits in it.
- */
-export function publicHoldDurationProblems(
+/** The staff time bound, once the services' durations are known (see `visitDurationProblems`). */
+export const publicHoldDurationProblems = (
   items: readonly { services: readonly { durationMin: number }[] }[],
-): FieldErrors {
-  let minutes = 0;
-  for (const [i, item] of items.entries()) {
-    for (const [j, service] of item.services.entries()) {
-      minutes += service.durationMin;
-      if (minutes > PUBLIC_HOLDS.staffMinutes) {
-        return {
-          [`items.${i}.services.${j}.service_uuid`]: [
-            `A reservation with a publishable key holds at most ${PUBLIC_HOLDS.staffMinutes / 60} hours of staff time (the sum of its services' durations).`,
-          ],
-        };
-      }
-    }
-  }
-  return {};
-}
+): FieldErrors => visitDurationProblems(items, HOLD_FIELDS);

@@ -35,6 +35,7 @@ export const ErrorCodeSchema = z
     "request_too_large",
     "rate_limited",
     "too_many_holds",
+    "too_many_bookings",
     "internal_error",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
@@ -84,6 +85,7 @@ export function statusFor(
       return 422;
     case "rate_limited":
     case "too_many_holds":
+    case "too_many_bookings":
       return 429;
     case "internal_error":
       return 500;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiFailure, type Client } from "../../widget/api";
-import { hold } from "../../widget/flow";
+import { bookingRefusal, hold } from "../../widget/flow";
 
 /** A client whose POST /reservations fails as given. */
 const refusing = (failure: ApiFailure): Client => ({
@@ -29,5 +29,42 @@ describe("widget hold", () => {
     await expect(hold(refusing(taken), selection, slot)).rejects.toBe(taken);
     const limited = new ApiFailure(429, "rate_limited", "Slow down.", {}, null);
     await expect(hold(refusing(limited), selection, slot)).rejects.toBe(limited);
+  });
+});
+
+/**
+ * After a refused hold the widget books direct, which meets the same bounds
+ * (the API bounds a publishable booking as it bounds a hold): the visitor gets
+ * a clear message, not the API's words, and no "Try again" for it.
+ */
+describe("widget booking refused for a visitor's bounds", () => {
+  it("explains 429 too_many_bookings", () => {
+    const capped = new ApiFailure(429, "too_many_bookings", "At most 6.", {}, null);
+    expect(bookingRefusal(capped)).toMatch(/call the salon/);
+  });
+
+  it.each([
+    ["a single booking", { service_uuid: ["…at most 4 hours of staff time…"] }],
+    ["a cart's services", { "items.0.services": ["…at most 4 services in all."] }],
+    ["a cart's hours", { "items.1.services.0.service_uuid": ["…at most 4 hours…"] }],
+  ])("explains a 422 on %s", (_name, fields) => {
+    const bounded = new ApiFailure(422, "validation_failed", "Invalid.", fields, null);
+    expect(bookingRefusal(bounded)).toMatch(/fewer services/);
+  });
+
+  it("leaves every other failure to the form, the conflict notice or a retry", () => {
+    const form = new ApiFailure(422, "validation_failed", "x", { customer_email: ["Bad."] }, null);
+    const mixed = new ApiFailure(
+      422,
+      "validation_failed",
+      "x",
+      { customer_email: ["Bad."], service_uuid: ["…"] },
+      null,
+    );
+    const taken = new ApiFailure(409, "slot_unavailable", "Taken.", {}, []);
+    const limited = new ApiFailure(429, "rate_limited", "Slow down.", {}, null);
+    for (const e of [form, mixed, taken, limited, new Error("x")]) {
+      expect(bookingRefusal(e)).toBeNull();
+    }
   });
 });

@@ -56,6 +56,11 @@ export const bookings = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     /** Bumped by every write; each write commits only at the version it read (compare-and-set). */
     version: integer("version").notNull().default(0),
+    /**
+     * Made with a publishable key: the visitor (key and client address, hashed, as a
+     * reservation's holder), whose bookings of the last day are capped. Null for staff's.
+     */
+    visitor: text("visitor"),
   },
   (t) => [
     // The list's default order: newest reservation first.
@@ -63,6 +68,8 @@ export const bookings = sqliteTable(
     index("bookings_workspace_created_idx").on(t.workspaceId, t.createdAt),
     index("bookings_customer_idx").on(t.customerId),
     index("bookings_order_idx").on(t.orderId),
+    // The cap counts a visitor's bookings of the last day in the write that adds one.
+    index("bookings_visitor_idx").on(t.workspaceId, t.visitor, t.createdAt),
   ],
 );
 

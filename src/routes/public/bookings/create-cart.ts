@@ -5,11 +5,14 @@ import {
   authErrors,
   calendarWriteErrors,
   conflictErrors,
+  errorCodes,
   json,
   jsonBody,
 } from "../../../lib/responses";
+import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
+import { publishableVisitor } from "../visitor";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = createRoute({
@@ -17,12 +20,16 @@ export const route = createRoute({
   path: "/bookings/cart",
   tags: ["Bookings"],
   summary: "Create a multi-service (cart) booking",
-  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH}`,
+  description: `One order, one booking per item; the services of an item run back to back from its start (each service's buffer before the next). Every item is claimed or none is. ${CUSTOMER_MATCH} ${PUBLISHABLE_BOOKINGS}`,
   request: jsonBody(CreateCartBody),
   responses: {
     201: json(CartResponse, "Created"),
     ...authErrors,
     ...calendarWriteErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
+      ["rate_limited", "too_many_bookings"],
+    ),
     ...conflictErrors(
       "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],
@@ -43,6 +50,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const fields = {
     location: "location_uuid",
     service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
+    services: (i: number) => `items.${i}.services`,
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
     items: "items",
   };
@@ -54,6 +62,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     fields,
     reservationId: body.reservation_uuid,
     caller: callerOf(c),
+    visitor: await publishableVisitor(c),
   });
   return c.json({ bookings }, 201);
 };

@@ -5,11 +5,14 @@ import {
   authErrors,
   calendarWriteErrors,
   conflictErrors,
+  errorCodes,
   json,
   jsonBody,
 } from "../../../lib/responses";
+import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
 import { bookingDeps, callerOf } from "./deps";
+import { publishableVisitor } from "../visitor";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
@@ -18,12 +21,16 @@ export const route = createRoute({
   path: "/bookings",
   tags: ["Bookings"],
   summary: "Create a single-service booking",
-  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422.`,
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422. ${PUBLISHABLE_BOOKINGS}`,
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),
     ...authErrors,
     ...calendarWriteErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
+      ["rate_limited", "too_many_bookings"],
+    ),
     ...conflictErrors(
       "The time is taken (`slot_unavailable`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
       ["slot_unavailable", "reservation_expired"],
@@ -43,6 +50,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const fields = {
     location: "location_uuid",
     service: () => "service_uuid",
+    services: () => "service_uuid",
     staffer: () => "staffer_uuid",
     items: "reservation_uuid",
   };
@@ -54,6 +62,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     fields,
     reservationId: body.reservation_uuid,
     caller: callerOf(c),
+    visitor: await publishableVisitor(c),
   });
   if (!booking) throw new Error("no booking was created");
   return c.json(booking, 201);

@@ -2,7 +2,6 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
-import { sha256Hex } from "../../../lib/api-keys";
 import {
   authErrors,
   calendarWriteErrors,
@@ -11,7 +10,7 @@ import {
   json,
   jsonBody,
 } from "../../../lib/responses";
-import { clientAddress } from "../../../middleware/rate-limit";
+import { publishableVisitor } from "../visitor";
 import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { deferAfterResponse } from "../../defer";
@@ -47,12 +46,8 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     timeField: `items.${i}.datetime_start`,
   }));
   const key = c.var.apiKey;
-  // The visitor, as far as a public key can tell one: the key and the client address (hashed,
-  // so the address itself is not stored).
-  const publishable =
-    key.kind === "publishable"
-      ? { holder: await sha256Hex(`${key.id}\n${clientAddress(c)}`) }
-      : undefined;
+  const holder = await publishableVisitor(c);
+  const publishable = holder ? { holder } : undefined;
   try {
     const reservation = await createReservation(
       { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },

@@ -1,0 +1,37 @@
+import { count, eq, gt, min, type SQL, sql } from "drizzle-orm";
+import { bookings } from "../schema";
+import { type Scope, whereIn } from "../scope";
+
+/** A publishable visitor's bookings that count: created after `since` and not cancelled. */
+export async function visitorBookings(
+  scope: Scope,
+  visitor: string,
+  since: number,
+): Promise<{ counted: number; oldest: number | null }> {
+  const [row] = await scope.db
+    .select({ counted: count(), oldest: min(bookings.createdAt) })
+    .from(bookings)
+    .where(
+      whereIn(
+        scope,
+        bookings,
+        eq(bookings.visitor, visitor),
+        gt(bookings.createdAt, since),
+        eq(bookings.isCanceled, false),
+      ),
+    );
+  return { counted: row?.counted ?? 0, oldest: row?.oldest ?? null };
+}
+
+/**
+ * Batch condition: the visitor's counted bookings (as `visitorBookings`) and
+ * `adding` more stay within `cap`.
+ */
+export const visitorWithinCap = (
+  scope: Scope,
+  visitor: string,
+  since: number,
+  adding: number,
+  cap: number,
+): SQL =>
+  sql`(select count(*) from ${bookings} where ${bookings.workspaceId} = ${scope.workspaceId} and ${bookings.visitor} = ${visitor} and ${bookings.createdAt} > ${since} and ${bookings.isCanceled} = 0) + ${adding} <= ${cap}`;
