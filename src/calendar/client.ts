@@ -178,8 +178,13 @@ class Claims {
     throw this.last ?? new RecordChangedError();
   }
 
-  private claimOne(claim: CalendarClaim): Promise<Claimed> {
+  private async claimOne(claim: CalendarClaim): Promise<Claimed> {
     this.budget.claimed(claim.calendarId);
+    // Lets a race test hold one write's claim on one calendar while its others go ahead
+    // (inert otherwise): "adding" claims add time, "freeing" ones only give it back.
+    await rendezvous(
+      `calendar.claim.${claim.calendarId}.${claim.entries.length > 0 ? "adding" : "freeing"}`,
+    );
     return claimOn(this.env, this.workspaceId, this.holdId, claim);
   }
 

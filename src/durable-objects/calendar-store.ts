@@ -101,6 +101,20 @@ export class CalendarStore {
     );
   }
 
+  /** The other holds replacing any of `ids`. */
+  replacers(ids: string[], holdId: string): string[] {
+    const holds = new Set<string>();
+    for (const id of ids) {
+      for (const row of this.sql.exec<{ hold_id: string }>(
+        "SELECT hold_id FROM replacing WHERE entry_id = ? AND hold_id <> ?",
+        id,
+        holdId,
+      ))
+        holds.add(row.hold_id);
+    }
+    return [...holds];
+  }
+
   /**
    * Which of `conflicts` a staff claim may take over: a publishable key's
    * holds that no other write is replacing (one being booked or released

@@ -18,6 +18,13 @@ const SETTLE_RETRY_MS = 10_000;
 /** How long a claim waits for time another write is freeing (its confirm follows its answer). */
 const MAX_FREEING_WAIT_MS = 250;
 const FREEING_POLL_MS = 10;
+/**
+ * How long a claim waits for entries another write is replacing, when that
+ * write gives way to it (see `claim`). The other write gives them back as soon
+ * as it is refused; longer means it is committing (its confirm ends the lock)
+ * or died (its settlement does).
+ */
+const MAX_REPLACING_WAIT_MS = 1_000;
 
 /**
  * The only writer of one calendar's busy time: a staffer's, or one unit of a
@@ -63,7 +70,21 @@ export class StafferCalendar extends DurableObject<Env> {
           result.conflicts.map((c) => c.id),
           request.holdId,
         ).length === result.conflicts.length;
-      if (!freeing || waited >= MAX_FREEING_WAIT_MS) return result;
+      if (freeing && waited < MAX_FREEING_WAIT_MS) {
+        await new Promise((resolve) => setTimeout(resolve, FREEING_POLL_MS));
+        continue;
+      }
+      // Two writes replacing the same entries in several calendars (a reservation's booking
+      // and its DELETE, two changes of one booking) may each lock them in some calendars first
+      // and be refused "replacing" in the others: if both gave up, neither would win. So one
+      // waits for the other (wait-die by hold id): the claim whose hold id sorts before every
+      // other write replacing these entries waits; the others are refused at once and give
+      // their calendars back, which this claim then gets. Waits only ever point from a smaller
+      // id to a larger one, so no two writes wait for each other.
+      const outranks =
+        result.reason === "replacing" &&
+        this.store.replacers(result.ids, request.holdId).every((other) => request.holdId < other);
+      if (!outranks || waited >= MAX_REPLACING_WAIT_MS) return result;
       await new Promise((resolve) => setTimeout(resolve, FREEING_POLL_MS));
     }
   }

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { calendarFor } from "../../src/calendar/client";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { unitCalendarId } from "../../src/calendar/ids";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints, rendezvous } from "../../src/lib/failpoints";
 import { expectInSync, expectUnitsInSync, expireHolds, unitOverlaps } from "../helpers/calendar";
 import {
   createLocation,
@@ -339,6 +339,92 @@ describe("writers of one unit started together", () => {
     expect(statuses).toEqual([...Array.from({ length: free }, () => 201), 409]);
     expect(await unitOverlaps(salon.ws.id)).toEqual([]);
     await expectUnitsInSync(salon.ws.id, [basins]);
+  });
+
+  /**
+   * The interleaving behind that test's rare failure, forced: the booking and
+   * the DELETE each lock the reservation's entries in one of its two calendars
+   * (staffer, basin unit) before claiming the other, so each is refused
+   * "replacing" by the other's claim in flight. Both used to give up (409
+   * `reservation_expired` and 404); one must win.
+   */
+  it("DELETE and booking each holding one of the reservation's calendars: one wins", async () => {
+    for (const [week, bookingFirstOn] of [
+      [50, "staffer"],
+      [51, "unit"],
+    ] as const) {
+      const date = monday(week);
+      const held = await salon.ws.api("/reservations", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          items: [{ datetime_start: at("10:00", date), services: [{ service_uuid: wash.uuid }] }],
+        },
+      });
+      expect(held.status, JSON.stringify(held.body)).toBe(201);
+      const id = held.body.uuid as string;
+      const rows = await env.DB.prepare(
+        "select staffer_id, resource_id, unit from calendar_entries where source_id = ?",
+      )
+        .bind(id)
+        .all<{ staffer_id: string | null; resource_id: string | null; unit: number | null }>();
+      const stafferCal = rows.results.find((r) => r.staffer_id)?.staffer_id ?? "";
+      const unitRow = rows.results.find((r) => r.resource_id);
+      const unitCal = unitCalendarId(unitRow?.resource_id ?? "", unitRow?.unit ?? 0);
+      // The claims that wait: the booking's on one calendar, the DELETE's on the other.
+      const [bookingLate, deleteLate] =
+        bookingFirstOn === "staffer" ? [unitCal, stafferCal] : [stafferCal, unitCal];
+      const points = [
+        `calendar.claim.${bookingLate}.adding`,
+        `calendar.claim.${deleteLate}.freeing`,
+      ];
+      for (const point of points) failpoints.meet(point, 2, 10_000);
+      const pending = Promise.all([
+        salon.ws.api("/bookings", {
+          method: "POST",
+          body: {
+            location_uuid: salon.location.uuid,
+            service_uuid: wash.uuid,
+            reserved_on: at("10:00", date),
+            reservation_uuid: id,
+            ...customer(),
+          },
+        }),
+        salon.ws.api(`/reservations/${id}`, { method: "DELETE" }),
+      ]);
+      // Each write's other claim is granted: both calendars lock the reservation's entry.
+      await vi.waitFor(
+        async () => {
+          for (const calendarId of [stafferCal, unitCal]) {
+            const locked = await runInDurableObject(
+              calendarFor(env, salon.ws.id, calendarId),
+              (_o, state) => state.storage.sql.exec("SELECT entry_id FROM replacing").toArray(),
+            );
+            expect(locked).toHaveLength(1);
+          }
+        },
+        { timeout: 5_000 },
+      );
+      for (const point of points) await rendezvous(point);
+      const [booked, deleted] = await pending;
+      failpoints.disarmAll();
+      const won = [booked.status === 201, deleted.status === 204].filter(Boolean);
+      expect(
+        won,
+        JSON.stringify([booked.status, booked.body, deleted.status, deleted.body]),
+      ).toHaveLength(1);
+      expect(booked.status === 201 ? deleted.status : booked.status).toBe(
+        booked.status === 201 ? 404 : 409,
+      );
+      const free = booked.status === 201 ? 2 : 3;
+      const statuses: number[] = [];
+      for (let k = 0; k <= free; k++)
+        statuses.push((await book(at("10:00", date), wash.uuid)).status);
+      expect(statuses).toEqual([...Array.from({ length: free }, () => 201), 409]);
+      expect(await unitOverlaps(salon.ws.id)).toEqual([]);
+      await expectUnitsInSync(salon.ws.id, [basins]);
+      await expectInSync(salon.ws.id, staff);
+    }
   });
 });
 
