@@ -90,7 +90,8 @@ describe("the README's examples", () => {
       blocks.flatMap((code) => [...code.matchAll(/\$\{?([A-Z][A-Z_]+)\b/g)].map((m) => m[1])),
     );
     // Set by the examples themselves.
-    for (const own of ["H", "BOOKING", "ORDER", "WEBHOOK", "ROOM", "MASSAGE"]) used.delete(own);
+    for (const own of ["H", "P", "BOOKING", "HOLD", "ORDER", "WEBHOOK", "ROOM", "MASSAGE"])
+      used.delete(own);
     const missing = [...used].filter((name) => name && !(name in exported));
     expect(missing).toEqual([]);
     expect(exported.KEY).toMatch(/^sk_/);
