@@ -4,7 +4,7 @@ import { startDevServer } from "./server";
 /**
  * `npm run bench -- --fanout`: what one request costs in calendar calls and
  * D1 statements at the maxima the API accepts, read from Server-Timing
- * (Cloudflare counts both per invocation; DESIGN-level bound: at most 100
+ * (Cloudflare counts both per invocation; the API bounds them at 100
  * calendar calls and 100 statements per batch). Prints, per request:
  * - calendar: calls one after another (calls in flight together count once);
  * - calendar-total: every call, the confirms after the answer included;

@@ -61,7 +61,7 @@ const day = (week: number, offset = 0) =>
 interface Timing {
   d1: number;
   statements: number;
-  /** Calendar calls one after another (§15). */
+  /** Calendar calls one after another. */
   hops: number;
   total: number;
   calendars: number;
