@@ -6,7 +6,7 @@ import { endDisplaced, reservationItems } from "../db/queries/reservations";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
-import { heldEntriesByCalendar, type HeldItem } from "../reservations/view";
+import { heldEntriesByCalendar, type HeldItem } from "./held-items";
 import { calendarIdOf } from "./ids";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
 import { budgetOf, type CalendarBudget, MAX_CALENDAR_CALLS, requestTooLarge } from "./budget";

@@ -20,7 +20,8 @@ import type { Env } from "../env";
 import { toIso } from "../lib/clock";
 import { ApiError, validationError } from "../lib/errors";
 import { ClaimRetries } from "../bookings/claim-retries";
-import { type HeldItem, renderReservation } from "./view";
+import type { HeldItem } from "../calendar/held-items";
+import { renderReservation } from "./view";
 
 export interface ReservationRequest extends PlanningRequest {
   ttlSeconds: number;

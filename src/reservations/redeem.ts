@@ -6,7 +6,8 @@ import { reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
 import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
-import { heldEntriesByCalendar, heldItems, isLive } from "./view";
+import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
+import { isLive } from "./view";
 
 /** Batch condition: the reservation is unused, not released and unexpired at `now`. */
 export const stillLive = (id: string, now: number) =>

@@ -5,7 +5,8 @@ import { endReservation, findReservation } from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
 import { notFound, RecordChangedError } from "../lib/errors";
-import { heldEntriesByCalendar, heldItems, isLive } from "./view";
+import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
+import { isLive } from "./view";
 import { stillLive } from "./redeem";
 
 /**
