@@ -91,13 +91,6 @@ export const hhmm = z
 
 /** Dates and instants: one rule for all of them (src/lib/instant.ts). */
 export { calendarDate, dateOrInstant, instant, instantMs } from "./instant";
-// The names these fields had before the rule was one, kept so branches written against
-// them still compile and follow it; new code uses the names above.
-export {
-  calendarDate as isoDate,
-  instant as utcInstant,
-  instantMs as instantFilter,
-} from "./instant";
 
 /**
  * Refinement of a `{ starts_at, ends_at }` body: the end after the start, and

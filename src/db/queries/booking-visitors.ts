@@ -11,17 +11,18 @@ export async function visitorBookings(
   const [row] = await scope.db
     .select({ counted: count(), oldest: min(bookings.createdAt) })
     .from(bookings)
-    .where(
-      whereIn(
-        scope,
-        bookings,
-        eq(bookings.visitor, visitor),
-        gt(bookings.createdAt, since),
-        eq(bookings.isCanceled, false),
-      ),
-    );
+    .where(counted(scope, visitor, since));
   return { counted: row?.counted ?? 0, oldest: row?.oldest ?? null };
 }
+
+const counted = (scope: Scope, visitor: string, since: number) =>
+  whereIn(
+    scope,
+    bookings,
+    eq(bookings.visitor, visitor),
+    gt(bookings.createdAt, since),
+    eq(bookings.isCanceled, false),
+  );
 
 /**
  * Batch condition: the visitor's counted bookings (as `visitorBookings`) and
@@ -34,4 +35,7 @@ export const visitorWithinCap = (
   adding: number,
   cap: number,
 ): SQL =>
-  sql`(select count(*) from ${bookings} where ${bookings.workspaceId} = ${scope.workspaceId} and ${bookings.visitor} = ${visitor} and ${bookings.createdAt} > ${since} and ${bookings.isCanceled} = 0) + ${adding} <= ${cap}`;
+  sql`(${scope.db
+    .select({ n: count() })
+    .from(bookings)
+    .where(counted(scope, visitor, since))}) + ${adding} <= ${cap}`;

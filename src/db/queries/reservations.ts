@@ -52,13 +52,19 @@ export async function holderHolds(
   const [row] = await scope.db
     .select({ live: count(), firstExpiry: min(reservations.expiresAt) })
     .from(reservations)
-    .where(whereIn(scope, reservations, eq(reservations.holder, holder), live(now)));
+    .where(holderLive(scope, holder, now));
   return { live: row?.live ?? 0, firstExpiry: row?.firstExpiry ?? null };
 }
 
-/** Batch condition: the holder has fewer than `cap` live reservations at `now`. */
+const holderLive = (scope: Scope, holder: string, now: number) =>
+  whereIn(scope, reservations, eq(reservations.holder, holder), live(now));
+
+/** Batch condition: the holder has fewer than `cap` live reservations at `now` (as `holderHolds` counts). */
 export const holderBelowCap = (scope: Scope, holder: string, cap: number, now: number): SQL =>
-  sql`(select count(*) from ${reservations} where ${reservations.workspaceId} = ${scope.workspaceId} and ${reservations.holder} = ${holder} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now}) < ${cap}`;
+  sql`(${scope.db
+    .select({ n: count() })
+    .from(reservations)
+    .where(holderLive(scope, holder, now))}) < ${cap}`;
 
 /** A calendar entry's owner columns, as `endDisplaced` reports the entries it removed. */
 export interface EndedEntry {
