@@ -6,8 +6,7 @@ import { endDisplaced, reservationItems } from "../db/queries/reservations";
 import type { Env } from "../env";
 import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
-import { heldEntriesByCalendar, type HeldItem } from "./held-items";
-import { calendarIdOf } from "./ids";
+import { displacedHolds, heldSiblings, siblingsByCalendar } from "./ended-holds";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
 import { budgetOf, type CalendarBudget, MAX_CALENDAR_CALLS, requestTooLarge } from "./budget";
 import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
@@ -416,43 +415,6 @@ function dropElsewhere(env: Env, workspaceId: string, byCalendar: Map<string, st
   return Promise.allSettled(
     [...byCalendar].map(([calendarId, ids]) => calendarFor(env, workspaceId, calendarId).drop(ids)),
   );
-}
-
-/** The entries of stored reservations, per calendar, but the ones this write took itself. */
-function heldSiblings(
-  rows: { items: string }[],
-  taken: ReadonlySet<string>,
-): Map<string, string[]> {
-  const byCalendar = new Map<string, string[]>();
-  for (const row of rows) {
-    for (const [calendarId, ids] of heldEntriesByCalendar(JSON.parse(row.items) as HeldItem[])) {
-      const rest = ids.filter((id) => !taken.has(id));
-      if (rest.length > 0)
-        byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), ...rest]);
-    }
-  }
-  return byCalendar;
-}
-
-/** The reservations of taken-over entries, and the writes of those still in flight. */
-function displacedHolds(displaced: DisplacedEntry[]) {
-  return {
-    reservationIds: [...new Set(displaced.map((d) => d.source))],
-    inFlightHolds: [...new Set(displaced.flatMap((d) => (d.holdId ? [d.holdId] : [])))],
-  };
-}
-
-function siblingsByCalendar(
-  ended: ReturnType<ReturnType<typeof endDisplaced>["ended"]>,
-  taken: ReadonlySet<string>,
-): Map<string, string[]> {
-  const byCalendar = new Map<string, string[]>();
-  for (const row of ended) {
-    if (taken.has(row.id)) continue;
-    const calendarId = calendarIdOf(row);
-    byCalendar.set(calendarId, [...(byCalendar.get(calendarId) ?? []), row.id]);
-  }
-  return byCalendar;
 }
 
 /** After an ambiguous failure: did the batch commit? Settles every calendar of the write. */

@@ -20,7 +20,8 @@ export interface HeldItem {
   services: HeldService[];
 }
 
-export const heldItems = (row: ReservationRow): HeldItem[] => JSON.parse(row.items) as HeldItem[];
+export const heldItems = (row: Pick<ReservationRow, "items">): HeldItem[] =>
+  JSON.parse(row.items) as HeldItem[];
 
 /**
  * The calendar entries a reservation holds, per calendar: its staffers' and
