@@ -19,7 +19,8 @@ import { stableIds } from "./plan-ids";
 import { itemProblems, planningQuery } from "./prepare";
 import { reservationUse } from "../reservations/redeem";
 import { redeemingClaims, type ReservationUse } from "./redemption";
-import { bookingVisitFields, VisitorCap } from "./visitor-cap";
+import { bookingQuota, bookingVisitFields } from "./visitor-cap";
+import { VisitorQuota } from "./visitor-quota";
 import { type BookingDetails, bookingWrite } from "./write";
 
 const KNOWN_SOURCES = new Set([
@@ -119,7 +120,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       customerId,
       ...(req.reservationId ? { reservationId: req.reservationId } : {}),
     }),
-    VisitorCap.read(scope, req.visitor),
+    VisitorQuota.read(scope, bookingQuota(scope, req.visitor)),
   ]);
   // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
   const held = reservation?.redeem(loaded.reservation);

@@ -7,8 +7,8 @@ import { bookingStart, type PlannedBooking, planItems } from "../bookings/planne
 import { stableIds } from "../bookings/plan-ids";
 import { insertRows } from "../db/bounded";
 import { isGuardFailure } from "../db/constraints";
-import { guard } from "../db/guards";
-import { holderBelowCap, holderHolds } from "../db/queries/reservations";
+import { holderHolds, holderWithinCap } from "../db/queries/reservations";
+import { type QuotaSpec, retryAfter, VisitorQuota } from "../bookings/visitor-quota";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import {
@@ -48,9 +48,9 @@ export async function createReservation(
     if (Object.keys(problems).length > 0) throw validationError(problems);
   }
   // The holder's count is read beside the planning read: no round trip of its own.
-  const [planning, holds] = await Promise.all([
+  const [planning, quota] = await Promise.all([
     loadPlanning(scope, req),
-    holder ? holderHolds(scope, holder, Date.now()) : null,
+    VisitorQuota.read(scope, holder ? holdQuota(scope, holder) : null),
   ]);
   if (holder) {
     const problems = publicHoldDurationProblems(
@@ -61,16 +61,15 @@ export async function createReservation(
       })),
     );
     if (Object.keys(problems).length > 0) throw validationError(problems);
-    if (holds && holds.live >= PUBLIC_HOLDS.perHolder) throw tooManyHolds(holds.firstExpiry);
+    quota?.check(1);
   }
   try {
-    return await hold(deps, req, planning);
+    return await hold(deps, req, planning, quota);
   } catch (error) {
-    if (!holder || !isGuardFailure(error)) throw error;
+    if (!quota || !isGuardFailure(error)) throw error;
     // The cap's guard refused (holds made at the same moment), or a staff write took the time
     // and fenced this write: which one, the count says.
-    const now = await holderHolds(scope, holder, Date.now());
-    if (now.live >= PUBLIC_HOLDS.perHolder) throw tooManyHolds(now.firstExpiry);
+    await quota.explain(error, 1);
     throw new ApiError("slot_unavailable", "The requested time is no longer available.");
   }
 }
@@ -79,6 +78,7 @@ async function hold(
   deps: { scope: Scope; env: Env; defer?: Defer },
   req: ReservationRequest,
   { inputs, services }: Awaited<ReturnType<typeof loadPlanning>>,
+  quota: VisitorQuota | null,
 ) {
   const { scope, env } = deps;
   const holder = req.publishable?.holder ?? null;
@@ -124,9 +124,7 @@ async function hold(
       build: () => [
         // At most so many live holds per visitor, decided in the write itself (D1 runs one
         // batch at a time), so holds fired together cannot all pass a count read before.
-        ...(holder
-          ? [guard(scope, holderBelowCap(scope, holder, PUBLIC_HOLDS.perHolder, Date.now()))]
-          : []),
+        ...(quota ? [quota.guard(1)] : []),
         scope.db.insert(reservations).values(row),
         ...insertRows(
           scope.db,
@@ -145,14 +143,22 @@ async function hold(
   return renderReservation(row);
 }
 
-/** 429 `too_many_holds`, with how long until the holder's first hold expires. */
-function tooManyHolds(firstExpiry: number | null) {
-  const wait = Math.max(1, Math.ceil(((firstExpiry ?? Date.now()) - Date.now()) / 1000));
-  return new ApiError(
-    "too_many_holds",
-    `A visitor may hold at most ${PUBLIC_HOLDS.perHolder} reservations at once; book or delete one, or wait until one expires.`,
-    { headers: { "retry-after": String(wait) } },
-  );
+/** The cap on a publishable visitor's live holds; a 429 waits until the first of them expires. */
+function holdQuota(scope: Scope, holder: string): QuotaSpec {
+  return {
+    limit: PUBLIC_HOLDS.perHolder,
+    count: async () => {
+      const { live, firstExpiry } = await holderHolds(scope, holder, Date.now());
+      return { used: live, frees: firstExpiry };
+    },
+    within: (adding) => holderWithinCap(scope, holder, Date.now(), adding, PUBLIC_HOLDS.perHolder),
+    refuse: (frees) =>
+      new ApiError(
+        "too_many_holds",
+        `A visitor may hold at most ${PUBLIC_HOLDS.perHolder} reservations at once; book or delete one, or wait until one expires.`,
+        { headers: { "retry-after": retryAfter(frees) } },
+      ),
+  };
 }
 
 /** The planned items as the reservation stores and shows them; planned ids become entry ids. */

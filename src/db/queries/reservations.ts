@@ -59,12 +59,21 @@ export async function holderHolds(
 const holderLive = (scope: Scope, holder: string, now: number) =>
   whereIn(scope, reservations, eq(reservations.holder, holder), live(now));
 
-/** Batch condition: the holder has fewer than `cap` live reservations at `now` (as `holderHolds` counts). */
-export const holderBelowCap = (scope: Scope, holder: string, cap: number, now: number): SQL =>
+/**
+ * Batch condition: the holder's live reservations at `now` (as `holderHolds`
+ * counts) and `adding` more stay within `cap`.
+ */
+export const holderWithinCap = (
+  scope: Scope,
+  holder: string,
+  now: number,
+  adding: number,
+  cap: number,
+): SQL =>
   sql`(${scope.db
     .select({ n: count() })
     .from(reservations)
-    .where(holderLive(scope, holder, now))}) < ${cap}`;
+    .where(holderLive(scope, holder, now))}) + ${adding} <= ${cap}`;
 
 /** A calendar entry's owner columns, as `endDisplaced` reports the entries it removed. */
 export interface EndedEntry {
