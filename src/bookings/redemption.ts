@@ -1,7 +1,6 @@
-import type { SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { CalendarClaim } from "../calendar/client";
 import type { ReservationRow } from "../db/queries/reservations";
+import type { Condition, Statement } from "../db/statement";
 import type { PlanItem } from "./planner";
 
 /**
@@ -15,9 +14,9 @@ export interface Redemption {
   /** The same entries, per calendar (staffers' and resource units'). */
   entriesByCalendar: ReadonlyMap<string, string[]>;
   /** Batch condition, built when the batch is: the reservation is still unused and unexpired. */
-  live: () => SQL;
+  live: () => Condition;
   /** Removes the held time from D1 and marks the reservation used. */
-  statements: BatchItem<"sqlite">[];
+  statements: Statement[];
   /**
    * What to answer for a failed write: 409 `reservation_expired` when the
    * reservation was used, deleted or expired meanwhile (its time was nobody

@@ -1,7 +1,7 @@
-import type { SQL } from "drizzle-orm";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
 import type { Scope } from "../db/scope";
+import type { Condition } from "../db/statement";
 import type { ApiError } from "../lib/errors";
 
 /** What a publishable visitor has used of one quota, and when the next unit of it frees. */
@@ -16,7 +16,7 @@ export interface QuotaSpec {
   limit: number;
   count: () => Promise<QuotaUse>;
   /** Batch condition: `adding` more still fit (the same rows `count` counts). */
-  within: (adding: number) => SQL;
+  within: (adding: number) => Condition;
   refuse: (frees: number | null) => ApiError;
 }
 

@@ -1,4 +1,3 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
@@ -8,6 +7,7 @@ import { RecordChangedError, SlotTakenError } from "../lib/errors";
 import { failpoint, probe, rendezvous } from "../lib/failpoints";
 import { displacedHolds, heldSiblings, siblingsByCalendar } from "./ended-holds";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
+import type { Statement } from "../db/statement";
 import { budgetOf, type CalendarBudget, MAX_CALENDAR_CALLS, requestTooLarge } from "./budget";
 import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
@@ -102,7 +102,7 @@ function refusalOf(
 export interface PlannedWrite<T> {
   claims: CalendarClaim[];
   /** The D1 batch, built once the time is held (so its guards read the clock then). */
-  build: () => BatchItem<"sqlite">[];
+  build: () => Statement[];
   value: T;
 }
 
@@ -309,7 +309,7 @@ export async function commitWithClaims(
   db: Database,
   workspaceId: string,
   claims: CalendarClaim[],
-  build: () => BatchItem<"sqlite">[],
+  build: () => Statement[],
   defer: Defer = runAlongside,
 ): Promise<void> {
   await commitPlanned(env, db, workspaceId, { claims, build, value: undefined }, defer);

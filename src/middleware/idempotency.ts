@@ -1,6 +1,10 @@
-import { and, eq, lt } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import { idempotencyKeys } from "../db/schema";
+import {
+  dropIdempotencyKey,
+  findIdempotencyKey,
+  keepIdempotentResponse,
+  reserveIdempotencyKey,
+} from "../db/queries/idempotency-keys";
 import type { PublicEnv } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { ApiError, fieldError } from "../lib/errors";
@@ -32,17 +36,14 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   if (!KEY.test(key))
     throw fieldError("Idempotency-Key", "Must be 1 to 255 visible ASCII characters.");
 
-  const db = c.var.db;
-  const workspaceId = c.var.workspace.id;
+  const scope = c.var.scope;
   // The key's id as the request claims it; nothing is written before the key verified (write gate).
-  const apiKeyId = c.var.apiKey.id;
+  const id = { apiKeyId: c.var.apiKey.id, key };
   const path = new URL(c.req.url).pathname;
   const bodyHash = await sha256Hex(`${c.req.method} ${path}\n${await c.req.text()}`);
   const now = Date.now();
   const reservation = {
-    workspaceId,
-    apiKeyId,
-    key,
+    ...id,
     method: c.req.method,
     path,
     bodyHash,
@@ -51,30 +52,12 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
     createdAt: now,
     expiresAt: now + LEASE_MS,
   };
-  const [reserved] = await db
-    .insert(idempotencyKeys)
-    .values(reservation)
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.workspaceId, idempotencyKeys.apiKeyId, idempotencyKeys.key],
-      set: reservation,
-      // Only an expired key (or a reservation whose lease ran out) may be taken over.
-      setWhere: lt(idempotencyKeys.expiresAt, now),
-    })
-    .returning();
-  const where = and(
-    eq(idempotencyKeys.workspaceId, workspaceId),
-    eq(idempotencyKeys.apiKeyId, apiKeyId),
-    eq(idempotencyKeys.key, key),
-  );
+  const reserved = await reserveIdempotencyKey(scope, reservation, now);
   // Only this request's own reservation: after its lease ran out another request may own the key.
-  const own = and(
-    where,
-    eq(idempotencyKeys.status, PENDING),
-    eq(idempotencyKeys.expiresAt, reservation.expiresAt),
-  );
+  const own = { ...id, status: PENDING, expiresAt: reservation.expiresAt };
 
   if (!reserved) {
-    const [existing] = await db.select().from(idempotencyKeys).where(where);
+    const existing = await findIdempotencyKey(scope, id);
     if (!existing || existing.bodyHash !== bodyHash) {
       throw new ApiError(
         "validation_failed",
@@ -101,15 +84,12 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   await next();
   // Server errors are not remembered: the retry should get a real second chance.
   if (c.res.status >= 500) {
-    await db.delete(idempotencyKeys).where(own);
+    await dropIdempotencyKey(scope, own);
     return;
   }
-  await db
-    .update(idempotencyKeys)
-    .set({
-      status: c.res.status,
-      response: await c.res.clone().text(),
-      expiresAt: Date.now() + TTL_MS,
-    })
-    .where(own);
+  await keepIdempotentResponse(scope, own, {
+    status: c.res.status,
+    response: await c.res.clone().text(),
+    expiresAt: Date.now() + TTL_MS,
+  });
 });

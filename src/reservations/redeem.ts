@@ -1,17 +1,16 @@
-import { sql } from "drizzle-orm";
 import type { PlanItem } from "../bookings/planner";
 import type { Redemption, ReservationUse } from "../bookings/redemption";
-import { endReservation, findReservation, type ReservationRow } from "../db/queries/reservations";
-import { reservations } from "../db/schema";
+import {
+  endReservation,
+  findReservation,
+  type ReservationRow,
+  reservationStillLive,
+} from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
 import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
 import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
 import { isLive } from "./view";
-
-/** Batch condition: the reservation is unused, not released and unexpired at `now`. */
-export const stillLive = (id: string, now: number) =>
-  sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
 
 const expired = () =>
   new ApiError(
@@ -100,7 +99,7 @@ function redeem(
     redemption: {
       entryIds: new Set([...byCalendar.values()].flat()),
       entriesByCalendar: byCalendar,
-      live: () => stillLive(row.id, Date.now()),
+      live: () => reservationStillLive(row.id, Date.now()),
       statements: endReservation(scope, row.id, now),
       explain: async (error) => {
         if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();

@@ -1,6 +1,6 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { type VoucherRow, spendVoucher, vouchersByCodes } from "../db/queries/vouchers";
 import type { Scope } from "../db/scope";
+import type { Statement } from "../db/statement";
 import { normaliseCode, type PaymentSplit, splitPayment } from "../domain/pricing";
 import { ApiError, type FieldErrors, validationError } from "../lib/errors";
 
@@ -89,7 +89,7 @@ export function spendTender(
   t: TenderedVouchers,
   split: PaymentSplit,
   on: { orderId: string; bookingId: string | null; at: number },
-): BatchItem<"sqlite">[] {
+): Statement[] {
   const rowOf = new Map(t.offers.map(({ row }) => [row.code, row]));
   return split.parts.flatMap((part) => {
     const voucher = rowOf.get(part.code);

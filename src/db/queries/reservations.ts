@@ -40,6 +40,10 @@ export const endReservation = (scope: Scope, id: string, at: number) => [
     .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
 ];
 
+/** Batch condition: the reservation is unused, not released and unexpired at `now`. */
+export const reservationStillLive = (id: string, now: number): SQL =>
+  sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
+
 /** Unused, not deleted and unexpired at `now`. */
 const live = (now: number) => and(isNull(reservations.releasedAt), gt(reservations.expiresAt, now));
 
