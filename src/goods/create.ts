@@ -1,12 +1,14 @@
-import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch } from "../db/client";
 import { isUniqueViolation } from "../db/constraints";
-import { categories, goodStocks, goods, locations } from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
+import {
+  type CategoryRow,
+  type GoodRow,
+  insertGood,
+  insertGoodStock,
+  readGoodRefs,
+} from "../db/queries/goods";
+import type { Scope } from "../db/scope";
 import { fieldError, validationError } from "../lib/errors";
-
-type GoodRow = typeof goods.$inferSelect;
 
 export interface NewGood {
   name: string;
@@ -36,7 +38,7 @@ export interface NewGood {
 
 export interface CreatedGood {
   good: GoodRow;
-  category: typeof categories.$inferSelect | null;
+  category: CategoryRow | null;
   stock: number;
 }
 
@@ -45,29 +47,18 @@ const taken = () => fieldError("article", TAKEN);
 
 /** Creates a good (and its initial stock) in one batch: 1 read and 1 write round trip. */
 export async function createGood(scope: Scope, input: NewGood): Promise<CreatedGood> {
-  const db = scope.db;
   const stock = input.initialStock;
-  const [category, location, sameArticle] = await db.batch([
-    db
-      .select()
-      .from(categories)
-      .where(whereIn(scope, categories, eq(categories.id, input.categoryId ?? ""))),
-    db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(whereIn(scope, locations, eq(locations.id, stock?.locationId ?? ""))),
-    db
-      .select({ id: goods.id })
-      .from(goods)
-      .where(whereIn(scope, goods, eq(goods.article, input.article))),
-  ]);
+  const refs = await readGoodRefs(scope, {
+    categoryId: input.categoryId ?? "",
+    locationId: stock?.locationId ?? "",
+    article: input.article,
+  });
   const problems: Record<string, string[]> = {};
-  const cat = category[0];
+  const cat = refs.category;
   if (input.categoryId && cat?.kind !== "good")
     problems.category_uuid = ["Unknown goods category."];
-  if (stock && location.length === 0)
-    problems["initial_stock.location_uuid"] = ["Unknown location."];
-  if (sameArticle.length > 0) problems.article = [TAKEN];
+  if (stock && !refs.locationFound) problems["initial_stock.location_uuid"] = ["Unknown location."];
+  if (refs.articleTaken) problems.article = [TAKEN];
   if (Object.keys(problems).length > 0) throw validationError(problems);
 
   const good = {
@@ -92,11 +83,10 @@ export async function createGood(scope: Scope, input: NewGood): Promise<CreatedG
     taxRateBp: null,
     createdAt: Date.now(),
   };
-  const writes: BatchItem<"sqlite">[] = [db.insert(goods).values(good)];
+  const writes = [insertGood(scope, good)];
   if (stock) {
     writes.push(
-      db.insert(goodStocks).values({
-        workspaceId: scope.workspaceId,
+      insertGoodStock(scope, {
         goodId: good.id,
         locationId: stock.locationId ?? "",
         quantity: stock.quantity ?? 0,
@@ -106,8 +96,8 @@ export async function createGood(scope: Scope, input: NewGood): Promise<CreatedG
     );
   }
   // The unique index decides a race between two requests with the same article.
-  await runBatch(db, writes).catch((e: unknown) => {
+  await runBatch(scope.db, writes).catch((e: unknown) => {
     throw isUniqueViolation(e, "goods", "article") ? taken() : e;
   });
-  return { good, category: cat ?? null, stock: stock?.quantity ?? 0 };
+  return { good, category: cat, stock: stock?.quantity ?? 0 };
 }

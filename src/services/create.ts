@@ -1,20 +1,6 @@
-import { eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { idIn, insertRows } from "../db/bounded";
 import { runBatch } from "../db/client";
-import type { ServiceView } from "../db/queries/services";
-import {
-  categories,
-  locations,
-  resources,
-  serviceLocations,
-  serviceResources,
-  serviceStaffers,
-  services,
-  stafferLocations,
-  staffers,
-} from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
+import { insertService, readServiceRefs, type ServiceView } from "../db/queries/services";
+import type { Scope } from "../db/scope";
 import { findContactText, stripContactText } from "../domain/catalogue/contact-text";
 import { validationError } from "../lib/errors";
 
@@ -49,30 +35,11 @@ export interface NewService {
 
 /** Creates a service with its locations and staff: 1 read and 1 write round trip. */
 export async function createService(scope: Scope, input: NewService): Promise<ServiceView> {
-  const db = scope.db;
   const resourceIds = input.resourceIds ?? [];
-  const [category, allLocations, allStaff, knownResources] = await db.batch([
-    db
-      .select()
-      .from(categories)
-      .where(whereIn(scope, categories, eq(categories.id, input.categoryId ?? ""))),
-    db
-      .select({ id: locations.id, name: locations.name })
-      .from(locations)
-      .where(whereIn(scope, locations)),
-    db
-      .select({
-        id: staffers.id,
-        active: staffers.isActiveInWidget,
-        locations: sql<string>`(select json_group_array(${stafferLocations.locationId}) from ${stafferLocations} where ${stafferLocations.stafferId} = ${staffers.id})`,
-      })
-      .from(staffers)
-      .where(whereIn(scope, staffers)),
-    db
-      .select({ id: resources.id })
-      .from(resources)
-      .where(whereIn(scope, resources, idIn(resources.id, resourceIds))),
-  ]);
+  const refs = await readServiceRefs(scope, {
+    categoryId: input.categoryId ?? "",
+    resourceIds,
+  });
 
   const problems: Record<string, string[]> = {};
   const address = findContactText(input.name);
@@ -81,17 +48,17 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
       `Must not contain a website or e-mail address ("${address}"); without it the name would read "${stripContactText(input.name)}".`,
     ];
   }
-  const cat = category[0];
+  const cat = refs.category;
   if (input.categoryId && cat?.kind !== "service") {
     problems.category_uuid = ["Unknown service category."];
   }
-  const known = new Map(allLocations.map((l) => [l.id, l]));
+  const known = new Map(refs.locations.map((l) => [l.id, l]));
   const locationIds = input.locationIds ? [...new Set(input.locationIds)] : [...known.keys()];
   const unknownLocations = locationIds.filter((id) => !known.has(id));
   if (unknownLocations.length > 0)
     problems.location_uuids = [`Unknown location: ${unknownLocations.join(", ")}.`];
   const here = new Set(locationIds);
-  const staff = allStaff.map((s) => ({ ...s, locationIds: JSON.parse(s.locations) as string[] }));
+  const staff = refs.staff;
   const worksHere = (s: (typeof staff)[number]) => s.locationIds.some((id) => here.has(id));
   let stafferIds: string[];
   if (input.stafferIds) {
@@ -108,7 +75,7 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
   } else {
     stafferIds = staff.filter((s) => s.active && worksHere(s)).map((s) => s.id);
   }
-  const ownResources = new Set(knownResources.map((r) => r.id));
+  const ownResources = new Set(refs.resourceIds);
   resourceIds.forEach((id, i) => {
     if (!ownResources.has(id)) problems[`resource_uuids.${i}`] = ["Unknown resource."];
   });
@@ -139,40 +106,10 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     taxRateBp: null,
     createdAt: Date.now(),
   };
-  const writes: BatchItem<"sqlite">[] = [
-    db.insert(services).values(service),
-    ...insertRows(
-      db,
-      serviceLocations,
-      locationIds.map((locationId) => ({
-        workspaceId: scope.workspaceId,
-        serviceId: service.id,
-        locationId,
-      })),
-    ),
-    ...insertRows(
-      db,
-      serviceStaffers,
-      stafferIds.map((stafferId) => ({
-        workspaceId: scope.workspaceId,
-        serviceId: service.id,
-        stafferId,
-      })),
-    ),
-    ...insertRows(
-      db,
-      serviceResources,
-      resourceIds.map((resourceId) => ({
-        workspaceId: scope.workspaceId,
-        serviceId: service.id,
-        resourceId,
-      })),
-    ),
-  ];
-  await runBatch(db, writes);
+  await runBatch(scope.db, insertService(scope, service, { locationIds, stafferIds, resourceIds }));
   return {
     service,
-    category: cat ?? null,
+    category: cat,
     locations: locationIds.map((id) => ({ uuid: id, name: known.get(id)?.name ?? "" })),
     stafferIds,
     resourceIds,

@@ -1,7 +1,8 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import { categories, goodStocks, goods } from "../schema";
+import { categories, goodStocks, goods, locations } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
 
 const stock = sql<number>`(select coalesce(sum(${goodStocks.quantity}), 0) from ${goodStocks} where ${goodStocks.goodId} = ${goods.id})`;
 
@@ -22,3 +23,47 @@ export async function listGoods(scope: Scope, page: PageRequest) {
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
 }
+
+export type GoodRow = typeof goods.$inferSelect;
+export type CategoryRow = typeof categories.$inferSelect;
+
+/**
+ * What creating a good checks, in one round trip: the category asked for,
+ * the location of its initial stock, and any good of the workspace with the
+ * same article (each empty when none is asked or found).
+ */
+export async function readGoodRefs(
+  scope: Scope,
+  asked: { categoryId: string; locationId: string; article: string },
+) {
+  const { db } = scope;
+  const [category, location, sameArticle] = await db.batch([
+    db
+      .select()
+      .from(categories)
+      .where(whereIn(scope, categories, eq(categories.id, asked.categoryId))),
+    db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(whereIn(scope, locations, eq(locations.id, asked.locationId))),
+    db
+      .select({ id: goods.id })
+      .from(goods)
+      .where(whereIn(scope, goods, eq(goods.article, asked.article))),
+  ]);
+  return {
+    category: category[0] ?? null,
+    locationFound: location.length > 0,
+    articleTaken: sameArticle.length > 0,
+  };
+}
+
+/** Inserts a new good of the workspace (the unique index on its article decides a race). */
+export const insertGood = (scope: Scope, good: GoodRow): Statement =>
+  scope.db.insert(goods).values({ ...good, workspaceId: scope.workspaceId });
+
+/** Records a good's stock at one location. */
+export const insertGoodStock = (
+  scope: Scope,
+  stock: Omit<typeof goodStocks.$inferInsert, "workspaceId">,
+): Statement => scope.db.insert(goodStocks).values({ workspaceId: scope.workspaceId, ...stock });

@@ -1,14 +1,19 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
+import { idIn, insertRows } from "../bounded";
 import {
   categories,
   locations,
+  resources,
   serviceLocations,
   serviceResources,
   serviceStaffers,
   services,
+  stafferLocations,
+  staffers,
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
 
 /** A service with its category, locations and staff: what a service response renders. */
 export interface ServiceView {
@@ -92,4 +97,80 @@ export async function getService(
   );
   const [row] = await selectViews(scope, where).limit(1);
   return row ? toView(row) : null;
+}
+
+/**
+ * What creating a service checks, in one round trip: the category asked for
+ * (null when none or not found), the workspace's locations, its staff with
+ * the locations each works at, and which of `resourceIds` are the workspace's.
+ */
+export async function readServiceRefs(
+  scope: Scope,
+  asked: { categoryId: string; resourceIds: readonly string[] },
+) {
+  const { db } = scope;
+  const [category, allLocations, allStaff, knownResources] = await db.batch([
+    db
+      .select()
+      .from(categories)
+      .where(whereIn(scope, categories, eq(categories.id, asked.categoryId))),
+    db
+      .select({ id: locations.id, name: locations.name })
+      .from(locations)
+      .where(whereIn(scope, locations)),
+    db
+      .select({
+        id: staffers.id,
+        active: staffers.isActiveInWidget,
+        locations: sql<string>`(select json_group_array(${stafferLocations.locationId}) from ${stafferLocations} where ${stafferLocations.stafferId} = ${staffers.id})`,
+      })
+      .from(staffers)
+      .where(whereIn(scope, staffers)),
+    db
+      .select({ id: resources.id })
+      .from(resources)
+      .where(whereIn(scope, resources, idIn(resources.id, asked.resourceIds))),
+  ]);
+  return {
+    category: category[0] ?? null,
+    locations: allLocations,
+    staff: allStaff.map((s) => ({
+      id: s.id,
+      active: s.active,
+      locationIds: JSON.parse(s.locations) as string[],
+    })),
+    resourceIds: knownResources.map((r) => r.id),
+  };
+}
+
+/**
+ * Inserts a new service with the locations, staff and resources it is
+ * offered at, with, and on: one statement for the service and, per link
+ * table, as few as D1's parameter limit allows (none for no links).
+ */
+export function insertService(
+  scope: Scope,
+  service: ServiceView["service"],
+  links: { locationIds: string[]; stafferIds: string[]; resourceIds: string[] },
+): Statement[] {
+  const { db, workspaceId } = scope;
+  const serviceId = service.id;
+  return [
+    db.insert(services).values({ ...service, workspaceId }),
+    ...insertRows(
+      db,
+      serviceLocations,
+      links.locationIds.map((locationId) => ({ workspaceId, serviceId, locationId })),
+    ),
+    ...insertRows(
+      db,
+      serviceStaffers,
+      links.stafferIds.map((stafferId) => ({ workspaceId, serviceId, stafferId })),
+    ),
+    ...insertRows(
+      db,
+      serviceResources,
+      links.resourceIds.map((resourceId) => ({ workspaceId, serviceId, resourceId })),
+    ),
+  ];
 }
