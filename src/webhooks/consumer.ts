@@ -1,7 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
-import { insertRows } from "../db/bounded";
 import { runBatch } from "../db/client";
-import { events, webhookDeliveries, webhooks } from "../db/schema";
+import { insertDeliveries, readFanOut } from "../db/queries/webhooks";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { backgroundDb } from "./db";
@@ -46,26 +44,7 @@ export async function consumeWebhookBatch(
 
 async function fanOut(env: Env, eventId: string, mailer: Mailer) {
   const db = backgroundDb(env);
-  const ofEvent = (column: typeof events.workspaceId | typeof events.type) =>
-    sql`(select ${column} from ${events} where ${events.id} = ${eventId})`;
-  const [found, subscribed, mailed] = await db.batch([
-    db.select().from(events).where(eq(events.id, eventId)),
-    db
-      .select()
-      .from(webhooks)
-      .where(
-        and(
-          sql`${webhooks.workspaceId} = ${ofEvent(events.workspaceId)}`,
-          eq(webhooks.status, "enabled"),
-          sql`exists (select 1 from json_each(${webhooks.events}) where value = ${ofEvent(events.type)})`,
-        ),
-      ),
-    db
-      .select({ webhookId: webhookDeliveries.webhookId })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.kind, "email"))),
-  ]);
-  const event = found[0];
+  const { event, subscribed, mailedWebhookIds } = await readFanOut(db, eventId);
   if (!event || subscribed.length === 0) return;
 
   // Queues take at most 100 messages per sendBatch; a workspace may have more webhooks.
@@ -77,9 +56,8 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
     );
   }
 
-  const alreadyMailed = new Set(mailed.map((m) => m.webhookId));
   const toMail = subscribed.filter(
-    (w) => w.sendNotification && w.emails && !alreadyMailed.has(w.id),
+    (w) => w.sendNotification && w.emails && !mailedWebhookIds.has(w.id),
   );
   if (toMail.length === 0) return;
   const envelope = envelopeOf(event);
@@ -112,5 +90,5 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
     });
   }
   // One row per mailed webhook, in statements under D1's parameter limit, as one batch.
-  await runBatch(db, insertRows(db, webhookDeliveries, rows));
+  await runBatch(db, insertDeliveries(db, rows));
 }

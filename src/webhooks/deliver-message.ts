@@ -1,8 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
 import { configOf } from "../config";
 import { runBatch } from "../db/client";
-import { touched } from "../db/queries/webhooks";
-import { events, webhookDeliveries, webhooks } from "../db/schema";
+import {
+  type AttemptEffect,
+  insertDelivery,
+  readDelivery,
+  webhookAfterAttempt,
+  type WebhookRow,
+} from "../db/queries/webhooks";
 import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
 import { backgroundDb } from "./db";
@@ -19,29 +23,13 @@ export async function deliverMessage(
 ) {
   const db = backgroundDb(env);
   const { eventId, webhookId } = message.body;
-  const [hooks, found, done] = await db.batch([
-    db.select().from(webhooks).where(eq(webhooks.id, webhookId)),
-    db.select().from(events).where(eq(events.id, eventId)),
-    db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.eventId, eventId),
-          eq(webhookDeliveries.webhookId, webhookId),
-          eq(webhookDeliveries.kind, "http"),
-          eq(webhookDeliveries.success, true),
-        ),
-      ),
-  ]);
-  const hook = hooks[0];
-  const event = found[0];
+  const { hook, event, delivered } = await readDelivery(db, { eventId, webhookId });
   // Deleted or disabled since, or delivered by a duplicate message: nothing to do.
   if (
     !hook ||
     !event ||
     hook.status !== "enabled" ||
-    done.length > 0 ||
+    delivered ||
     hook.workspaceId !== event.workspaceId
   ) {
     message.ack();
@@ -55,8 +43,8 @@ export async function deliverMessage(
   const failedEvent = !result.success && final;
 
   const now = Date.now();
-  const change = webhookChange(hook, { success: result.success, gone, failedEvent }, now);
-  const record = db.insert(webhookDeliveries).values({
+  const effect = attemptEffect(hook, { success: result.success, gone, failedEvent });
+  const record = insertDelivery(db, {
     id: crypto.randomUUID(),
     workspaceId: hook.workspaceId,
     webhookId: hook.id,
@@ -72,7 +60,14 @@ export async function deliverMessage(
   });
   await runBatch(db, [
     record,
-    ...(change ? [db.update(webhooks).set(change).where(eq(webhooks.id, hook.id))] : []),
+    ...(effect
+      ? [
+          webhookAfterAttempt(db, hook.id, effect, {
+            now,
+            disableAfter: FAILED_EVENTS_BEFORE_DISABLE,
+          }),
+        ]
+      : []),
   ]);
 
   if (!final) {
@@ -101,19 +96,11 @@ export async function deliverMessage(
  * 410 switches it off, and an event that failed every try counts towards
  * switching it off; a failure with tries left changes nothing yet.
  */
-function webhookChange(
-  hook: typeof webhooks.$inferSelect,
+function attemptEffect(
+  hook: WebhookRow,
   outcome: { success: boolean; gone: boolean; failedEvent: boolean },
-  now: number,
-) {
-  if (outcome.success) return hook.consecutiveFailures > 0 ? { consecutiveFailures: 0 } : null;
-  if (outcome.gone) return { status: "disabled" as const, updatedAt: touched(now) };
-  if (!outcome.failedEvent) return null;
-  return {
-    consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
-    status: sql<
-      "enabled" | "disabled"
-    >`case when ${webhooks.consecutiveFailures} + 1 >= ${FAILED_EVENTS_BEFORE_DISABLE} then 'disabled' else ${webhooks.status} end`,
-    updatedAt: touched(now),
-  };
+): AttemptEffect | null {
+  if (outcome.success) return hook.consecutiveFailures > 0 ? "recovered" : null;
+  if (outcome.gone) return "gone";
+  return outcome.failedEvent ? "failed-event" : null;
 }

@@ -1,6 +1,4 @@
-import { and, asc, eq, isNull, lt, lte, or } from "drizzle-orm";
-import { idIn, inSubquery } from "../db/bounded";
-import { events } from "../db/schema";
+import { claimPendingEvents, markDispatched } from "../db/queries/outbox";
 import type { Env } from "../env";
 import { backgroundDb } from "./db";
 import type { WebhookMessage } from "./messages";
@@ -25,40 +23,22 @@ export async function dispatchPending(
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
     const now = Date.now();
-    const candidates = db
-      .select({ id: events.id })
-      .from(events)
-      .where(
-        and(
-          isNull(events.dispatchedAt),
-          or(isNull(events.claimedAt), lt(events.claimedAt, now - CLAIM_LEASE_MS)),
-          opts.workspaceId ? eq(events.workspaceId, opts.workspaceId) : undefined,
-          opts.createdBefore !== undefined ? lte(events.createdAt, opts.createdBefore) : undefined,
-        ),
-      )
-      .orderBy(asc(events.createdAt))
-      .limit(BATCH);
-    // One UPDATE picks and claims (D1 runs statements one at a time), so
-    // concurrent dispatchers never take the same event.
-    const pending = await db
-      .update(events)
-      .set({ claimedAt: now })
-      .where(inSubquery(events.id, candidates))
-      .returning({ id: events.id });
+    const pending = await claimPendingEvents(db, {
+      now,
+      leaseMs: CLAIM_LEASE_MS,
+      limit: BATCH,
+      workspaceId: opts.workspaceId,
+      createdBefore: opts.createdBefore,
+    });
     if (pending.length === 0) break;
     await env.WEBHOOK_QUEUE.sendBatch(
       pending.map((e) => ({ body: { kind: "event", eventId: e.id } satisfies WebhookMessage })),
     );
-    await db
-      .update(events)
-      .set({ dispatchedAt: Date.now() })
-      // One JSON parameter for the ids: 100 ids plus the timestamp would pass D1's limit.
-      .where(
-        idIn(
-          events.id,
-          pending.map((e) => e.id),
-        ),
-      );
+    await markDispatched(
+      db,
+      pending.map((e) => e.id),
+      Date.now(),
+    );
     sent += pending.length;
     if (pending.length < BATCH) break;
   }

@@ -1,4 +1,5 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { idIn, inSubquery } from "../bounded";
 import type { Database } from "../client";
 import { events } from "../schema";
 
@@ -48,4 +49,57 @@ export function eventStatement(
     payload,
     createdAt: Date.now(),
   });
+}
+
+export type EventRow = typeof events.$inferSelect;
+
+/*
+ * Handing events to the queue runs outside any request (the cron sweep) or
+ * for every workspace at once, so these take the database, not a Scope; a
+ * request's own dispatch narrows them to its workspace.
+ */
+
+/**
+ * Claims up to `limit` events not yet on the queue, oldest first: those
+ * never claimed, or whose claim is older than `leaseMs` (the isolate died
+ * before it sent them). One UPDATE picks and claims (D1 runs statements one
+ * at a time), so concurrent dispatchers never take the same event.
+ */
+export async function claimPendingEvents(
+  db: Database,
+  claim: {
+    now: number;
+    leaseMs: number;
+    limit: number;
+    workspaceId?: string | undefined;
+    createdBefore?: number | undefined;
+  },
+): Promise<{ id: string }[]> {
+  const candidates = db
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimedAt), lt(events.claimedAt, claim.now - claim.leaseMs)),
+        claim.workspaceId ? eq(events.workspaceId, claim.workspaceId) : undefined,
+        claim.createdBefore !== undefined ? lte(events.createdAt, claim.createdBefore) : undefined,
+      ),
+    )
+    .orderBy(asc(events.createdAt))
+    .limit(claim.limit);
+  return db
+    .update(events)
+    .set({ claimedAt: claim.now })
+    .where(inSubquery(events.id, candidates))
+    .returning({ id: events.id });
+}
+
+/** Marks events as on the queue. */
+export async function markDispatched(db: Database, ids: readonly string[], at: number) {
+  await db
+    .update(events)
+    .set({ dispatchedAt: at })
+    // One JSON parameter for the ids: 100 ids plus the timestamp would pass D1's limit.
+    .where(idIn(events.id, ids));
 }

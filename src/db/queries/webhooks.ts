@@ -1,7 +1,11 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import { webhookDeliveries, webhooks } from "../schema";
+import { insertRows } from "../bounded";
+import type { Database } from "../client";
+import { events, webhookDeliveries, webhooks } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
+import type { EventRow } from "./outbox";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -102,4 +106,107 @@ export async function rotateWebhookSecret(
     .where(webhookWhere(scope, id))
     .returning();
   return row ?? null;
+}
+
+/*
+ * Delivery runs in the queue consumer, outside any request: a message names
+ * an event and a webhook by id, so these take the database, not a Scope, and
+ * the consumer checks the webhook's workspace is the event's.
+ */
+
+export type DeliveryRow = typeof webhookDeliveries.$inferInsert;
+
+/**
+ * What one delivery message needs, in one round trip: the webhook, the
+ * event, and whether an HTTP try of this event to this webhook already
+ * succeeded (a duplicate message).
+ */
+export async function readDelivery(
+  db: Database,
+  ids: { eventId: string; webhookId: number },
+): Promise<{ hook: WebhookRow | null; event: EventRow | null; delivered: boolean }> {
+  const [hooks, found, done] = await db.batch([
+    db.select().from(webhooks).where(eq(webhooks.id, ids.webhookId)),
+    db.select().from(events).where(eq(events.id, ids.eventId)),
+    db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.eventId, ids.eventId),
+          eq(webhookDeliveries.webhookId, ids.webhookId),
+          eq(webhookDeliveries.kind, "http"),
+          eq(webhookDeliveries.success, true),
+        ),
+      ),
+  ]);
+  return { hook: hooks[0] ?? null, event: found[0] ?? null, delivered: done.length > 0 };
+}
+
+/**
+ * What fanning an event out needs, in one round trip: the event, the
+ * enabled webhooks of its workspace subscribed to its type, and the webhooks
+ * already e-mailed about it (a duplicate message).
+ */
+export async function readFanOut(db: Database, eventId: string) {
+  const ofEvent = (column: typeof events.workspaceId | typeof events.type) =>
+    sql`(select ${column} from ${events} where ${events.id} = ${eventId})`;
+  const [found, subscribed, mailed] = await db.batch([
+    db.select().from(events).where(eq(events.id, eventId)),
+    db
+      .select()
+      .from(webhooks)
+      .where(
+        and(
+          sql`${webhooks.workspaceId} = ${ofEvent(events.workspaceId)}`,
+          eq(webhooks.status, "enabled"),
+          sql`exists (select 1 from json_each(${webhooks.events}) where value = ${ofEvent(events.type)})`,
+        ),
+      ),
+    db
+      .select({ webhookId: webhookDeliveries.webhookId })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.eventId, eventId), eq(webhookDeliveries.kind, "email"))),
+  ]);
+  return {
+    event: found[0] ?? null,
+    subscribed,
+    mailedWebhookIds: new Set(mailed.map((m) => m.webhookId)),
+  };
+}
+
+/** Logs one delivery try. */
+export const insertDelivery = (db: Database, row: DeliveryRow): Statement =>
+  db.insert(webhookDeliveries).values(row);
+
+/** Logs delivery tries (one row each), in as few statements as D1's parameter limit allows. */
+export const insertDeliveries = (db: Database, rows: DeliveryRow[]): Statement[] =>
+  insertRows(db, webhookDeliveries, rows);
+
+/**
+ * What one attempt does to its webhook: `recovered` clears its failure
+ * count, `gone` (a 410) switches it off, and `failed-event` (every try of an
+ * event failed) counts towards switching it off at `disableAfter`.
+ */
+export type AttemptEffect = "recovered" | "gone" | "failed-event";
+
+export function webhookAfterAttempt(
+  db: Database,
+  webhookId: number,
+  effect: AttemptEffect,
+  at: { now: number; disableAfter: number },
+): Statement {
+  const change =
+    effect === "recovered"
+      ? { consecutiveFailures: 0 }
+      : effect === "gone"
+        ? { status: "disabled" as const, updatedAt: touched(at.now) }
+        : {
+            consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+            status: sql<
+              "enabled" | "disabled"
+            >`case when ${webhooks.consecutiveFailures} + 1 >= ${at.disableAfter} then 'disabled' else ${webhooks.status} end`,
+            updatedAt: touched(at.now),
+          };
+  return db.update(webhooks).set(change).where(eq(webhooks.id, webhookId));
 }
