@@ -1,8 +1,8 @@
 import { getTableColumns, is, SQL, type SQLWrapper, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 import { D1_MAX_PARAMS } from "./limits";
+import type { Statement } from "./statement";
 
 /**
  * D1 binds at most 100 parameters per statement ("too many SQL variables").
@@ -50,7 +50,7 @@ export function insertRows<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
-): BatchItem<"sqlite">[] {
+): Statement[] {
   if (rows.length === 0) return [];
   if (rows.length <= rowsPerInsert(table)) return [db.insert(table).values(rows)];
   return jsonInserts(db, table, rows);
@@ -63,7 +63,7 @@ function jsonInserts<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
-): BatchItem<"sqlite">[] {
+): Statement[] {
   // Every column drizzle's INSERT … SELECT lists, in its order; a row's missing value takes
   // the column's default as drizzle's own INSERT would (no column here has an SQL default).
   const columns = Object.entries(getTableColumns(table)).filter(
@@ -89,7 +89,7 @@ function jsonInserts<T extends SQLiteTable>(
     db.insert(table).select(sql`select ${values} from json_each(${`[${chunk.join(",")}]`})`);
 
   const encoder = new TextEncoder();
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   let chunk: string[] = [];
   let bytes = 0;
   for (const row of rows) {

@@ -1,10 +1,10 @@
 import { and, asc, count, eq, gt, isNull, min, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { PageRequest } from "../../lib/pagination";
 import { idIn } from "../bounded";
 import { listPage } from "./list";
 import { calendarEntries, holdFences, reservations } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
 
 export type ReservationRow = typeof reservations.$inferSelect;
 
@@ -97,9 +97,9 @@ export function endDisplaced(
   scope: Scope,
   displaced: { reservationIds: string[]; inFlightHolds: string[] },
   at: number,
-): { statements: BatchItem<"sqlite">[]; ended: (results: unknown[]) => EndedEntry[] } {
+): { statements: Statement[]; ended: (results: unknown[]) => EndedEntry[] } {
   const { db } = scope;
-  const statements: BatchItem<"sqlite">[] = [];
+  const statements: Statement[] = [];
   if (displaced.inFlightHolds.length > 0) {
     statements.push(
       db

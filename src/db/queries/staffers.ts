@@ -1,9 +1,9 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { PageRequest } from "../../lib/pagination";
 import { insertRows } from "../bounded";
 import { stafferDateOverrides, stafferLocations, stafferSchedules, staffers } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
 
 // The staffer's locations ride along as a JSON array so a page stays one query.
 const locationIds = sql<string>`(select json_group_array(${stafferLocations.locationId}) from ${stafferLocations} where ${stafferLocations.stafferId} = ${staffers.id})`;
@@ -72,7 +72,7 @@ export interface ScheduleInput {
 /** Statements that replace a staffer's whole weekly schedule and date overrides. */
 export function replaceScheduleStatements(scope: Scope, stafferId: string, input: ScheduleInput) {
   const { db, workspaceId } = scope;
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     db
       .delete(stafferSchedules)
       .where(

@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { idIn } from "../bounded";
 import { guard } from "../guards";
 import { vouchers, voucherPayments } from "../schema";
 import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
 
 export type VoucherRow = typeof vouchers.$inferSelect;
 
@@ -38,7 +38,7 @@ export function spendVoucher(
     bookingId: string | null;
     at: number;
   },
-): BatchItem<"sqlite">[] {
+): Statement[] {
   const { db, workspaceId } = scope;
   const { voucher, amount } = spend;
   return [
