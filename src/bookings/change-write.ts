@@ -8,8 +8,8 @@ import {
   stillAsRead,
   updateBookedService,
   updateBooking,
-  updateOrder,
 } from "../db/queries/booking-change";
+import { updateOrder } from "../db/queries/order-change";
 import type { LoadedBooking } from "../db/queries/bookings";
 import { eventStatement } from "../db/queries/outbox";
 import { guard } from "../db/guards";

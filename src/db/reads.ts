@@ -29,19 +29,29 @@ type Results<R extends Record<string, Read<unknown>>> = {
   [K in keyof R]: R[K] extends Read<infer A> ? A : never;
 };
 
-/** Runs named reads as one batch; each comes back under its name. */
-export async function readTogether<R extends Record<string, Read<unknown>>>(
-  db: Database,
-  reads: R,
-): Promise<Results<R>> {
-  const named = Object.entries(reads);
-  const [first, ...rest] = named.flatMap(([, r]) => r.statements);
-  const rows: readonly unknown[] = first ? await db.batch([first, ...rest]) : [];
-  const results: Record<string, unknown> = {};
-  let at = 0;
-  for (const [name, r] of named) {
-    results[name] = r.parse(rows.slice(at, at + r.statements.length));
-    at += r.statements.length;
-  }
-  return results as Results<R>;
+/** Reads of several things as one read, whose value names each part. */
+export function named<R extends Record<string, Read<unknown>>>(reads: R): Read<Results<R>> {
+  const parts = Object.entries(reads);
+  return {
+    statements: parts.flatMap(([, r]) => r.statements),
+    parse: (rows) => {
+      const results: Record<string, unknown> = {};
+      let at = 0;
+      for (const [name, r] of parts) {
+        results[name] = r.parse(rows.slice(at, at + r.statements.length));
+        at += r.statements.length;
+      }
+      return results as Results<R>;
+    },
+  };
 }
+
+/** Runs a read as one batch (one round trip); nothing to read, nothing sent. */
+export async function run<A>(db: Database, r: Read<A>): Promise<A> {
+  const [first, ...rest] = r.statements;
+  return r.parse(first ? await db.batch([first, ...rest]) : []);
+}
+
+/** Runs named reads as one batch; each comes back under its name. */
+export const readTogether = <R extends Record<string, Read<unknown>>>(db: Database, reads: R) =>
+  run(db, named(reads));

@@ -3,11 +3,11 @@ import { idIn, insertRows } from "../bounded";
 import { atVersion } from "../guards";
 import { bookingServices, bookings, calendarEntries, orders } from "../schema";
 import { type Scope, whereIn } from "../scope";
+export type { OrderPatch } from "./order-change";
 import type { Statement } from "../statement";
 
 type BookingRow = typeof bookings.$inferSelect;
 type ServiceRow = typeof bookingServices.$inferSelect;
-type OrderRow = typeof orders.$inferSelect;
 export type EntryRow = typeof calendarEntries.$inferSelect;
 
 /** Columns a change may set on a booking (its version and last change move by themselves). */
@@ -18,8 +18,6 @@ export type BookingPatch = Partial<
 export type ServicePatch = { id: string } & Partial<
   Omit<ServiceRow, "id" | "workspaceId" | "bookingId">
 >;
-/** Columns a change may set on the booking's order (its version moves by itself). */
-export type OrderPatch = Partial<Omit<OrderRow, "id" | "workspaceId" | "version">>;
 
 /**
  * The condition a booking change commits under: the booking (and its order,
@@ -46,13 +44,6 @@ export const updateBookedService = (scope: Scope, { id, ...patch }: ServicePatch
     .update(bookingServices)
     .set(patch)
     .where(whereIn(scope, bookingServices, eq(bookingServices.id, id)));
-
-/** The order's one UPDATE: the change's columns and its version bumped. */
-export const updateOrder = (scope: Scope, id: string, patch: OrderPatch) =>
-  scope.db
-    .update(orders)
-    .set({ ...patch, version: sql`${orders.version} + 1` })
-    .where(whereIn(scope, orders, eq(orders.id, id)));
 
 /** Replaces part of a booking's busy time: the entries it no longer has go, the new ones come. */
 export const replaceBusyTime = (
