@@ -1,9 +1,7 @@
 import { staffClaims } from "../calendar/client";
-import { calendarIdOf } from "../calendar/ids";
 import type { PlannedWrite } from "../calendar/client";
 import { creditAccount } from "../db/queries/accounts";
 import {
-  type EntryRow,
   replaceBusyTime,
   stillAsRead,
   updateBookedService,
@@ -18,6 +16,7 @@ import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
 import { spendTender } from "../vouchers/tender";
 import type { BookingChange } from "./change-value";
+import { busyMoves } from "./busy-moves";
 import { movingClaims } from "./calendar-entries";
 import type { BookingDeps } from "./deps";
 
@@ -46,20 +45,6 @@ export function changedView(
       ? { ...loaded.order, ...change.order, version: loaded.order.version + 1 }
       : loaded.order,
     status: change.status ?? loaded.status,
-  };
-}
-
-/** Which of the booking's entries go and which come (an entry kept as it was is neither). */
-export function busyMoves(before: EntryRow[], after: EntryRow[] | undefined) {
-  if (!after) return { removed: [], added: [] };
-  const same = (a: EntryRow, b: EntryRow) =>
-    a.id === b.id &&
-    calendarIdOf(a) === calendarIdOf(b) &&
-    a.startsAt === b.startsAt &&
-    a.endsAt === b.endsAt;
-  return {
-    removed: before.filter((e) => !after.some((a) => same(a, e))),
-    added: after.filter((a) => !before.some((e) => same(a, e))),
   };
 }
 
