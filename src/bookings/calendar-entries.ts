@@ -18,6 +18,13 @@ export const entryOf = <E extends { stafferId: string | null; startsAt: number }
 
 type At = { workspaceId: string; locationId: string };
 
+/** Whose entries a booking's are: its workspace, location and itself. */
+export const bookingOwner = (b: { id: string; workspaceId: string; locationId: string }) => ({
+  workspaceId: b.workspaceId,
+  locationId: b.locationId,
+  bookingId: b.id,
+});
+
 type BookedTime = { reservedOn: number; reservedUntil: number; buffer: number };
 
 /** A booked service's time in one calendar: from its start until its end plus buffer. */

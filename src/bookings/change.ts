@@ -1,56 +1,52 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { commitPlanned, type CalendarClaim, staffClaims } from "../calendar/client";
+import { type ConflictQuery, withAlternatives } from "../availability/alternatives";
+import { commitPlanned } from "../calendar/client";
+import { attempt } from "../changes/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
-import { atVersion, guard } from "../db/guards";
-import { type LoadedBooking, loadBookingWith, type Referenced } from "../db/queries/bookings";
-import { type EventType, eventStatement } from "../db/queries/outbox";
-import { bookings, orders } from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
-import { allows, type Operation } from "../domain/booking-rules";
-import type { Env } from "../env";
-import { ApiError, notFound, RecordChangedError } from "../lib/errors";
-import { probe, rendezvous } from "../lib/failpoints";
-import { type BookingView, renderBooking } from "../views/booking";
-import type { Booking } from "../views/booking-schema";
+import { bookingRead, type LoadedBooking, type Referenced } from "../db/queries/bookings";
+import { nothing, type Read, readTogether } from "../db/reads";
+import type { Scope } from "../db/scope";
 import type { BusyInterval } from "../domain/availability";
+import { allows, type Operation } from "../domain/booking-rules";
+import { ApiError, notFound, RecordChangedError } from "../lib/errors";
+import { rendezvous } from "../lib/failpoints";
+import { renderBooking } from "../views/booking";
+import type { Booking } from "../views/booking-schema";
+import type { BookingChange } from "./change-value";
+import { changeWrite } from "./change-write";
 import { ClaimRetries } from "./claim-retries";
-import { type PlanIds, stableIds } from "./plan-ids";
 import type { BookingDeps } from "./deps";
+import { type PlanIds, stableIds } from "./plan-ids";
 
-/** What a lifecycle operation wants to write, planned from the booking as read. */
-export interface BookingChange {
-  /** The booking as it will be once the change is written. */
-  view: BookingView;
-  event: EventType;
-  statements: BatchItem<"sqlite">[];
-  /** Calendars to claim when busy time moves, is reassigned or freed. */
-  claims?: CalendarClaim[];
-  /** The change also writes the booking's order (money, totals): compare-and-set it too. */
-  touchesOrder?: boolean;
-}
-
-export interface Planning<A = undefined> {
-  scope: Scope;
-  env: Env;
+/** What a plan sees besides the booking: the time, its own reads, what calendars refused. */
+export interface Planning<R> {
   now: number;
-  /** What `alongside` read in the booking's own batch. */
-  alongside: A;
+  /** What the operation read beside the booking, in the booking's own batch. */
+  reads: R;
+  /** What the attempt that lost to another change read (on the one retry); absent at first. */
+  previous: R | undefined;
   /** Time calendars refused to this change since it read D1, per calendar: plan around it. */
   taken: ReadonlyMap<string, BusyInterval[]>;
   /** Ids of new entries, the same in every plan of this read (a replan keeps granted claims). */
   ids: PlanIds;
+  /** A staff write: a publishable key's hold in its way gives way. */
+  staff: boolean;
 }
 
-/**
- * Reads a change needs besides the booking (its availability), run in the
- * booking's own batch through subqueries on the booking: one round trip, one
- * snapshot, so what the plan sees of both is consistent.
- */
-export interface Alongside<A> {
-  reads: (scope: Scope) => readonly BatchItem<"sqlite">[];
-  read: (rows: unknown[]) => A;
+/** One kind of change to a booking, as the runner takes it. */
+export interface BookingOperation<R = undefined> {
+  op: Operation;
+  /** Records the request names (a staffer, a status, an account), read with the booking. */
+  refs?: Referenced;
+  /** What else the plan needs, read in the booking's batch through subqueries on it. */
+  reads?: (scope: Scope) => Read<R>;
+  /**
+   * The change as a value, from what was read alone; null when nothing
+   * changes. Throws the reason the change is refused.
+   */
+  plan: (loaded: LoadedBooking, planning: Planning<R>) => BookingChange | null;
+  /** Where a taken time looks for nearby free starts (409 with `alternatives`). */
+  alternatives?: (loaded: LoadedBooking) => ConflictQuery;
 }
 
 /** Pause before the one retry, so the write that won can confirm its calendars first. */
@@ -62,112 +58,89 @@ const changed = () =>
     "The booking was changed by another request at the same moment; reload it and try again.",
   );
 
+const closed = () =>
+  new ApiError(
+    "booking_closed",
+    "The booking is completed or canceled; it can no longer be changed that way.",
+  );
+
 /**
  * Runs one change to a booking so that two concurrent changes end as some
  * sequential order of the two would: the write commits only if the booking
- * (and its order, when touched) is still at the version it read, and bumps
- * it. The loser releases its holds, replans once on fresh state (where it may
+ * (and its order, when the change writes it) is still at the version it read.
+ * The loser releases its holds, reads again and plans once more (where it may
  * find the booking closed), and otherwise answers 409 `booking_changed`.
  */
-export async function changeBooking<A = undefined>(
+export function changeBooking<R = undefined>(
   deps: BookingDeps,
   bookingId: string,
-  op: Operation,
-  plan: (loaded: LoadedBooking, planning: Planning<A>) => Promise<BookingChange | null>,
-  ref: Referenced = {},
-  alongside?: Alongside<A>,
+  operation: BookingOperation<R>,
 ): Promise<Booking> {
-  const { scope, env } = deps;
-  const render = (view: BookingView) => renderBooking(view, deps.render);
-  for (let attempt = 1; ; attempt++) {
-    // What calendars refused is known for this read only: a fresh read starts afresh.
-    const taken = new Map<string, BusyInterval[]>();
-    const retries = new ClaimRetries((id) => {
-      const busy = taken.get(id) ?? [];
-      taken.set(id, busy);
-      return busy;
-    });
-    const { loaded, rows } = await loadBookingWith(
-      scope,
-      bookingId,
-      ref,
-      alongside?.reads(scope) ?? [],
-    );
-    if (!loaded) throw notFound("Booking");
-    // Replacing a service has its own conflict code for every unmet condition, openness included.
-    if (op !== "replace_service" && !allows(loaded.booking, op)) {
-      throw new ApiError(
-        "booking_closed",
-        "The booking is completed or canceled; it can no longer be changed that way.",
-      );
-    }
-    const read = (alongside ? alongside.read(rows) : undefined) as A;
-    const ids = stableIds();
-    const planning = () => ({ scope, env, now: Date.now(), alongside: read, taken, ids });
-    const firstPlanning = planning();
-    const change = await plan(loaded, firstPlanning);
-    if (!change) return render(loaded);
-    const write = (change: BookingChange, now: number) => {
-      const rendered = render(change.view);
-      const build = (): BatchItem<"sqlite">[] => [
-        guard(
-          scope,
-          and(
-            atVersion(bookings, bookingId, loaded.booking.version),
-            change.touchesOrder
-              ? atVersion(orders, loaded.order.id, loaded.order.version)
-              : undefined,
-          ) ?? sql`1`,
-        ),
-        ...change.statements,
-        ...bumpVersions(scope, bookingId, change.touchesOrder ? loaded.order.id : null, now),
-        eventStatement(scope.db, scope.workspaceId, change.event, rendered),
-      ];
-      return { claims: staffClaims(change.claims ?? [], deps.staff), build, value: rendered };
-    };
-    await rendezvous("booking.change.before_write");
-    try {
-      const first = write(change, firstPlanning.now);
-      if (first.claims.length === 0) {
-        await runBatch(scope.db, first.build());
-        return first.value;
-      }
-      // A unit or staffer another write won is noted taken and the change planned again on
-      // the same read; the calendars that granted their part keep it.
-      return await commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
-        plan: async () => {
-          const again = planning();
-          const next = await plan(loaded, again);
-          if (!next?.claims?.length) throw new Error("the change no longer moves busy time");
-          return write(next, again.now);
-        },
-        replan: (refusal) => retries.learn(refusal),
+  const { scope } = deps;
+  return attempt({
+    name: "booking",
+    pauseMs: RETRY_PAUSE_MS,
+    read: async () => {
+      const read = await readTogether(scope.db, {
+        loaded: bookingRead(scope, bookingId, operation.refs),
+        reads: operation.reads?.(scope) ?? nothing(undefined as R),
       });
-    } catch (error) {
-      if (!isGuardFailure(error) && !(error instanceof RecordChangedError)) throw error;
-      if (isGuardFailure(error)) probe("booking.guard_refused");
-      if (attempt >= 2) throw changed();
-      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-    }
-  }
+      if (!read.loaded) throw notFound("Booking");
+      // Replacing a service has its own conflict code for every unmet condition, openness included.
+      if (operation.op !== "replace_service" && !allows(read.loaded.booking, operation.op))
+        throw closed();
+      return { loaded: read.loaded, reads: read.reads };
+    },
+    attempt: async (read, previous) => {
+      try {
+        return await commitChange(deps, operation, read, previous?.reads);
+      } catch (error) {
+        throw await withAlternatives(scope, error, operation.alternatives?.(read.loaded));
+      }
+    },
+    lost: (error) => isGuardFailure(error) || error instanceof RecordChangedError,
+    gaveUp: changed,
+  });
 }
 
-/** Every change moves the booking's version and its last change (the .ics export shows both). */
-function bumpVersions(scope: Scope, bookingId: string, orderId: string | null, now: number) {
-  const { db } = scope;
-  const statements: BatchItem<"sqlite">[] = [
-    db
-      .update(bookings)
-      .set({ version: sql`${bookings.version} + 1`, updatedAt: now })
-      .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-  ];
-  if (orderId) {
-    statements.push(
-      db
-        .update(orders)
-        .set({ version: sql`${orders.version} + 1` })
-        .where(whereIn(scope, orders, eq(orders.id, orderId))),
-    );
+/**
+ * Plans on one read and writes: the claims first when busy time moves (a
+ * calendar that refuses a staffer or unit another write won has the change
+ * planned again on the same read, the granted claims kept), then one batch.
+ */
+async function commitChange<R>(
+  deps: BookingDeps,
+  operation: BookingOperation<R>,
+  { loaded, reads }: { loaded: LoadedBooking; reads: R },
+  previous: R | undefined,
+): Promise<Booking> {
+  const { scope, env } = deps;
+  // What calendars refused is known for this read only: a fresh read starts afresh.
+  const taken = new Map<string, BusyInterval[]>();
+  const retries = new ClaimRetries((id) => {
+    const busy = taken.get(id) ?? [];
+    taken.set(id, busy);
+    return busy;
+  });
+  const ids = stableIds();
+  const plan = () => {
+    const now = Date.now();
+    const change = operation.plan(loaded, { now, reads, previous, taken, ids, staff: deps.staff });
+    return change && changeWrite(deps, loaded, change, now);
+  };
+  const first = plan();
+  if (!first) return renderBooking(loaded, deps.render);
+  await rendezvous("booking.change.before_write");
+  if (first.claims.length === 0) {
+    await runBatch(scope.db, first.build());
+    return first.value;
   }
-  return statements;
+  return commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
+    plan: () => {
+      const next = plan();
+      if (!next?.claims.length) throw new Error("the change no longer moves busy time");
+      return next;
+    },
+    replan: (refusal) => retries.learn(refusal),
+  });
 }

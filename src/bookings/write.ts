@@ -1,16 +1,10 @@
-import { sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { insertRows } from "../db/bounded";
 import type { Database } from "../db/client";
 import { newOrderRow, orderInsert } from "../db/queries/orders";
 import { eventStatement } from "../db/queries/outbox";
-import {
-  bookingServices,
-  type bookingStatuses,
-  bookings,
-  calendarEntries,
-  customers,
-} from "../db/schema";
+import { saveBookingCustomer } from "../db/queries/customers";
+import { bookingServices, type bookingStatuses, bookings, calendarEntries } from "../db/schema";
+import type { Statement } from "../db/statement";
 import type { LocationPolicy } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
@@ -162,21 +156,9 @@ export function bookingWrite(
     emailLower: customer.email?.toLowerCase() ?? null,
     createdAt: now,
   };
-  const insertCustomer = db.insert(customers).values(customerRow);
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     // Found by phone: staff's booking refreshes names and e-mail, a customer's leaves them.
-    customer.refreshesStored
-      ? insertCustomer.onConflictDoUpdate({
-          target: [customers.workspaceId, customers.phone],
-          set: {
-            firstName: customer.firstName,
-            lastName: sql`coalesce(${customer.lastName}, ${customers.lastName})`,
-            middleName: sql`coalesce(${customer.middleName}, ${customers.middleName})`,
-            email: sql`coalesce(${customer.email}, ${customers.email})`,
-            emailLower: sql`coalesce(${customerRow.emailLower}, ${customers.emailLower})`,
-          },
-        })
-      : insertCustomer.onConflictDoNothing({ target: [customers.workspaceId, customers.phone] }),
+    saveBookingCustomer({ db, workspaceId }, customerRow, customer.refreshesStored),
     ...orderInsert(db, order),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),

@@ -71,5 +71,7 @@ export function budgeted<N extends object>(ns: N, budget: CalendarBudget): N {
 }
 
 /** The request's budget; outside a request (jobs, direct calls in tests) a fresh one per write. */
-export const budgetOf = (env: { STAFFER_CALENDAR: unknown }): CalendarBudget =>
-  (env.STAFFER_CALENDAR as unknown as WithBudget)[BUDGET] ?? new CalendarBudget();
+export const budgetOf = (env: { STAFFER_CALENDAR: object }): CalendarBudget => {
+  const ns: WithBudget = env.STAFFER_CALENDAR;
+  return ns[BUDGET] ?? new CalendarBudget();
+};

@@ -1,13 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
-import { onceMore, orderStill } from "./still";
-import { eventStatement } from "../db/queries/outbox";
-import { loadPosOrder } from "../db/queries/pos-orders";
-import { orders, promocodeUses } from "../db/schema";
-import { type Scope, whereIn } from "../db/scope";
-import { ApiError, notFound } from "../lib/errors";
-import { rendezvous } from "../lib/failpoints";
-import { renderOrder } from "../views/pos-order";
+import { releasePromocodeUse } from "../db/queries/order-change";
+import type { Scope } from "../db/scope";
+import { ApiError } from "../lib/errors";
 import type { PosOrder } from "../views/pos-order-schema";
+import { changeOrder } from "./change";
 
 const notOpen = () => new ApiError("order_not_open", "Only an open order can be cancelled.");
 
@@ -16,33 +11,18 @@ const notOpen = () => new ApiError("order_not_open", "Only an open order can be 
  * promocode use it held, which goes back to the code. Compare-and-set on the
  * order's version, like pay: a pay and a cancel at once end as one of them.
  */
-export async function cancelPosOrder(scope: Scope, orderId: string): Promise<PosOrder> {
-  return onceMore("orders.cancel.guard_refused", () => cancelOnce(scope, orderId), notOpen);
-}
-
-async function cancelOnce(scope: Scope, orderId: string): Promise<PosOrder> {
-  const { db, workspaceId } = scope;
-  const view = await loadPosOrder(scope, orderId);
-  if (!view) throw notFound("Order");
-  const { order } = view;
-  if (order.status !== "open") throw notOpen();
-  const now = Date.now();
-  const rendered = renderOrder({
-    ...view,
-    order: { ...order, status: "cancelled", closedAt: now },
+export function cancelPosOrder(scope: Scope, orderId: string): Promise<PosOrder> {
+  return changeOrder(scope, orderId, {
+    name: "cancel",
+    gaveUp: notOpen,
+    plan: ({ order }, { now }) => {
+      if (order.status !== "open") throw notOpen();
+      return {
+        event: "order-cancelled",
+        from: "open",
+        order: { status: "cancelled", closedAt: now },
+        moves: [releasePromocodeUse(scope, order.id)],
+      };
+    },
   });
-  // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
-  await rendezvous("orders.money.before_write");
-  await db.batch([
-    orderStill(scope, order, "open"),
-    db
-      .update(orders)
-      .set({ status: "cancelled", closedAt: now, version: sql`${orders.version} + 1` })
-      .where(and(eq(orders.workspaceId, workspaceId), eq(orders.id, order.id))),
-    db
-      .delete(promocodeUses)
-      .where(whereIn(scope, promocodeUses, eq(promocodeUses.orderId, order.id))),
-    eventStatement(db, workspaceId, "order-cancelled", rendered),
-  ]);
-  return rendered;
 }

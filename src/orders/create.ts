@@ -1,15 +1,14 @@
-import { count, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { insertRows } from "../db/bounded";
 import { isGuardFailure } from "../db/constraints";
-import { guard } from "../db/guards";
 import { runBatch } from "../db/client";
+import { takePromocodeUse } from "../db/queries/order-change";
 import { newOrderRow, orderInsert, orderNumberSql } from "../db/queries/orders";
 import { eventStatement } from "../db/queries/outbox";
 import { loadOrderRefs } from "../db/queries/order-refs";
 import type { PosOrderView } from "../db/queries/pos-orders";
-import { orderLines, promocodeUses } from "../db/schema";
+import { orderLines } from "../db/schema";
 import type { Scope } from "../db/scope";
+import type { Statement } from "../db/statement";
 import {
   MAX_VOUCHERS_PER_ORDER,
   NOTHING_PAID,
@@ -115,28 +114,16 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
   const view: PosOrderView = { order, lines: lineRows, customer: refs.customer };
   const rendered = renderOrder(view);
 
-  const statements: BatchItem<"sqlite">[] = [];
-  if (promo) {
-    if (promo.maxUses !== null) {
-      // Two tills racing for a code's last use: only one batch may commit.
-      const uses = db
-        .select({ n: count() })
-        .from(promocodeUses)
-        .where(eq(promocodeUses.promocodeId, promo.id));
-      statements.push(guard(scope, sql`(${uses}) < ${promo.maxUses}`));
-    }
-    const firstBooking = lines.find((l) => l.bookingId !== null)?.bookingId ?? null;
-    statements.push(
-      db.insert(promocodeUses).values({
-        id: crypto.randomUUID(),
-        workspaceId,
+  // Two tills racing for a capped code's last use: only one batch may commit.
+  const statements: Statement[] = promo
+    ? takePromocodeUse(scope, {
         promocodeId: promo.id,
+        maxUses: promo.maxUses,
         orderId: order.id,
-        bookingId: firstBooking,
-        createdAt: order.createdAt,
-      }),
-    );
-  }
+        bookingId: lines.find((l) => l.bookingId !== null)?.bookingId ?? null,
+        at: order.createdAt,
+      })
+    : [];
   const [bump, insert] = orderInsert(db, order);
   const inserted = statements.push(bump, insert) - 1;
   statements.push(...insertRows(db, orderLines, lineRows));

@@ -1,4 +1,5 @@
 import { type VoucherRow, spendVoucher, vouchersByCodes } from "../db/queries/vouchers";
+import { read } from "../db/reads";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import { normaliseCode, type PaymentSplit, splitPayment } from "../domain/pricing";
@@ -29,6 +30,10 @@ export const codesToRead = (offers: readonly VoucherOffer[]) =>
 /** The read of the offered vouchers, to batch with the request's other reads. */
 export const readOffered = (scope: Scope, offers: readonly VoucherOffer[]) =>
   vouchersByCodes(scope, codesToRead(offers));
+
+/** `readOffered` as a read to run beside others (`readTogether`). */
+export const offeredRead = (scope: Scope, offers: readonly VoucherOffer[]) =>
+  read([readOffered(scope, offers)], ([rows]) => rows);
 
 /**
  * Checks each offered voucher (as read by `readOffered`) can pay: unknown

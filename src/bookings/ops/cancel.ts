@@ -1,11 +1,7 @@
-import { eq } from "drizzle-orm";
-import { bookings, calendarEntries } from "../../db/schema";
-import { whereIn } from "../../db/scope";
 import { type Caller, customerCancelProblems } from "../../domain/booking-rules";
 import { fieldError, validationError } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { movingClaims } from "../calendar-entries";
 import { assertPolicyAllows } from "../policy-window";
 
 export interface CancelInput {
@@ -34,44 +30,23 @@ export async function cancelBooking(deps: BookingDeps, bookingId: string, input:
     const problems = customerCancelProblems(input);
     if (Object.keys(problems).length > 0) throw validationError(problems);
   }
-  return changeBooking(
-    deps,
-    bookingId,
-    "cancel",
-    async (loaded, { scope, now }) => {
+  return changeBooking(deps, bookingId, {
+    op: "cancel",
+    refs: { stafferId: input.stafferId },
+    plan: (loaded, { now }) => {
       if (byCustomer) assertPolicyAllows("cancel", loaded, now);
       if (input.stafferId && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
-      const booking = {
-        ...loaded.booking,
-        isCanceled: true,
-        cancelReason: input.cancelReason ?? "canceled",
-        canceledBy: byCustomer ? "customer" : (input.stafferId ?? null),
-        canceledAt: now,
-        internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
-        updatedAt: now,
-      };
       return {
-        view: { ...loaded, booking },
         event: "booking-canceled",
-        claims: movingClaims(loaded.entries, []),
-        statements: [
-          scope.db
-            .update(bookings)
-            .set({
-              isCanceled: true,
-              cancelReason: booking.cancelReason,
-              canceledBy: booking.canceledBy,
-              canceledAt: now,
-              internalNotes: booking.internalNotes,
-              updatedAt: now,
-            })
-            .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-          scope.db
-            .delete(calendarEntries)
-            .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, bookingId))),
-        ],
+        booking: {
+          isCanceled: true,
+          cancelReason: input.cancelReason ?? "canceled",
+          canceledBy: byCustomer ? "customer" : (input.stafferId ?? null),
+          canceledAt: now,
+          internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
+        },
+        busy: [],
       };
     },
-    { stafferId: input.stafferId },
-  );
+  });
 }

@@ -1,13 +1,10 @@
 import { engineInputs } from "../../availability/engine-input";
-import { idIn, insertRows } from "../../db/bounded";
-import type { Availability } from "../../db/queries/availability";
-import { availabilityAlongside } from "../alongside";
-import { bookingServices, calendarEntries } from "../../db/schema";
-import { whereIn } from "../../db/scope";
+import { availabilityRead } from "../../db/queries/availability";
+import { bookingRefs } from "../../db/queries/booking-refs";
 import { fieldError } from "../../lib/errors";
+import { bookedEntry, bookingOwner, entryOf } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { bookedEntry, entryOf, movingClaims } from "../calendar-entries";
 import { assertPlacementsFit } from "../placement";
 
 export interface ChangeStafferInput {
@@ -23,28 +20,33 @@ export function changeBookingStaffer(
   bookingId: string,
   input: ChangeStafferInput,
 ) {
-  return changeBooking<Availability>(
-    deps,
-    bookingId,
-    "change_staffer",
-    async (loaded, { scope, now, alongside: availability, taken }) => {
-      if (
-        input.serviceId !== undefined &&
-        !loaded.services.some((s) => s.serviceId === input.serviceId)
-      ) {
+  const { stafferId, serviceId } = input;
+  return changeBooking(deps, bookingId, {
+    op: "change_staffer",
+    // The new staffer over the booking's whole time (a superset of the services handed over).
+    reads: (scope) => {
+      const its = bookingRefs(scope, bookingId);
+      return availabilityRead(scope, {
+        locationId: its.locationId,
+        serviceIds: serviceId !== undefined ? [serviceId] : its.serviceIds,
+        stafferIds: [stafferId],
+        fromDate: its.startDate(-1),
+        toDate: its.endDate(1),
+      });
+    },
+    plan: (loaded, { now, reads: availability, taken, staff }) => {
+      if (serviceId !== undefined && !loaded.services.some((s) => s.serviceId === serviceId)) {
         throw fieldError("service_uuid", "The booking has no such service.");
       }
       const targets = loaded.services.filter(
-        (s) =>
-          (input.serviceId === undefined || s.serviceId === input.serviceId) &&
-          s.stafferId !== input.stafferId,
+        (s) => (serviceId === undefined || s.serviceId === serviceId) && s.stafferId !== stafferId,
       );
       if (targets.length === 0) return null;
 
-      const inputs = engineInputs(availability, { extraBusy: taken, holdsYield: deps.staff });
+      const inputs = engineInputs(availability, { extraBusy: taken, holdsYield: staff });
       if (!inputs) throw new Error("the booking's location vanished");
       for (const s of targets) {
-        if (!inputs.performersOf(s.serviceId).some((p) => p.id === input.stafferId)) {
+        if (!inputs.performersOf(s.serviceId).some((p) => p.id === stafferId)) {
           throw fieldError(
             "staffer_uuid",
             "The staffer must belong to the booking's location, be active and be able to perform the service.",
@@ -55,7 +57,7 @@ export function changeBookingStaffer(
         inputs,
         targets.map((s) => ({
           serviceId: s.serviceId,
-          stafferId: input.stafferId,
+          stafferId,
           start: s.reservedOn,
           durationMin: s.duration,
           bufferMin: s.buffer,
@@ -63,56 +65,17 @@ export function changeBookingStaffer(
         now,
         "staffer_uuid",
       );
-
-      const oldEntries = targets
-        .map((s) => entryOf(loaded.entries, s))
-        .filter((e) => e !== undefined);
-      const at = {
-        workspaceId: scope.workspaceId,
-        locationId: loaded.booking.locationId,
-        bookingId,
-      };
-      // Times stay, so the services keep the resource units they hold.
-      const newEntries = targets.map((s) => bookedEntry(at, { ...s, stafferId: input.stafferId }));
-      const moved = new Set(targets.map((s) => s.id));
-      const reassign = <S extends { id: string; stafferId: string }>(s: S) =>
-        moved.has(s.id) ? { ...s, stafferId: input.stafferId } : s;
+      // Times stay, so the services keep the resource units they hold; only staffer time moves.
+      const handedOver = new Set(targets.map((s) => entryOf(loaded.entries, s)?.id));
+      const at = bookingOwner(loaded.booking);
       return {
-        view: {
-          ...loaded,
-          booking: { ...loaded.booking, updatedAt: now },
-          services: loaded.services.map(reassign),
-          orderServices: loaded.orderServices.map(reassign),
-        },
         event: "booking-staffer-changed",
-        claims: movingClaims(oldEntries, newEntries),
-        statements: [
-          scope.db
-            .update(bookingServices)
-            .set({ stafferId: input.stafferId })
-            .where(whereIn(scope, bookingServices, idIn(bookingServices.id, [...moved]))),
-          scope.db.delete(calendarEntries).where(
-            whereIn(
-              scope,
-              calendarEntries,
-              idIn(
-                calendarEntries.id,
-                oldEntries.map((e) => e.id),
-              ),
-            ),
-          ),
-          ...insertRows(scope.db, calendarEntries, newEntries),
+        services: targets.map((s) => ({ id: s.id, stafferId })),
+        busy: [
+          ...loaded.entries.filter((e) => !handedOver.has(e.id)),
+          ...targets.map((s) => bookedEntry(at, { ...s, stafferId })),
         ],
       };
     },
-    {},
-    // The new staffer over the booking's whole time (a superset of the services handed over).
-    availabilityAlongside(bookingId, (its) => ({
-      locationId: its.locationId,
-      serviceIds: input.serviceId !== undefined ? [input.serviceId] : its.serviceIds,
-      stafferIds: [input.stafferId],
-      fromDate: its.startDate(-1),
-      toDate: its.endDate(1),
-    })),
-  );
+  });
 }

@@ -1,19 +1,14 @@
-import { eq } from "drizzle-orm";
-import { creditAccount } from "../../db/queries/accounts";
-import { bookings, orders } from "../../db/schema";
-import { whereIn } from "../../db/scope";
+import type { VoucherRow } from "../../db/queries/vouchers";
+import { nothing } from "../../db/reads";
 import { paymentMethodFor } from "../../domain/accounts";
+import { bookingOrderInvoice } from "../../domain/pricing";
 import { validationError } from "../../lib/errors";
 import { assertAccountChangeFits, assertOrderPaymentFits } from "../../lib/money-limits";
-import { bookingOrderInvoice } from "../../domain/pricing";
-import type { VoucherRow } from "../../db/queries/vouchers";
 import {
   balancesMoved,
-  readOffered,
-  tenderVouchers,
-  spendTender,
+  offeredRead,
   splitTender,
-  type TenderedVouchers,
+  tenderVouchers,
   type VoucherOffer,
   voucherBalanceChanged,
 } from "../../vouchers/tender";
@@ -40,14 +35,13 @@ export interface CompleteInput {
  * of one cart, or two tills spending one voucher) never pay twice.
  */
 export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
-  // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
-  let tendered: TenderedVouchers | null = null;
   const offers = input.vouchers ?? [];
-  return changeBooking<() => TenderedVouchers>(
-    deps,
-    bookingId,
-    "complete",
-    async (loaded, { scope, now, alongside: offered }) => {
+  return changeBooking<VoucherRow[]>(deps, bookingId, {
+    op: "complete",
+    refs: { accountId: input.accountId, stafferId: input.stafferId },
+    // The offered vouchers, read in the booking's own batch (checked where the plan asks).
+    reads: (scope) => (offers.length > 0 ? offeredRead(scope, offers) : nothing([])),
+    plan: (loaded, { now, reads: offered, previous }) => {
       const problems: Record<string, string[]> = {};
       const account = loaded.account;
       if (!account) problems.account_uuid = ["Unknown account."];
@@ -56,9 +50,10 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       }
       if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
       if (!account || Object.keys(problems).length > 0) throw validationError(problems);
-      const tender = offered();
-      if (tendered && balancesMoved(tendered, tender)) throw voucherBalanceChanged();
-      tendered = tender;
+      const tender = tenderVouchers(offers, offered);
+      // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
+      if (previous && balancesMoved(tenderVouchers(offers, previous), tender))
+        throw voucherBalanceChanged();
 
       const orderTotal = bookingOrderInvoice(loaded).total;
       const bookingTotal = bookingOrderInvoice({
@@ -83,67 +78,28 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;
-      const order = {
-        ...loaded.order,
-        accountPaidAmount,
-        voucherPaidAmount,
-        accountId: account.id,
-        paymentMethod: paymentMethodFor(account.type),
-        status: settled ? ("paid" as const) : loaded.order.status,
-        paidAt: settled ? now : loaded.order.paidAt,
-      };
-      const booking = {
-        ...loaded.booking,
-        isCompleted: true,
-        completedAt: now,
-        completedBy: input.stafferId ?? null,
-        internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
-        updatedAt: now,
-      };
       return {
-        view: { ...loaded, booking, order },
         event: "booking-completed",
-        touchesOrder: true,
-        statements: [
-          scope.db
-            .update(bookings)
-            .set({
-              isCompleted: true,
-              completedAt: now,
-              completedBy: booking.completedBy,
-              internalNotes: booking.internalNotes,
-              updatedAt: now,
-            })
-            .where(whereIn(scope, bookings, eq(bookings.id, bookingId))),
-          scope.db
-            .update(orders)
-            .set({
-              accountPaidAmount,
-              voucherPaidAmount,
-              accountId: account.id,
-              paymentMethod: order.paymentMethod,
-              status: order.status,
-              paidAt: order.paidAt,
-            })
-            .where(whereIn(scope, orders, eq(orders.id, loaded.order.id))),
-          ...(credits
-            ? creditAccount(scope, {
-                accountId: account.id,
-                amount: split.account,
-                orderId: loaded.order.id,
-                bookingId,
-                at: now,
-              })
-            : []),
-          ...spendTender(scope, tender, split, { orderId: loaded.order.id, bookingId, at: now }),
-        ],
+        booking: {
+          isCompleted: true,
+          completedAt: now,
+          completedBy: input.stafferId ?? null,
+          internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
+        },
+        order: {
+          accountPaidAmount,
+          voucherPaidAmount,
+          accountId: account.id,
+          paymentMethod: paymentMethodFor(account.type),
+          status: settled ? "paid" : loaded.order.status,
+          paidAt: settled ? now : loaded.order.paidAt,
+        },
+        payment: {
+          ...(credits ? { credit: { accountId: account.id, amount: split.account } } : {}),
+          tender,
+          split,
+        },
       };
     },
-    { accountId: input.accountId, stafferId: input.stafferId },
-    // The offered vouchers, read in the booking's own batch (checked where the plan asks).
-    {
-      reads: (scope) => (offers.length > 0 ? [readOffered(scope, offers)] : []),
-      read: (rows) => () => tenderVouchers(offers, (rows[0] ?? []) as VoucherRow[]),
-    },
-  );
+  });
 }

@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import { accounts, accountTransactions } from "../schema";
+import { accounts, accountTransactions, orders } from "../schema";
+import { read } from "../reads";
 import { type Scope, whereIn } from "../scope";
 import { listInWorkspace } from "./list";
 
@@ -44,3 +45,19 @@ export const listAccounts = (scope: Scope, page: PageRequest, filter: { location
     page,
     filter.locationId ? eq(accounts.locationId, filter.locationId) : undefined,
   );
+
+/** One account by id (or by a subquery naming it), as a read to run beside others. */
+export const accountRead = (scope: Scope, id: string | SQL) =>
+  read(
+    [
+      scope.db
+        .select()
+        .from(accounts)
+        .where(whereIn(scope, accounts, eq(accounts.id, id))),
+    ],
+    ([rows]) => rows[0] ?? null,
+  );
+
+/** The account an order was paid on, as a subquery. */
+export const accountPaidOn = (orderId: string) =>
+  sql`(select ${orders.accountId} from ${orders} where ${orders.id} = ${orderId})`;

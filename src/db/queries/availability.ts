@@ -19,6 +19,7 @@ import {
   stafferSchedules,
   staffers,
 } from "../schema";
+import { read } from "../reads";
 import { type Scope, whereIn } from "../scope";
 import { selectBookingForm, toBookingForm } from "./booking-form";
 import { shownInWidget } from "./services";
@@ -252,6 +253,10 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
 }
 
 export type AvailabilityRows = BatchResponse<ReturnType<typeof availabilityReads>>;
+
+/** `loadAvailability` as a read to run beside others (a booking change reads it with the booking). */
+export const availabilityRead = (scope: Scope, q: AvailabilityQuery) =>
+  read(availabilityReads(scope, q), availabilityFrom);
 
 /** What `availabilityReads` read, shaped for the slot engine. */
 export function availabilityFrom(rows: AvailabilityRows) {

@@ -1,4 +1,4 @@
-import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import type { BatchResponse } from "drizzle-orm/batch";
 import { eq } from "drizzle-orm";
 import { inSubquery } from "../bounded";
 import {
@@ -14,6 +14,7 @@ import {
 } from "../schema";
 import type { Database } from "../client";
 import type { LocationPolicy } from "../../domain/policy";
+import { read } from "../reads";
 import { type Scope, whereIn } from "../scope";
 
 type ServiceRow = typeof bookingServices.$inferSelect;
@@ -70,20 +71,12 @@ export async function loadBooking(
 }
 
 /**
- * `loadBooking` with more reads in the same batch (one round trip, one
- * snapshot): a change to a booking reads the availability it needs alongside
- * the booking, through subqueries on the booking, instead of after it.
+ * `loadBooking` as a read to run beside others (`readTogether`): a change to
+ * a booking reads what it needs besides (availability, vouchers) in the
+ * booking's own batch, through subqueries on the booking, not after it.
  */
-export async function loadBookingWith(
-  scope: Scope,
-  bookingId: string,
-  ref: Referenced,
-  reads: readonly BatchItem<"sqlite">[],
-): Promise<{ loaded: LoadedBooking | null; rows: unknown[] }> {
-  const own = bookingReads(scope, bookingId, ref);
-  const all = await scope.db.batch([...own, ...reads] as unknown as typeof own);
-  return { loaded: bookingFrom(all), rows: (all as readonly unknown[]).slice(own.length) };
-}
+export const bookingRead = (scope: Scope, bookingId: string, ref: Referenced = {}) =>
+  read(bookingReads(scope, bookingId, ref), bookingFrom);
 
 function bookingReads(scope: Scope, bookingId: string, ref: Referenced) {
   const { db } = scope;

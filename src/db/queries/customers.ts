@@ -31,3 +31,28 @@ export function listCustomers(scope: Scope, page: PageRequest, filter: CustomerF
     conditions.push(eq(customers.emailLower, filter.email.trim().toLowerCase()));
   return listInWorkspace(scope, customers, page, ...conditions);
 }
+
+/**
+ * The customer of a new booking, found by phone or added. Only staff's
+ * bookings refresh a found customer's names and e-mail (`refreshes`): anyone
+ * can type any phone into the widget.
+ */
+export function saveBookingCustomer(
+  scope: Scope,
+  row: typeof customers.$inferInsert,
+  refreshes: boolean,
+) {
+  const insert = scope.db.insert(customers).values(row);
+  const target = [customers.workspaceId, customers.phone];
+  if (!refreshes) return insert.onConflictDoNothing({ target });
+  return insert.onConflictDoUpdate({
+    target,
+    set: {
+      firstName: row.firstName,
+      lastName: sql`coalesce(${row.lastName ?? null}, ${customers.lastName})`,
+      middleName: sql`coalesce(${row.middleName ?? null}, ${customers.middleName})`,
+      email: sql`coalesce(${row.email ?? null}, ${customers.email})`,
+      emailLower: sql`coalesce(${row.emailLower ?? null}, ${customers.emailLower})`,
+    },
+  });
+}

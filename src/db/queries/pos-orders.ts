@@ -2,6 +2,7 @@ import { count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { inSubquery } from "../bounded";
 import type { PageRequest } from "../../lib/pagination";
 import { customers, orderLines, orders, vouchers } from "../schema";
+import { read, readTogether } from "../reads";
 import { type Scope, whereIn } from "../scope";
 import { type VoucherRow, vouchersIssuedBy } from "./vouchers";
 
@@ -47,10 +48,17 @@ export interface PosOrderView {
   issued?: Pick<VoucherRow, "orderLineId" | "code">[];
 }
 
+/** A POS order as a read to run beside others; null when it is not this workspace's. */
+export const posOrderRead = (scope: Scope, orderId: string) =>
+  read(posOrderReads(scope, orderId), ([order, lines, customer, issued]) => {
+    const row = order[0];
+    return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
+  });
+
+export type LoadedPosOrder = NonNullable<ReturnType<ReturnType<typeof posOrderRead>["parse"]>>;
+
 export async function loadPosOrder(scope: Scope, orderId: string): Promise<PosOrderView | null> {
-  const [order, lines, customer, issued] = await scope.db.batch(posOrderReads(scope, orderId));
-  const row = order[0];
-  return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
+  return (await readTogether(scope.db, { order: posOrderRead(scope, orderId) })).order;
 }
 
 export interface OrderFilters {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { OrderLineRow } from "../db/queries/pos-orders";
-import { goodStocks } from "../db/schema";
-import type { Scope } from "../db/scope";
+import type { OrderLineRow } from "./pos-orders";
+import { goodStocks } from "../schema";
+import type { Scope } from "../scope";
 
 /**
  * The branch stock changes of an order's goods: `sign` −1 when they leave

@@ -1,0 +1,44 @@
+import type { VoucherRow } from "../db/queries/vouchers";
+import type {
+  BookingPatch,
+  EntryRow,
+  OrderPatch,
+  ServicePatch,
+} from "../db/queries/booking-change";
+import type { LoadedBooking } from "../db/queries/bookings";
+import type { EventType } from "../db/queries/outbox";
+import type { PaymentSplit } from "../domain/pricing";
+import type { TenderedVouchers } from "../vouchers/tender";
+
+export type { VoucherRow };
+
+/**
+ * A change to a booking, as its plan describes it: what each row becomes,
+ * never how to write it. The runner (`change-write.ts`) derives the view,
+ * the SQL, the calendar claims, the guard and the outbox event from it.
+ */
+export interface BookingChange {
+  event: EventType;
+  /** Columns of the booking that change. */
+  booking?: BookingPatch;
+  /** Columns of its booked services that change, each by id. */
+  services?: ServicePatch[];
+  /** Columns of its order that change: the order is then compare-and-set with the booking. */
+  order?: OrderPatch;
+  /** The status the booking moves to (the row `booking.statusId` names). */
+  status?: LoadedBooking["status"];
+  /**
+   * The booking's busy time once changed: every entry it will have, in its
+   * staffers' and resource units' calendars. Absent when its time stays.
+   */
+  busy?: EntryRow[];
+  /** Money the change takes in: the account's part and the vouchers spent. */
+  payment?: Payment;
+}
+
+export interface Payment {
+  /** The account credited, and by how much (absent when the vouchers paid it all). */
+  credit?: { accountId: string; amount: number };
+  tender: TenderedVouchers;
+  split: PaymentSplit;
+}

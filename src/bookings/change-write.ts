@@ -1,0 +1,84 @@
+import { staffClaims } from "../calendar/client";
+import type { PlannedWrite } from "../calendar/client";
+import { creditAccount } from "../db/queries/accounts";
+import {
+  replaceBusyTime,
+  stillAsRead,
+  updateBookedService,
+  updateBooking,
+} from "../db/queries/booking-change";
+import { updateOrder } from "../db/queries/order-change";
+import type { LoadedBooking } from "../db/queries/bookings";
+import { eventStatement } from "../db/queries/outbox";
+import { guard } from "../db/guards";
+import type { Statement } from "../db/statement";
+import { type BookingView, renderBooking } from "../views/booking";
+import type { Booking } from "../views/booking-schema";
+import { spendTender } from "../vouchers/tender";
+import type { BookingChange } from "./change-value";
+import { busyMoves } from "./busy-moves";
+import { movingClaims } from "./calendar-entries";
+import type { BookingDeps } from "./deps";
+
+/** The booking as the change leaves it: the view the answer and the event render. */
+export function changedView(
+  loaded: LoadedBooking,
+  change: BookingChange,
+  now: number,
+): BookingView {
+  const patches = new Map((change.services ?? []).map((s) => [s.id, s]));
+  const patched = <S extends { id: string }>(s: S): S => {
+    const patch = patches.get(s.id);
+    return patch ? { ...s, ...patch } : s;
+  };
+  return {
+    ...loaded,
+    booking: {
+      ...loaded.booking,
+      ...change.booking,
+      version: loaded.booking.version + 1,
+      updatedAt: now,
+    },
+    services: loaded.services.map(patched),
+    orderServices: loaded.orderServices.map(patched),
+    order: change.order
+      ? { ...loaded.order, ...change.order, version: loaded.order.version + 1 }
+      : loaded.order,
+    status: change.status ?? loaded.status,
+  };
+}
+
+/**
+ * What the runner sends for a change: the claims of the busy time that moves,
+ * and one batch with the version guard at its head, one UPDATE per changed
+ * row (versions included), the busy time, the money and the outbox event.
+ */
+export function changeWrite(
+  deps: BookingDeps,
+  loaded: LoadedBooking,
+  change: BookingChange,
+  now: number,
+): PlannedWrite<Booking> {
+  const { scope } = deps;
+  const { booking, order } = loaded;
+  const view = changedView(loaded, change, now);
+  const value = renderBooking(view, deps.render);
+  const moves = busyMoves(loaded.entries, change.busy);
+  const payment = change.payment;
+  const on = { orderId: order.id, bookingId: booking.id, at: now };
+  const build = (): Statement[] => [
+    guard(scope, stillAsRead(booking, change.order ? order : null)),
+    updateBooking(scope, booking.id, change.booking ?? {}, now),
+    ...(change.services ?? []).map((s) => updateBookedService(scope, s)),
+    ...(change.order ? [updateOrder(scope, order.id, change.order)] : []),
+    ...replaceBusyTime(scope, moves),
+    ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
+    ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),
+    eventStatement(scope.db, scope.workspaceId, change.event, value),
+  ];
+  return {
+    claims: staffClaims(movingClaims(moves.removed, moves.added), deps.staff),
+    build,
+    value,
+  };
+}
