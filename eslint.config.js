@@ -56,18 +56,6 @@ const USE_CASE_FOLDERS = [
 ];
 const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
 
-/**
- * Files outside src/db that may still import drizzle-orm, each with the reason why.
- * Being moved into src/db (issue in progress): the booking-change runner, its
- * ops and the order use-cases, rewritten together in another change.
- */
-const DRIZZLE_EXCEPTIONS = [
-  "src/bookings/change.ts",
-  "src/bookings/write.ts",
-  "src/bookings/ops/**",
-  "src/orders/**",
-];
-
 export default tseslint.config(
   {
     ignores: ["node_modules/", ".wrangler/", "migrations/", "worker-configuration.d.ts", "dist/"],
@@ -125,7 +113,7 @@ export default tseslint.config(
   // (same options) carries this one alongside them.
   {
     files: ["src/**/*.ts", "widget/**/*.ts", "widget/**/*.tsx"],
-    ignores: ["src/db/**", ...DRIZZLE_EXCEPTIONS],
+    ignores: ["src/db/**"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -134,7 +122,7 @@ export default tseslint.config(
             {
               group: ["drizzle-orm", "drizzle-orm/*"],
               message:
-                "SQL lives in src/db: call or add a named query or builder in src/db/queries (exceptions in eslint.config.js).",
+                "SQL lives in src/db: call or add a named query or builder in src/db/queries.",
             },
           ],
         },
