@@ -6,12 +6,14 @@ import type { Received } from "./http";
 /**
  * The fault suite: a failure injected between every two steps of a write
  * that claims calendar time, run once per fault for every write a file
- * declares. The faults are the four a calendar write can meet:
+ * declares. The faults a calendar write can meet:
  *
  * - `unheard`: the D1 batch commits but the Worker never hears of it;
  * - `confirm lost`: the calendar never gets the confirm;
  * - `answer and settlement lost`: both of the above, so the request fails;
- * - `certain failure`: the batch fails inside D1, nothing is written.
+ * - `certain failure`: the batch fails inside D1, nothing is written;
+ * - `lost`: the batch never reached D1, and the Worker cannot know that;
+ * - `lost, settlement lost`: that, and the settlement after it is lost too.
  *
  * Whatever the fault, no time is ever given twice, what committed is
  * written and what failed is not, and once the alarms ran every calendar
@@ -19,8 +21,15 @@ import type { Received } from "./http";
  * for its calendars; the faults and the checks between them live here once.
  */
 
-export type Fault = "unheard" | "confirm lost" | "answer and settlement lost" | "certain failure";
+export type Fault =
+  | "unheard"
+  | "confirm lost"
+  | "answer and settlement lost"
+  | "certain failure"
+  | "lost"
+  | "lost, settlement lost";
 
+/** The faults a write meets unless it names its own. */
 export const FAULTS: readonly Fault[] = [
   "unheard",
   "confirm lost",
@@ -49,9 +58,9 @@ export interface FaultyWrite<Ctx, Slot> {
   heldBefore?: boolean;
   /** The table whose insert the write's batch makes: a trigger there fails it for certain. */
   failingTable: string;
-  /** Further checks once the write committed and the Worker heard of it. */
+  /** Further checks once the write committed and the Worker heard of it, or the alarm settled it. */
   afterCommit?: (ctx: Ctx, res: Received) => Promise<void>;
-  /** Further checks after a certain failure: what the write acted on is as it was. */
+  /** Further checks once a write that did not commit settled: what it acted on is as it was. */
   unchanged?: (ctx: Ctx) => Promise<void>;
   /** The faults to run (all four unless given). */
   faults?: readonly Fault[];
@@ -69,6 +78,8 @@ export interface FaultSuite<Ctx, Slot> {
   losses: number;
   /** Further checks once the alarms settled a write. */
   afterSettled?: (ctx: Ctx) => Promise<void>;
+  /** The D1 batch the faults hit (a calendar write's, unless given). */
+  batch?: (sql: string) => boolean;
 }
 
 /** Only the batch of a calendar write carries the fence guard. */
@@ -112,25 +123,39 @@ export function weekdays(monday: string) {
 export function faultSuite<Ctx, Slot>(suite: FaultSuite<Ctx, Slot>) {
   afterEach(() => failpoints.disarmAll());
   const { probe, inSync, losses } = suite;
+  const batch = suite.batch ?? calendarBatch;
+  type Write = FaultyWrite<Ctx, Slot>;
 
-  const expectBusy = async (ctx: Ctx, write: FaultyWrite<Ctx, Slot>, frees: number) => {
+  const expectBusy = async (ctx: Ctx, write: Write, frees: number) => {
     if (write.busy !== null) expect(await probe(ctx, write.busy)).toBe(409);
     if (write.frees !== undefined) expect(await probe(ctx, write.frees)).toBe(frees);
   };
 
-  const settled = async (ctx: Ctx, write: FaultyWrite<Ctx, Slot>) => {
+  /** Once the alarms ran: the write committed, whole. */
+  const settled = async (ctx: Ctx, write: Write, res: Received) => {
     await suite.expireHolds();
     await inSync();
     await expectBusy(ctx, write, 201);
+    await write.afterCommit?.(ctx, res);
     await suite.afterSettled?.(ctx);
   };
 
-  const tests: Record<Fault, [string, (write: FaultyWrite<Ctx, Slot>) => Promise<void>]> = {
+  /** The write did not commit: calendars equal D1, and its time is as it was. */
+  const asBefore = async (ctx: Ctx, write: Write) => {
+    await inSync();
+    await write.unchanged?.(ctx);
+    if (write.busy !== null)
+      expect(await probe(ctx, write.busy)).toBe(write.heldBefore ? 409 : 201);
+    // Time the write would have freed is still taken.
+    if (write.frees !== undefined) expect(await probe(ctx, write.frees)).toBe(409);
+  };
+
+  const tests: Record<Fault, [string, (write: Write) => Promise<void>]> = {
     unheard: [
       "commits, but the Worker never hears of it: settles at once and answers success",
       async (write) => {
         const ctx = await write.arrange();
-        failpoints.arm("d1.batch.committed", calendarBatch);
+        failpoints.arm("d1.batch.committed", batch);
         const res = await write.act(ctx);
         expect(res.status, JSON.stringify(res.body)).toBe(write.status);
         expect(await write.written(ctx, res)).toBe(true);
@@ -150,20 +175,20 @@ export function faultSuite<Ctx, Slot>(suite: FaultSuite<Ctx, Slot>) {
         expect(await write.written(ctx, res)).toBe(true);
         // Held, not confirmed: still busy for everyone, the freed time too.
         await expectBusy(ctx, write, 409);
-        await settled(ctx, write);
+        await settled(ctx, write, res);
       },
     ],
     "answer and settlement lost": [
       "commits, and both the answer and the settlement are lost: 500, no double booking, the alarm settles",
       async (write) => {
         const ctx = await write.arrange();
-        failpoints.arm("d1.batch.committed", calendarBatch);
+        failpoints.arm("d1.batch.committed", batch);
         failpoints.arm("calendar.settle", () => true, losses);
         const res = await write.act(ctx);
         expect(res.status).toBe(500);
         expect(await write.written(ctx, res)).toBe(true);
         await expectBusy(ctx, write, 409);
-        await settled(ctx, write);
+        await settled(ctx, write, res);
       },
     ],
     "certain failure": [
@@ -176,10 +201,33 @@ export function faultSuite<Ctx, Slot>(suite: FaultSuite<Ctx, Slot>) {
         expect(await write.written(ctx, res)).toBe(false);
         // Released, not settled: a certain failure needs no fence and no look at D1.
         expect(failpoints.hits("calendar.settle")).toBe(settlesBefore);
-        await inSync();
-        await write.unchanged?.(ctx);
-        if (write.busy !== null)
-          expect(await probe(ctx, write.busy)).toBe(write.heldBefore ? 409 : 201);
+        await asBefore(ctx, write);
+      },
+    ],
+    lost: [
+      "lost before it reached D1 (ambiguous): 500, nothing written, settled against D1 at once",
+      async (write) => {
+        const ctx = await write.arrange();
+        failpoints.arm("d1.batch.lost", batch);
+        const res = await write.act(ctx);
+        expect(res.status, JSON.stringify(res.body)).toBe(500);
+        expect(await write.written(ctx, res)).toBe(false);
+        await asBefore(ctx, write);
+      },
+    ],
+    "lost, settlement lost": [
+      "lost before D1, and the settlement lost too: 500, the time stays locked until the alarm settles it",
+      async (write) => {
+        const ctx = await write.arrange();
+        failpoints.arm("d1.batch.lost", batch);
+        failpoints.arm("calendar.settle", () => true, losses);
+        const res = await write.act(ctx);
+        expect(res.status, JSON.stringify(res.body)).toBe(500);
+        expect(await write.written(ctx, res)).toBe(false);
+        // Until the alarm settles, the taken time stays locked: no one else gets it.
+        await expectBusy(ctx, write, 409);
+        await suite.expireHolds();
+        await asBefore(ctx, write);
       },
     ],
   };
