@@ -1,18 +1,15 @@
-import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { unitCalendarId } from "../../src/calendar/ids";
-import { failpoints } from "../../src/lib/failpoints";
 import { expectInSync, expectUnitsInSync, expireHolds, unitOverlaps } from "../helpers/calendar";
-import { admin, type Received } from "../helpers/http";
+import { countOf, faultSuite, weekdays, type FaultyWrite } from "../helpers/faults";
+import { admin } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
- * The failures of bookings-faults.test.ts, injected into writes that take a
- * room: after the D1 batch commits but before the Worker hears of it, a lost
- * confirm, both at once, and a batch that certainly failed. The room's unit
- * calendar is claimed, settled and released with the staffers': no second
- * booking ever gets the room, and once the alarms ran it equals D1.
+ * The fault suite (test/helpers/faults.ts) over writes that take a room. The
+ * room's unit calendar is claimed, settled and released with the staffers':
+ * no second booking ever gets the room, and once the alarms ran it equals D1.
  */
 let salon: Salon;
 let staff: string[];
@@ -30,21 +27,15 @@ beforeAll(async () => {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   massage = res.body;
 });
-afterEach(() => failpoints.disarmAll());
 
-let dayIndex = 0;
-function nextDate() {
-  dayIndex += 1;
-  const week = Math.floor((dayIndex - 1) / 5);
-  return new Date(Date.UTC(2032, 6, 5) + (week * 7 + ((dayIndex - 1) % 5)) * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-}
+const nextDate = weekdays("2032-07-05");
 
 interface Ctx {
   date: string;
   booking?: string;
 }
+/** A time of the write's day. */
+type Slot = string;
 
 const book = (date: string, hhmm: string, stafferId: string, serviceId = massage.uuid) =>
   salon.ws.api("/bookings", {
@@ -58,35 +49,36 @@ const book = (date: string, hhmm: string, stafferId: string, serviceId = massage
     },
   });
 
-const count = async (sql: string, ...binds: unknown[]) =>
-  (
-    await env.DB.prepare(sql)
-      .bind(...binds)
-      .first<{ n: number }>()
-  )?.n ?? 0;
+/** A fresh day to write on. */
+const freshDay = async (): Promise<Ctx> => ({ date: nextDate() });
 
-interface WritePath {
-  name: string;
-  /** Creates a room booking at 10:00 with the first staffer to act on. */
-  setup: boolean;
-  act: (ctx: Ctx) => Promise<Received>;
-  status: number;
-  /** The room is busy at this time after the write (another staffer is refused), or null. */
-  busy: string | null;
-  /** The write frees the room at this time. */
-  frees?: string;
-  written: (ctx: Ctx) => Promise<boolean>;
+/** A fresh day with a room booking at 10:00 with the first staffer to act on. */
+async function booked(): Promise<Ctx> {
+  const date = nextDate();
+  const res = await book(date, "10:00", staff[0] ?? "");
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  await expectUnitsInSync(salon.ws.id, [room]);
+  return { date, booking: res.body.uuid };
 }
 
-const PATHS: WritePath[] = [
+/** Another staffer asks for the room at that time: refused while it is busy, booked once free. */
+const probe = async (ctx: Ctx, hhmm: Slot) => (await book(ctx.date, hhmm, staff[2] ?? "")).status;
+
+/** The booking acted on still has the room at 10:00. */
+async function keepsTheRoom(ctx: Ctx) {
+  if (ctx.booking) expect(await probe(ctx, "10:00")).toBe(409);
+}
+
+const WRITES: FaultyWrite<Ctx, Slot>[] = [
   {
     name: "create",
-    setup: false,
+    arrange: freshDay,
     act: (ctx) => book(ctx.date, "10:00", staff[0] ?? ""),
     status: 201,
     busy: "10:00",
+    failingTable: "events",
     written: async (ctx) =>
-      (await count(
+      (await countOf(
         "select count(*) as n from calendar_entries where resource_id = ? and starts_at = ?",
         room.uuid,
         Date.parse(at("10:00", ctx.date)),
@@ -94,7 +86,7 @@ const PATHS: WritePath[] = [
   },
   {
     name: "reschedule",
-    setup: true,
+    arrange: booked,
     act: (ctx) =>
       salon.ws.api(`/bookings/${ctx.booking}/reschedule`, {
         method: "PUT",
@@ -103,8 +95,10 @@ const PATHS: WritePath[] = [
     status: 200,
     busy: "12:00",
     frees: "10:00",
+    failingTable: "events",
+    unchanged: keepsTheRoom,
     written: async (ctx) =>
-      (await count(
+      (await countOf(
         "select count(*) as n from calendar_entries where resource_id = ? and source_id = ? and starts_at = ?",
         room.uuid,
         ctx.booking,
@@ -113,21 +107,23 @@ const PATHS: WritePath[] = [
   },
   {
     name: "cancel",
-    setup: true,
+    arrange: booked,
     act: (ctx) =>
       salon.ws.api(`/bookings/${ctx.booking}/status/cancel`, { method: "PUT", body: {} }),
     status: 200,
     busy: null,
     frees: "10:00",
+    failingTable: "events",
+    unchanged: keepsTheRoom,
     written: async (ctx) =>
-      (await count(
+      (await countOf(
         "select count(*) as n from bookings where id = ? and is_canceled = 1",
         ctx.booking,
       )) === 1,
   },
   {
     name: "room blocked",
-    setup: false,
+    arrange: freshDay,
     act: (ctx) =>
       admin(`/workspaces/${salon.ws.id}/resources/${room.uuid}/blocked-spots`, {
         method: "POST",
@@ -135,8 +131,9 @@ const PATHS: WritePath[] = [
       }),
     status: 201,
     busy: "13:00",
+    failingTable: "calendar_entries",
     written: async (ctx) =>
-      (await count(
+      (await countOf(
         "select count(*) as n from resource_blocks where resource_id = ? and starts_at = ?",
         room.uuid,
         Date.parse(at("13:00", ctx.date)),
@@ -144,86 +141,15 @@ const PATHS: WritePath[] = [
   },
 ];
 
-async function prepare(path: WritePath): Promise<Ctx> {
-  const ctx: Ctx = { date: nextDate() };
-  if (path.setup) {
-    const res = await book(ctx.date, "10:00", staff[0] ?? "");
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    ctx.booking = res.body.uuid;
-    await expectUnitsInSync(salon.ws.id, [room]);
-  }
-  return ctx;
-}
-
-/** Another staffer asks for the room at that time: refused while it is busy, booked once free. */
-const probe = async (ctx: Ctx, hhmm: string) => (await book(ctx.date, hhmm, staff[2] ?? "")).status;
-
-const calendars = () => [...staff, unitCalendarId(room.uuid, 1)];
-
-async function settled(ctx: Ctx, path: WritePath) {
-  await expireHolds(salon.ws.id, calendars());
-  await expectInSync(salon.ws.id, staff);
-  await expectUnitsInSync(salon.ws.id, [room]);
-  if (path.busy) expect(await probe(ctx, path.busy)).toBe(409);
-  if (path.frees) expect(await probe(ctx, path.frees)).toBe(201);
-  expect(await unitOverlaps(salon.ws.id)).toEqual([]);
-}
-
-/** Only the batch of a calendar write carries the fence guard. */
-const calendarBatch = (sql: string) => sql.includes("hold_fences");
-
-describe.each(PATHS)("$name", (path) => {
-  it("commits, but the Worker never hears of it: settles at once and answers success", async () => {
-    const ctx = await prepare(path);
-    failpoints.arm("d1.batch.committed", calendarBatch);
-    const res = await path.act(ctx);
-    expect(res.status, JSON.stringify(res.body)).toBe(path.status);
-    expect(await path.written(ctx)).toBe(true);
-    await expectUnitsInSync(salon.ws.id, [room]);
-    if (path.busy) expect(await probe(ctx, path.busy)).toBe(409);
-    if (path.frees) expect(await probe(ctx, path.frees)).toBe(201);
-  });
-
-  it("loses the confirm: the room stays busy until the alarm settles it", async () => {
-    const ctx = await prepare(path);
-    failpoints.arm("calendar.confirm", () => true, 10);
-    const res = await path.act(ctx);
-    expect(res.status, JSON.stringify(res.body)).toBe(path.status);
-    expect(await path.written(ctx)).toBe(true);
-    if (path.busy) expect(await probe(ctx, path.busy)).toBe(409);
-    if (path.frees) expect(await probe(ctx, path.frees)).toBe(409);
-    await settled(ctx, path);
-  });
-
-  it("commits, and both the answer and the settlement are lost: 500, no double booking, the alarm settles", async () => {
-    const ctx = await prepare(path);
-    failpoints.arm("d1.batch.committed", calendarBatch);
-    failpoints.arm("calendar.settle", () => true, 10);
-    const res = await path.act(ctx);
-    expect(res.status).toBe(500);
-    expect(await path.written(ctx)).toBe(true);
-    if (path.busy) expect(await probe(ctx, path.busy)).toBe(409);
-    if (path.frees) expect(await probe(ctx, path.frees)).toBe(409);
-    await settled(ctx, path);
-  });
-
-  it("fails for certain inside the batch: nothing written, the room's hold released at once", async () => {
-    const ctx = await prepare(path);
-    const table = path.name === "room blocked" ? "calendar_entries" : "events";
-    await env.DB.exec(
-      `CREATE TRIGGER fault_r_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected'); END`,
-    );
-    let res: Received;
-    try {
-      res = await path.act(ctx);
-    } finally {
-      await env.DB.exec(`DROP TRIGGER fault_r_${table}`);
-    }
-    expect(res.status).toBe(500);
-    expect(await path.written(ctx)).toBe(false);
-    await expectUnitsInSync(salon.ws.id, [room]);
+faultSuite<Ctx, Slot>({
+  writes: WRITES,
+  probe,
+  inSync: async () => {
     await expectInSync(salon.ws.id, staff);
-    if (path.busy) expect(await probe(ctx, path.busy)).toBe(201);
-    if (ctx.booking) expect(await probe(ctx, "10:00")).toBe(409);
-  });
+    await expectUnitsInSync(salon.ws.id, [room]);
+  },
+  expireHolds: () => expireHolds(salon.ws.id, [...staff, unitCalendarId(room.uuid, 1)]),
+  // A room write claims staffer and unit calendars, and may settle each more than once.
+  losses: 10,
+  afterSettled: async () => expect(await unitOverlaps(salon.ws.id)).toEqual([]),
 });

@@ -10,7 +10,9 @@ import { createDb } from "../../src/db/client";
 import { findWebhook } from "../../src/db/queries/webhooks";
 import worker from "../../src/index";
 import { attemptDelivery } from "../../src/webhooks/deliver";
+import { failingD1 } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
+import { consume, delivery, event, insertEvents } from "../helpers/queue";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /** Calls the Worker makes to receivers, captured by an in-test receiver. */
@@ -143,17 +145,25 @@ describe("webhook delivery through the queue", () => {
   });
 
   it("retries a 500 and logs both attempts under the same webhook-id", async () => {
-    const hook = await subscribe("/flaky");
+    const ws = await createWorkspace();
+    const hook = await subscribe("/flaky", { events: ["customer-created"] }, ws);
     let n = 0;
     respond = (call) =>
       call.url.pathname === "/flaky" && n++ === 0
         ? new Response("boom", { status: 500 })
         : new Response("ok");
-    await book();
-    const log = await until(async () => {
-      const d = await deliveries(hook.id);
-      return d.length >= 2 && d;
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    // The same message twice, as the queue redelivers a retried one: same id, one more attempt.
+    const message = { id: "flaky-1", body: delivery(eventId, hook.id) };
+    // Retried at once under the tests' zero backoff (a zero delay is reported as none).
+    const first = await consume([{ ...message, attempts: 1 }]);
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages).toEqual([{ msgId: "flaky-1" }]);
+    expect(await consume([{ ...message, attempts: 2 }])).toMatchObject({
+      explicitAcks: ["flaky-1"],
+      retryMessages: [],
     });
+    const log = await deliveries(hook.id, ws);
     expect(
       log
         .map((d) => [d.attempt, d.success, d.status_code])
@@ -168,7 +178,8 @@ describe("webhook delivery through the queue", () => {
   });
 
   it("retries a receiver that times out", async () => {
-    const hook = await subscribe("/slow", { timeout: 1 });
+    const ws = await createWorkspace();
+    const hook = await subscribe("/slow", { timeout: 1, events: ["customer-created"] }, ws);
     let n = 0;
     respond = (call, signal) => {
       if (call.url.pathname !== "/slow" || n++ > 0) return new Response("ok");
@@ -176,11 +187,17 @@ describe("webhook delivery through the queue", () => {
         signal?.addEventListener("abort", () => reject(signal.reason));
       });
     };
-    await book();
-    const log = await until(async () => {
-      const d = await deliveries(hook.id);
-      return d.some((x) => x.success) && d;
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    const message = { id: "slow-1", body: delivery(eventId, hook.id) };
+    expect(await consume([{ ...message, attempts: 1 }])).toMatchObject({
+      explicitAcks: [],
+      retryMessages: [{ msgId: "slow-1" }],
     });
+    expect(await consume([{ ...message, attempts: 2 }])).toMatchObject({
+      explicitAcks: ["slow-1"],
+      retryMessages: [],
+    });
+    const log = await deliveries(hook.id, ws);
     const first = log.find((d) => d.attempt === 1);
     expect(first).toMatchObject({
       success: false,
@@ -191,33 +208,52 @@ describe("webhook delivery through the queue", () => {
   });
 
   it("sends nothing to disabled, deleted or other workspaces' webhooks", async () => {
-    const disabled = await subscribe("/disabled");
-    await salon.ws.api(`/webhooks/${disabled.id}/disable`, { method: "POST" });
-    const deleted = await subscribe("/deleted");
-    await salon.ws.api(`/webhooks/${deleted.id}`, { method: "DELETE" });
-    const stranger = await createWorkspace();
-    await subscribe("/stranger", {}, stranger);
-    const control = await subscribe("/control");
-    await book();
+    const ws = await createWorkspace();
+    const disabled = await subscribe("/disabled", {}, ws);
+    await ws.api(`/webhooks/${disabled.id}/disable`, { method: "POST" });
+    const deleted = await subscribe("/deleted", {}, ws);
+    await ws.api(`/webhooks/${deleted.id}`, { method: "DELETE" });
+    const other = await createWorkspace();
+    const stranger = await subscribe("/stranger", {}, other);
+    const control = await subscribe("/control", {}, ws);
+    const [eventId = ""] = await insertEvents(ws.id, "booking-created", 1, { handedOver: true });
+    // The event fans out (through the real queue) to the one enabled webhook of its workspace.
+    expect(await consume([{ id: "fan-out", body: event(eventId) }])).toMatchObject({
+      explicitAcks: ["fan-out"],
+      retryMessages: [],
+    });
     await until(async () => callsTo("/control").length > 0);
+    // A delivery message for any of the others (a duplicate, or one from before the change) is
+    // acknowledged without a call.
+    const others = await consume([
+      { id: "disabled", body: delivery(eventId, disabled.id) },
+      { id: "deleted", body: delivery(eventId, deleted.id) },
+      { id: "stranger", body: delivery(eventId, stranger.id) },
+    ]);
+    expect(others.explicitAcks.toSorted()).toEqual(["deleted", "disabled", "stranger"]);
+    expect(others.retryMessages).toEqual([]);
     // Give any stray delivery the same time again.
     await new Promise((r) => setTimeout(r, 1500));
     expect(callsTo("/disabled")).toEqual([]);
     expect(callsTo("/deleted")).toEqual([]);
     expect(callsTo("/stranger")).toEqual([]);
-    expect(await deliveries(control.id)).toHaveLength(1);
+    expect(await deliveries(control.id, ws)).toHaveLength(1);
   });
 
   it("disables a webhook at once on 410 Gone", async () => {
-    const hook = await subscribe("/gone", { tries: 5 });
+    const ws = await createWorkspace();
+    const hook = await subscribe("/gone", { tries: 5, events: ["customer-created"] }, ws);
     respond = (call) =>
       call.url.pathname === "/gone" ? new Response("", { status: 410 }) : new Response("ok");
-    await book();
-    await until(
-      async () => (await salon.ws.api(`/webhooks/${hook.id}`)).body.status === "disabled",
-    );
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    // Acknowledged at the first attempt, four tries left: a 410 is not retried.
+    expect(await consume([{ id: "gone-1", body: delivery(eventId, hook.id) }])).toMatchObject({
+      explicitAcks: ["gone-1"],
+      retryMessages: [],
+    });
+    expect((await ws.api(`/webhooks/${hook.id}`)).body.status).toBe("disabled");
     expect(callsTo("/gone")).toHaveLength(1);
-    expect(await deliveries(hook.id)).toMatchObject([{ attempt: 1, status_code: 410 }]);
+    expect(await deliveries(hook.id, ws)).toMatchObject([{ attempt: 1, status_code: 410 }]);
   });
 
   it("gives up after `tries`, and disables a webhook that failed 5 events in a row", async () => {
@@ -225,13 +261,20 @@ describe("webhook delivery through the queue", () => {
     const hook = await subscribe("/down", { tries: 2, events: ["order-paid"] }, ws);
     respond = (call) =>
       call.url.pathname === "/down" ? new Response("", { status: 503 }) : new Response("ok");
-    await insertEvents(ws.id, "order-paid", 5);
-    await runSweep();
-    await until(async () => (await ws.api(`/webhooks/${hook.id}`)).body.status === "disabled");
-    const log = await until(async () => {
-      const d = await deliveries(hook.id, ws);
-      return d.length === 10 && d;
-    });
+    const events = await insertEvents(ws.id, "order-paid", 5, { handedOver: true });
+    const messages = events.map((eventId) => ({ id: eventId, body: delivery(eventId, hook.id) }));
+    // First tries: each retried, without delay under the tests' zero backoff.
+    const first = await consume(messages.map((m) => ({ ...m, attempts: 1 })));
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages.map((m) => m.msgId).toSorted()).toEqual(events.toSorted());
+    expect(first.retryMessages.every((m) => (m.delaySeconds ?? 0) === 0)).toBe(true);
+    // Second and last tries: each given up, acknowledged (and dead-lettered).
+    const last = await consume(messages.map((m) => ({ ...m, attempts: 2 })));
+    expect(last.explicitAcks.toSorted()).toEqual(events.toSorted());
+    expect(last.retryMessages).toEqual([]);
+    expect((await ws.api(`/webhooks/${hook.id}`)).body.status).toBe("disabled");
+    const log = await deliveries(hook.id, ws);
+    expect(log).toHaveLength(10);
     expect(log.every((d) => !d.success && d.status_code === 503)).toBe(true);
     expect(log.filter((d) => d.attempt === 2)).toHaveLength(5);
     const enabled = await ws.api(`/webhooks/${hook.id}/enable`, { method: "POST" });
@@ -239,13 +282,20 @@ describe("webhook delivery through the queue", () => {
   });
 
   it("records a notification e-mail as a delivery of kind email", async () => {
-    const hook = await subscribe("/mailed", {
-      send_notification: true,
-      emails: "owner@salon.example, desk@salon.example",
+    const ws = await createWorkspace();
+    const hook = await subscribe(
+      "/mailed",
+      { send_notification: true, emails: "owner@salon.example, desk@salon.example" },
+      ws,
+    );
+    const [eventId = ""] = await insertEvents(ws.id, "booking-created", 1, { handedOver: true });
+    // The fan-out mails, then hands the callback to the real queue.
+    expect(await consume([{ id: "mailed", body: event(eventId) }])).toMatchObject({
+      explicitAcks: ["mailed"],
+      retryMessages: [],
     });
-    await book();
     const log = await until(async () => {
-      const d = await deliveries(hook.id);
+      const d = await deliveries(hook.id, ws);
       return d.length >= 2 && d;
     });
     expect(log.map((d) => d.kind).sort()).toEqual(["email", "http"]);
@@ -256,10 +306,14 @@ describe("webhook delivery through the queue", () => {
   });
 
   it("signs with both secrets during a rotation", async () => {
-    const hook = await subscribe("/rotated");
-    const rotated = await salon.ws.api(`/webhooks/${hook.id}/rotate-secret`, { method: "POST" });
-    await book();
-    const [call] = await until(async () => callsTo("/rotated").length > 0 && callsTo("/rotated"));
+    const ws = await createWorkspace();
+    const hook = await subscribe("/rotated", { events: ["customer-created"] }, ws);
+    const rotated = await ws.api(`/webhooks/${hook.id}/rotate-secret`, { method: "POST" });
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    expect(await consume([{ id: "rotated", body: delivery(eventId, hook.id) }])).toMatchObject({
+      explicitAcks: ["rotated"],
+    });
+    const [call] = callsTo("/rotated");
     if (!call) throw new Error("no call");
     const id = call.headers.get("webhook-id") ?? "";
     const ts = call.headers.get("webhook-timestamp") ?? "";
@@ -294,30 +348,32 @@ describe("webhook delivery through the queue", () => {
     const healthy = await subscribe("/control-ok", { events: ["customer-created"] }, ws);
     await setHeaders(crlf.id, [{ name: "X-Token", value: "abc\r\nX-Injected: 1" }]);
     await setHeaders(euro.id, [{ name: "X-Price", value: "5 €" }]);
-    await insertEvents(ws.id, "customer-created", 1);
-    await runSweep();
-    const crlfLog = await until(async () => {
-      const d = await deliveries(crlf.id, ws);
-      return d.length >= 2 && d;
-    });
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    const first = await consume([
+      { id: "crlf", body: delivery(eventId, crlf.id) },
+      { id: "euro", body: delivery(eventId, euro.id) },
+      { id: "control", body: delivery(eventId, healthy.id) },
+    ]);
+    // A failed attempt like any other: retried while tries are left, then given up.
+    expect(first.explicitAcks.toSorted()).toEqual(["control", "euro"]);
+    expect(first.retryMessages).toMatchObject([{ msgId: "crlf" }]);
+    expect(
+      await consume([{ id: "crlf", body: delivery(eventId, crlf.id), attempts: 2 }]),
+    ).toMatchObject({ explicitAcks: ["crlf"], retryMessages: [] });
+    const crlfLog = await deliveries(crlf.id, ws);
     expect(crlfLog.map((d) => d.attempt).sort()).toEqual([1, 2]);
     for (const d of crlfLog) {
       expect(d).toMatchObject({ kind: "http", success: false, status_code: null });
       expect(d.error).toBe("request not sent: header X-Token has a value that cannot be sent");
     }
-    const euroLog = await until(async () => {
-      const d = await deliveries(euro.id, ws);
-      return d.length >= 1 && d;
-    });
-    expect(euroLog).toMatchObject([
+    expect(await deliveries(euro.id, ws)).toMatchObject([
       {
         attempt: 1,
         success: false,
         error: "request not sent: header X-Price has a value that cannot be sent",
       },
     ]);
-    await until(async () => callsTo("/control-ok").length > 0);
-    await new Promise((r) => setTimeout(r, 500));
+    expect(callsTo("/control-ok")).toHaveLength(1);
     expect(callsTo("/crlf")).toEqual([]);
     expect(callsTo("/euro")).toEqual([]);
     expect(await deliveries(crlf.id, ws)).toHaveLength(2);
@@ -339,9 +395,12 @@ describe("webhook delivery through the queue", () => {
       },
       ws,
     );
-    await insertEvents(ws.id, "customer-created", 1);
-    await runSweep();
-    const [call] = await until(async () => callsTo("/max").length > 0 && callsTo("/max"));
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    expect(await consume([{ id: "max", body: delivery(eventId, hook.id) }])).toMatchObject({
+      explicitAcks: ["max"],
+      retryMessages: [],
+    });
+    const [call] = callsTo("/max");
     if (!call) throw new Error("no call");
     for (let i = 0; i < 20; i++) {
       expect(call.url.searchParams.get(`p${i}`)).toBe(`v${i} ä&=`);
@@ -361,8 +420,12 @@ describe("webhook delivery through the queue", () => {
           ws,
         ),
       );
-    await insertEvents(ws.id, "customer-created", 1);
-    await runSweep();
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    // One fan-out mails all twelve (its rows in statements under D1's limit) and is acknowledged.
+    expect(await consume([{ id: "notify", body: event(eventId) }])).toMatchObject({
+      explicitAcks: ["notify"],
+      retryMessages: [],
+    });
     for (const hook of hooks) {
       const log = await until(async () => {
         const d = await deliveries(hook.id, ws);
@@ -382,6 +445,23 @@ describe("webhook delivery through the queue", () => {
       .bind(ws.id)
       .first<{ n: number }>();
     expect(row?.n).toBe(ids.length);
+  });
+
+  it("retries a message it cannot handle for now (D1 unreachable), an event and a delivery alike", async () => {
+    const ws = await createWorkspace();
+    const hook = await subscribe("/unreached", { events: ["customer-created"] }, ws);
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    const result = await consume(
+      [
+        { id: "event", body: event(eventId) },
+        { id: "delivery", body: delivery(eventId, hook.id) },
+      ],
+      { ...env, DB: failingD1() },
+    );
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages.map((m) => m.msgId).toSorted()).toEqual(["delivery", "event"]);
+    expect(callsTo("/unreached")).toEqual([]);
+    expect(await deliveries(hook.id, ws)).toEqual([]);
   });
 
   it("an attempt never throws: a request that cannot be made, or a fetch that throws, is a failed attempt", async () => {
@@ -430,20 +510,6 @@ async function setHeaders(webhookId: number, headers: { name: string; value: str
   await env.DB.prepare("update webhooks set headers = ? where id = ?")
     .bind(JSON.stringify(headers), webhookId)
     .run();
-}
-
-async function insertEvents(workspaceId: string, type: string, count: number) {
-  const ids = Array.from({ length: count }, () => crypto.randomUUID());
-  // Old enough for the sweep, which leaves the last minute to the requests' own dispatch.
-  const created = Date.now() - 5 * 60_000;
-  await env.DB.batch(
-    ids.map((id, i) =>
-      env.DB.prepare(
-        "insert into events (id, workspace_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
-      ).bind(id, workspaceId, type, JSON.stringify({ n: i }), created + i),
-    ),
-  );
-  return ids;
 }
 
 async function runSweep() {
