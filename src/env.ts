@@ -1,5 +1,6 @@
 import type { Database } from "./db/client";
 import type { ApiKeyKind } from "./lib/api-keys";
+import type { Declaration } from "./lib/operations";
 import type { WriteGate } from "./lib/write-gate";
 import type { Scope } from "./db/scope";
 import type { RenderContext } from "./views/booking";
@@ -21,6 +22,8 @@ export interface RequestVariables {
   gate: WriteGate;
   /** Queues a task to start once the answer is ready (calendar confirms). */
   afterResponse: (task: () => Promise<unknown>) => void;
+  /** What the answering route declared (its operationId, the keys it takes); unset when none answers. */
+  operation?: Declaration;
   /** The API key failed its check after the handler ran: its answer was replaced. */
   refused?: boolean;
 }

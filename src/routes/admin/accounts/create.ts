@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createAccount } from "../../../db/queries/account-create";
 import { ACCOUNT_TYPES } from "../../../domain/accounts";
 import type { AdminEnv } from "../../../env";
@@ -16,7 +17,9 @@ const CreateAccountBody = z
   })
   .openapi("CreateAccount");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceAccount",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/accounts",
   tags: ["Accounts"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { revokeApiKey } from "../../../db/queries/api-key-revoke";
 import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -10,7 +11,9 @@ const Params = z.object({
   key_id: z.string().max(64).openapi({ description: "The `id` returned when the key was issued" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "deleteWorkspaceApiKey",
+  keys: "admin",
   method: "delete",
   path: "/workspaces/{ws}/api-keys/{key_id}",
   tags: ["API keys"],

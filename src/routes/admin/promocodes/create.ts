@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createPromocode } from "../../../db/queries/promocode-create";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
@@ -6,7 +7,9 @@ import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../..
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspacePromocode",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/promocodes",
   tags: ["Promocodes"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import {
   authErrors,
@@ -17,7 +18,9 @@ import {
   ResourceParams,
 } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceResourceBlockedSpot",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources/{uuid}/blocked-spots",
   tags: ["Resources"],

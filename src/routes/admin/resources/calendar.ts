@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { auditResourceCalendars } from "../../../resources/calendar";
@@ -7,7 +8,9 @@ import { ResourceCalendarAuditSchema, ResourceParams } from "./schema";
 const description =
   "Each unit of a resource is a calendar: its busy time lives in D1 (the record) and in the unit's calendar object (which decides claims). At rest both hold the same intervals. Every unit is compared at once.";
 
-export const auditRoute = createRoute({
+export const auditRoute = defineRoute({
+  operationId: "listWorkspaceResourceCalendar",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/resources/{uuid}/calendar",
   tags: ["Resources"],
@@ -22,7 +25,9 @@ export const auditRoute = createRoute({
   },
 });
 
-export const rebuildRoute = createRoute({
+export const rebuildRoute = defineRoute({
+  operationId: "createWorkspaceResourceCalendarRebuild",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources/{uuid}/calendar/rebuild",
   tags: ["Resources"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { createResource } from "../../../resources/create";
@@ -6,7 +7,9 @@ import { renderResource, ResourceSchema } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateResourceBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceResource",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources",
   tags: ["Resources"],

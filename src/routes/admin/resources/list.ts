@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listWorkspaceResources } from "../../../db/queries/resources";
 import type { AdminEnv } from "../../../env";
 import { pageRequest, paginate } from "../../../lib/pagination";
@@ -7,7 +8,9 @@ import { renderResource, ResourceList } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { ListResourcesQuery } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listWorkspaceResources",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/resources",
   tags: ["Resources"],

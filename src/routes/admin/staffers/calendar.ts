@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import { type RouteHandler, type z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { Context } from "hono";
 import { calendarFor } from "../../../calendar/client";
 import { findStafferId } from "../../../db/queries/staffer-records";
@@ -11,7 +12,9 @@ import { StafferParams } from "./schema";
 const description =
   "A staffer's busy time lives twice: in D1 (the record) and in the staffer's calendar object (which decides claims). At rest both hold the same intervals.";
 
-export const auditRoute = createRoute({
+export const auditRoute = defineRoute({
+  operationId: "auditStafferCalendar",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/staffers/{uuid}/calendar",
   tags: ["Staffers"],
@@ -26,7 +29,9 @@ export const auditRoute = createRoute({
   },
 });
 
-export const rebuildRoute = createRoute({
+export const rebuildRoute = defineRoute({
+  operationId: "rebuildStafferCalendar",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/staffers/{uuid}/calendar/rebuild",
   tags: ["Staffers"],

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import { type RouteHandler, type z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { ScheduleBody, StafferParams } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "setWorkspaceStafferSchedule",
+  keys: "admin",
   method: "put",
   path: "/workspaces/{ws}/staffers/{uuid}/schedule",
   tags: ["Staffers"],

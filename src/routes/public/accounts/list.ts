@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listAccounts } from "../../../db/queries/accounts";
 import type { PublicEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
@@ -12,7 +13,9 @@ const ListQuery = PaginationQuery.extend({
     .openapi({ description: "Only the accounts of this location" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listAccounts",
+  keys: "secret",
   method: "get",
   path: "/accounts",
   tags: ["Accounts"],

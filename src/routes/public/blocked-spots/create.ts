@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { blockTime } from "../../../blocked-spots/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -12,7 +13,9 @@ import {
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
 import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createStafferBlockedSpot",
+  keys: "secret",
   method: "post",
   path: "/staffers/{staffer_uuid}/blocked-spots",
   tags: ["Staff calendar"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
@@ -6,7 +7,9 @@ import { changeResponses } from "./change-responses";
 import { bookingDeps, callerOf } from "./deps";
 import { BookingPath, CancelBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "cancelBooking",
+  keys: "publishable",
   method: "put",
   path: "/bookings/{booking_uuid}/status/cancel",
   tags: ["Bookings"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { completeBooking } from "../../../bookings/ops/complete";
 import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
@@ -15,7 +16,9 @@ const CompleteWithVouchers = CompleteBody.extend({
   }),
 }).openapi("CompleteBookingWithVouchers");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "completeBooking",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/status/complete",
   tags: ["Bookings"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -15,7 +16,9 @@ import { bookingDeps, callerOf } from "./deps";
 import { publishableVisitor } from "../visitor";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createCartBookings",
+  keys: "publishable",
   method: "post",
   path: "/bookings/cart",
   tags: ["Bookings"],

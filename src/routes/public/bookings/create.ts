@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -16,7 +17,9 @@ import { publishableVisitor } from "../visitor";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createBooking",
+  keys: "publishable",
   method: "post",
   path: "/bookings",
   tags: ["Bookings"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { loadBooking } from "../../../db/queries/bookings";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -7,7 +8,9 @@ import { renderBooking } from "../../../views/booking";
 import { BookingSchema } from "../../../views/booking-schema";
 import { BookingPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getBooking",
+  keys: "publishable",
   method: "get",
   path: "/bookings/{booking_uuid}",
   tags: ["Bookings"],

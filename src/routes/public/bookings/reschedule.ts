@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
@@ -6,7 +7,9 @@ import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, RescheduleBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "rescheduleBooking",
+  keys: "publishable",
   method: "put",
   path: "/bookings/{booking_uuid}/reschedule",
   tags: ["Bookings"],

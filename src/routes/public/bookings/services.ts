@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { replaceBookingService } from "../../../bookings/ops/replace-service";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
@@ -6,7 +7,9 @@ import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, ReplaceServiceBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "replaceBookingServices",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/services",
   tags: ["Bookings"],

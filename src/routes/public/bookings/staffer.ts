@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
@@ -6,7 +7,9 @@ import { changeResponses } from "./change-responses";
 import { bookingDeps } from "./deps";
 import { BookingPath, ChangeStafferBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "changeBookingStaffer",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/staffer",
   tags: ["Bookings"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { findCustomer } from "../../../db/queries/customers";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -6,7 +7,9 @@ import { uuid } from "../../../lib/fields";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getCustomer",
+  keys: "secret",
   method: "get",
   path: "/customers/{customer_uuid}",
   tags: ["Customers"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listCustomers } from "../../../db/queries/customers";
 import { normalisePhone } from "../../../domain/phone";
 import type { PublicEnv } from "../../../env";
@@ -15,7 +16,9 @@ const ListQuery = PaginationQuery.extend({
   email: z.string().max(320).optional().openapi({ description: "Exact, case-insensitive match" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listCustomers",
+  keys: "secret",
   method: "get",
   path: "/customers",
   tags: ["Customers"],

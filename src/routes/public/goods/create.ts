@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createGood } from "../../../goods/create";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateGoodBody, GoodSchema, renderGood } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createGood",
+  keys: "secret",
   method: "post",
   path: "/goods",
   tags: ["Goods"],

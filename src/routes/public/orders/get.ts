@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { loadPosOrder } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -7,7 +8,9 @@ import { renderOrder } from "../../../views/pos-order";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getOrder",
+  keys: "secret",
   method: "get",
   path: "/orders/{order_uuid}",
   tags: ["POS orders"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
@@ -15,7 +16,9 @@ import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createReservation",
+  keys: "publishable",
   method: "post",
   path: "/reservations",
   tags: ["Reservations"],

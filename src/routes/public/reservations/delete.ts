@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { releaseReservation } from "../../../reservations/release";
 import { ReservationPath } from "./schema";
 import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "deleteReservation",
+  keys: "publishable",
   method: "delete",
   path: "/reservations/{reservation_uuid}",
   tags: ["Reservations"],

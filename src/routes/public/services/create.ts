@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { createService } from "../../../services/create";
 import { CreateServiceBody, renderService, ServiceSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createService",
+  keys: "secret",
   method: "post",
   path: "/services",
   tags: ["Services"],

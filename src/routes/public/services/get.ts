@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { getService } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderService, ServicePath, ServiceSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getService",
+  keys: "publishable",
   method: "get",
   path: "/services/{service_uuid}",
   tags: ["Services"],

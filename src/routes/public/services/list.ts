@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listServices } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderService, ServiceList } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listServices",
+  keys: "publishable",
   method: "get",
   path: "/services",
   tags: ["Services"],

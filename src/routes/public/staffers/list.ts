@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listStaffers, listWidgetStaffers } from "../../../db/queries/staffers";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
@@ -10,7 +11,9 @@ import {
   StafferList,
 } from "../../../views/staffer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listStaffers",
+  keys: "publishable",
   method: "get",
   path: "/staffers",
   tags: ["Staffers"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { type RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { engineInputs } from "../../../availability/engine-input";
 import { parseRange } from "../../../availability/search-range";
 import { loadAvailability } from "../../../db/queries/availability";
@@ -15,7 +16,9 @@ import { fieldError, notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { LocationPath, MAX_RANGE_DAYS, TimeSlotsQuery, TimeSlotsResponse } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listTimeSlots",
+  keys: "publishable",
   method: "get",
   path: "/locations/{location_uuid}/time-slots",
   tags: ["Time slots"],
