@@ -8,6 +8,7 @@ import { outboxDispatch } from "../../middleware/outbox-dispatch";
 import { corsPreflight } from "../../middleware/cors";
 import { declaredOperation, takesNoKeys } from "../../middleware/operation";
 import { publishableScope } from "../../middleware/publishable-scope";
+import { requestDeps } from "../../middleware/request-deps";
 import { publicAddressRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
@@ -50,9 +51,10 @@ export function publicApi() {
   router.use("*", corsPreflight);
   router.use("*", declaredOperation(router));
   // Per client address before authentication; the key check then covers the key, a
-  // publishable key's origin and the per-key limits; a publishable key's scope after.
+  // publishable key's origin and the per-key limits; a publishable key's scope after, then
+  // the request's deps.
   router.use("*", publicAddressRateLimit);
-  router.use("*", except(takesNoKeys, requireApiKey, publishableScope));
+  router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);

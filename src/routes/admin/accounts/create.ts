@@ -8,6 +8,7 @@ import { nonEmpty, uuid } from "../../../lib/fields";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { AccountSchema, renderAccount } from "../../../views/account";
 import { WorkspaceParams } from "../workspaces/schema";
+import { workspaceDeps } from "../deps";
 
 const CreateAccountBody = z
   .object({
@@ -36,10 +37,12 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createAccount(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    { locationId: body.location_uuid, name: body.name, type: body.type, createdAt: Date.now() },
-  );
+  const row = await createAccount(workspaceDeps(c, ws).scope, {
+    locationId: body.location_uuid,
+    name: body.name,
+    type: body.type,
+    createdAt: Date.now(),
+  });
   // Another workspace's location is as unknown as a made-up one.
   if (!row) throw fieldError("location_uuid", "Unknown location.");
   return c.json(renderAccount(row), 201);

@@ -4,6 +4,7 @@ import { revokeApiKey } from "../../../db/queries/api-key-revoke";
 import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, queryErrors, workspaceNotFound } from "../../../lib/responses";
+import { workspaceDeps } from "../deps";
 
 const Params = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
@@ -29,7 +30,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, key_id: keyId } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
-  if (!(await revokeApiKey(scope, keyId, Date.now()))) throw notFound("API key");
+  if (!(await revokeApiKey(workspaceDeps(c, ws).scope, keyId, Date.now())))
+    throw notFound("API key");
   return c.body(null, 204);
 };

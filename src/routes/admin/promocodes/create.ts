@@ -6,6 +6,7 @@ import { fieldError } from "../../../lib/errors";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
+import { workspaceDeps } from "../deps";
 
 export const route = defineRoute({
   operationId: "createWorkspacePromocode",
@@ -28,17 +29,14 @@ const taken = () => fieldError("code", "This code already exists in the workspac
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createPromocode(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      id: crypto.randomUUID(),
-      code: body.code,
-      discountPercent: body.discount_percent ?? null,
-      discountAmount: body.discount_amount ?? null,
-      maxUses: body.max_uses ?? null,
-      createdAt: Date.now(),
-    },
-  );
+  const row = await createPromocode(workspaceDeps(c, ws).scope, {
+    id: crypto.randomUUID(),
+    code: body.code,
+    discountPercent: body.discount_percent ?? null,
+    discountAmount: body.discount_amount ?? null,
+    maxUses: body.max_uses ?? null,
+    createdAt: Date.now(),
+  });
   if (!row) throw taken();
   return c.json(renderPromocode(row), 201);
 };

@@ -10,13 +10,13 @@ import {
   workspaceNotFound,
 } from "../../../lib/responses";
 import { blockResourceTime } from "../../../resources/block";
-import { deferAfterResponse } from "../../defer";
 import {
   CreateResourceBlockBody,
   renderResourceBlock,
   ResourceBlockSchema,
   ResourceParams,
 } from "./schema";
+import { workspaceDeps } from "../deps";
 
 export const route = defineRoute({
   operationId: "createWorkspaceResourceBlockedSpot",
@@ -42,19 +42,12 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockResourceTime(
-    {
-      scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
-      env: c.env,
-      defer: deferAfterResponse(c),
-    },
-    {
-      resourceId: uuid,
-      unit: body.unit,
-      startsAt: Date.parse(body.starts_at),
-      endsAt: Date.parse(body.ends_at),
-      comment: body.comment,
-    },
-  );
+  const row = await blockResourceTime(workspaceDeps(c, ws), {
+    resourceId: uuid,
+    unit: body.unit,
+    startsAt: Date.parse(body.starts_at),
+    endsAt: Date.parse(body.ends_at),
+    comment: body.comment,
+  });
   return c.json(renderResourceBlock(row), 201);
 };

@@ -6,6 +6,7 @@ import { createResource } from "../../../resources/create";
 import { renderResource, ResourceSchema } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateResourceBody } from "./schema";
+import { workspaceDeps } from "../deps";
 
 export const route = defineRoute({
   operationId: "createWorkspaceResource",
@@ -28,14 +29,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createResource(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      locationId: body.location_uuid,
-      name: body.name,
-      kind: body.kind,
-      quantity: body.quantity,
-    },
-  );
+  const row = await createResource(workspaceDeps(c, ws).scope, {
+    locationId: body.location_uuid,
+    name: body.name,
+    kind: body.kind,
+    quantity: body.quantity,
+  });
   return c.json(renderResource(row), 201);
 };

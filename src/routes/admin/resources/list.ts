@@ -7,6 +7,7 @@ import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/r
 import { renderResource, ResourceList } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { ListResourcesQuery } from "./schema";
+import { workspaceDeps } from "../deps";
 
 export const route = defineRoute({
   operationId: "listWorkspaceResources",
@@ -29,7 +30,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   const { rows, total } = await listWorkspaceResources(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
+    workspaceDeps(c, ws).scope,
     page,
     query.location_uuid,
   );

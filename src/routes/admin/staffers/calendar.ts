@@ -8,6 +8,7 @@ import { notFound } from "../../../lib/errors";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { CalendarAuditSchema } from "./calendar-schema";
 import { StafferParams } from "./schema";
+import { workspaceDeps } from "../deps";
 
 const description =
   "A staffer's busy time lives twice: in D1 (the record) and in the staffer's calendar object (which decides claims). At rest both hold the same intervals.";
@@ -47,10 +48,11 @@ export const rebuildRoute = defineRoute({
 });
 
 async function stafferCalendar(c: Context<AdminEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
-  const workspaceId = ws.toLowerCase();
-  const stafferId = await findStafferId({ db: c.var.db, workspaceId }, uuid);
+  const { scope, env } = workspaceDeps(c, ws);
+  const stafferId = await findStafferId(scope, uuid);
   if (!stafferId) throw notFound("Staffer");
-  return { workspaceId, stafferId, stub: calendarFor(c.env, workspaceId, stafferId) };
+  const { workspaceId } = scope;
+  return { workspaceId, stafferId, stub: calendarFor(env, workspaceId, stafferId) };
 }
 
 export const auditHandler: RouteHandler<typeof auditRoute, AdminEnv> = async (c) => {

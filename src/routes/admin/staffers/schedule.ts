@@ -4,6 +4,7 @@ import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { ScheduleBody, StafferParams } from "./schema";
+import { workspaceDeps } from "../deps";
 
 export const route = defineRoute({
   operationId: "setWorkspaceStafferSchedule",
@@ -24,10 +25,9 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { intervals, overrides } = await replaceStafferSchedule(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    uuid,
-    { intervals: body.intervals, overrides: body.overrides },
-  );
+  const { intervals, overrides } = await replaceStafferSchedule(workspaceDeps(c, ws).scope, uuid, {
+    intervals: body.intervals,
+    overrides: body.overrides,
+  });
   return c.json({ intervals, overrides } satisfies z.infer<typeof ScheduleBody>, 200);
 };

@@ -32,7 +32,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   // An unknown location is a filter that matches nothing: an empty page, no extra lookup.
-  const { rows, total } = await listAccounts(c.var.scope, page, {
+  const { rows, total } = await listAccounts(c.var.deps.scope, page, {
     locationId: query.location_uuid,
   });
   return c.json(paginate(c.req.url, rows.map(renderAccount), total, page), 200);

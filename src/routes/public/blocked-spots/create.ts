@@ -11,7 +11,6 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
-import { deferAfterResponse } from "../../defer";
 
 export const route = defineRoute({
   operationId: "createStafferBlockedSpot",
@@ -38,16 +37,13 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockTime(
-    { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-    {
-      stafferId,
-      locationId: body.location_uuid,
-      startsAt: body.starts_at,
-      endsAt: body.ends_at,
-      comment: body.comment,
-      class: body.class,
-    },
-  );
+  const row = await blockTime(c.var.deps, {
+    stafferId,
+    locationId: body.location_uuid,
+    startsAt: body.starts_at,
+    endsAt: body.ends_at,
+    comment: body.comment,
+    class: body.class,
+  });
   return c.json(renderBlockedSpot(row), 201);
 };

@@ -21,4 +21,4 @@ export const route = defineRoute({
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) =>
-  c.json(await loadBookingForm(c.var.scope), 200);
+  c.json(await loadBookingForm(c.var.deps.scope), 200);

@@ -23,6 +23,6 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listBookingStatuses(c.var.scope, page);
+  const { rows, total } = await listBookingStatuses(c.var.deps.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderBookingStatus), total, page), 200);
 };

@@ -4,7 +4,6 @@ import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps, callerOf } from "./deps";
 import { BookingPath, CancelBody } from "./schema";
 
 export const route = defineRoute({
@@ -30,11 +29,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await cancelBooking(bookingDeps(c), bookingId, {
+  const booking = await cancelBooking(c.var.deps, bookingId, {
     cancelReason: body.cancel_reason,
     internalNotes: body.internal_notes,
     stafferId: body.staffer_uuid,
-    caller: callerOf(c),
+    caller: c.var.deps.caller,
   });
   return c.json(booking, 200);
 };

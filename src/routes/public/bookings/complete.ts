@@ -5,7 +5,6 @@ import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { PaymentVouchers, voucherOffers } from "../orders/schema";
 import { BookingPath, CompleteBody } from "./schema";
 
@@ -43,7 +42,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await completeBooking(bookingDeps(c), bookingId, {
+  const booking = await completeBooking(c.var.deps, bookingId, {
     accountId: body.account_uuid,
     internalNotes: body.internal_notes,
     paidAmount: body.paid_amount,

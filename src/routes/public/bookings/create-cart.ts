@@ -12,8 +12,6 @@ import {
 } from "../../../lib/responses";
 import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
-import { bookingDeps, callerOf } from "./deps";
-import { publishableVisitor } from "../visitor";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = defineRoute({
@@ -57,15 +55,15 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
     items: "items",
   };
-  const bookings = await createBookings(bookingDeps(c), {
+  const bookings = await createBookings(c.var.deps, {
     country: c.var.workspace.country,
     locationId: body.location_uuid,
     items,
     ...clientFields(body),
     fields,
     reservationId: body.reservation_uuid,
-    caller: callerOf(c),
-    visitor: await publishableVisitor(c),
+    caller: c.var.deps.caller,
+    visitor: c.var.deps.visitor,
   });
   return c.json({ bookings }, 201);
 };

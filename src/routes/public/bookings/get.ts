@@ -26,7 +26,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
-  const view = await loadBooking(c.var.scope, id);
+  const view = await loadBooking(c.var.deps.scope, id);
   if (!view) throw notFound("Booking");
-  return c.json(renderBooking(view, c.var.render), 200);
+  return c.json(renderBooking(view, c.var.deps.render), 200);
 };

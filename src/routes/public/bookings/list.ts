@@ -60,7 +60,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { rows, total } = await listBookings(
-    c.var.scope,
+    c.var.deps.scope,
     {
       customerId: q.customer_uuid,
       locationId: q.location_uuid,

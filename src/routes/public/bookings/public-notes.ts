@@ -4,7 +4,6 @@ import { setPublicNotes } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, PublicNotesBody } from "./schema";
 
 export const route = defineRoute({
@@ -29,6 +28,6 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await setPublicNotes(bookingDeps(c), bookingId, body.value);
+  const booking = await setPublicNotes(c.var.deps, bookingId, body.value);
   return c.json(booking, 200);
 };

@@ -4,7 +4,6 @@ import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, RescheduleBody } from "./schema";
 
 export const route = defineRoute({
@@ -31,10 +30,10 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await rescheduleBooking(bookingDeps(c), bookingId, {
+  const booking = await rescheduleBooking(c.var.deps, bookingId, {
     start: Date.parse(body.reserved_on),
     notifyOnReschedule: body.is_send_notification_on_reschedule,
-    heldToPolicy: c.var.apiKey.kind === "publishable",
+    heldToPolicy: c.var.deps.caller === "customer",
   });
   return c.json(booking, 200);
 };

@@ -4,7 +4,6 @@ import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, ChangeStafferBody } from "./schema";
 
 export const route = defineRoute({
@@ -30,7 +29,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await changeBookingStaffer(bookingDeps(c), bookingId, {
+  const booking = await changeBookingStaffer(c.var.deps, bookingId, {
     stafferId: body.staffer_uuid,
     serviceId: body.service_uuid,
   });

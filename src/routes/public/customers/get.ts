@@ -25,7 +25,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { customer_uuid: id } = c.req.valid("param");
-  const row = await findCustomer(c.var.scope, id);
+  const row = await findCustomer(c.var.deps.scope, id);
   if (!row) throw notFound("Customer");
   return c.json(renderCustomer(row), 200);
 };

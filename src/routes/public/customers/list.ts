@@ -34,7 +34,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const { rows, total } = await listCustomers(c.var.scope, page, {
+  const { rows, total } = await listCustomers(c.var.deps.scope, page, {
     phone:
       query.phone === undefined ? undefined : normalisePhone(query.phone, c.var.workspace.country),
     email: query.email,

@@ -24,7 +24,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const stock = body.initial_stock?.is_set ? body.initial_stock : null;
-  const created = await createGood(c.var.scope, {
+  const created = await createGood(c.var.deps.scope, {
     name: body.name,
     article: body.article,
     isPayable: body.is_payable,

@@ -23,6 +23,6 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listLocations(c.var.scope, page);
+  const { rows, total } = await listLocations(c.var.deps.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderLocation), total, page), 200);
 };

@@ -42,7 +42,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const { invoice, voucherParts } = await calculateInvoice(c.var.scope, {
+  const { invoice, voucherParts } = await calculateInvoice(c.var.deps.scope, {
     locationId: body.location_uuid,
     lines: requestedLines(body),
     discountAmount: body.discount_amount ?? null,

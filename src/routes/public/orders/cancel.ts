@@ -33,5 +33,5 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
-  return c.json(await cancelPosOrder(c.var.scope, id), 200);
+  return c.json(await cancelPosOrder(c.var.deps.scope, id), 200);
 };

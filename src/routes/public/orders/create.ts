@@ -35,7 +35,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const order = await createPosOrder(c.var.scope, {
+  const order = await createPosOrder(c.var.deps.scope, {
     locationId: body.location_uuid,
     sellerId: body.staffer_uuid,
     customerId: body.customer_uuid ?? null,

@@ -26,7 +26,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
-  const view = await loadPosOrder(c.var.scope, id);
+  const view = await loadPosOrder(c.var.deps.scope, id);
   if (!view) throw notFound("Order");
   return c.json(renderOrder(view), 200);
 };

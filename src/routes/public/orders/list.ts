@@ -36,7 +36,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { views, total } = await listPosOrders(
-    c.var.scope,
+    c.var.deps.scope,
     {
       status: q.status,
       locationId: q.location_uuid,

@@ -43,7 +43,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await payPosOrder(c.var.scope, id, {
+  const order = await payPosOrder(c.var.deps.scope, id, {
     accountId: body.account_uuid ?? null,
     vouchers: voucherOffers(body.vouchers),
   });

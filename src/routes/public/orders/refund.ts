@@ -38,7 +38,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await refundPosOrder(c.var.scope, id, {
+  const order = await refundPosOrder(c.var.deps.scope, id, {
     accountId: body.account_uuid ?? null,
     reason: body.reason ?? null,
   });

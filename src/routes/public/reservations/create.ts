@@ -11,10 +11,8 @@ import {
   json,
   jsonBody,
 } from "../../../lib/responses";
-import { publishableVisitor } from "../visitor";
 import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
-import { deferAfterResponse } from "../../defer";
 
 export const route = defineRoute({
   operationId: "createReservation",
@@ -48,27 +46,26 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
     timeField: `items.${i}.datetime_start`,
   }));
-  const key = c.var.apiKey;
-  const holder = await publishableVisitor(c);
-  const publishable = holder ? { holder } : undefined;
+  const { visitor, caller } = c.var.deps;
+  const publishable = visitor ? { holder: visitor } : undefined;
   try {
-    const reservation = await createReservation(
-      { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-      {
-        locationId: body.location_uuid,
-        items,
-        ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
-        publishable,
-        widgetOnly: key.kind === "publishable",
-        fields: {
-          location: "location_uuid",
-          service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-          staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
-        },
+    const reservation = await createReservation(c.var.deps, {
+      locationId: body.location_uuid,
+      items,
+      ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+      publishable,
+      widgetOnly: caller === "customer",
+      fields: {
+        location: "location_uuid",
+        service: (i, j) => `items.${i}.services.${j}.service_uuid`,
+        staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
       },
-    );
+    });
     return c.json(reservation, 201);
   } catch (error) {
-    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
+    throw await withAlternatives(c.var.deps.scope, error, {
+      locationId: body.location_uuid,
+      items,
+    });
   }
 };

@@ -26,7 +26,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { reservation_uuid: id } = c.req.valid("param");
-  const row = await findReservation(c.var.scope, id);
+  const row = await findReservation(c.var.deps.scope, id);
   if (!row || !isLive(row, Date.now())) throw notFound("Reservation");
   return c.json(renderReservation(row), 200);
 };

@@ -28,7 +28,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   const { rows, total } = await listLiveReservations(
-    c.var.scope,
+    c.var.deps.scope,
     page,
     { locationId: query.location_uuid, stafferId: query.staffer_uuid },
     Date.now(),

@@ -33,6 +33,6 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const { rows, total } = await listResources(c.var.scope, page, query.location_uuid);
+  const { rows, total } = await listResources(c.var.deps.scope, page, query.location_uuid);
   return c.json(paginate(c.req.url, rows.map(renderResource), total, page), 200);
 };

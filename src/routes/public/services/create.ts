@@ -25,7 +25,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const view = await createService(c.var.scope, {
+  const view = await createService(c.var.deps.scope, {
     name: body.name,
     duration: body.duration,
     price: body.price,
@@ -47,5 +47,5 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     stafferIds: body.staffer_uuids,
     resourceIds: body.resource_uuids,
   });
-  return c.json(renderService(view, c.var.render.currency, c.var.render.locale), 201);
+  return c.json(renderService(view, c.var.deps.render.currency, c.var.deps.render.locale), 201);
 };

@@ -27,8 +27,8 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const { service_uuid: id } = c.req.valid("param");
-  const view = await getService(c.var.scope, id, {
-    widgetOnly: c.var.apiKey.kind === "publishable",
+  const view = await getService(c.var.deps.scope, id, {
+    widgetOnly: c.var.deps.caller === "customer",
   });
   if (!view) throw notFound("Service");
   return c.json(renderService(view, ws.currency, ws.locale), 200);

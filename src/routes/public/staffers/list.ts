@@ -33,11 +33,11 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  if (c.var.apiKey.kind === "publishable") {
-    const { rows, total } = await listWidgetStaffers(c.var.scope, page);
+  if (c.var.deps.caller === "customer") {
+    const { rows, total } = await listWidgetStaffers(c.var.deps.scope, page);
     return c.json(paginate(c.req.url, rows.map(renderPublicStaffer), total, page), 200);
   }
-  const { rows, total } = await listStaffers(c.var.scope, page);
+  const { rows, total } = await listStaffers(c.var.deps.scope, page);
   const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

@@ -39,13 +39,13 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const ws = c.var.workspace;
   const range = parseRange(q.range_start, q.range_end, MAX_RANGE_DAYS);
-  const loaded = await loadAvailability(c.var.scope, {
+  const loaded = await loadAvailability(c.var.deps.scope, {
     locationId,
     serviceIds: [q.service_uuid],
     stafferIds: q.staffer_uuid ? [q.staffer_uuid] : undefined,
     fromDate: range.fromDate,
     toDate: range.toDate,
-    widgetOnly: c.var.apiKey.kind === "publishable",
+    widgetOnly: c.var.deps.caller === "customer",
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");

@@ -34,7 +34,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const code = normaliseCode(c.req.valid("param").code);
-  const [voucher] = code ? await vouchersByCodes(c.var.scope, [code]) : [];
+  const [voucher] = code ? await vouchersByCodes(c.var.deps.scope, [code]) : [];
   if (!voucher) throw notFound("Voucher");
   return c.json(renderVoucher(voucher), 200);
 };

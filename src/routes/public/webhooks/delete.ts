@@ -24,6 +24,6 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  if (!(await deleteWebhook(c.var.scope, id))) throw notFound("Webhook");
+  if (!(await deleteWebhook(c.var.deps.scope, id))) throw notFound("Webhook");
   return c.body(null, 204);
 };

@@ -26,7 +26,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const page = pageRequest(c.req.valid("query"));
-  const { exists, rows, total } = await listDeliveries(c.var.scope, id, page);
+  const { exists, rows, total } = await listDeliveries(c.var.deps.scope, id, page);
   if (!exists) throw notFound("Webhook");
   return c.json(paginate(c.req.url, rows.map(renderDelivery), total, page), 200);
 };

@@ -24,7 +24,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const row = await findWebhook(c.var.scope, id);
+  const row = await findWebhook(c.var.deps.scope, id);
   if (!row) throw notFound("Webhook");
   return c.json(renderWebhook(row), 200);
 };

@@ -25,7 +25,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = c.var.scope;
+  const scope = c.var.deps.scope;
   const { rows, total } = await listPage(
     scope.db,
     webhooks,

@@ -36,7 +36,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const now = Date.now();
-  const row = await rotateWebhookSecret(c.var.scope, id, {
+  const row = await rotateWebhookSecret(c.var.deps.scope, id, {
     secret: newWebhookSecret(),
     previousExpiresAt: now + ROTATION_OVERLAP_MS,
     now,

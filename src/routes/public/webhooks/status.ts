@@ -40,7 +40,7 @@ const setStatus =
   (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, PublicEnv> =>
   async (c) => {
     const { webhook_id: id } = c.req.valid("param");
-    const row = await setWebhookStatus(c.var.scope, id, status);
+    const row = await setWebhookStatus(c.var.deps.scope, id, status);
     if (!row) throw notFound("Webhook");
     return c.json(renderWebhook(row), 200);
   };

@@ -34,7 +34,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const scope = c.var.scope;
+  const scope = c.var.deps.scope;
   if (body.url !== undefined) assertWebhookUrl(c.env, body.url);
   const current = await findWebhook(scope, id);
   if (!current) throw notFound("Webhook");
