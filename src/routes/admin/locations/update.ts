@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { updateLocation } from "../../../db/queries/locations";
 import { requireWorkspace } from "../../../db/queries/workspaces";

@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { createPromocode } from "../../../db/queries/promocode-create";
 import type { AdminEnv } from "../../../env";

@@ -1,4 +1,4 @@
-import { type RouteHandler, type z } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { Context } from "hono";
 import { calendarFor } from "../../../calendar/client";

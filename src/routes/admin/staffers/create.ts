@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";

@@ -1,4 +1,4 @@
-import { type RouteHandler, type z } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";

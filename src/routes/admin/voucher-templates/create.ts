@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { voucherTemplates } from "../../../db/schema";

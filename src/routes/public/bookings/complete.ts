@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { completeBooking } from "../../../bookings/ops/complete";
 import { MAX_ORDER_PAID } from "../../../domain/money";

@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { replaceBookingService } from "../../../bookings/ops/replace-service";
 import type { PublicEnv } from "../../../env";

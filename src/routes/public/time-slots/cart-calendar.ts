@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { parseRange } from "../../../availability/search-range";
 import { firstCartFitPerDay } from "../../../domain/availability";

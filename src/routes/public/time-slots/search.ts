@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { engineInputs } from "../../../availability/engine-input";
 import { parseRange } from "../../../availability/search-range";

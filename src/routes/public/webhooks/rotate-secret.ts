@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { rotateWebhookSecret } from "../../../db/queries/webhooks";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";

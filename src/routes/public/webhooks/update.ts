@@ -1,4 +1,4 @@
-import { type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { findWebhook, updateWebhookIfUnchanged } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
