@@ -5,8 +5,8 @@ import type { OpenEnv } from "./env";
 import { onError, onNotFound } from "./lib/error-handler";
 import { requestContext } from "./middleware/request-context";
 import { serveDocument } from "./lib/openapi";
-import { ADMIN_WITHOUT_TOKEN, adminApi } from "./routes/admin";
-import { PUBLIC_WITHOUT_API_KEY, publicApi } from "./routes/public";
+import { adminApi } from "./routes/admin";
+import { publicApi } from "./routes/public";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "./lib/api-paths";
 
@@ -32,7 +32,6 @@ export function createApp() {
       "Bookings, services, time slots, staff calendars, customers, goods, POS orders and webhooks. Every call needs `Authorization: Bearer <api key>` and `Workspace: <workspace uuid>`.",
     server: PUBLIC_BASE,
     security: { ApiKey: [], Workspace: [] },
-    withoutCredentials: PUBLIC_WITHOUT_API_KEY,
     headers: { idempotency: true, cors: true },
   });
   serveDocument(adminRouter, {
@@ -41,7 +40,6 @@ export function createApp() {
     description: "Provisioning of workspaces. `Authorization: Bearer <ADMIN_TOKEN>`.",
     server: ADMIN_BASE,
     security: { AdminToken: [] },
-    withoutCredentials: ADMIN_WITHOUT_TOKEN,
     headers: { idempotency: false, cors: false },
   });
 

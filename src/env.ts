@@ -1,8 +1,9 @@
+import type { BookingDeps } from "./bookings/deps";
 import type { Database } from "./db/client";
+import type { Caller } from "./domain/booking-rules";
 import type { ApiKeyKind } from "./lib/api-keys";
+import type { Declaration } from "./lib/operations";
 import type { WriteGate } from "./lib/write-gate";
-import type { Scope } from "./db/scope";
-import type { RenderContext } from "./views/booking";
 
 /**
  * Worker bindings come from `wrangler types` (worker-configuration.d.ts, generated
@@ -21,19 +22,34 @@ export interface RequestVariables {
   gate: WriteGate;
   /** Queues a task to start once the answer is ready (calendar confirms). */
   afterResponse: (task: () => Promise<unknown>) => void;
+  /** What the answering route declared (its operationId, the keys it takes); unset when none answers. */
+  operation?: Declaration;
   /** The API key failed its check after the handler ran: its answer was replaced. */
   refused?: boolean;
 }
 
-/** Set for public API calls once the API key verified (`requireApiKey`). */
+/** Set for public API calls once the API key verified (`requireApiKey`, then `requestDeps`). */
 export interface WorkspaceVariables extends RequestVariables {
   workspace: AuthenticatedWorkspace;
-  /** The authenticated workspace's D1 scope, for every tenant query. */
-  scope: Scope;
-  /** The workspace's currency and locale and the request's origin, for rendering. */
-  render: RenderContext;
   /** The verified key: its kind decides the scope, CORS and the policy a request is held to. */
   apiKey: AuthenticatedKey;
+  /** What the request's use-cases need, built once per request (`requestDeps`). */
+  deps: RequestDeps;
+}
+
+/**
+ * A public API request's dependencies: what every use-case takes (a booking
+ * use-case's `BookingDeps`, or the part another one takes) and who is calling.
+ */
+export interface RequestDeps extends BookingDeps {
+  /** `staff` for a secret key, `customer` for a publishable key (the same fact as `staff`). */
+  caller: Caller;
+  /**
+   * A publishable key's visitor: the key and the client address (an IPv6 /64), hashed so
+   * the address itself is not stored; holds and bookings are capped per visitor.
+   * Undefined for a secret key (staff).
+   */
+  visitor: string | undefined;
 }
 
 export interface AuthenticatedKey {

@@ -1,6 +1,5 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { OpenEnv, PublicEnv } from "../env";
-import type { RouteSpec } from "../middleware/exact-routes";
 import { validationError } from "./errors";
 import {
   declareHeaders,
@@ -8,7 +7,7 @@ import {
   type HeaderRules,
   type OperationObject,
 } from "./openapi-headers";
-import { operationIdFor } from "./operation-ids";
+import { declarations, type Declaration, defineRoute, routeKey } from "./operations";
 import { rateLimitError } from "./responses";
 import { fieldErrorsFrom } from "./zod-errors";
 
@@ -37,8 +36,6 @@ export interface DocumentSpec {
   server: string;
   /** Security requirement of every operation (names of registered security schemes). */
   security: Record<string, string[]>;
-  /** Operations that need no credentials (method and OpenAPI path): `security: []`. */
-  withoutCredentials: readonly RouteSpec[];
   /** The header rules of the router's middleware (src/lib/openapi-headers.ts). */
   headers: HeaderRules;
 }
@@ -67,7 +64,9 @@ export function serveDocument<E extends OpenEnv | PublicEnv>(
   router: Router<E>,
   spec: DocumentSpec,
 ) {
-  const route = createRoute({
+  const route = defineRoute({
+    operationId: "getOpenApiDocument",
+    keys: "none",
     method: "get",
     path: "/openapi.json",
     tags: ["OpenAPI"],
@@ -89,17 +88,23 @@ export function serveDocument<E extends OpenEnv | PublicEnv>(
         info: { title: spec.title, version: spec.version, description: spec.description },
       }),
       spec,
+      declarations(router.openAPIRegistry),
     );
     return c.json(document as unknown as z.infer<typeof OpenApiDocumentSchema>, 200);
   });
 }
 
 /**
- * Adds servers, security, operationIds and the headers every operation reads
- * and sends; throws on two operations with one operationId.
+ * Adds servers, security, each route's declared operationId (and `security: []`
+ * where it takes no keys) and the headers every operation reads and sends;
+ * throws on an operation its route did not declare and on two operations with
+ * one operationId.
  */
-export function completeDocument(doc: Document, spec: DocumentSpec): Document {
-  const open = new Set(spec.withoutCredentials.map((r) => `${r.method.toLowerCase()} ${r.path}`));
+export function completeDocument(
+  doc: Document,
+  spec: DocumentSpec,
+  declared: ReadonlyMap<string, Declaration | undefined>,
+): Document {
   const seen = new Map<string, string>();
   const used = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -107,11 +112,13 @@ export function completeDocument(doc: Document, spec: DocumentSpec): Document {
       const operation = (item as Record<string, Operation | undefined>)[method];
       if (!operation) continue;
       const where = `${method.toUpperCase()} ${path}`;
-      operation.operationId ??= operationIdFor(method, path);
+      const declaration = declared.get(routeKey(method, path));
+      if (!declaration) throw new Error(`${where}: made without defineRoute (no operationId)`);
+      operation.operationId = declaration.operationId;
       const other = seen.get(operation.operationId);
       if (other) throw new Error(`operationId ${operation.operationId}: ${other} and ${where}`);
       seen.set(operation.operationId, where);
-      const withCredentials = !open.has(`${method} ${path}`);
+      const withCredentials = declaration.keys !== "none";
       if (!withCredentials) operation.security = [];
       for (const name of declareHeaders(method, operation, withCredentials, spec.headers))
         used.add(name);

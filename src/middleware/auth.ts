@@ -74,12 +74,6 @@ function setContext(
   key: AuthenticatedKey,
 ) {
   c.set("workspace", workspace);
-  c.set("scope", { db: c.var.db, workspaceId: workspace.id });
-  c.set("render", {
-    currency: workspace.currency,
-    locale: workspace.locale,
-    origin: new URL(c.req.url).origin,
-  });
   c.set("apiKey", key);
 }
 

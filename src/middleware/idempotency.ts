@@ -36,7 +36,7 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   if (!KEY.test(key))
     throw fieldError("Idempotency-Key", "Must be 1 to 255 visible ASCII characters.");
 
-  const scope = c.var.scope;
+  const scope = c.var.deps.scope;
   // The key's id as the request claims it; nothing is written before the key verified (write gate).
   const id = { apiKeyId: c.var.apiKey.id, key };
   const path = new URL(c.req.url).pathname;

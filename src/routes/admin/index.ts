@@ -2,7 +2,7 @@ import type { AdminEnv } from "../../env";
 import { except } from "hono/combine";
 import { createRouter } from "../../lib/openapi";
 import { requireAdminToken } from "../../middleware/admin-auth";
-import { isOneOf } from "../../middleware/exact-routes";
+import { declaredOperation, takesNoKeys } from "../../middleware/operation";
 import { adminRateLimit } from "../../middleware/rate-limit";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { registerAccounts } from "./accounts";
@@ -18,11 +18,10 @@ import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "./voucher-templates";
 import { registerWorkspaces } from "./workspaces";
 
-/** The one route without the admin token (method and exact path): the OpenAPI document. */
-export const ADMIN_WITHOUT_TOKEN = [{ method: "get", path: "/openapi.json" }];
-const withoutToken = isOneOf(ADMIN_WITHOUT_TOKEN);
-
-/** Management API v1 for operators provisioning businesses; guarded by ADMIN_TOKEN. */
+/**
+ * Management API v1 for operators provisioning businesses; guarded by
+ * ADMIN_TOKEN, but for the one route declaring `keys: "none"`, the OpenAPI document.
+ */
 export function adminApi() {
   const router = createRouter<AdminEnv>();
   router.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
@@ -31,8 +30,9 @@ export function adminApi() {
     description: "The Worker's ADMIN_TOKEN secret",
   });
   // Per client address, before the token is checked.
+  router.use("*", declaredOperation(router));
   router.use("*", adminRateLimit);
-  router.use("*", except(withoutToken, requireAdminToken));
+  router.use("*", except(takesNoKeys, requireAdminToken));
   router.use("*", limitBody, requireJsonBody);
   registerWorkspaces(router);
   registerLocations(router);

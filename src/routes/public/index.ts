@@ -2,19 +2,19 @@ import { except } from "hono/combine";
 import type { OpenEnv } from "../../env";
 import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
-import { isOneOf } from "../../middleware/exact-routes";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
 import { corsPreflight } from "../../middleware/cors";
+import { declaredOperation, takesNoKeys } from "../../middleware/operation";
 import { publishableScope } from "../../middleware/publishable-scope";
+import { requestDeps } from "../../middleware/request-deps";
 import { publicAddressRateLimit } from "../../middleware/rate-limit";
 import { registerAccounts } from "./accounts";
 import { registerBlockedSpots } from "./blocked-spots";
 import { registerBookingForm } from "./booking-form";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookingFeed, registerBookings } from "./bookings";
-import { route as icalRoute } from "./bookings/ical";
 import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
@@ -29,13 +29,11 @@ import { registerVouchers } from "./vouchers";
 import { registerWebhooks } from "./webhooks";
 
 /**
- * The only routes without an API key, as exact routes (method and path pattern):
- * the OpenAPI document, and a booking's calendar file, whose link carries its own token.
+ * Public API v2. Each route declares the keys it takes (`defineRoute`): every
+ * route but its own OpenAPI document and a booking's calendar file (whose link
+ * carries its own token) needs an API key, and a publishable key only what a
+ * booking widget needs.
  */
-export const PUBLIC_WITHOUT_API_KEY = [{ method: "get", path: "/openapi.json" }, icalRoute];
-const withoutApiKey = isOneOf(PUBLIC_WITHOUT_API_KEY);
-
-/** Public API v2: every route but its own OpenAPI document and the ical link needs an API key. */
 export function publicApi() {
   const router = createRouter();
   router.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
@@ -51,10 +49,12 @@ export function publicApi() {
   });
   // Browsers' preflights carry no key: answered before anything else.
   router.use("*", corsPreflight);
+  router.use("*", declaredOperation(router));
   // Per client address before authentication; the key check then covers the key, a
-  // publishable key's origin and the per-key limits; a publishable key's scope after.
+  // publishable key's origin and the per-key limits; a publishable key's scope after, then
+  // the request's deps.
   router.use("*", publicAddressRateLimit);
-  router.use("*", except(withoutApiKey, requireApiKey, publishableScope));
+  router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
   router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
@@ -76,6 +76,6 @@ export function publicApi() {
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
   router.route("/", open);
-  documentKeyErrors(router, PUBLIC_WITHOUT_API_KEY);
+  documentKeyErrors(router);
   return router;
 }

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createAccount } from "../../../db/queries/account-create";
 import { ACCOUNT_TYPES } from "../../../domain/accounts";
 import type { AdminEnv } from "../../../env";
@@ -7,6 +8,7 @@ import { nonEmpty, uuid } from "../../../lib/fields";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { AccountSchema, renderAccount } from "../../../views/account";
 import { WorkspaceParams } from "../workspaces/schema";
+import { workspaceDeps } from "../deps";
 
 const CreateAccountBody = z
   .object({
@@ -16,7 +18,9 @@ const CreateAccountBody = z
   })
   .openapi("CreateAccount");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceAccount",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/accounts",
   tags: ["Accounts"],
@@ -33,10 +37,12 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createAccount(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    { locationId: body.location_uuid, name: body.name, type: body.type, createdAt: Date.now() },
-  );
+  const row = await createAccount(workspaceDeps(c, ws).scope, {
+    locationId: body.location_uuid,
+    name: body.name,
+    type: body.type,
+    createdAt: Date.now(),
+  });
   // Another workspace's location is as unknown as a made-up one.
   if (!row) throw fieldError("location_uuid", "Unknown location.");
   return c.json(renderAccount(row), 201);

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
@@ -6,7 +7,9 @@ import { authErrors, bodyErrors, json, workspaceNotFound } from "../../../lib/re
 import { WorkspaceParams } from "../workspaces/schema";
 import { ApiKeySchema, type CreateApiKey, CreateApiKeySchema, storedOrigins } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceApiKey",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/api-keys",
   tags: ["API keys"],

@@ -1,8 +1,10 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { revokeApiKey } from "../../../db/queries/api-key-revoke";
 import type { AdminEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, queryErrors, workspaceNotFound } from "../../../lib/responses";
+import { workspaceDeps } from "../deps";
 
 const Params = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
@@ -10,7 +12,9 @@ const Params = z.object({
   key_id: z.string().max(64).openapi({ description: "The `id` returned when the key was issued" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "deleteWorkspaceApiKey",
+  keys: "admin",
   method: "delete",
   path: "/workspaces/{ws}/api-keys/{key_id}",
   tags: ["API keys"],
@@ -26,7 +30,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, key_id: keyId } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
-  if (!(await revokeApiKey(scope, keyId, Date.now()))) throw notFound("API key");
+  if (!(await revokeApiKey(workspaceDeps(c, ws).scope, keyId, Date.now())))
+    throw notFound("API key");
   return c.body(null, 204);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { saveBookingForm } from "../../../db/queries/booking-form";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { DEFAULT_FORM } from "../../../domain/booking-form";
@@ -18,7 +19,9 @@ const PutBookingFormBody = z
   .strict()
   .openapi("PutBookingForm");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "setWorkspaceBookingForm",
+  keys: "admin",
   method: "put",
   path: "/workspaces/{ws}/booking-form",
   tags: ["Booking form"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { bookingStatuses } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
@@ -18,7 +19,9 @@ const CreateBookingStatusBody = z
   })
   .openapi("CreateBookingStatus");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceBookingStatus",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/booking-statuses",
   tags: ["Booking statuses"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { categories } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
@@ -27,7 +28,9 @@ const CategorySchema = z
   })
   .openapi("Category");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceCategory",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/categories",
   tags: ["Catalogue"],

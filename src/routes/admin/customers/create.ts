@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { isUniqueViolation } from "../../../db/constraints";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { customers } from "../../../db/schema";
@@ -27,7 +28,9 @@ const CreateCustomerBody = z
   })
   .openapi("ImportCustomer");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceCustomer",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/customers",
   tags: ["Customers"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { locations } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
@@ -7,7 +8,9 @@ import { LocationSchema, renderLocation } from "../../../views/location";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateLocationBody, locationChanges } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceLocation",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/locations",
   tags: ["Locations"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { updateLocation } from "../../../db/queries/locations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
@@ -7,7 +8,9 @@ import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../..
 import { LocationSchema, renderLocation } from "../../../views/location";
 import { locationChanges, LocationParams, UpdateLocationBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "updateWorkspaceLocation",
+  keys: "admin",
   method: "patch",
   path: "/workspaces/{ws}/locations/{uuid}",
   tags: ["Locations"],

@@ -1,12 +1,16 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createPromocode } from "../../../db/queries/promocode-create";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspacePromocode",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/promocodes",
   tags: ["Promocodes"],
@@ -25,17 +29,14 @@ const taken = () => fieldError("code", "This code already exists in the workspac
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createPromocode(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      id: crypto.randomUUID(),
-      code: body.code,
-      discountPercent: body.discount_percent ?? null,
-      discountAmount: body.discount_amount ?? null,
-      maxUses: body.max_uses ?? null,
-      createdAt: Date.now(),
-    },
-  );
+  const row = await createPromocode(workspaceDeps(c, ws).scope, {
+    id: crypto.randomUUID(),
+    code: body.code,
+    discountPercent: body.discount_percent ?? null,
+    discountAmount: body.discount_amount ?? null,
+    maxUses: body.max_uses ?? null,
+    createdAt: Date.now(),
+  });
   if (!row) throw taken();
   return c.json(renderPromocode(row), 201);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import {
   authErrors,
@@ -9,15 +10,17 @@ import {
   workspaceNotFound,
 } from "../../../lib/responses";
 import { blockResourceTime } from "../../../resources/block";
-import { deferAfterResponse } from "../../defer";
 import {
   CreateResourceBlockBody,
   renderResourceBlock,
   ResourceBlockSchema,
   ResourceParams,
 } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceResourceBlockedSpot",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources/{uuid}/blocked-spots",
   tags: ["Resources"],
@@ -39,19 +42,12 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockResourceTime(
-    {
-      scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
-      env: c.env,
-      defer: deferAfterResponse(c),
-    },
-    {
-      resourceId: uuid,
-      unit: body.unit,
-      startsAt: Date.parse(body.starts_at),
-      endsAt: Date.parse(body.ends_at),
-      comment: body.comment,
-    },
-  );
+  const row = await blockResourceTime(workspaceDeps(c, ws), {
+    resourceId: uuid,
+    unit: body.unit,
+    startsAt: Date.parse(body.starts_at),
+    endsAt: Date.parse(body.ends_at),
+    comment: body.comment,
+  });
   return c.json(renderResourceBlock(row), 201);
 };

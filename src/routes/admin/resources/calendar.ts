@@ -1,13 +1,17 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { auditResourceCalendars } from "../../../resources/calendar";
 import { ResourceCalendarAuditSchema, ResourceParams } from "./schema";
+import { workspaceDeps } from "../deps";
 
 const description =
   "Each unit of a resource is a calendar: its busy time lives in D1 (the record) and in the unit's calendar object (which decides claims). At rest both hold the same intervals. Every unit is compared at once.";
 
-export const auditRoute = createRoute({
+export const auditRoute = defineRoute({
+  operationId: "listWorkspaceResourceCalendar",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/resources/{uuid}/calendar",
   tags: ["Resources"],
@@ -22,7 +26,9 @@ export const auditRoute = createRoute({
   },
 });
 
-export const rebuildRoute = createRoute({
+export const rebuildRoute = defineRoute({
+  operationId: "createWorkspaceResourceCalendarRebuild",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources/{uuid}/calendar/rebuild",
   tags: ["Resources"],
@@ -39,12 +45,10 @@ export const rebuildRoute = createRoute({
 
 export const auditHandler: RouteHandler<typeof auditRoute, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
-  return c.json(await auditResourceCalendars({ scope, env: c.env }, uuid, "audit"), 200);
+  return c.json(await auditResourceCalendars(workspaceDeps(c, ws), uuid, "audit"), 200);
 };
 
 export const rebuildHandler: RouteHandler<typeof rebuildRoute, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
-  const scope = { db: c.var.db, workspaceId: ws.toLowerCase() };
-  return c.json(await auditResourceCalendars({ scope, env: c.env }, uuid, "rebuild"), 200);
+  return c.json(await auditResourceCalendars(workspaceDeps(c, ws), uuid, "rebuild"), 200);
 };

@@ -1,12 +1,16 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { createResource } from "../../../resources/create";
 import { renderResource, ResourceSchema } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateResourceBody } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceResource",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/resources",
   tags: ["Resources"],
@@ -25,14 +29,11 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createResource(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      locationId: body.location_uuid,
-      name: body.name,
-      kind: body.kind,
-      quantity: body.quantity,
-    },
-  );
+  const row = await createResource(workspaceDeps(c, ws).scope, {
+    locationId: body.location_uuid,
+    name: body.name,
+    kind: body.kind,
+    quantity: body.quantity,
+  });
   return c.json(renderResource(row), 201);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listWorkspaceResources } from "../../../db/queries/resources";
 import type { AdminEnv } from "../../../env";
 import { pageRequest, paginate } from "../../../lib/pagination";
@@ -6,8 +7,11 @@ import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/r
 import { renderResource, ResourceList } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { ListResourcesQuery } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listWorkspaceResources",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/resources",
   tags: ["Resources"],
@@ -26,7 +30,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   const { rows, total } = await listWorkspaceResources(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
+    workspaceDeps(c, ws).scope,
     page,
     query.location_uuid,
   );

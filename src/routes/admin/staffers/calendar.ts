@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { Context } from "hono";
 import { calendarFor } from "../../../calendar/client";
 import { findStafferId } from "../../../db/queries/staffer-records";
@@ -7,11 +8,14 @@ import { notFound } from "../../../lib/errors";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { CalendarAuditSchema } from "./calendar-schema";
 import { StafferParams } from "./schema";
+import { workspaceDeps } from "../deps";
 
 const description =
   "A staffer's busy time lives twice: in D1 (the record) and in the staffer's calendar object (which decides claims). At rest both hold the same intervals.";
 
-export const auditRoute = createRoute({
+export const auditRoute = defineRoute({
+  operationId: "auditStafferCalendar",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}/staffers/{uuid}/calendar",
   tags: ["Staffers"],
@@ -26,7 +30,9 @@ export const auditRoute = createRoute({
   },
 });
 
-export const rebuildRoute = createRoute({
+export const rebuildRoute = defineRoute({
+  operationId: "rebuildStafferCalendar",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/staffers/{uuid}/calendar/rebuild",
   tags: ["Staffers"],
@@ -42,10 +48,11 @@ export const rebuildRoute = createRoute({
 });
 
 async function stafferCalendar(c: Context<AdminEnv>, { ws, uuid }: z.infer<typeof StafferParams>) {
-  const workspaceId = ws.toLowerCase();
-  const stafferId = await findStafferId({ db: c.var.db, workspaceId }, uuid);
+  const { scope, env } = workspaceDeps(c, ws);
+  const stafferId = await findStafferId(scope, uuid);
   if (!stafferId) throw notFound("Staffer");
-  return { workspaceId, stafferId, stub: calendarFor(c.env, workspaceId, stafferId) };
+  const { workspaceId } = scope;
+  return { workspaceId, stafferId, stub: calendarFor(env, workspaceId, stafferId) };
 }
 
 export const auditHandler: RouteHandler<typeof auditRoute, AdminEnv> = async (c) => {

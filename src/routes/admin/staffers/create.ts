@@ -1,12 +1,16 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { createStaffer } from "../../../staffers/create";
 import { renderStaffer, StafferSchema } from "../../../views/staffer";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateStafferBody } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceStaffer",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/staffers",
   tags: ["Staffers"],
@@ -23,18 +27,15 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { row, locationIds } = await createStaffer(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      firstName: body.first_name,
-      lastName: body.last_name,
-      email: body.email,
-      locationIds: body.location_uuids,
-      isActiveInWidget: body.is_active_in_widget,
-      permissions: body.permissions,
-      schedule: body.schedule,
-      overrides: body.overrides,
-    },
-  );
+  const { row, locationIds } = await createStaffer(workspaceDeps(c, ws).scope, {
+    firstName: body.first_name,
+    lastName: body.last_name,
+    email: body.email,
+    locationIds: body.location_uuids,
+    isActiveInWidget: body.is_active_in_widget,
+    permissions: body.permissions,
+    schedule: body.schedule,
+    overrides: body.overrides,
+  });
   return c.json(renderStaffer(row, locationIds), 201);
 };

@@ -1,10 +1,14 @@
-import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { ScheduleBody, StafferParams } from "./schema";
+import { workspaceDeps } from "../deps";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "setWorkspaceStafferSchedule",
+  keys: "admin",
   method: "put",
   path: "/workspaces/{ws}/staffers/{uuid}/schedule",
   tags: ["Staffers"],
@@ -21,10 +25,9 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { intervals, overrides } = await replaceStafferSchedule(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    uuid,
-    { intervals: body.intervals, overrides: body.overrides },
-  );
+  const { intervals, overrides } = await replaceStafferSchedule(workspaceDeps(c, ws).scope, uuid, {
+    intervals: body.intervals,
+    overrides: body.overrides,
+  });
   return c.json({ intervals, overrides } satisfies z.infer<typeof ScheduleBody>, 200);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { voucherTemplates } from "../../../db/schema";
 import type { AdminEnv } from "../../../env";
@@ -6,7 +7,9 @@ import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../..
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateVoucherTemplateBody, renderVoucherTemplate, VoucherTemplateSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspaceVoucherTemplate",
+  keys: "admin",
   method: "post",
   path: "/workspaces/{ws}/voucher-templates",
   tags: ["Voucher templates"],

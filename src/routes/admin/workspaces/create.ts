@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { insertApiKey } from "../../../db/queries/api-keys";
 import { defaultBookingStatuses } from "../../../db/queries/booking-statuses";
 import { workspaces } from "../../../db/schema";
@@ -6,7 +7,9 @@ import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody } from "../../../lib/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWorkspace",
+  keys: "admin",
   method: "post",
   path: "/workspaces",
   tags: ["Workspaces"],

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import type { AdminEnv } from "../../../env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
 import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getWorkspace",
+  keys: "admin",
   method: "get",
   path: "/workspaces/{ws}",
   tags: ["Workspaces"],

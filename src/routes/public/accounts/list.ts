@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listAccounts } from "../../../db/queries/accounts";
 import type { PublicEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
@@ -12,7 +13,9 @@ const ListQuery = PaginationQuery.extend({
     .openapi({ description: "Only the accounts of this location" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listAccounts",
+  keys: "secret",
   method: "get",
   path: "/accounts",
   tags: ["Accounts"],
@@ -29,7 +32,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   // An unknown location is a filter that matches nothing: an empty page, no extra lookup.
-  const { rows, total } = await listAccounts(c.var.scope, page, {
+  const { rows, total } = await listAccounts(c.var.deps.scope, page, {
     locationId: query.location_uuid,
   });
   return c.json(paginate(c.req.url, rows.map(renderAccount), total, page), 200);

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { blockTime } from "../../../blocked-spots/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -10,9 +11,10 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { BlockedSpotSchema, CreateBlockedSpotBody, renderBlockedSpot, StafferPath } from "./schema";
-import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createStafferBlockedSpot",
+  keys: "secret",
   method: "post",
   path: "/staffers/{staffer_uuid}/blocked-spots",
   tags: ["Staff calendar"],
@@ -35,16 +37,13 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockTime(
-    { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-    {
-      stafferId,
-      locationId: body.location_uuid,
-      startsAt: body.starts_at,
-      endsAt: body.ends_at,
-      comment: body.comment,
-      class: body.class,
-    },
-  );
+  const row = await blockTime(c.var.deps, {
+    stafferId,
+    locationId: body.location_uuid,
+    startsAt: body.starts_at,
+    endsAt: body.ends_at,
+    comment: body.comment,
+    class: body.class,
+  });
   return c.json(renderBlockedSpot(row), 201);
 };

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { loadBookingForm } from "../../../db/queries/booking-form";
 import type { PublicEnv } from "../../../env";
 import { authErrors, json } from "../../../lib/responses";
 import { BookingFormSchema } from "../../../views/booking-form";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listBookingForm",
+  keys: "publishable",
   method: "get",
   path: "/booking-form",
   tags: ["Booking form"],
@@ -18,4 +21,4 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) =>
-  c.json(await loadBookingForm(c.var.scope), 200);
+  c.json(await loadBookingForm(c.var.deps.scope), 200);

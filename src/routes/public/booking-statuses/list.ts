@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listBookingStatuses } from "../../../db/queries/booking-statuses";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { BookingStatusList, renderBookingStatus } from "../../../views/booking-status";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listBookingStatuses",
+  keys: "secret",
   method: "get",
   path: "/booking-statuses",
   tags: ["Booking statuses"],
@@ -20,6 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listBookingStatuses(c.var.scope, page);
+  const { rows, total } = await listBookingStatuses(c.var.deps.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderBookingStatus), total, page), 200);
 };

@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps, callerOf } from "./deps";
 import { BookingPath, CancelBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "cancelBooking",
+  keys: "publishable",
   method: "put",
   path: "/bookings/{booking_uuid}/status/cancel",
   tags: ["Bookings"],
@@ -27,11 +29,11 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await cancelBooking(bookingDeps(c), bookingId, {
+  const booking = await cancelBooking(c.var.deps, bookingId, {
     cancelReason: body.cancel_reason,
     internalNotes: body.internal_notes,
     stafferId: body.staffer_uuid,
-    caller: callerOf(c),
+    caller: c.var.deps.caller,
   });
   return c.json(booking, 200);
 };

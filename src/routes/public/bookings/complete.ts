@@ -1,10 +1,10 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { completeBooking } from "../../../bookings/ops/complete";
 import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { PaymentVouchers, voucherOffers } from "../orders/schema";
 import { BookingPath, CompleteBody } from "./schema";
 
@@ -15,7 +15,9 @@ const CompleteWithVouchers = CompleteBody.extend({
   }),
 }).openapi("CompleteBookingWithVouchers");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "completeBooking",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/status/complete",
   tags: ["Bookings"],
@@ -40,7 +42,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await completeBooking(bookingDeps(c), bookingId, {
+  const booking = await completeBooking(c.var.deps, bookingId, {
     accountId: body.account_uuid,
     internalNotes: body.internal_notes,
     paidAmount: body.paid_amount,

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -11,11 +12,11 @@ import {
 } from "../../../lib/responses";
 import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
-import { bookingDeps, callerOf } from "./deps";
-import { publishableVisitor } from "../visitor";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createCartBookings",
+  keys: "publishable",
   method: "post",
   path: "/bookings/cart",
   tags: ["Bookings"],
@@ -54,15 +55,15 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
     items: "items",
   };
-  const bookings = await createBookings(bookingDeps(c), {
+  const bookings = await createBookings(c.var.deps, {
     country: c.var.workspace.country,
     locationId: body.location_uuid,
     items,
     ...clientFields(body),
     fields,
     reservationId: body.reservation_uuid,
-    caller: callerOf(c),
-    visitor: await publishableVisitor(c),
+    caller: c.var.deps.caller,
+    visitor: c.var.deps.visitor,
   });
   return c.json({ bookings }, 201);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createBookings } from "../../../bookings/create";
 import type { PublicEnv } from "../../../env";
 import {
@@ -11,12 +12,12 @@ import {
 } from "../../../lib/responses";
 import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
-import { bookingDeps, callerOf } from "./deps";
-import { publishableVisitor } from "../visitor";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createBooking",
+  keys: "publishable",
   method: "post",
   path: "/bookings",
   tags: ["Bookings"],
@@ -54,15 +55,15 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     staffer: () => "staffer_uuid",
     items: "reservation_uuid",
   };
-  const [booking] = await createBookings(bookingDeps(c), {
+  const [booking] = await createBookings(c.var.deps, {
     country: c.var.workspace.country,
     locationId: body.location_uuid,
     items,
     ...clientFields(body),
     fields,
     reservationId: body.reservation_uuid,
-    caller: callerOf(c),
-    visitor: await publishableVisitor(c),
+    caller: c.var.deps.caller,
+    visitor: c.var.deps.visitor,
   });
   if (!booking) throw new Error("no booking was created");
   return c.json(booking, 201);

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { loadBooking } from "../../../db/queries/bookings";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -7,7 +8,9 @@ import { renderBooking } from "../../../views/booking";
 import { BookingSchema } from "../../../views/booking-schema";
 import { BookingPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getBooking",
+  keys: "publishable",
   method: "get",
   path: "/bookings/{booking_uuid}",
   tags: ["Bookings"],
@@ -23,7 +26,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
-  const view = await loadBooking(c.var.scope, id);
+  const view = await loadBooking(c.var.deps.scope, id);
   if (!view) throw notFound("Booking");
-  return c.json(renderBooking(view, c.var.render), 200);
+  return c.json(renderBooking(view, c.var.deps.render), 200);
 };

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import ical, { ICalEventStatus } from "ical-generator";
 import { loadBookingForFeed } from "../../../db/queries/bookings";
 import type { OpenEnv } from "../../../env";
@@ -9,7 +10,9 @@ import { headerRef } from "../../../lib/openapi-headers";
 import { errorCodes, queryErrors, rateLimitError } from "../../../lib/responses";
 import { BookingPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getBookingIcal",
+  keys: "none",
   method: "get",
   path: "/bookings/{booking_uuid}/ical",
   tags: ["Bookings"],

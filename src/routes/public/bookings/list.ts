@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listBookings } from "../../../db/queries/booking-list";
 import { durationObject, MINUTE } from "../../../domain/duration";
 import { toLocalIso } from "../../../domain/local-time";
@@ -40,7 +41,9 @@ const BookingListItem = z
   })
   .openapi("BookingListItem");
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listBookings",
+  keys: "secret",
   method: "get",
   path: "/bookings",
   tags: ["Bookings"],
@@ -57,7 +60,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { rows, total } = await listBookings(
-    c.var.scope,
+    c.var.deps.scope,
     {
       customerId: q.customer_uuid,
       locationId: q.location_uuid,

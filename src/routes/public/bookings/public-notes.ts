@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { setPublicNotes } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, PublicNotesBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "setBookingPublicNotes",
+  keys: "secret",
   method: "post",
   path: "/bookings/{booking_uuid}/public_notes",
   tags: ["Bookings"],
@@ -26,6 +28,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await setPublicNotes(bookingDeps(c), bookingId, body.value);
+  const booking = await setPublicNotes(c.var.deps, bookingId, body.value);
   return c.json(booking, 200);
 };

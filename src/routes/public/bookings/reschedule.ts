@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, RescheduleBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "rescheduleBooking",
+  keys: "publishable",
   method: "put",
   path: "/bookings/{booking_uuid}/reschedule",
   tags: ["Bookings"],
@@ -28,10 +30,10 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await rescheduleBooking(bookingDeps(c), bookingId, {
+  const booking = await rescheduleBooking(c.var.deps, bookingId, {
     start: Date.parse(body.reserved_on),
     notifyOnReschedule: body.is_send_notification_on_reschedule,
-    heldToPolicy: c.var.apiKey.kind === "publishable",
+    heldToPolicy: c.var.deps.caller === "customer",
   });
   return c.json(booking, 200);
 };

@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { replaceBookingService } from "../../../bookings/ops/replace-service";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, ReplaceServiceBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "replaceBookingServices",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/services",
   tags: ["Bookings"],
@@ -27,6 +29,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await replaceBookingService(bookingDeps(c), bookingId, body.service_uuid);
+  const booking = await replaceBookingService(c.var.deps, bookingId, body.service_uuid);
   return c.json(booking, 200);
 };

@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, ChangeStafferBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "changeBookingStaffer",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/staffer",
   tags: ["Bookings"],
@@ -27,7 +29,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await changeBookingStaffer(bookingDeps(c), bookingId, {
+  const booking = await changeBookingStaffer(c.var.deps, bookingId, {
     stafferId: body.staffer_uuid,
     serviceId: body.service_uuid,
   });

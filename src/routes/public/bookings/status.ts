@@ -1,12 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { setBookingStatus } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
-import { bookingDeps } from "./deps";
 import { BookingPath, StatusBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "setBookingStatus",
+  keys: "secret",
   method: "put",
   path: "/bookings/{booking_uuid}/status",
   tags: ["Bookings"],
@@ -26,6 +28,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await setBookingStatus(bookingDeps(c), bookingId, body.status_uuid);
+  const booking = await setBookingStatus(c.var.deps, bookingId, body.status_uuid);
   return c.json(booking, 200);
 };

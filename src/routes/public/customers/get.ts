@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { findCustomer } from "../../../db/queries/customers";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -6,7 +7,9 @@ import { uuid } from "../../../lib/fields";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getCustomer",
+  keys: "secret",
   method: "get",
   path: "/customers/{customer_uuid}",
   tags: ["Customers"],
@@ -22,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { customer_uuid: id } = c.req.valid("param");
-  const row = await findCustomer(c.var.scope, id);
+  const row = await findCustomer(c.var.deps.scope, id);
   if (!row) throw notFound("Customer");
   return c.json(renderCustomer(row), 200);
 };

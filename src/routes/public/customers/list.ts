@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listCustomers } from "../../../db/queries/customers";
 import { normalisePhone } from "../../../domain/phone";
 import type { PublicEnv } from "../../../env";
@@ -15,7 +16,9 @@ const ListQuery = PaginationQuery.extend({
   email: z.string().max(320).optional().openapi({ description: "Exact, case-insensitive match" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listCustomers",
+  keys: "secret",
   method: "get",
   path: "/customers",
   tags: ["Customers"],
@@ -31,7 +34,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const { rows, total } = await listCustomers(c.var.scope, page, {
+  const { rows, total } = await listCustomers(c.var.deps.scope, page, {
     phone:
       query.phone === undefined ? undefined : normalisePhone(query.phone, c.var.workspace.country),
     email: query.email,

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { createGood } from "../../../goods/create";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { CreateGoodBody, GoodSchema, renderGood } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createGood",
+  keys: "secret",
   method: "post",
   path: "/goods",
   tags: ["Goods"],
@@ -21,7 +24,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const stock = body.initial_stock?.is_set ? body.initial_stock : null;
-  const created = await createGood(c.var.scope, {
+  const created = await createGood(c.var.deps.scope, {
     name: body.name,
     article: body.article,
     isPayable: body.is_payable,

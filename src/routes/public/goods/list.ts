@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listGoods } from "../../../db/queries/goods";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { GoodList, renderGood } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listGoods",
+  keys: "secret",
   method: "get",
   path: "/goods",
   tags: ["Goods"],
@@ -20,6 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listGoods(c.var.scope, page);
+  const { rows, total } = await listGoods(c.var.deps.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderGood), total, page), 200);
 };

@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listLocations } from "../../../db/queries/locations";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { LocationList, renderLocation } from "../../../views/location";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listLocations",
+  keys: "publishable",
   method: "get",
   path: "/locations",
   tags: ["Locations"],
@@ -20,6 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const { rows, total } = await listLocations(c.var.scope, page);
+  const { rows, total } = await listLocations(c.var.deps.scope, page);
   return c.json(paginate(c.req.url, rows.map(renderLocation), total, page), 200);
 };

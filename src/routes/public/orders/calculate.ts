@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { calculateInvoice } from "../../../orders/calculate";
@@ -7,7 +8,9 @@ import { renderInvoice } from "../../../views/pos-order";
 import { InvoiceSchema } from "../../../views/pos-order-schema";
 import { CalculateOrderBody, voucherOffers } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "calculateOrder",
+  keys: "secret",
   method: "post",
   path: "/orders/calculate",
   tags: ["POS orders"],
@@ -39,7 +42,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const { invoice, voucherParts } = await calculateInvoice(c.var.scope, {
+  const { invoice, voucherParts } = await calculateInvoice(c.var.deps.scope, {
     locationId: body.location_uuid,
     lines: requestedLines(body),
     discountAmount: body.discount_amount ?? null,

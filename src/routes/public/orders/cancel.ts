@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -11,7 +12,9 @@ import { cancelPosOrder } from "../../../orders/cancel";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createOrderCancel",
+  keys: "secret",
   method: "post",
   path: "/orders/{order_uuid}/cancel",
   tags: ["POS orders"],
@@ -30,5 +33,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
-  return c.json(await cancelPosOrder(c.var.scope, id), 200);
+  return c.json(await cancelPosOrder(c.var.deps.scope, id), 200);
 };

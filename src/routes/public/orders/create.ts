@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -13,7 +14,9 @@ import { requestedLines } from "../../../orders/resolve";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { CreateOrderBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createOrder",
+  keys: "secret",
   method: "post",
   path: "/orders",
   tags: ["POS orders"],
@@ -32,7 +35,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const order = await createPosOrder(c.var.scope, {
+  const order = await createPosOrder(c.var.deps.scope, {
     locationId: body.location_uuid,
     sellerId: body.staffer_uuid,
     customerId: body.customer_uuid ?? null,

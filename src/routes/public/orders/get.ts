@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { loadPosOrder } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -7,7 +8,9 @@ import { renderOrder } from "../../../views/pos-order";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getOrder",
+  keys: "secret",
   method: "get",
   path: "/orders/{order_uuid}",
   tags: ["POS orders"],
@@ -23,7 +26,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
-  const view = await loadPosOrder(c.var.scope, id);
+  const view = await loadPosOrder(c.var.deps.scope, id);
   if (!view) throw notFound("Order");
   return c.json(renderOrder(view), 200);
 };

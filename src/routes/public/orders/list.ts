@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listPosOrders } from "../../../db/queries/pos-orders";
 import type { PublicEnv } from "../../../env";
 import { instantMs, uuid } from "../../../lib/fields";
@@ -16,7 +17,9 @@ const ListQuery = PaginationQuery.extend({
   created_at_to: instantMs.optional(),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listOrders",
+  keys: "secret",
   method: "get",
   path: "/orders",
   tags: ["POS orders"],
@@ -33,7 +36,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
   const { views, total } = await listPosOrders(
-    c.var.scope,
+    c.var.deps.scope,
     {
       status: q.status,
       locationId: q.location_uuid,

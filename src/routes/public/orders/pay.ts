@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -13,7 +14,9 @@ import { payPosOrder } from "../../../orders/pay";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath, PayOrderBody, voucherOffers } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "payOrder",
+  keys: "secret",
   method: "post",
   path: "/orders/{order_uuid}/pay",
   tags: ["POS orders"],
@@ -40,7 +43,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await payPosOrder(c.var.scope, id, {
+  const order = await payPosOrder(c.var.deps.scope, id, {
     accountId: body.account_uuid ?? null,
     vouchers: voucherOffers(body.vouchers),
   });

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -12,7 +13,9 @@ import { refundPosOrder } from "../../../orders/refund";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath, RefundOrderBody } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createOrderRefund",
+  keys: "secret",
   method: "post",
   path: "/orders/{order_uuid}/refund",
   tags: ["POS orders"],
@@ -35,7 +38,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await refundPosOrder(c.var.scope, id, {
+  const order = await refundPosOrder(c.var.deps.scope, id, {
     accountId: body.account_uuid ?? null,
     reason: body.reason ?? null,
   });

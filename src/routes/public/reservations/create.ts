@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
 import { createReservation } from "../../../reservations/create";
@@ -10,12 +11,12 @@ import {
   json,
   jsonBody,
 } from "../../../lib/responses";
-import { publishableVisitor } from "../visitor";
 import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
-import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createReservation",
+  keys: "publishable",
   method: "post",
   path: "/reservations",
   tags: ["Reservations"],
@@ -45,27 +46,26 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
     timeField: `items.${i}.datetime_start`,
   }));
-  const key = c.var.apiKey;
-  const holder = await publishableVisitor(c);
-  const publishable = holder ? { holder } : undefined;
+  const { visitor, caller } = c.var.deps;
+  const publishable = visitor ? { holder: visitor } : undefined;
   try {
-    const reservation = await createReservation(
-      { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-      {
-        locationId: body.location_uuid,
-        items,
-        ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
-        publishable,
-        widgetOnly: key.kind === "publishable",
-        fields: {
-          location: "location_uuid",
-          service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-          staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
-        },
+    const reservation = await createReservation(c.var.deps, {
+      locationId: body.location_uuid,
+      items,
+      ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+      publishable,
+      widgetOnly: caller === "customer",
+      fields: {
+        location: "location_uuid",
+        service: (i, j) => `items.${i}.services.${j}.service_uuid`,
+        staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
       },
-    );
+    });
     return c.json(reservation, 201);
   } catch (error) {
-    throw await withAlternatives(c.var.scope, error, { locationId: body.location_uuid, items });
+    throw await withAlternatives(c.var.deps.scope, error, {
+      locationId: body.location_uuid,
+      items,
+    });
   }
 };

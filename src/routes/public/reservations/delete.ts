@@ -1,11 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { releaseReservation } from "../../../reservations/release";
 import { ReservationPath } from "./schema";
-import { deferAfterResponse } from "../../defer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "deleteReservation",
+  keys: "publishable",
   method: "delete",
   path: "/reservations/{reservation_uuid}",
   tags: ["Reservations"],
@@ -23,6 +25,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { reservation_uuid: id } = c.req.valid("param");
-  await releaseReservation({ scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) }, id);
+  await releaseReservation(c.var.deps, id);
   return c.body(null, 204);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { findReservation } from "../../../db/queries/reservations";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -6,7 +7,9 @@ import { authErrors, json, notFoundError, queryErrors } from "../../../lib/respo
 import { isLive, renderReservation } from "../../../reservations/view";
 import { ReservationPath, ReservationSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getReservation",
+  keys: "publishable",
   method: "get",
   path: "/reservations/{reservation_uuid}",
   tags: ["Reservations"],
@@ -23,7 +26,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { reservation_uuid: id } = c.req.valid("param");
-  const row = await findReservation(c.var.scope, id);
+  const row = await findReservation(c.var.deps.scope, id);
   if (!row || !isLive(row, Date.now())) throw notFound("Reservation");
   return c.json(renderReservation(row), 200);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listLiveReservations } from "../../../db/queries/reservations";
 import type { PublicEnv } from "../../../env";
 import { pageRequest, paginate } from "../../../lib/pagination";
@@ -6,7 +7,9 @@ import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderReservation } from "../../../reservations/view";
 import { ListReservationsQuery, ReservationList } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listReservations",
+  keys: "secret",
   method: "get",
   path: "/reservations",
   tags: ["Reservations"],
@@ -25,7 +28,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
   const { rows, total } = await listLiveReservations(
-    c.var.scope,
+    c.var.deps.scope,
     page,
     { locationId: query.location_uuid, stafferId: query.staffer_uuid },
     Date.now(),

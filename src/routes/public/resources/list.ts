@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listResources } from "../../../db/queries/resources";
 import type { PublicEnv } from "../../../env";
 import { uuid } from "../../../lib/fields";
@@ -12,7 +13,9 @@ const ListResourcesQuery = PaginationQuery.extend({
     .openapi({ description: "Only the resources of this location" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listResources",
+  keys: "publishable",
   method: "get",
   path: "/resources",
   tags: ["Resources"],
@@ -30,6 +33,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const query = c.req.valid("query");
   const page = pageRequest(query);
-  const { rows, total } = await listResources(c.var.scope, page, query.location_uuid);
+  const { rows, total } = await listResources(c.var.deps.scope, page, query.location_uuid);
   return c.json(paginate(c.req.url, rows.map(renderResource), total, page), 200);
 };

@@ -1,10 +1,13 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { createService } from "../../../services/create";
 import { CreateServiceBody, renderService, ServiceSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createService",
+  keys: "secret",
   method: "post",
   path: "/services",
   tags: ["Services"],
@@ -22,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const view = await createService(c.var.scope, {
+  const view = await createService(c.var.deps.scope, {
     name: body.name,
     duration: body.duration,
     price: body.price,
@@ -44,5 +47,5 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     stafferIds: body.staffer_uuids,
     resourceIds: body.resource_uuids,
   });
-  return c.json(renderService(view, c.var.render.currency, c.var.render.locale), 201);
+  return c.json(renderService(view, c.var.deps.render.currency, c.var.deps.render.locale), 201);
 };

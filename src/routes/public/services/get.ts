@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { getService } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderService, ServicePath, ServiceSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getService",
+  keys: "publishable",
   method: "get",
   path: "/services/{service_uuid}",
   tags: ["Services"],
@@ -24,8 +27,8 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const { service_uuid: id } = c.req.valid("param");
-  const view = await getService(c.var.scope, id, {
-    widgetOnly: c.var.apiKey.kind === "publishable",
+  const view = await getService(c.var.deps.scope, id, {
+    widgetOnly: c.var.deps.caller === "customer",
   });
   if (!view) throw notFound("Service");
   return c.json(renderService(view, ws.currency, ws.locale), 200);

@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listServices } from "../../../db/queries/services";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderService, ServiceList } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listServices",
+  keys: "publishable",
   method: "get",
   path: "/services",
   tags: ["Services"],
@@ -23,8 +26,8 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const page = pageRequest(c.req.valid("query"));
-  const { views, total } = await listServices(c.var.scope, page, {
-    widgetOnly: c.var.apiKey.kind === "publishable",
+  const { views, total } = await listServices(c.var.deps.scope, page, {
+    widgetOnly: c.var.deps.caller === "customer",
   });
   const data = views.map((v) => renderService(v, ws.currency, ws.locale));
   return c.json(paginate(c.req.url, data, total, page), 200);

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listStaffers, listWidgetStaffers } from "../../../db/queries/staffers";
 import type { PublicEnv } from "../../../env";
 import { PaginationQuery, pageRequest, paginate } from "../../../lib/pagination";
@@ -10,7 +11,9 @@ import {
   StafferList,
 } from "../../../views/staffer";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listStaffers",
+  keys: "publishable",
   method: "get",
   path: "/staffers",
   tags: ["Staffers"],
@@ -30,11 +33,11 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  if (c.var.apiKey.kind === "publishable") {
-    const { rows, total } = await listWidgetStaffers(c.var.scope, page);
+  if (c.var.deps.caller === "customer") {
+    const { rows, total } = await listWidgetStaffers(c.var.deps.scope, page);
     return c.json(paginate(c.req.url, rows.map(renderPublicStaffer), total, page), 200);
   }
-  const { rows, total } = await listStaffers(c.var.scope, page);
+  const { rows, total } = await listStaffers(c.var.deps.scope, page);
   const data = rows.map((r) => renderStaffer(r.staffer, r.locationIds));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { parseRange } from "../../../availability/search-range";
 import { firstCartFitPerDay } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
@@ -13,7 +14,9 @@ import {
 import { loadCart, renderCartDays } from "./cart";
 import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listCartTimeSlots",
+  keys: "publishable",
   method: "post",
   path: "/locations/{location_uuid}/time-slots/cart",
   tags: ["Time slots"],

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { nextCartFit } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
 import {
@@ -15,7 +16,9 @@ import { CartNextBody, CartSlotsResponse, LocationPath } from "./schema";
 /** How far ahead "next" looks (docs/decisions.md, "Availability"). */
 const HORIZON_DAYS = 90;
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "findNextCartDate",
+  keys: "publishable",
   method: "post",
   path: "/locations/{location_uuid}/time-slots/cart/next",
   tags: ["Time slots"],

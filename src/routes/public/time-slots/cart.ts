@@ -18,12 +18,12 @@ export interface CartRequest {
 /** Loads a cart's services and staff and turns them into the engine's cart input (1 D1 round trip). */
 export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
   const serviceIds = [...new Set(req.services.map((s) => s.service_uuid))];
-  const loaded = await loadAvailability(c.var.scope, {
+  const loaded = await loadAvailability(c.var.deps.scope, {
     locationId: req.locationId,
     serviceIds,
     fromDate: req.fromDate,
     toDate: req.toDate,
-    widgetOnly: c.var.apiKey.kind === "publishable",
+    widgetOnly: c.var.deps.caller === "customer",
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { engineInputs } from "../../../availability/engine-input";
 import { parseRange } from "../../../availability/search-range";
 import { loadAvailability } from "../../../db/queries/availability";
@@ -15,7 +16,9 @@ import { fieldError, notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { LocationPath, MAX_RANGE_DAYS, TimeSlotsQuery, TimeSlotsResponse } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listTimeSlots",
+  keys: "publishable",
   method: "get",
   path: "/locations/{location_uuid}/time-slots",
   tags: ["Time slots"],
@@ -36,13 +39,13 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const ws = c.var.workspace;
   const range = parseRange(q.range_start, q.range_end, MAX_RANGE_DAYS);
-  const loaded = await loadAvailability(c.var.scope, {
+  const loaded = await loadAvailability(c.var.deps.scope, {
     locationId,
     serviceIds: [q.service_uuid],
     stafferIds: q.staffer_uuid ? [q.staffer_uuid] : undefined,
     fromDate: range.fromDate,
     toDate: range.toDate,
-    widgetOnly: c.var.apiKey.kind === "publishable",
+    widgetOnly: c.var.deps.caller === "customer",
   });
   const inputs = engineInputs(loaded);
   if (!inputs) throw notFound("Location");

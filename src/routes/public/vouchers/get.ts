@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { type RouteHandler, z } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { vouchersByCodes } from "../../../db/queries/vouchers";
 import { normaliseCode } from "../../../domain/pricing";
 import type { PublicEnv } from "../../../env";
@@ -13,7 +14,9 @@ const VoucherPath = z.object({
     .openapi({ param: { name: "code", in: "path" }, example: "7KQ2-M9XH-C4TA-3WNE" }),
 });
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getVoucher",
+  keys: "secret",
   method: "get",
   path: "/vouchers/{code}",
   tags: ["Vouchers"],
@@ -31,7 +34,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const code = normaliseCode(c.req.valid("param").code);
-  const [voucher] = code ? await vouchersByCodes(c.var.scope, [code]) : [];
+  const [voucher] = code ? await vouchersByCodes(c.var.deps.scope, [code]) : [];
   if (!voucher) throw notFound("Voucher");
   return c.json(renderVoucher(voucher), 200);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { webhooks } from "../../../db/schema";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { PublicEnv } from "../../../env";
@@ -6,7 +7,9 @@ import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../..
 import { CreateWebhookBody, renderWebhook, WebhookWithSecretSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "createWebhook",
+  keys: "secret",
   method: "post",
   path: "/webhooks",
   tags: ["Webhooks"],

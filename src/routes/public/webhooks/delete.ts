@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { deleteWebhook } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, notFoundError, queryErrors } from "../../../lib/responses";
 import { WebhookPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "deleteWebhook",
+  keys: "secret",
   method: "delete",
   path: "/webhooks/{webhook_id}",
   tags: ["Webhooks"],
@@ -21,6 +24,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  if (!(await deleteWebhook(c.var.scope, id))) throw notFound("Webhook");
+  if (!(await deleteWebhook(c.var.deps.scope, id))) throw notFound("Webhook");
   return c.body(null, 204);
 };

@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listDeliveries } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -6,7 +7,9 @@ import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { DeliverySchema, renderDelivery, WebhookPath } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listWebhookDeliveries",
+  keys: "secret",
   method: "get",
   path: "/webhooks/{webhook_id}/deliveries",
   tags: ["Webhooks"],
@@ -23,7 +26,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const page = pageRequest(c.req.valid("query"));
-  const { exists, rows, total } = await listDeliveries(c.var.scope, id, page);
+  const { exists, rows, total } = await listDeliveries(c.var.deps.scope, id, page);
   if (!exists) throw notFound("Webhook");
   return c.json(paginate(c.req.url, rows.map(renderDelivery), total, page), 200);
 };

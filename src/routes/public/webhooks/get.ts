@@ -1,11 +1,14 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { findWebhook } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "getWebhook",
+  keys: "secret",
   method: "get",
   path: "/webhooks/{webhook_id}",
   tags: ["Webhooks"],
@@ -21,7 +24,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
-  const row = await findWebhook(c.var.scope, id);
+  const row = await findWebhook(c.var.deps.scope, id);
   if (!row) throw notFound("Webhook");
   return c.json(renderWebhook(row), 200);
 };

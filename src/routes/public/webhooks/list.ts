@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { listPage } from "../../../db/queries/list";
 import { webhooks } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
@@ -7,7 +8,9 @@ import { PaginationQuery, pageRequest, paginate, paginated } from "../../../lib/
 import { authErrors, json, queryErrors } from "../../../lib/responses";
 import { renderWebhook, WebhookSchema } from "./schema";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "listWebhooks",
+  keys: "secret",
   method: "get",
   path: "/webhooks",
   tags: ["Webhooks"],
@@ -22,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const page = pageRequest(c.req.valid("query"));
-  const scope = c.var.scope;
+  const scope = c.var.deps.scope;
   const { rows, total } = await listPage(
     scope.db,
     webhooks,

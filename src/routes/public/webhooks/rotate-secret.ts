@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { rotateWebhookSecret } from "../../../db/queries/webhooks";
 import { newWebhookSecret } from "../../../domain/webhooks/signing";
 import type { PublicEnv } from "../../../env";
@@ -15,7 +16,9 @@ import { renderWebhook, WebhookPath, WebhookWithSecretSchema } from "./schema";
 /** How long deliveries carry the old secret's signature too, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "rotateWebhookSecret",
+  keys: "secret",
   method: "post",
   path: "/webhooks/{webhook_id}/rotate-secret",
   tags: ["Webhooks"],
@@ -33,7 +36,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const now = Date.now();
-  const row = await rotateWebhookSecret(c.var.scope, id, {
+  const row = await rotateWebhookSecret(c.var.deps.scope, id, {
     secret: newWebhookSecret(),
     previousExpiresAt: now + ROTATION_OVERLAP_MS,
     now,

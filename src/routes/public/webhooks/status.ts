@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { setWebhookStatus } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
@@ -12,7 +13,9 @@ import {
 import { renderWebhook, WebhookPath, WebhookSchema } from "./schema";
 
 const statusRoute = (action: "enable" | "disable") =>
-  createRoute({
+  defineRoute({
+    operationId: `${action}Webhook`,
+    keys: "secret",
     method: "post",
     path: `/webhooks/{webhook_id}/${action}`,
     tags: ["Webhooks"],
@@ -37,7 +40,7 @@ const setStatus =
   (status: "enabled" | "disabled"): RouteHandler<typeof enableRoute, PublicEnv> =>
   async (c) => {
     const { webhook_id: id } = c.req.valid("param");
-    const row = await setWebhookStatus(c.var.scope, id, status);
+    const row = await setWebhookStatus(c.var.deps.scope, id, status);
     if (!row) throw notFound("Webhook");
     return c.json(renderWebhook(row), 200);
   };

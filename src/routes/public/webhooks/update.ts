@@ -1,4 +1,5 @@
-import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../lib/operations";
 import { findWebhook, updateWebhookIfUnchanged } from "../../../db/queries/webhooks";
 import type { PublicEnv } from "../../../env";
 import { ApiError, fieldError, notFound } from "../../../lib/errors";
@@ -13,7 +14,9 @@ import {
 import { renderWebhook, UpdateWebhookBody, WebhookPath, WebhookSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";
 
-export const route = createRoute({
+export const route = defineRoute({
+  operationId: "updateWebhook",
+  keys: "secret",
   method: "patch",
   path: "/webhooks/{webhook_id}",
   tags: ["Webhooks"],
@@ -31,7 +34,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { webhook_id: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const scope = c.var.scope;
+  const scope = c.var.deps.scope;
   if (body.url !== undefined) assertWebhookUrl(c.env, body.url);
   const current = await findWebhook(scope, id);
   if (!current) throw notFound("Webhook");

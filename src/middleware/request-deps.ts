@@ -1,0 +1,31 @@
+import { createMiddleware } from "hono/factory";
+import type { PublicEnv, RequestDeps } from "../env";
+import { sha256Hex } from "../lib/api-keys";
+import { clientAddress } from "./rate-limit";
+
+/**
+ * After `requireApiKey`: builds once what the request's use-cases need
+ * (`c.var.deps`): the workspace's D1 scope, the bindings, the render context,
+ * work deferred past the answer, and who is calling. Handlers pass it (or the
+ * part a use-case takes) instead of assembling their own.
+ */
+export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
+  const { workspace, apiKey } = c.var;
+  const staff = apiKey.kind === "secret";
+  const deps: RequestDeps = {
+    scope: { db: c.var.db, workspaceId: workspace.id },
+    env: c.env,
+    render: {
+      currency: workspace.currency,
+      locale: workspace.locale,
+      origin: new URL(c.req.url).origin,
+    },
+    // Started by `requestContext` once the answer is ready.
+    defer: (task) => c.var.afterResponse(task),
+    staff,
+    caller: staff ? "staff" : "customer",
+    visitor: staff ? undefined : await sha256Hex(`${apiKey.id}\n${clientAddress(c)}`),
+  };
+  c.set("deps", deps);
+  await next();
+});
