@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { OpenEnv, PublicEnv } from "../env";
-import type { RouteSpec } from "../middleware/exact-routes";
+import type { RouteSpec } from "./api-paths";
 import { validationError } from "./errors";
 import {
   declareHeaders,

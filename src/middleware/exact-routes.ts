@@ -1,11 +1,9 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 
-/** A route as `createRoute` declares it: method and path relative to its router. */
-export interface RouteSpec {
-  method: string;
-  path: string;
-}
+import type { RouteSpec } from "../lib/api-paths";
+
+export type { RouteSpec };
 
 /** `{name}` (OpenAPI) → `:name` (Hono), the form the router stores. */
 const honoPath = (path: string) => path.replace(/\{([^}]+)\}/g, ":$1");

@@ -40,6 +40,14 @@ export const endReservation = (scope: Scope, id: string, at: number) => [
     .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
 ];
 
+/** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
+export const isLive = (row: ReservationRow, now: number) =>
+  row.releasedAt === null && row.expiresAt > now;
+
+/** Batch condition: the reservation is unused, not released and unexpired at `now` (`isLive` in SQL). */
+export const stillLive = (id: string, now: number) =>
+  sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
+
 /** Unused, not deleted and unexpired at `now`. */
 const live = (now: number) => and(isNull(reservations.releasedAt), gt(reservations.expiresAt, now));
 

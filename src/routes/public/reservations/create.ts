@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
-import { createReservation } from "../../../reservations/create";
+import { createReservation, type ReservationSubject } from "../../../reservations/create";
 import {
   authErrors,
   calendarWriteErrors,
@@ -14,6 +14,11 @@ import { publishableVisitor } from "../visitor";
 import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { deferAfterResponse } from "../../defer";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { ITEM_FIELDS } from "../bookings/fields";
+
+/** The body's names for what a hold can be wrong about: a cart's items, and its ttl. */
+const RESERVATION_FIELDS: FieldNames<ReservationSubject> = { ...ITEM_FIELDS, ttl: "ttl_seconds" };
 
 export const route = createRoute({
   method: "post",
@@ -40,29 +45,25 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const items = body.items.map((item, i) => ({
+  const items = body.items.map((item) => ({
     start: Date.parse(item.datetime_start),
     services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
-    timeField: `items.${i}.datetime_start`,
   }));
   const key = c.var.apiKey;
   const holder = await publishableVisitor(c);
   const publishable = holder ? { holder } : undefined;
   try {
-    const reservation = await createReservation(
-      { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-      {
-        locationId: body.location_uuid,
-        items,
-        ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
-        publishable,
-        widgetOnly: key.kind === "publishable",
-        fields: {
-          location: "location_uuid",
-          service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-          staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
+    const reservation = await withFields(RESERVATION_FIELDS, () =>
+      createReservation(
+        { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
+        {
+          locationId: body.location_uuid,
+          items,
+          ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+          publishable,
+          widgetOnly: key.kind === "publishable",
         },
-      },
+      ),
     );
     return c.json(reservation, 201);
   } catch (error) {
