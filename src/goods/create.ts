@@ -4,7 +4,8 @@ import { runBatch } from "../db/client";
 import { isUniqueViolation } from "../db/constraints";
 import { categories, goodStocks, goods, locations } from "../db/schema";
 import { type Scope, whereIn } from "../db/scope";
-import { fieldError, validationError } from "../lib/errors";
+import type { Problem } from "../domain/problems";
+import { InvalidError, invalid } from "../lib/errors";
 
 type GoodRow = typeof goods.$inferSelect;
 
@@ -40,8 +41,11 @@ export interface CreatedGood {
   stock: number;
 }
 
+/** What a new good can be wrong about: its category, the location of its stock, its article. */
+export type NewGoodSubject = { is: "category" } | { is: "stock location" } | { is: "article" };
+
 const TAKEN = "Another good of the workspace has this article.";
-const taken = () => fieldError("article", TAKEN);
+const taken = () => invalid({ is: "article" }, TAKEN);
 
 /** Creates a good (and its initial stock) in one batch: 1 read and 1 write round trip. */
 export async function createGood(scope: Scope, input: NewGood): Promise<CreatedGood> {
@@ -61,14 +65,14 @@ export async function createGood(scope: Scope, input: NewGood): Promise<CreatedG
       .from(goods)
       .where(whereIn(scope, goods, eq(goods.article, input.article))),
   ]);
-  const problems: Record<string, string[]> = {};
+  const problems: Problem<NewGoodSubject>[] = [];
   const cat = category[0];
   if (input.categoryId && cat?.kind !== "good")
-    problems.category_uuid = ["Unknown goods category."];
+    problems.push({ about: { is: "category" }, messages: ["Unknown goods category."] });
   if (stock && location.length === 0)
-    problems["initial_stock.location_uuid"] = ["Unknown location."];
-  if (sameArticle.length > 0) problems.article = [TAKEN];
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+    problems.push({ about: { is: "stock location" }, messages: ["Unknown location."] });
+  if (sameArticle.length > 0) problems.push({ about: { is: "article" }, messages: [TAKEN] });
+  if (problems.length > 0) throw new InvalidError(problems);
 
   const good = {
     id: crypto.randomUUID(),

@@ -36,10 +36,10 @@ export function inFields<S extends Subject>(error: unknown, names: FieldNames<S>
     : new ApiError(error.code, error.message, { errors });
 }
 
-/** Runs a use-case and answers its refusals in the request's field names. */
+/** Runs a use-case (or a check) and answers its refusals in the request's field names. */
 export async function withFields<S extends Subject, T>(
   names: FieldNames<S>,
-  run: () => Promise<T>,
+  run: () => Promise<T> | T,
 ): Promise<T> {
   try {
     return await run();

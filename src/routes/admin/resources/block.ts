@@ -8,7 +8,8 @@ import {
   jsonBody,
   workspaceNotFound,
 } from "../../../lib/responses";
-import { blockResourceTime } from "../../../resources/block";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { type BlockResourceSubject, blockResourceTime } from "../../../resources/block";
 import { deferAfterResponse } from "../../defer";
 import {
   CreateResourceBlockBody,
@@ -36,22 +37,26 @@ export const route = createRoute({
   },
 });
 
+const FIELDS: FieldNames<BlockResourceSubject> = { unit: "unit" };
+
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockResourceTime(
-    {
-      scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
-      env: c.env,
-      defer: deferAfterResponse(c),
-    },
-    {
-      resourceId: uuid,
-      unit: body.unit,
-      startsAt: Date.parse(body.starts_at),
-      endsAt: Date.parse(body.ends_at),
-      comment: body.comment,
-    },
+  const row = await withFields(FIELDS, () =>
+    blockResourceTime(
+      {
+        scope: { db: c.var.db, workspaceId: ws.toLowerCase() },
+        env: c.env,
+        defer: deferAfterResponse(c),
+      },
+      {
+        resourceId: uuid,
+        unit: body.unit,
+        startsAt: Date.parse(body.starts_at),
+        endsAt: Date.parse(body.ends_at),
+        comment: body.comment,
+      },
+    ),
   );
   return c.json(renderResourceBlock(row), 201);
 };

@@ -1,7 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
-import { createResource } from "../../../resources/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { createResource, type NewResourceSubject } from "../../../resources/create";
 import { renderResource, ResourceSchema } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateResourceBody } from "./schema";
@@ -22,17 +23,21 @@ export const route = createRoute({
   },
 });
 
+const FIELDS: FieldNames<NewResourceSubject> = { location: "location_uuid" };
+
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createResource(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      locationId: body.location_uuid,
-      name: body.name,
-      kind: body.kind,
-      quantity: body.quantity,
-    },
+  const row = await withFields(FIELDS, () =>
+    createResource(
+      { db: c.var.db, workspaceId: ws.toLowerCase() },
+      {
+        locationId: body.location_uuid,
+        name: body.name,
+        kind: body.kind,
+        quantity: body.quantity,
+      },
+    ),
   );
   return c.json(renderResource(row), 201);
 };

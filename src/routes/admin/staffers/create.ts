@@ -1,10 +1,17 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
-import { createStaffer } from "../../../staffers/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { createStaffer, type NewStafferSubject } from "../../../staffers/create";
 import { renderStaffer, StafferSchema } from "../../../views/staffer";
 import { WorkspaceParams } from "../workspaces/schema";
+import { scheduleFields } from "./fields";
 import { CreateStafferBody } from "./schema";
+
+const FIELDS: FieldNames<NewStafferSubject> = {
+  locations: "location_uuids",
+  ...scheduleFields("schedule"),
+};
 
 export const route = createRoute({
   method: "post",
@@ -23,18 +30,20 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { row, locationIds } = await createStaffer(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    {
-      firstName: body.first_name,
-      lastName: body.last_name,
-      email: body.email,
-      locationIds: body.location_uuids,
-      isActiveInWidget: body.is_active_in_widget,
-      permissions: body.permissions,
-      schedule: body.schedule,
-      overrides: body.overrides,
-    },
+  const { row, locationIds } = await withFields(FIELDS, () =>
+    createStaffer(
+      { db: c.var.db, workspaceId: ws.toLowerCase() },
+      {
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email,
+        locationIds: body.location_uuids,
+        isActiveInWidget: body.is_active_in_widget,
+        permissions: body.permissions,
+        schedule: body.schedule,
+        overrides: body.overrides,
+      },
+    ),
   );
   return c.json(renderStaffer(row, locationIds), 201);
 };

@@ -1,7 +1,9 @@
 import { createRoute, type RouteHandler, type z } from "@hono/zod-openapi";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
+import { withFields } from "../../../lib/request-fields";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
+import { scheduleFields } from "./fields";
 import { ScheduleBody, StafferParams } from "./schema";
 
 export const route = createRoute({
@@ -21,10 +23,11 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { intervals, overrides } = await replaceStafferSchedule(
-    { db: c.var.db, workspaceId: ws.toLowerCase() },
-    uuid,
-    { intervals: body.intervals, overrides: body.overrides },
+  const { intervals, overrides } = await withFields(scheduleFields("intervals"), () =>
+    replaceStafferSchedule({ db: c.var.db, workspaceId: ws.toLowerCase() }, uuid, {
+      intervals: body.intervals,
+      overrides: body.overrides,
+    }),
   );
   return c.json({ intervals, overrides } satisfies z.infer<typeof ScheduleBody>, 200);
 };

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { blockTime } from "../../../blocked-spots/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { blockTime, type BlockTimeSubject } from "../../../blocked-spots/create";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -32,19 +33,23 @@ export const route = createRoute({
   },
 });
 
+const FIELDS: FieldNames<BlockTimeSubject> = { location: "location_uuid" };
+
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockTime(
-    { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
-    {
-      stafferId,
-      locationId: body.location_uuid,
-      startsAt: body.starts_at,
-      endsAt: body.ends_at,
-      comment: body.comment,
-      class: body.class,
-    },
+  const row = await withFields(FIELDS, () =>
+    blockTime(
+      { scope: c.var.scope, env: c.env, defer: deferAfterResponse(c) },
+      {
+        stafferId,
+        locationId: body.location_uuid,
+        startsAt: body.starts_at,
+        endsAt: body.ends_at,
+        comment: body.comment,
+        class: body.class,
+      },
+    ),
   );
   return c.json(renderBlockedSpot(row), 201);
 };

@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { parseRange } from "../../../availability/search-range";
+import { withFields } from "../../../lib/request-fields";
 import { firstCartFitPerDay } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
 import {
@@ -11,7 +12,13 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
-import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
+import {
+  CartCalendarBody,
+  CartSlotsResponse,
+  LocationPath,
+  MAX_RANGE_DAYS,
+  RANGE_FIELDS,
+} from "./schema";
 
 export const route = createRoute({
   method: "post",
@@ -31,7 +38,9 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const range = parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS);
+  const range = await withFields(RANGE_FIELDS, () =>
+    parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS),
+  );
   const { inputs, cart, staffers, price } = await loadCart(c, {
     locationId,
     services: body.services,
