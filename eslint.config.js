@@ -14,6 +14,9 @@ import tseslint from "typescript-eslint";
  * may share a name with a top-level folder (src/domain/webhooks).
  * Hono's request Context stays in the HTTP layer: a use-case takes plain
  * inputs and its dependencies (scope, bindings, render context).
+ * Within and across layers, no two top-level folders of src/ import each
+ * other, directly or through others: test/unit/layers.test.ts builds the
+ * folder graph and fails on a cycle.
  */
 const MAX_DEPTH = 4;
 const layer = (folder, forbidden, packages = []) =>

@@ -1,6 +1,6 @@
 import { shiftDate } from "../db/queries/availability";
 import { utcDate } from "../lib/clock";
-import { validationError } from "../lib/errors";
+import { invalid } from "../lib/errors";
 
 const DAY = 86_400_000;
 const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -14,14 +14,16 @@ export interface SearchRange {
   toInstant: number | null;
 }
 
+/** What a range can be wrong about (422): its end, before the start or too far from it. */
+export type RangeSubject = { is: "end" };
+
 /** Validates a range of dates or instants: forwards and at most `maxDays` long (docs/decisions.md, "Availability"). */
 export function parseRange(start: string, end: string, maxDays: number): SearchRange {
   const startMs = Date.parse(isDate(start) ? `${start}T00:00:00Z` : start);
   const endMs = Date.parse(isDate(end) ? `${end}T00:00:00Z` : end);
-  if (endMs < startMs) throw validationError({ range_end: ["Must not be before range_start."] });
+  if (endMs < startMs) throw invalid({ is: "end" }, "Must not be before range_start.");
   const days = Math.floor((endMs - startMs) / DAY) + (isDate(end) ? 1 : 0);
-  if (days > maxDays)
-    throw validationError({ range_end: [`The range may span at most ${maxDays} days.`] });
+  if (days > maxDays) throw invalid({ is: "end" }, `The range may span at most ${maxDays} days.`);
   return {
     fromDate: isDate(start) ? start : shiftDate(utcDate(startMs), -1),
     toDate: isDate(end) ? end : shiftDate(utcDate(endMs), 1),

@@ -4,7 +4,7 @@ import { loadStafferLocations } from "../db/queries/staffer-records";
 import { blockedSpots, calendarEntries } from "../db/schema";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
-import { fieldError, notFound } from "../lib/errors";
+import { invalid, notFound } from "../lib/errors";
 
 export interface BlockTimeInput {
   stafferId: string;
@@ -17,6 +17,9 @@ export interface BlockTimeInput {
 }
 
 export type BlockedSpotRow = typeof blockedSpots.$inferSelect;
+
+/** What a blocked spot can be wrong about (422): its location, when not the staffer's. */
+export type BlockTimeSubject = { is: "location" };
 
 /**
  * Blocks a range of a staffer's time at one of their locations, through the
@@ -32,7 +35,7 @@ export async function blockTime(
   const staffer = await loadStafferLocations(scope, stafferId);
   if (!staffer.found) throw notFound("Staffer");
   if (!staffer.locationIds.includes(input.locationId)) {
-    throw fieldError("location_uuid", "The staffer is not attached to this location.");
+    throw invalid({ is: "location" }, "The staffer is not attached to this location.");
   }
 
   const row = {

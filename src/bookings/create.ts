@@ -3,13 +3,14 @@ import { commitPlanned, staffClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
 import { loadAvailability } from "../db/queries/availability";
 import { guard } from "../db/guards";
-import { applyBookingForm } from "../domain/booking-form";
+import { applyBookingForm, FORM_FIELDS, type FormField } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
 import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
 import { normalisePhone } from "../domain/phone";
 import { policyOf } from "../domain/policy";
-import { ApiError, fieldError, validationError } from "../lib/errors";
+import type { Problem } from "../domain/problems";
+import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
@@ -17,9 +18,9 @@ import { claimsFor } from "./calendar-entries";
 import { type PlanContext, type PlanItem, planItems } from "./planner";
 import { stableIds } from "./plan-ids";
 import { itemProblems, planningQuery } from "./prepare";
-import { reservationUse } from "../reservations/redeem";
+import { type RedeemSubject, reservationUse } from "./reservation-use";
 import { redeemingClaims, type ReservationUse } from "./redemption";
-import { bookingQuota, bookingVisitFields } from "./visitor-cap";
+import { BOOKING_VISIT, bookingQuota } from "./visitor-cap";
 import { VisitorQuota } from "./visitor-quota";
 import { type BookingDetails, bookingWrite } from "./write";
 
@@ -55,16 +56,6 @@ export interface CreateRequest {
   customerBrowserLanguage?: string | undefined;
   bookingCallback?: boolean | undefined;
   googleMeetGuestEmails?: string | undefined;
-  /** Field names for errors, which differ between single and cart bodies. */
-  fields: {
-    location: string;
-    staffer: (item: number, service: number) => string;
-    service: (item: number, service: number) => string;
-    /** An item's services (where a publishable key's bound on their count is reported). */
-    services: (item: number) => string;
-    /** Where a reservation holding another number of items is reported. */
-    items: string;
-  };
   /** A reservation the booking uses up: its held time becomes the booking's atomically. */
   reservationId?: string | undefined;
   /** A customer's booking (publishable key) never changes an existing customer's names or e-mail. */
@@ -76,6 +67,13 @@ export interface CreateRequest {
    */
   visitor?: string | undefined;
 }
+
+/**
+ * What a booking request can be wrong about (422, `InvalidError`): its items
+ * and the reservation they use, the customer's phone, and the fields the
+ * workspace's booking form requires (named as the form names them).
+ */
+export type BookingSubject = RedeemSubject | { is: "phone" } | { is: "form"; field: FormField };
 
 /**
  * Creates one order with one booking per item: 3 D1 round trips (auth, one
@@ -100,17 +98,16 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         reservationId: req.reservationId,
         locationId: req.locationId,
         items: req.items,
-        fields: req.fields,
       })
     : undefined;
   const workspaceId = scope.workspaceId;
   const phone = normalisePhone(req.customer.phone, req.country);
-  if (!phone) throw fieldError("customer_phone", "Must be a valid phone number.");
+  if (!phone) throw invalid({ is: "phone" }, "Must be a valid phone number.");
   const customerId = await customerIdFor(workspaceId, phone);
-  const bounded = req.visitor && !reservation ? bookingVisitFields(req.fields) : undefined;
+  const bounded = Boolean(req.visitor && !reservation);
   if (bounded) {
-    const shape = visitShapeProblems(req.items, bounded);
-    if (Object.keys(shape).length > 0) throw validationError(shape);
+    const shape = visitShapeProblems(req.items, BOOKING_VISIT);
+    if (shape.length > 0) throw new InvalidError(shape);
   }
 
   // The visitor's count is read beside the planning read: no round trip of its own.
@@ -132,7 +129,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       ? { ignoreEntries: redeem.entryIds, preferUnits: new Set(redeem.entriesByCalendar.keys()) }
       : {},
   );
-  if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
+  if (!inputs) throw invalid({ is: "location" }, "Unknown location.");
   if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
 
   const services = new Map(loaded.services.map((s) => [s.id, s]));
@@ -142,12 +139,15 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     customer_middle_name: req.customer.middleName,
     booking_comment: req.publicNotes,
   });
-  const problems: Record<string, string[]> = {
-    ...form.errors,
-    ...itemProblems(req.items, req.fields, loaded, inputs),
-    ...(bounded ? visitDurationProblems(durationsOf(req.items, services), bounded) : {}),
-  };
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  const problems: Problem<BookingSubject>[] = [
+    ...FORM_FIELDS.flatMap((field) => {
+      const messages = form.errors[field];
+      return messages ? [{ about: { is: "form", field } as const, messages }] : [];
+    }),
+    ...itemProblems(req.items, loaded, inputs),
+    ...(bounded ? visitDurationProblems(durationsOf(req.items, services), BOOKING_VISIT) : []),
+  ];
+  if (problems.length > 0) throw new InvalidError(problems);
   cap?.check(req.items.length);
 
   const details: BookingDetails = {

@@ -1,7 +1,8 @@
 import type { engineInputs } from "../availability/engine-input";
 import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
-import { ApiError, fieldError } from "../lib/errors";
+import type { Subject } from "../domain/problems";
+import { ApiError, fieldError, invalid } from "../lib/errors";
 import { type PlannedUnit, plannedUnit } from "./planner";
 import type { PlanIds } from "./plan-ids";
 import { ownerColumns } from "../calendar/ids";
@@ -21,18 +22,23 @@ const taken = () => new ApiError("slot_unavailable", "The requested time is not 
 
 /**
  * Checks that each placement fits its staffer's working hours and known busy
- * time (the calendars make the final call when claiming). 422 for the past or
- * outside working hours, 409 when taken.
+ * time (the calendars make the final call when claiming). 422 about `about`
+ * for the past or outside working hours (the caller names what was asked for:
+ * the start of a reschedule, the service replacing another), 409 when taken.
+ * A string names a request field instead (the form callers used before
+ * errors named domain things; it goes once they all pass a subject).
  */
 export function assertPlacementsFit(
   inputs: Inputs,
   placements: Placement[],
   now: number,
-  timeField: string,
+  about: Subject | string,
 ) {
+  const refuse = (message: string) =>
+    typeof about === "string" ? fieldError(about, message) : invalid(about, message);
   for (const p of placements) {
     const staffer = inputs.calendars.get(p.stafferId);
-    if (!staffer) throw fieldError(timeField, "The staffer does not work at this location.");
+    if (!staffer) throw refuse("The staffer does not work at this location.");
     const verdict = checkStart({
       location: inputs.rules,
       staffer,
@@ -42,9 +48,9 @@ export function assertPlacementsFit(
       now,
     });
     if (verdict === "in_past")
-      throw fieldError(timeField, "The time is in the past or inside the minimum notice.");
+      throw refuse("The time is in the past or inside the minimum notice.");
     if (verdict === "outside_hours")
-      throw fieldError(timeField, "The time is outside the staffer's working hours.");
+      throw refuse("The time is outside the staffer's working hours.");
     if (verdict === "busy") throw taken();
   }
 }

@@ -10,7 +10,8 @@ import {
 } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { MINUTE } from "../domain/duration";
-import { ApiError, fieldError } from "../lib/errors";
+import type { ItemSubject } from "../domain/problems";
+import { ApiError, type InvalidError, invalid } from "../lib/errors";
 import type { PlanIds } from "./plan-ids";
 
 /** One unit of a resource a service takes, with the id of its calendar entry. */
@@ -55,8 +56,6 @@ type ServiceRow = typeof servicesTable.$inferSelect;
 export interface PlanItem {
   start: number;
   services: { serviceId: string; stafferId?: string }[];
-  /** Field path for errors about this item's time, e.g. `reserved_on` or `items.1.datetime_start`. */
-  timeField: string;
 }
 
 export interface PlanContext {
@@ -79,8 +78,8 @@ const freshIds: PlanIds = () => crypto.randomUUID();
 /**
  * Places every item on staff calendars (fixed staffers or auto-allocated ones),
  * items one after another so a staffer used by an earlier item is busy for the
- * later ones. Throws 422 for times no staffer works or in the past, 409 when
- * the time is taken.
+ * later ones. Throws 422 about the item's start (`InvalidError`) for times no
+ * staffer works or in the past, 409 when the time is taken.
  */
 export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
   const ids = ctx.ids ?? freshIds;
@@ -125,7 +124,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
       start: item.start,
       now: ctx.now,
     });
-    if (!placed) throw whyNot(item, services[0], ctx);
+    if (!placed) throw whyNot(item, k, services[0], ctx);
     const booking: PlannedBooking = {
       id: ids(`booking ${k}`),
       services: placed.map((p, position) => {
@@ -174,11 +173,13 @@ export function plannedUnit(
 /** The most useful reason an item cannot be placed, judged on its first service. */
 function whyNot(
   item: PlanItem,
+  index: number,
   first: { row: ServiceRow; candidates: StafferCalendarInput[] } | undefined,
   ctx: PlanContext,
-): ApiError {
+): ApiError | InvalidError<ItemSubject> {
+  const start = { is: "start", item: index } as const;
   if (!first || first.candidates.length === 0) {
-    return fieldError(item.timeField, "No staffer can perform this service here at that time.");
+    return invalid(start, "No staffer can perform this service here at that time.");
   }
   const verdicts = first.candidates.map((staffer) =>
     checkStart({
@@ -191,13 +192,10 @@ function whyNot(
     }),
   );
   if (verdicts.every((v) => v === "in_past")) {
-    return fieldError(item.timeField, "The time is in the past or inside the minimum notice.");
+    return invalid(start, "The time is in the past or inside the minimum notice.");
   }
   if (verdicts.some((v) => v === "busy" || v === "ok")) {
     return new ApiError("slot_unavailable", "The requested time is not available.");
   }
-  return fieldError(
-    item.timeField,
-    "The time is outside the working hours of every eligible staffer.",
-  );
+  return invalid(start, "The time is outside the working hours of every eligible staffer.");
 }

@@ -2,7 +2,8 @@ import { engineInputs } from "../availability/engine-input";
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import type { Scope } from "../db/scope";
 import { utcDate } from "../lib/clock";
-import { fieldError, validationError } from "../lib/errors";
+import { type ItemSubject, type Problem, problem } from "../domain/problems";
+import { InvalidError, invalid } from "../lib/errors";
 import type { PlanItem } from "./planner";
 
 /** A cart item can run 10 services of at most 1425 + 180 minutes: this many days covers it. */
@@ -17,18 +18,12 @@ export interface PlanningRequest {
   ignoreEntries?: ReadonlySet<string>;
   /** A publishable key's request: services the widget does not show are unknown (422). */
   widgetOnly?: boolean;
-  /** Field names for errors, which differ between single and cart bodies. */
-  fields: {
-    location: string;
-    staffer: (item: number, service: number) => string;
-    service: (item: number, service: number) => string;
-  };
 }
 
 /**
  * Everything placing items on staff calendars needs, in one D1 round trip,
  * checked: a known location, known services offered there, and named staffers
- * who may perform them (422 otherwise).
+ * who may perform them (422 about those items otherwise).
  */
 export async function loadPlanning(scope: Scope, req: PlanningRequest) {
   const loaded = await loadAvailability(scope, {
@@ -39,10 +34,10 @@ export async function loadPlanning(scope: Scope, req: PlanningRequest) {
     loaded,
     req.ignoreEntries ? { ignoreEntries: req.ignoreEntries } : {},
   );
-  if (!inputs) throw fieldError(req.fields.location, "Unknown location.");
+  if (!inputs) throw invalid({ is: "location" }, "Unknown location.");
 
-  const problems = itemProblems(req.items, req.fields, loaded, inputs);
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  const problems = itemProblems(req.items, loaded, inputs);
+  if (problems.length > 0) throw new InvalidError(problems);
   return { loaded, inputs, services: new Map(loaded.services.map((s) => [s.id, s])) };
 }
 
@@ -78,31 +73,32 @@ export const LACKS_RESOURCE =
 type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
 
 /**
- * What is wrong with the items' services and named staffers, per field: an
- * unknown service, one not offered at the location, or a staffer who may not
- * perform it there (active in the widget, attached to the location and the service).
+ * What is wrong with the items' services and named staffers: an unknown
+ * service, one not offered at the location, or a staffer who may not perform
+ * it there (active in the widget, attached to the location and the service).
  */
 export function itemProblems(
   items: PlanItem[],
-  fields: PlanningRequest["fields"],
   loaded: Loaded,
   inputs: NonNullable<ReturnType<typeof engineInputs>>,
-): Record<string, string[]> {
+): Problem<ItemSubject>[] {
   const known = new Set(loaded.services.map((s) => s.id));
-  const problems: Record<string, string[]> = {};
-  items.forEach((item, i) => {
-    item.services.forEach((s, j) => {
-      if (!known.has(s.serviceId)) problems[fields.service(i, j)] = ["Unknown service."];
-      else if (!loaded.offeredAt.has(s.serviceId))
-        problems[fields.service(i, j)] = ["The service is not offered at this location."];
-      else if (lacksResource(inputs, s.serviceId))
-        problems[fields.service(i, j)] = [LACKS_RESOURCE];
-      else if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
-        problems[fields.staffer(i, j)] = [
-          "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",
+  return items.flatMap((item, i) =>
+    item.services.flatMap((s, j): Problem<ItemSubject>[] => {
+      const service = { is: "service", item: i, service: j } as const;
+      if (!known.has(s.serviceId)) return [problem(service, "Unknown service.")];
+      if (!loaded.offeredAt.has(s.serviceId))
+        return [problem(service, "The service is not offered at this location.")];
+      if (lacksResource(inputs, s.serviceId)) return [problem(service, LACKS_RESOURCE)];
+      if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
+        return [
+          problem(
+            { is: "staffer", item: i, service: j },
+            "The staffer cannot be booked for this service here (active in the booking widget, attached to the location and the service).",
+          ),
         ];
       }
-    });
-  });
-  return problems;
+      return [];
+    }),
+  );
 }

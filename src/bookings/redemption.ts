@@ -4,7 +4,7 @@ import type { Condition, Statement } from "../db/statement";
 import type { PlanItem } from "./planner";
 
 /**
- * A reservation a booking write uses up (src/reservations/redeem.ts): its held
+ * A reservation a booking write uses up (./reservation-use.ts): its held
  * time becomes the booking's in the same claim and the same D1 batch, so no
  * other client can take it in between.
  */

@@ -1,20 +1,13 @@
 import { visitorBookings, visitorWithinCap } from "../db/queries/booking-visitors";
 import type { Scope } from "../db/scope";
-import { PUBLIC_BOOKINGS, type VisitFields } from "../domain/public-visit";
+import { PUBLIC_BOOKINGS } from "../domain/public-visit";
 import { ApiError } from "../lib/errors";
 import { type QuotaSpec, retryAfter } from "./visitor-quota";
 
 const WINDOW_MS = PUBLIC_BOOKINGS.windowSeconds * 1000;
 
-/** How the per-request bounds name a booking's fields (`items` bodies and the single one). */
-export const bookingVisitFields = (fields: {
-  service: (item: number, service: number) => string;
-  services: (item: number) => string;
-}): VisitFields => ({
-  subject: "A booking with a publishable key books",
-  service: fields.service,
-  services: fields.services,
-});
+/** What the per-request bounds call a booking in their messages. */
+export const BOOKING_VISIT = "A booking with a publishable key books";
 
 /** The cap on a publishable visitor's bookings (`PUBLIC_BOOKINGS`); null for staff. */
 export function bookingQuota(scope: Scope, visitor: string | undefined): QuotaSpec | null {

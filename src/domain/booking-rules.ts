@@ -2,6 +2,8 @@
  * The booking state machine of the reference: which operations an open,
  * completed or canceled booking allows, and when a service may be replaced.
  */
+
+import { type Problem, problem } from "./problems";
 export interface BookingState {
   isCanceled: boolean;
   isCompleted: boolean;
@@ -39,24 +41,49 @@ export interface CancelRequest {
   stafferId?: string | undefined;
 }
 
+/** What a customer's cancel can be wrong about: why, the internal notes, the staffer named. */
+export type CancelSubject = { is: "reason" } | { is: "notes" } | { is: "staffer" };
+
 /**
- * What is wrong with a customer's cancel, by field (empty when nothing is).
- * A customer writes only why (among their reasons); internal notes and the
- * staffer who canceled are staff's to record. Sending them is refused rather
- * than ignored, so a caller never believes something was recorded that was not.
+ * What is wrong with a customer's cancel (empty when nothing is). A customer
+ * writes only why (among their reasons); internal notes and the staffer who
+ * canceled are staff's to record. Sending them is refused rather than
+ * ignored, so a caller never believes something was recorded that was not.
+ */
+export function customerCancelRefusals(req: CancelRequest): Problem<CancelSubject>[] {
+  const reasons: readonly string[] = CUSTOMER_CANCEL_REASONS;
+  return [
+    ...(req.cancelReason !== undefined && !reasons.includes(req.cancelReason)
+      ? [
+          problem(
+            { is: "reason" } as const,
+            `With a publishable key, one of ${CUSTOMER_CANCEL_REASONS.join(", ")}.`,
+          ),
+        ]
+      : []),
+    ...(req.internalNotes !== undefined
+      ? [problem({ is: "notes" } as const, "Only staff (a secret key) write internal notes.")]
+      : []),
+    ...(req.stafferId !== undefined
+      ? [
+          problem(
+            { is: "staffer" } as const,
+            "Only staff (a secret key) cancel in a staffer's name.",
+          ),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The same refusals by request field: the form of the cancel use-case until
+ * it throws `customerCancelRefusals` and its route names the fields.
  */
 export function customerCancelProblems(req: CancelRequest): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
-  const reasons: readonly string[] = CUSTOMER_CANCEL_REASONS;
-  if (req.cancelReason !== undefined && !reasons.includes(req.cancelReason))
-    problems.cancel_reason = [
-      `With a publishable key, one of ${CUSTOMER_CANCEL_REASONS.join(", ")}.`,
-    ];
-  if (req.internalNotes !== undefined)
-    problems.internal_notes = ["Only staff (a secret key) write internal notes."];
-  if (req.stafferId !== undefined)
-    problems.staffer_uuid = ["Only staff (a secret key) cancel in a staffer's name."];
-  return problems;
+  const field = { reason: "cancel_reason", notes: "internal_notes", staffer: "staffer_uuid" };
+  return Object.fromEntries(
+    customerCancelRefusals(req).map(({ about, messages }) => [field[about.is], [...messages]]),
+  );
 }
 
 export interface ReplaceabilityInput extends BookingState {

@@ -1,9 +1,5 @@
-import {
-  PUBLIC_VISIT,
-  type VisitFields,
-  visitDurationProblems,
-  visitShapeProblems,
-} from "./public-visit";
+import { type ItemSubject, type Problem, problem } from "./problems";
+import { PUBLIC_VISIT, visitDurationProblems, visitShapeProblems } from "./public-visit";
 
 /**
  * What one visitor with a publishable key (which every salon's web page
@@ -19,27 +15,29 @@ export const PUBLIC_HOLDS = {
   ttlSeconds: 600,
 } as const;
 
-type FieldErrors = Record<string, string[]>;
+/** What a hold can be wrong about: its items, and how long it is to live. */
+export type HoldSubject = ItemSubject | { is: "ttl" };
 
-const HOLD_FIELDS: VisitFields = {
-  subject: "A reservation with a publishable key holds",
-  services: (i) => `items.${i}.services`,
-  service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-};
+const HOLDS = "A reservation with a publishable key holds";
 
 /** The shape-only bounds (no catalogue needed): the services' count and the ttl. */
 export function publicHoldShapeProblems(
   items: readonly { services: readonly unknown[] }[],
   ttlSeconds: number,
-): FieldErrors {
-  const problems: FieldErrors = {};
-  if (ttlSeconds > PUBLIC_HOLDS.ttlSeconds) {
-    problems.ttl_seconds = [`At most ${PUBLIC_HOLDS.ttlSeconds} seconds with a publishable key.`];
-  }
-  return { ...problems, ...visitShapeProblems(items, HOLD_FIELDS) };
+): Problem<HoldSubject>[] {
+  const ttl: Problem<HoldSubject>[] =
+    ttlSeconds > PUBLIC_HOLDS.ttlSeconds
+      ? [
+          problem(
+            { is: "ttl" },
+            `At most ${PUBLIC_HOLDS.ttlSeconds} seconds with a publishable key.`,
+          ),
+        ]
+      : [];
+  return [...ttl, ...visitShapeProblems(items, HOLDS)];
 }
 
 /** The staff time bound, once the services' durations are known (see `visitDurationProblems`). */
 export const publicHoldDurationProblems = (
   items: readonly { services: readonly { durationMin: number }[] }[],
-): FieldErrors => visitDurationProblems(items, HOLD_FIELDS);
+): Problem<HoldSubject>[] => visitDurationProblems(items, HOLDS);

@@ -1,3 +1,5 @@
+import { type Problem, problem } from "./problems";
+
 /**
  * What one visitor with a publishable key (which every salon's web page
  * carries) may ask for in one request, held or booked: a hold and a booking
@@ -20,33 +22,25 @@ export const PUBLIC_BOOKINGS = {
   windowSeconds: 86_400,
 } as const;
 
-type FieldErrors = Record<string, string[]>;
-
-/** Where the bounds are reported, and what the request is called in the message. */
-export interface VisitFields {
-  /** "A reservation with a publishable key holds", "A booking with a publishable key books". */
-  subject: string;
-  services: (item: number) => string;
-  service: (item: number, service: number) => string;
-}
-
 /** The services' count over all items, reported on the item whose services go past it. */
 export function visitShapeProblems(
   items: readonly { services: readonly unknown[] }[],
-  fields: VisitFields,
-): FieldErrors {
+  /** What the request is called: "A booking with a publishable key books". */
+  wording: string,
+): Problem<{ is: "services"; item: number }>[] {
   let seen = 0;
   for (const [i, item] of items.entries()) {
     seen += item.services.length;
     if (seen > PUBLIC_VISIT.services) {
-      return {
-        [fields.services(i)]: [
-          `${fields.subject} at most ${PUBLIC_VISIT.services} services in all.`,
-        ],
-      };
+      return [
+        problem(
+          { is: "services", item: i },
+          `${wording} at most ${PUBLIC_VISIT.services} services in all.`,
+        ),
+      ];
     }
   }
-  return {};
+  return [];
 }
 
 /**
@@ -55,20 +49,22 @@ export function visitShapeProblems(
  */
 export function visitDurationProblems(
   items: readonly { services: readonly { durationMin: number }[] }[],
-  fields: VisitFields,
-): FieldErrors {
+  /** What the request is called: "A booking with a publishable key books". */
+  wording: string,
+): Problem<{ is: "service"; item: number; service: number }>[] {
   let minutes = 0;
   for (const [i, item] of items.entries()) {
     for (const [j, service] of item.services.entries()) {
       minutes += service.durationMin;
       if (minutes > PUBLIC_VISIT.staffMinutes) {
-        return {
-          [fields.service(i, j)]: [
-            `${fields.subject} at most ${PUBLIC_VISIT.staffMinutes / 60} hours of staff time (the sum of its services' durations).`,
-          ],
-        };
+        return [
+          problem(
+            { is: "service", item: i, service: j },
+            `${wording} at most ${PUBLIC_VISIT.staffMinutes / 60} hours of staff time (the sum of its services' durations).`,
+          ),
+        ];
       }
     }
   }
-  return {};
+  return [];
 }

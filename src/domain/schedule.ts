@@ -3,6 +3,8 @@
  * staffer's own locations, and never overlap on the same day (a person cannot
  * work two places at once).
  */
+
+import type { Problem } from "./problems";
 export interface WeeklyIntervalInput {
   location_uuid: string;
   weekday: number;
@@ -16,29 +18,53 @@ export interface OverrideInput {
   intervals: { start: string; end: string }[];
 }
 
-export type Problems = Record<string, string[]>;
+/**
+ * What a schedule can be wrong about: a weekly interval (or the location it
+ * names), an override's location or date, or one interval of an override.
+ */
+export type ScheduleSubject =
+  | { is: "interval"; interval: number }
+  | { is: "interval location"; interval: number }
+  | { is: "override location"; override: number }
+  | { is: "override date"; override: number }
+  | { is: "override interval"; override: number; interval: number };
+
+/** Problems in the order first found, each subject once with all its messages. */
+class Problems {
+  readonly #bySubject = new Map<string, { about: ScheduleSubject; messages: string[] }>();
+
+  add(about: ScheduleSubject, message: string) {
+    const key = JSON.stringify(about);
+    const found = this.#bySubject.get(key);
+    if (found) found.messages.push(message);
+    else this.#bySubject.set(key, { about, messages: [message] });
+  }
+
+  list(): Problem<ScheduleSubject>[] {
+    return [...this.#bySubject.values()];
+  }
+}
 
 const minutes = (hhmm: string) => {
   const [h, m] = hhmm.split(":").map(Number);
   return (h ?? 0) * 60 + (m ?? 0);
 };
 
-function add(problems: Problems, field: string, message: string) {
-  problems[field] = [...(problems[field] ?? []), message];
-}
-
-function checkDay(problems: Problems, entries: { field: string; start: string; end: string }[]) {
+function checkDay(
+  problems: Problems,
+  entries: { about: ScheduleSubject; start: string; end: string }[],
+) {
   const sorted = entries
     .map((e) => ({ ...e, s: minutes(e.start), e: minutes(e.end) }))
     .sort((a, b) => a.s - b.s);
   for (const entry of sorted) {
-    if (entry.e <= entry.s) add(problems, entry.field, "The end must be after the start.");
+    if (entry.e <= entry.s) problems.add(entry.about, "The end must be after the start.");
   }
   for (let i = 1; i < sorted.length; i++) {
     const prev = sorted[i - 1];
     const cur = sorted[i];
     if (prev && cur && cur.s < prev.e)
-      add(problems, cur.field, "Overlaps another interval of the same day.");
+      problems.add(cur.about, "Overlaps another interval of the same day.");
   }
 }
 
@@ -46,34 +72,42 @@ export function validateSchedule(
   intervals: WeeklyIntervalInput[],
   overrides: OverrideInput[],
   stafferLocationIds: ReadonlySet<string>,
-  fieldPrefix = "",
-): Problems {
-  const problems: Problems = {};
-  const byWeekday = new Map<number, { field: string; start: string; end: string }[]>();
+): Problem<ScheduleSubject>[] {
+  const problems = new Problems();
+  const byWeekday = new Map<number, { about: ScheduleSubject; start: string; end: string }[]>();
   intervals.forEach((interval, i) => {
-    const field = `${fieldPrefix}intervals.${i}`;
     if (!stafferLocationIds.has(interval.location_uuid)) {
-      add(problems, `${field}.location_uuid`, "The staffer is not attached to this location.");
+      problems.add(
+        { is: "interval location", interval: i },
+        "The staffer is not attached to this location.",
+      );
     }
     const day = byWeekday.get(interval.weekday) ?? [];
-    day.push({ field, start: interval.start, end: interval.end });
+    day.push({ about: { is: "interval", interval: i }, start: interval.start, end: interval.end });
     byWeekday.set(interval.weekday, day);
   });
   for (const day of byWeekday.values()) checkDay(problems, day);
 
   const seenDates = new Set<string>();
   overrides.forEach((override, i) => {
-    const field = `${fieldPrefix}overrides.${i}`;
     if (!stafferLocationIds.has(override.location_uuid)) {
-      add(problems, `${field}.location_uuid`, "The staffer is not attached to this location.");
+      problems.add(
+        { is: "override location", override: i },
+        "The staffer is not attached to this location.",
+      );
     }
     const key = `${override.location_uuid}/${override.date}`;
-    if (seenDates.has(key)) add(problems, `${field}.date`, "This date is overridden twice.");
+    if (seenDates.has(key)) {
+      problems.add({ is: "override date", override: i }, "This date is overridden twice.");
+    }
     seenDates.add(key);
     checkDay(
       problems,
-      override.intervals.map((iv, j) => ({ field: `${field}.intervals.${j}`, ...iv })),
+      override.intervals.map((iv, j) => ({
+        about: { is: "override interval", override: i, interval: j },
+        ...iv,
+      })),
     );
   });
-  return problems;
+  return problems.list();
 }

@@ -8,7 +8,8 @@ import {
   readGoodRefs,
 } from "../db/queries/goods";
 import type { Scope } from "../db/scope";
-import { fieldError, validationError } from "../lib/errors";
+import type { Problem } from "../domain/problems";
+import { InvalidError, invalid } from "../lib/errors";
 
 export interface NewGood {
   name: string;
@@ -42,8 +43,11 @@ export interface CreatedGood {
   stock: number;
 }
 
+/** What a new good can be wrong about: its category, the location of its stock, its article. */
+export type NewGoodSubject = { is: "category" } | { is: "stock location" } | { is: "article" };
+
 const TAKEN = "Another good of the workspace has this article.";
-const taken = () => fieldError("article", TAKEN);
+const taken = () => invalid({ is: "article" }, TAKEN);
 
 /** Creates a good (and its initial stock) in one batch: 1 read and 1 write round trip. */
 export async function createGood(scope: Scope, input: NewGood): Promise<CreatedGood> {
@@ -53,13 +57,14 @@ export async function createGood(scope: Scope, input: NewGood): Promise<CreatedG
     locationId: stock?.locationId ?? "",
     article: input.article,
   });
-  const problems: Record<string, string[]> = {};
+  const problems: Problem<NewGoodSubject>[] = [];
   const cat = refs.category;
   if (input.categoryId && cat?.kind !== "good")
-    problems.category_uuid = ["Unknown goods category."];
-  if (stock && !refs.locationFound) problems["initial_stock.location_uuid"] = ["Unknown location."];
-  if (refs.articleTaken) problems.article = [TAKEN];
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+    problems.push({ about: { is: "category" }, messages: ["Unknown goods category."] });
+  if (stock && !refs.locationFound)
+    problems.push({ about: { is: "stock location" }, messages: ["Unknown location."] });
+  if (refs.articleTaken) problems.push({ about: { is: "article" }, messages: [TAKEN] });
+  if (problems.length > 0) throw new InvalidError(problems);
 
   const good = {
     id: crypto.randomUUID(),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Problem, Subject } from "../domain/problems";
 
 /**
  * Every code the API answers with: the stable, machine-readable part of an
@@ -144,6 +145,34 @@ export function validationError(errors: FieldErrors): ApiError {
 
 export const fieldError = (field: string, message: string) =>
   validationError({ [field]: [message] });
+
+/**
+ * A use-case refuses a request for what it asks about, named in domain words
+ * (src/domain/problems.ts); the route that called it maps each subject to its
+ * body's field (`withFields`, src/lib/request-fields.ts) and answers the
+ * usual 422 (or `code`) with `errors`. Deliberately not an ApiError: one that
+ * reaches the error handler unmapped is a route's bug and answers 500, never
+ * a body with domain names where field names belong.
+ */
+export class InvalidError<S extends Subject = Subject> extends Error {
+  readonly problems: readonly Problem<S>[];
+  readonly code: ErrorCode;
+
+  constructor(
+    problems: readonly Problem<S>[],
+    /** Another code than `validation_failed` comes with its own summary `message`. */
+    other?: { code: ErrorCode; message: string },
+  ) {
+    super(other?.message ?? "The request is invalid (its route maps the subjects to fields).");
+    this.name = "InvalidError";
+    this.problems = problems;
+    this.code = other?.code ?? "validation_failed";
+  }
+}
+
+/** A 422 about one thing. */
+export const invalid = <S extends Subject>(about: S, message: string) =>
+  new InvalidError<S>([{ about, messages: [message] }]);
 
 type Conflict = { start: number; end: number; kind: "booking" | "blocked" | "held" };
 

@@ -12,16 +12,20 @@ import { type QuotaSpec, retryAfter, VisitorQuota } from "../bookings/visitor-qu
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
 import {
+  type HoldSubject,
   PUBLIC_HOLDS,
   publicHoldDurationProblems,
   publicHoldShapeProblems,
 } from "../domain/public-holds";
 import type { Env } from "../env";
 import { toIso } from "../lib/clock";
-import { ApiError, validationError } from "../lib/errors";
+import { ApiError, InvalidError } from "../lib/errors";
 import { ClaimRetries } from "../bookings/claim-retries";
 import type { HeldItem } from "../calendar/held-items";
 import { renderReservation } from "./view";
+
+/** What a hold request can be wrong about (422, `InvalidError`): its items, its ttl. */
+export type ReservationSubject = HoldSubject;
 
 export interface ReservationRequest extends PlanningRequest {
   ttlSeconds: number;
@@ -45,7 +49,7 @@ export async function createReservation(
   const holder = req.publishable?.holder;
   if (holder) {
     const problems = publicHoldShapeProblems(req.items, req.ttlSeconds);
-    if (Object.keys(problems).length > 0) throw validationError(problems);
+    if (problems.length > 0) throw new InvalidError(problems);
   }
   // The holder's count is read beside the planning read: no round trip of its own.
   const [planning, quota] = await Promise.all([
@@ -60,7 +64,7 @@ export async function createReservation(
         })),
       })),
     );
-    if (Object.keys(problems).length > 0) throw validationError(problems);
+    if (problems.length > 0) throw new InvalidError(problems);
     quota?.check(1);
   }
   try {

@@ -1,12 +1,16 @@
 import { commitWithClaims, type Defer } from "../calendar/client";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
-import { endReservation, findReservation, reservationStillLive } from "../db/queries/reservations";
+import {
+  endReservation,
+  findReservation,
+  isLive,
+  reservationStillLive,
+} from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
 import { notFound, RecordChangedError } from "../lib/errors";
 import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
-import { isLive } from "./view";
 
 /**
  * Gives a reservation's time back before it expires: the calendars drop its

@@ -2,10 +2,6 @@ import type { ReservationRow } from "../db/queries/reservations";
 import { heldItems } from "../calendar/held-items";
 import { toIso } from "../lib/clock";
 
-/** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
-export const isLive = (row: ReservationRow, now: number) =>
-  row.releasedAt === null && row.expiresAt > now;
-
 export function renderReservation(row: ReservationRow) {
   return {
     uuid: row.id,

@@ -6,7 +6,7 @@ import { findResource } from "../db/queries/resources";
 import { calendarEntries, resourceBlocks } from "../db/schema";
 import type { Scope } from "../db/scope";
 import type { Env } from "../env";
-import { fieldError, notFound } from "../lib/errors";
+import { invalid, notFound } from "../lib/errors";
 
 export interface BlockResourceInput {
   resourceId: string;
@@ -19,6 +19,9 @@ export interface BlockResourceInput {
 }
 
 export type ResourceBlockRow = typeof resourceBlocks.$inferSelect;
+
+/** What a resource block can be wrong about (422): a unit the resource does not have. */
+export type BlockResourceSubject = { is: "unit" };
 
 /**
  * Takes a resource out of use for a while (maintenance): one unit, or all of
@@ -35,8 +38,8 @@ export async function blockResourceTime(
   const resource = await findResource(scope, input.resourceId);
   if (!resource) throw notFound("Resource");
   if (input.unit !== undefined && input.unit > resource.quantity) {
-    throw fieldError(
-      "unit",
+    throw invalid(
+      { is: "unit" },
       `The resource has ${resource.quantity} unit${resource.quantity === 1 ? "" : "s"}.`,
     );
   }

@@ -1,7 +1,7 @@
 import { insertResource, workspaceHasLocation, type ResourceRow } from "../db/queries/resources";
 import type { RESOURCE_KINDS } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { fieldError } from "../lib/errors";
+import { invalid } from "../lib/errors";
 
 export interface NewResource {
   locationId: string;
@@ -11,13 +11,16 @@ export interface NewResource {
   quantity?: number;
 }
 
+/** What a new resource can be wrong about (422): its location. */
+export type NewResourceSubject = { is: "location" };
+
 /**
  * Creates a resource at one of the workspace's locations: 404 Workspace for an
- * unknown workspace, 422 on `location_uuid` for a location that is not its own.
+ * unknown workspace, 422 about the location when it is not its own.
  */
 export async function createResource(scope: Scope, input: NewResource): Promise<ResourceRow> {
   if (!(await workspaceHasLocation(scope, input.locationId))) {
-    throw fieldError("location_uuid", "Unknown location.");
+    throw invalid({ is: "location" }, "Unknown location.");
   }
   const row: ResourceRow = {
     id: crypto.randomUUID(),

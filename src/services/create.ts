@@ -2,7 +2,8 @@ import { runBatch } from "../db/client";
 import { insertService, readServiceRefs, type ServiceView } from "../db/queries/services";
 import type { Scope } from "../db/scope";
 import { findContactText, stripContactText } from "../domain/catalogue/contact-text";
-import { validationError } from "../lib/errors";
+import type { Problem } from "../domain/problems";
+import { InvalidError } from "../lib/errors";
 
 export interface NewService {
   name: string;
@@ -33,6 +34,14 @@ export interface NewService {
   resourceIds?: string[];
 }
 
+/** What a new service can be wrong about: its name, category, locations, staff, each resource. */
+export type NewServiceSubject =
+  | { is: "name" }
+  | { is: "category" }
+  | { is: "locations" }
+  | { is: "staffers" }
+  | { is: "resource"; index: number };
+
 /** Creates a service with its locations and staff: 1 read and 1 write round trip. */
 export async function createService(scope: Scope, input: NewService): Promise<ServiceView> {
   const resourceIds = input.resourceIds ?? [];
@@ -41,22 +50,25 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     resourceIds,
   });
 
-  const problems: Record<string, string[]> = {};
+  const problems: Problem<NewServiceSubject>[] = [];
+  const refuse = (about: NewServiceSubject, message: string) =>
+    problems.push({ about, messages: [message] });
   const address = findContactText(input.name);
   if (address) {
-    problems.name = [
+    refuse(
+      { is: "name" },
       `Must not contain a website or e-mail address ("${address}"); without it the name would read "${stripContactText(input.name)}".`,
-    ];
+    );
   }
   const cat = refs.category;
   if (input.categoryId && cat?.kind !== "service") {
-    problems.category_uuid = ["Unknown service category."];
+    refuse({ is: "category" }, "Unknown service category.");
   }
   const known = new Map(refs.locations.map((l) => [l.id, l]));
   const locationIds = input.locationIds ? [...new Set(input.locationIds)] : [...known.keys()];
   const unknownLocations = locationIds.filter((id) => !known.has(id));
   if (unknownLocations.length > 0)
-    problems.location_uuids = [`Unknown location: ${unknownLocations.join(", ")}.`];
+    refuse({ is: "locations" }, `Unknown location: ${unknownLocations.join(", ")}.`);
   const here = new Set(locationIds);
   const staff = refs.staff;
   const worksHere = (s: (typeof staff)[number]) => s.locationIds.some((id) => here.has(id));
@@ -69,17 +81,18 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
       return !s || !worksHere(s);
     });
     if (bad.length > 0)
-      problems.staffer_uuids = [
+      refuse(
+        { is: "staffers" },
         `Unknown staffer, or not at the service's locations: ${bad.join(", ")}.`,
-      ];
+      );
   } else {
     stafferIds = staff.filter((s) => s.active && worksHere(s)).map((s) => s.id);
   }
   const ownResources = new Set(refs.resourceIds);
   resourceIds.forEach((id, i) => {
-    if (!ownResources.has(id)) problems[`resource_uuids.${i}`] = ["Unknown resource."];
+    if (!ownResources.has(id)) refuse({ is: "resource", index: i }, "Unknown resource.");
   });
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (problems.length > 0) throw new InvalidError(problems);
 
   const service = {
     id: crypto.randomUUID(),

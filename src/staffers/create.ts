@@ -1,8 +1,8 @@
 import type { Scope } from "../db/scope";
 import type { ScheduleInput } from "../db/queries/staffers";
 import { insertStaffer, workspaceLocationIds } from "../db/queries/staffer-records";
-import { validateSchedule } from "../domain/schedule";
-import { validationError } from "../lib/errors";
+import { type ScheduleSubject, validateSchedule } from "../domain/schedule";
+import { InvalidError, invalid } from "../lib/errors";
 
 export interface NewStafferInput {
   firstName: string;
@@ -15,28 +15,25 @@ export interface NewStafferInput {
   overrides?: ScheduleInput["overrides"];
 }
 
+/** What a new staffer can be wrong about: its locations, its schedule. */
+export type NewStafferSubject = { is: "locations" } | ScheduleSubject;
+
 /**
  * Creates a staffer with its locations, weekly schedule and date overrides.
- * 404 Workspace for an unknown workspace; 422 on `location_uuids` for a
- * location that is not the workspace's, and on `schedule` / `overrides` for a
- * schedule the staffer could not work. Returns the row and its location ids.
+ * 404 Workspace for an unknown workspace; 422 about the locations when one is
+ * not the workspace's, and about the schedule when the staffer could not work
+ * it. Returns the row and its location ids.
  */
 export async function createStaffer(scope: Scope, input: NewStafferInput) {
   const locationIds = [...new Set(input.locationIds)];
   const mine = await workspaceLocationIds(scope, locationIds);
   const unknown = locationIds.filter((id) => !mine.has(id));
   if (unknown.length > 0) {
-    throw validationError({ location_uuids: [`Unknown location: ${unknown.join(", ")}.`] });
+    throw invalid({ is: "locations" }, `Unknown location: ${unknown.join(", ")}.`);
   }
   const schedule = { intervals: input.schedule ?? [], overrides: input.overrides ?? [] };
   const problems = validateSchedule(schedule.intervals, schedule.overrides, mine);
-  if (Object.keys(problems).length > 0) {
-    // Field names in the body are `schedule` and `overrides`; the validator speaks of intervals.
-    const renamed = Object.fromEntries(
-      Object.entries(problems).map(([k, v]) => [k.replace(/^intervals/, "schedule"), v]),
-    );
-    throw validationError(renamed);
-  }
+  if (problems.length > 0) throw new InvalidError(problems);
 
   const row = {
     id: crypto.randomUUID(),

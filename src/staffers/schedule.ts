@@ -2,12 +2,13 @@ import type { Scope } from "../db/scope";
 import type { ScheduleInput } from "../db/queries/staffers";
 import { loadStafferLocations, replaceSchedule } from "../db/queries/staffer-records";
 import { validateSchedule } from "../domain/schedule";
-import { notFound, validationError } from "../lib/errors";
+import { InvalidError, notFound } from "../lib/errors";
 
 /**
  * Replaces a staffer's weekly schedule and date overrides. 404 Staffer when
- * the workspace has no such staffer; 422 for a schedule the staffer could not
- * work (a location it is not attached to, overlapping intervals, …).
+ * the workspace has no such staffer; 422 about the schedule's parts the
+ * staffer could not work (a location it is not attached to, overlapping
+ * intervals, …; `ScheduleSubject`).
  * Returns the schedule now in force.
  */
 export async function replaceStafferSchedule(
@@ -23,7 +24,7 @@ export async function replaceStafferSchedule(
     schedule.overrides,
     new Set(attached.locationIds),
   );
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (problems.length > 0) throw new InvalidError(problems);
   await replaceSchedule(scope, stafferId, schedule);
   return schedule;
 }

@@ -3,7 +3,9 @@ import { read } from "../db/reads";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import { normaliseCode, type PaymentSplit, splitPayment } from "../domain/pricing";
-import { ApiError, type FieldErrors, validationError } from "../lib/errors";
+import type { Problem } from "../domain/problems";
+import { ApiError, InvalidError } from "../lib/errors";
+import { type FieldNames, inFields } from "../lib/request-fields";
 
 /** A voucher the till offers as payment, as the request listed it. */
 export interface VoucherOffer {
@@ -35,10 +37,63 @@ export const readOffered = (scope: Scope, offers: readonly VoucherOffer[]) =>
 export const offeredRead = (scope: Scope, offers: readonly VoucherOffer[]) =>
   read([readOffered(scope, offers)], ([rows]) => rows);
 
+/** What an offered voucher can be wrong about, by its position in the list: its code, its amount. */
+export type VoucherSubject =
+  { is: "voucher code"; voucher: number } | { is: "voucher amount"; voucher: number };
+
 /**
  * Checks each offered voucher (as read by `readOffered`) can pay: unknown
  * codes (or another workspace's) and repeats are 422; a voided or spent
- * voucher, or an amount above its balance, is 409 voucher_unavailable.
+ * voucher, or an amount above its balance, is 409 voucher_unavailable (both
+ * `InvalidError`s about the vouchers; the route names the list's fields).
+ */
+export function tenderOffers(
+  offers: readonly VoucherOffer[],
+  rows: readonly VoucherRow[],
+): TenderedVouchers {
+  if (offers.length === 0) return NO_VOUCHERS;
+  const codes = offeredCodes(offers);
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+  const invalid: Problem<VoucherSubject>[] = [];
+  const unavailable: Problem<VoucherSubject>[] = [];
+  const seen = new Set<string>();
+  const tendered: TenderedVouchers["offers"] = [];
+  offers.forEach((offer, voucher) => {
+    const code = codes[voucher] ?? null;
+    const row = code === null ? undefined : byCode.get(code);
+    const about = { is: "voucher code", voucher } as const;
+    if (!code || !row) return void invalid.push({ about, messages: ["Unknown voucher."] });
+    if (seen.has(code)) return void invalid.push({ about, messages: ["Listed twice."] });
+    seen.add(code);
+    if (row.status === "void")
+      return void unavailable.push({ about, messages: ["The voucher is void."] });
+    if (row.balance === 0)
+      return void unavailable.push({ about, messages: ["The voucher has nothing left."] });
+    if (offer.amount !== null && offer.amount > row.balance)
+      return void unavailable.push({
+        about: { is: "voucher amount", voucher },
+        messages: [`More than the voucher's balance (${row.balance}).`],
+      });
+    tendered.push({ offer, row });
+  });
+  if (invalid.length > 0) throw new InvalidError(invalid);
+  if (unavailable.length > 0)
+    throw new InvalidError(unavailable, {
+      code: "voucher_unavailable",
+      message: "A voucher cannot pay what was asked of it.",
+    });
+  return { offers: tendered };
+}
+
+/** A list of offered vouchers in a body, by the list's name (`vouchers`, `payment_vouchers`). */
+export const voucherFields = (list: string): FieldNames<VoucherSubject> => ({
+  "voucher code": ({ voucher }) => `${list}.${voucher}.code`,
+  "voucher amount": ({ voucher }) => `${list}.${voucher}.amount`,
+});
+
+/**
+ * `tenderOffers` with its refusals already in field names, for callers that
+ * do not yet let their route name the fields (it goes once none is left).
  */
 export function tenderVouchers(
   offers: readonly VoucherOffer[],
@@ -46,35 +101,11 @@ export function tenderVouchers(
   /** The request's name for the list, for field errors. */
   field = "vouchers",
 ): TenderedVouchers {
-  if (offers.length === 0) return NO_VOUCHERS;
-  const codes = offeredCodes(offers);
-  const byCode = new Map(rows.map((r) => [r.code, r]));
-  const invalid: FieldErrors = {};
-  const unavailable: FieldErrors = {};
-  const seen = new Set<string>();
-  const tendered: TenderedVouchers["offers"] = [];
-  offers.forEach((offer, i) => {
-    const code = codes[i] ?? null;
-    const row = code === null ? undefined : byCode.get(code);
-    if (!code || !row) return void (invalid[`${field}.${i}.code`] = ["Unknown voucher."]);
-    if (seen.has(code)) return void (invalid[`${field}.${i}.code`] = ["Listed twice."]);
-    seen.add(code);
-    if (row.status === "void")
-      return void (unavailable[`${field}.${i}.code`] = ["The voucher is void."]);
-    if (row.balance === 0)
-      return void (unavailable[`${field}.${i}.code`] = ["The voucher has nothing left."]);
-    if (offer.amount !== null && offer.amount > row.balance)
-      return void (unavailable[`${field}.${i}.amount`] = [
-        `More than the voucher's balance (${row.balance}).`,
-      ]);
-    tendered.push({ offer, row });
-  });
-  if (Object.keys(invalid).length > 0) throw validationError(invalid);
-  if (Object.keys(unavailable).length > 0)
-    throw new ApiError("voucher_unavailable", "A voucher cannot pay what was asked of it.", {
-      errors: unavailable,
-    });
-  return { offers: tendered };
+  try {
+    return tenderOffers(offers, rows);
+  } catch (error) {
+    throw inFields(error, voucherFields(field));
+  }
 }
 
 /** What the tendered vouchers cover of `due`, and the account the rest (the one split). */

@@ -40,7 +40,11 @@ export const endReservation = (scope: Scope, id: string, at: number) => [
     .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
 ];
 
-/** Batch condition: the reservation is unused, not released and unexpired at `now`. */
+/** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
+export const isLive = (row: ReservationRow, now: number) =>
+  row.releasedAt === null && row.expiresAt > now;
+
+/** Batch condition: the reservation is unused, not released and unexpired at `now` (`isLive` in SQL). */
 export const reservationStillLive = (id: string, now: number): SQL =>
   sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
 

@@ -17,6 +17,8 @@ export {
   orderTerms,
   type PromocodeRule,
   termsErrors,
+  termsRefusals,
+  type TermsSubject,
   voucherValues,
 } from "./order";
 export { discountedLines, unitShares } from "./shares";

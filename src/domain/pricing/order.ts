@@ -1,5 +1,6 @@
 import { discountedLineAmounts, type Invoice, type PricingInput, priceInvoice } from "./invoice";
 import { unitShares } from "./shares";
+import { type Problem, problem } from "../problems";
 
 /** A line as an order stores it: the price the till charges and the catalogue's own. */
 export interface OrderLine {
@@ -118,16 +119,19 @@ export function voucherValues(
 export const baseAmount = (lines: OrderLine[]) =>
   lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
 
+/** What an order's terms can be wrong about: its discount, the promocode's amount. */
+export type TermsSubject = { is: "discount" } | { is: "promocode discount" };
+
 /**
  * Terms that cannot be honoured as asked are refused rather than quietly
  * capped: a fixed discount or an explicit promocode amount larger than what
  * is left to discount would print a bill the seller did not mean.
  */
-export function termsErrors(lines: OrderLine[], terms: OrderTerms): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+export function termsRefusals(lines: OrderLine[], terms: OrderTerms): Problem<TermsSubject>[] {
+  const problems: Problem<TermsSubject>[] = [];
   const base = baseAmount(lines);
   if (terms.discountMode !== "percent" && terms.discountAmount > base)
-    errors.discount_amount = ["May not exceed the order's base amount."];
+    problems.push(problem({ is: "discount" }, "May not exceed the order's base amount."));
   if (terms.promocodeDiscountAmount !== null) {
     const plain = orderInvoice(
       lines,
@@ -136,9 +140,22 @@ export function termsErrors(lines: OrderLine[], terms: OrderTerms): Record<strin
     );
     // discount_amount is signed (negative), so adding it leaves what is still to pay.
     if (terms.promocodeDiscountAmount > plain.base_amount + plain.discount_amount)
-      errors.promocode_discount_amount = ["May not exceed the amount left after the discount."];
+      problems.push(
+        problem({ is: "promocode discount" }, "May not exceed the amount left after the discount."),
+      );
   }
-  return errors;
+  return problems;
+}
+
+/**
+ * The same refusals by request field: the form of the order use-cases until
+ * they throw `termsRefusals` and their routes name the fields.
+ */
+export function termsErrors(lines: OrderLine[], terms: OrderTerms): Record<string, string[]> {
+  const field = { discount: "discount_amount", "promocode discount": "promocode_discount_amount" };
+  return Object.fromEntries(
+    termsRefusals(lines, terms).map(({ about, messages }) => [field[about.is], [...messages]]),
+  );
 }
 
 export const NOTHING_PAID = { account: 0, voucher: 0 } as const;

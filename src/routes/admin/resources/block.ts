@@ -9,7 +9,8 @@ import {
   jsonBody,
   workspaceNotFound,
 } from "../../../lib/responses";
-import { blockResourceTime } from "../../../resources/block";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { type BlockResourceSubject, blockResourceTime } from "../../../resources/block";
 import {
   CreateResourceBlockBody,
   renderResourceBlock,
@@ -39,15 +40,19 @@ export const route = defineRoute({
   },
 });
 
+const FIELDS: FieldNames<BlockResourceSubject> = { unit: "unit" };
+
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockResourceTime(workspaceDeps(c, ws), {
-    resourceId: uuid,
-    unit: body.unit,
-    startsAt: Date.parse(body.starts_at),
-    endsAt: Date.parse(body.ends_at),
-    comment: body.comment,
-  });
+  const row = await withFields(FIELDS, () =>
+    blockResourceTime(workspaceDeps(c, ws), {
+      resourceId: uuid,
+      unit: body.unit,
+      startsAt: Date.parse(body.starts_at),
+      endsAt: Date.parse(body.ends_at),
+      comment: body.comment,
+    }),
+  );
   return c.json(renderResourceBlock(row), 201);
 };

@@ -2,7 +2,8 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
-import { createResource } from "../../../resources/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { createResource, type NewResourceSubject } from "../../../resources/create";
 import { renderResource, ResourceSchema } from "../../../views/resource";
 import { WorkspaceParams } from "../workspaces/schema";
 import { CreateResourceBody } from "./schema";
@@ -26,14 +27,18 @@ export const route = defineRoute({
   },
 });
 
+const FIELDS: FieldNames<NewResourceSubject> = { location: "location_uuid" };
+
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await createResource(workspaceDeps(c, ws).scope, {
-    locationId: body.location_uuid,
-    name: body.name,
-    kind: body.kind,
-    quantity: body.quantity,
-  });
+  const row = await withFields(FIELDS, () =>
+    createResource(workspaceDeps(c, ws).scope, {
+      locationId: body.location_uuid,
+      name: body.name,
+      kind: body.kind,
+      quantity: body.quantity,
+    }),
+  );
   return c.json(renderResource(row), 201);
 };

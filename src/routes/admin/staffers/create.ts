@@ -2,11 +2,18 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
-import { createStaffer } from "../../../staffers/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { createStaffer, type NewStafferSubject } from "../../../staffers/create";
 import { renderStaffer, StafferSchema } from "../../../views/staffer";
 import { WorkspaceParams } from "../workspaces/schema";
+import { scheduleFields } from "./fields";
 import { CreateStafferBody } from "./schema";
 import { workspaceDeps } from "../deps";
+
+const FIELDS: FieldNames<NewStafferSubject> = {
+  locations: "location_uuids",
+  ...scheduleFields("schedule"),
+};
 
 export const route = defineRoute({
   operationId: "createWorkspaceStaffer",
@@ -27,15 +34,17 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { row, locationIds } = await createStaffer(workspaceDeps(c, ws).scope, {
-    firstName: body.first_name,
-    lastName: body.last_name,
-    email: body.email,
-    locationIds: body.location_uuids,
-    isActiveInWidget: body.is_active_in_widget,
-    permissions: body.permissions,
-    schedule: body.schedule,
-    overrides: body.overrides,
-  });
+  const { row, locationIds } = await withFields(FIELDS, () =>
+    createStaffer(workspaceDeps(c, ws).scope, {
+      firstName: body.first_name,
+      lastName: body.last_name,
+      email: body.email,
+      locationIds: body.location_uuids,
+      isActiveInWidget: body.is_active_in_widget,
+      permissions: body.permissions,
+      schedule: body.schedule,
+      overrides: body.overrides,
+    }),
+  );
   return c.json(renderStaffer(row, locationIds), 201);
 };

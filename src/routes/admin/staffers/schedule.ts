@@ -2,7 +2,9 @@ import type { RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { AdminEnv } from "../../../env";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
+import { withFields } from "../../../lib/request-fields";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
+import { scheduleFields } from "./fields";
 import { ScheduleBody, StafferParams } from "./schema";
 import { workspaceDeps } from "../deps";
 
@@ -25,9 +27,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, uuid } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { intervals, overrides } = await replaceStafferSchedule(workspaceDeps(c, ws).scope, uuid, {
-    intervals: body.intervals,
-    overrides: body.overrides,
-  });
+  const { intervals, overrides } = await withFields(scheduleFields("intervals"), () =>
+    replaceStafferSchedule(workspaceDeps(c, ws).scope, uuid, {
+      intervals: body.intervals,
+      overrides: body.overrides,
+    }),
+  );
   return c.json({ intervals, overrides } satisfies z.infer<typeof ScheduleBody>, 200);
 };

@@ -1,6 +1,8 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { blockTime } from "../../../blocked-spots/create";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { type BlockTimeSubject } from "../../../blocked-spots/create";
 import type { PublicEnv } from "../../../env";
 import {
   authErrors,
@@ -34,16 +36,20 @@ export const route = defineRoute({
   },
 });
 
+const FIELDS: FieldNames<BlockTimeSubject> = { location: "location_uuid" };
+
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { staffer_uuid: stafferId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const row = await blockTime(c.var.deps, {
-    stafferId,
-    locationId: body.location_uuid,
-    startsAt: body.starts_at,
-    endsAt: body.ends_at,
-    comment: body.comment,
-    class: body.class,
-  });
+  const row = await withFields(FIELDS, () =>
+    blockTime(c.var.deps, {
+      stafferId,
+      locationId: body.location_uuid,
+      startsAt: body.starts_at,
+      endsAt: body.ends_at,
+      comment: body.comment,
+      class: body.class,
+    }),
+  );
   return c.json(renderBlockedSpot(row), 201);
 };

@@ -12,6 +12,8 @@ import {
 } from "../../../lib/responses";
 import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
+import { CART_FIELDS } from "./fields";
+import { withFields } from "../../../lib/request-fields";
 import { CartResponse, CreateCartBody, CUSTOMER_MATCH } from "./schema";
 
 export const route = defineRoute({
@@ -40,30 +42,23 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const items = body.items.map((item, i) => ({
+  const items = body.items.map((item) => ({
     start: Date.parse(item.datetime_start),
     services: item.services.map((s) => ({
       serviceId: s.service_uuid,
       stafferId: s.staffer_uuid,
     })),
-    timeField: `items.${i}.datetime_start`,
   }));
-  const fields = {
-    location: "location_uuid",
-    service: (i: number, j: number) => `items.${i}.services.${j}.service_uuid`,
-    services: (i: number) => `items.${i}.services`,
-    staffer: (i: number, j: number) => `items.${i}.services.${j}.staffer_uuid`,
-    items: "items",
-  };
-  const bookings = await createBookings(c.var.deps, {
-    country: c.var.workspace.country,
-    locationId: body.location_uuid,
-    items,
-    ...clientFields(body),
-    fields,
-    reservationId: body.reservation_uuid,
-    caller: c.var.deps.caller,
-    visitor: c.var.deps.visitor,
-  });
+  const bookings = await withFields(CART_FIELDS, () =>
+    createBookings(c.var.deps, {
+      country: c.var.workspace.country,
+      locationId: body.location_uuid,
+      items,
+      ...clientFields(body),
+      reservationId: body.reservation_uuid,
+      caller: c.var.deps.caller,
+      visitor: c.var.deps.visitor,
+    }),
+  );
   return c.json({ bookings }, 201);
 };

@@ -12,6 +12,8 @@ import {
 } from "../../../lib/responses";
 import { PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
+import { SINGLE_BOOKING_FIELDS } from "./fields";
+import { withFields } from "../../../lib/request-fields";
 import { BookingSchema } from "../../../views/booking-schema";
 import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
 
@@ -45,26 +47,19 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     {
       start: Date.parse(body.reserved_on),
       services: [{ serviceId: body.service_uuid, stafferId: body.staffer_uuid }],
-      timeField: "reserved_on",
     },
   ];
-  const fields = {
-    location: "location_uuid",
-    service: () => "service_uuid",
-    services: () => "service_uuid",
-    staffer: () => "staffer_uuid",
-    items: "reservation_uuid",
-  };
-  const [booking] = await createBookings(c.var.deps, {
-    country: c.var.workspace.country,
-    locationId: body.location_uuid,
-    items,
-    ...clientFields(body),
-    fields,
-    reservationId: body.reservation_uuid,
-    caller: c.var.deps.caller,
-    visitor: c.var.deps.visitor,
-  });
+  const [booking] = await withFields(SINGLE_BOOKING_FIELDS, () =>
+    createBookings(c.var.deps, {
+      country: c.var.workspace.country,
+      locationId: body.location_uuid,
+      items,
+      ...clientFields(body),
+      reservationId: body.reservation_uuid,
+      caller: c.var.deps.caller,
+      visitor: c.var.deps.visitor,
+    }),
+  );
   if (!booking) throw new Error("no booking was created");
   return c.json(booking, 201);
 };

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { withAlternatives } from "../../../availability/alternatives";
 import type { PublicEnv } from "../../../env";
-import { createReservation } from "../../../reservations/create";
+import { createReservation, type ReservationSubject } from "../../../reservations/create";
 import {
   authErrors,
   calendarWriteErrors,
@@ -13,6 +13,11 @@ import {
 } from "../../../lib/responses";
 import { PUBLIC_HOLDS } from "../../../domain/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { ITEM_FIELDS } from "../bookings/fields";
+
+/** The body's names for what a hold can be wrong about: a cart's items, and its ttl. */
+const RESERVATION_FIELDS: FieldNames<ReservationSubject> = { ...ITEM_FIELDS, ttl: "ttl_seconds" };
 
 export const route = defineRoute({
   operationId: "createReservation",
@@ -41,26 +46,22 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const items = body.items.map((item, i) => ({
+  const items = body.items.map((item) => ({
     start: Date.parse(item.datetime_start),
     services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
-    timeField: `items.${i}.datetime_start`,
   }));
   const { visitor, caller } = c.var.deps;
   const publishable = visitor ? { holder: visitor } : undefined;
   try {
-    const reservation = await createReservation(c.var.deps, {
-      locationId: body.location_uuid,
-      items,
-      ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
-      publishable,
-      widgetOnly: caller === "customer",
-      fields: {
-        location: "location_uuid",
-        service: (i, j) => `items.${i}.services.${j}.service_uuid`,
-        staffer: (i, j) => `items.${i}.services.${j}.staffer_uuid`,
-      },
-    });
+    const reservation = await withFields(RESERVATION_FIELDS, () =>
+      createReservation(c.var.deps, {
+        locationId: body.location_uuid,
+        items,
+        ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+        publishable,
+        widgetOnly: caller === "customer",
+      }),
+    );
     return c.json(reservation, 201);
   } catch (error) {
     throw await withAlternatives(c.var.deps.scope, error, {

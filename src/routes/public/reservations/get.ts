@@ -4,7 +4,8 @@ import { findReservation } from "../../../db/queries/reservations";
 import type { PublicEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
-import { isLive, renderReservation } from "../../../reservations/view";
+import { isLive } from "../../../db/queries/reservations";
+import { renderReservation } from "../../../reservations/view";
 import { ReservationPath, ReservationSchema } from "./schema";
 
 export const route = defineRoute({

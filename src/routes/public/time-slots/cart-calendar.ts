@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { parseRange } from "../../../availability/search-range";
+import { withFields } from "../../../lib/request-fields";
 import { firstCartFitPerDay } from "../../../domain/availability";
 import type { PublicEnv } from "../../../env";
 import {
@@ -12,7 +13,13 @@ import {
   notFoundError,
 } from "../../../lib/responses";
 import { loadCart, renderCartDays } from "./cart";
-import { CartCalendarBody, CartSlotsResponse, LocationPath, MAX_RANGE_DAYS } from "./schema";
+import {
+  CartCalendarBody,
+  CartSlotsResponse,
+  LocationPath,
+  MAX_RANGE_DAYS,
+  RANGE_FIELDS,
+} from "./schema";
 
 export const route = defineRoute({
   operationId: "listCartTimeSlots",
@@ -34,7 +41,9 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const range = parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS);
+  const range = await withFields(RANGE_FIELDS, () =>
+    parseRange(body.range_start, body.range_end, MAX_RANGE_DAYS),
+  );
   const { inputs, cart, staffers, price } = await loadCart(c, {
     locationId,
     services: body.services,

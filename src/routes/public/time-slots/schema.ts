@@ -1,10 +1,15 @@
 import { z } from "@hono/zod-openapi";
+import type { RangeSubject } from "../../../availability/search-range";
 import { dateOrInstant, timezone, uuid } from "../../../lib/fields";
+import type { FieldNames } from "../../../lib/request-fields";
 
 /** `YYYY-MM-DD` (whole days in the location's zone) or an instant (src/lib/instant.ts). */
 export const rangeBound = dateOrInstant;
 
 export const MAX_RANGE_DAYS = 62;
+
+/** Both searches (query and body) name the range's end alike. */
+export const RANGE_FIELDS: FieldNames<RangeSubject> = { end: "range_end" };
 
 export const TimeSlotsQuery = z.object({
   service_uuid: uuid("service_uuid"),

@@ -2,6 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import { engineInputs } from "../../../availability/engine-input";
 import { parseRange } from "../../../availability/search-range";
+import { withFields } from "../../../lib/request-fields";
 import { loadAvailability } from "../../../db/queries/availability";
 import {
   instantToLocalDate,
@@ -14,7 +15,13 @@ import { formatMoney } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { fieldError, notFound } from "../../../lib/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../lib/responses";
-import { LocationPath, MAX_RANGE_DAYS, TimeSlotsQuery, TimeSlotsResponse } from "./schema";
+import {
+  LocationPath,
+  MAX_RANGE_DAYS,
+  RANGE_FIELDS,
+  TimeSlotsQuery,
+  TimeSlotsResponse,
+} from "./schema";
 
 export const route = defineRoute({
   operationId: "listTimeSlots",
@@ -38,7 +45,9 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { location_uuid: locationId } = c.req.valid("param");
   const q = c.req.valid("query");
   const ws = c.var.workspace;
-  const range = parseRange(q.range_start, q.range_end, MAX_RANGE_DAYS);
+  const range = await withFields(RANGE_FIELDS, () =>
+    parseRange(q.range_start, q.range_end, MAX_RANGE_DAYS),
+  );
   const loaded = await loadAvailability(c.var.deps.scope, {
     locationId,
     serviceIds: [q.service_uuid],

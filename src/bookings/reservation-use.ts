@@ -1,16 +1,23 @@
-import type { PlanItem } from "../bookings/planner";
-import type { Redemption, ReservationUse } from "../bookings/redemption";
+import type { PlanItem } from "./planner";
+import type { Redemption, ReservationUse } from "./redemption";
 import {
   endReservation,
   findReservation,
+  isLive,
   type ReservationRow,
   reservationStillLive,
 } from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
 import { isGuardFailure } from "../db/constraints";
-import { ApiError, fieldError, RecordChangedError, validationError } from "../lib/errors";
+import type { ItemSubject, Problem } from "../domain/problems";
+import { ApiError, InvalidError, invalid, RecordChangedError } from "../lib/errors";
 import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
-import { isLive } from "./view";
+
+/**
+ * What a booking body can be wrong about when it uses a reservation: its
+ * items as any booking's, how many there are, and the reservation itself.
+ */
+export type RedeemSubject = ItemSubject | { is: "items" } | { is: "reservation" };
 
 const expired = () =>
   new ApiError(
@@ -23,13 +30,6 @@ export interface RedeemRequest {
   locationId: string;
   /** What the body asks for: it must be exactly what the reservation holds. */
   items: PlanItem[];
-  fields: {
-    location: string;
-    service: (item: number, service: number) => string;
-    staffer: (item: number, service: number) => string;
-    /** Where to report a different number of items (the cart's `items`). */
-    items: string;
-  };
 }
 
 /**
@@ -49,37 +49,41 @@ function redeem(
   req: RedeemRequest,
   row: ReservationRow | null,
 ): { items: PlanItem[]; redemption: Redemption } {
-  if (!row) throw fieldError("reservation_uuid", "Unknown reservation.");
+  if (!row) throw invalid({ is: "reservation" }, "Unknown reservation.");
   if (!isLive(row, Date.now())) throw expired();
   const held = heldItems(row);
 
-  const problems: Record<string, string[]> = {};
+  const problems: Problem<RedeemSubject>[] = [];
+  const refuse = (about: RedeemSubject, message: string) =>
+    problems.push({ about, messages: [message] });
   if (req.locationId !== row.locationId) {
-    problems[req.fields.location] = ["Must be the reservation's location."];
+    refuse({ is: "location" }, "Must be the reservation's location.");
   }
   if (req.items.length !== held.length) {
-    problems[req.fields.items] = [
-      `The reservation holds ${held.length} item(s); book all of them.`,
-    ];
+    refuse({ is: "items" }, `The reservation holds ${held.length} item(s); book all of them.`);
   }
   const items = req.items.map((item, i): PlanItem => {
     const h = held[i];
     if (!h) return item;
     if (item.start !== Date.parse(h.datetime_start)) {
-      problems[item.timeField] = [`Must be the reservation's start, ${h.datetime_start}.`];
+      refuse({ is: "start", item: i }, `Must be the reservation's start, ${h.datetime_start}.`);
     }
     if (item.services.length !== h.services.length) {
-      problems[req.fields.service(i, 0)] = [
+      refuse(
+        { is: "service", item: i, service: 0 },
         `The reservation holds ${h.services.length} service(s) in this item.`,
-      ];
+      );
     }
     item.services.forEach((s, j) => {
       const hs = h.services[j];
       if (hs && s.serviceId !== hs.service_uuid) {
-        problems[req.fields.service(i, j)] = ["Must be the reserved service."];
+        refuse({ is: "service", item: i, service: j }, "Must be the reserved service.");
       }
       if (hs && s.stafferId && s.stafferId !== hs.staffer_uuid) {
-        problems[req.fields.staffer(i, j)] = ["Must be the reserved staffer (or left out)."];
+        refuse(
+          { is: "staffer", item: i, service: j },
+          "Must be the reserved staffer (or left out).",
+        );
       }
     });
     return {
@@ -90,7 +94,7 @@ function redeem(
       })),
     };
   });
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (problems.length > 0) throw new InvalidError(problems);
 
   const byCalendar = heldEntriesByCalendar(held);
   const now = Date.now();
