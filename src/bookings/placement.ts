@@ -2,7 +2,7 @@ import type { engineInputs } from "../availability/engine-input";
 import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
 import { MINUTE } from "../domain/duration";
 import type { Subject } from "../domain/problems";
-import { ApiError, fieldError, invalid } from "../lib/errors";
+import { ApiError, invalid } from "../lib/errors";
 import { type PlannedUnit, plannedUnit } from "./planner";
 import type { PlanIds } from "./plan-ids";
 import { ownerColumns } from "../calendar/ids";
@@ -25,17 +25,14 @@ const taken = () => new ApiError("slot_unavailable", "The requested time is not 
  * time (the calendars make the final call when claiming). 422 about `about`
  * for the past or outside working hours (the caller names what was asked for:
  * the start of a reschedule, the service replacing another), 409 when taken.
- * A string names a request field instead (the form callers used before
- * errors named domain things; it goes once they all pass a subject).
  */
 export function assertPlacementsFit(
   inputs: Inputs,
   placements: Placement[],
   now: number,
-  about: Subject | string,
+  about: Subject,
 ) {
-  const refuse = (message: string) =>
-    typeof about === "string" ? fieldError(about, message) : invalid(about, message);
+  const refuse = (message: string) => invalid(about, message);
   for (const p of placements) {
     const staffer = inputs.calendars.get(p.stafferId);
     if (!staffer) throw refuse("The staffer does not work at this location.");

@@ -75,17 +75,6 @@ export function customerCancelRefusals(req: CancelRequest): Problem<CancelSubjec
   ];
 }
 
-/**
- * The same refusals by request field: the form of the cancel use-case until
- * it throws `customerCancelRefusals` and its route names the fields.
- */
-export function customerCancelProblems(req: CancelRequest): Record<string, string[]> {
-  const field = { reason: "cancel_reason", notes: "internal_notes", staffer: "staffer_uuid" };
-  return Object.fromEntries(
-    customerCancelRefusals(req).map(({ about, messages }) => [field[about.is], [...messages]]),
-  );
-}
-
 export interface ReplaceabilityInput extends BookingState {
   /** Services on the booking (resources are not modelled, so every service counts). */
   serviceCount: number;

@@ -1,5 +1,5 @@
-import { type Caller, customerCancelProblems } from "../../domain/booking-rules";
-import { fieldError, validationError } from "../../lib/errors";
+import { type Caller, customerCancelRefusals } from "../../domain/booking-rules";
+import { InvalidError, invalid } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { assertPolicyAllows } from "../policy-window";
@@ -27,15 +27,15 @@ export async function cancelBooking(deps: BookingDeps, bookingId: string, input:
   const byCustomer = input.caller === "customer";
   if (byCustomer) {
     // Refused before anything is read: the body alone decides.
-    const problems = customerCancelProblems(input);
-    if (Object.keys(problems).length > 0) throw validationError(problems);
+    const problems = customerCancelRefusals(input);
+    if (problems.length > 0) throw new InvalidError(problems);
   }
   return changeBooking(deps, bookingId, {
     op: "cancel",
     refs: { stafferId: input.stafferId },
     plan: (loaded, { now }) => {
       if (byCustomer) assertPolicyAllows("cancel", loaded, now);
-      if (input.stafferId && !loaded.staffer) throw fieldError("staffer_uuid", "Unknown staffer.");
+      if (input.stafferId && !loaded.staffer) throw invalid({ is: "staffer" }, "Unknown staffer.");
       return {
         event: "booking-canceled",
         booking: {

@@ -1,11 +1,14 @@
 import { engineInputs } from "../../availability/engine-input";
 import { availabilityRead } from "../../db/queries/availability";
 import { bookingRefs } from "../../db/queries/booking-refs";
-import { fieldError } from "../../lib/errors";
+import { invalid } from "../../lib/errors";
 import { bookedEntry, bookingOwner, entryOf } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { assertPlacementsFit } from "../placement";
+
+/** What a change of staffer can be wrong about: the staffer, the service named. */
+export type ChangeStafferSubject = { is: "staffer" } | { is: "service" };
 
 export interface ChangeStafferInput {
   /** The staffer who takes over. */
@@ -36,7 +39,7 @@ export function changeBookingStaffer(
     },
     plan: (loaded, { now, reads: availability, taken, staff }) => {
       if (serviceId !== undefined && !loaded.services.some((s) => s.serviceId === serviceId)) {
-        throw fieldError("service_uuid", "The booking has no such service.");
+        throw invalid({ is: "service" }, "The booking has no such service.");
       }
       const targets = loaded.services.filter(
         (s) => (serviceId === undefined || s.serviceId === serviceId) && s.stafferId !== stafferId,
@@ -47,8 +50,8 @@ export function changeBookingStaffer(
       if (!inputs) throw new Error("the booking's location vanished");
       for (const s of targets) {
         if (!inputs.performersOf(s.serviceId).some((p) => p.id === stafferId)) {
-          throw fieldError(
-            "staffer_uuid",
+          throw invalid(
+            { is: "staffer" },
             "The staffer must belong to the booking's location, be active and be able to perform the service.",
           );
         }
@@ -63,7 +66,7 @@ export function changeBookingStaffer(
           bufferMin: s.buffer,
         })),
         now,
-        "staffer_uuid",
+        { is: "staffer" },
       );
       // Times stay, so the services keep the resource units they hold; only staffer time moves.
       const handedOver = new Set(targets.map((s) => entryOf(loaded.entries, s)?.id));

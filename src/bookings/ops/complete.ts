@@ -2,18 +2,25 @@ import type { VoucherRow } from "../../db/queries/vouchers";
 import { nothing } from "../../db/reads";
 import { paymentMethodFor } from "../../domain/accounts";
 import { bookingOrderInvoice } from "../../domain/pricing";
-import { validationError } from "../../lib/errors";
+import type { Problem } from "../../domain/problems";
+import { InvalidError } from "../../lib/errors";
 import { assertAccountChangeFits, assertOrderPaymentFits } from "../../lib/money-limits";
 import {
   balancesMoved,
   offeredRead,
   splitTender,
-  tenderVouchers,
+  tenderOffers,
+  type VoucherSubject,
   type VoucherOffer,
   voucherBalanceChanged,
 } from "../../vouchers/tender";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
+
+/** What a complete can be wrong about: the account, the staffer, the amount, the vouchers. */
+export type CompleteSubject =
+  { is: "account" } | { is: "staffer" } | { is: "paid amount" } | VoucherSubject;
+const ACCOUNT: CompleteSubject = { is: "account" };
 
 export interface CompleteInput {
   /** The account the payment is credited to. */
@@ -42,17 +49,18 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
     // The offered vouchers, read in the booking's own batch (checked where the plan asks).
     reads: (scope) => (offers.length > 0 ? offeredRead(scope, offers) : nothing([])),
     plan: (loaded, { now, reads: offered, previous }) => {
-      const problems: Record<string, string[]> = {};
+      const problems: Problem<CompleteSubject>[] = [];
       const account = loaded.account;
-      if (!account) problems.account_uuid = ["Unknown account."];
+      if (!account) problems.push({ about: ACCOUNT, messages: ["Unknown account."] });
       else if (account.locationId !== loaded.booking.locationId) {
-        problems.account_uuid = ["The account belongs to another location."];
+        problems.push({ about: ACCOUNT, messages: ["The account belongs to another location."] });
       }
-      if (input.stafferId && !loaded.staffer) problems.staffer_uuid = ["Unknown staffer."];
-      if (!account || Object.keys(problems).length > 0) throw validationError(problems);
-      const tender = tenderVouchers(offers, offered);
+      if (input.stafferId && !loaded.staffer)
+        problems.push({ about: { is: "staffer" }, messages: ["Unknown staffer."] });
+      if (!account || problems.length > 0) throw new InvalidError(problems);
+      const tender = tenderOffers(offers, offered);
       // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
-      if (previous && balancesMoved(tenderVouchers(offers, previous), tender))
+      if (previous && balancesMoved(tenderOffers(offers, previous), tender))
         throw voucherBalanceChanged();
 
       const orderTotal = bookingOrderInvoice(loaded).total;
@@ -72,9 +80,9 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       // Each complete of a cart adds to one order and every payment to one account: sums of
       // many requests, each within its cap, that must still stay exact (below 2^53).
       const paidSoFar = loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount;
-      assertOrderPaymentFits(paidSoFar, paid, "paid_amount");
+      assertOrderPaymentFits(paidSoFar, paid, { is: "paid amount" });
       const credits = split.account > 0 || split.voucher === 0;
-      if (credits) assertAccountChangeFits(account.balance, split.account);
+      if (credits) assertAccountChangeFits(account.balance, split.account, ACCOUNT);
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;

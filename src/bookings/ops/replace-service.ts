@@ -5,12 +5,16 @@ import { whyNotReplaceable } from "../../domain/booking-rules";
 import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
 import { MINUTE } from "../../domain/duration";
 import { bookingOrderInvoice } from "../../domain/pricing";
-import { ApiError, fieldError } from "../../lib/errors";
+import { ApiError, invalid } from "../../lib/errors";
 import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, unitsFor } from "../placement";
 import { LACKS_RESOURCE, lacksResource } from "../prepare";
+
+/** What replacing a service can be wrong about: the service asked for. */
+export type ReplaceServiceSubject = { is: "service" };
+const SERVICE: ReplaceServiceSubject = { is: "service" };
 
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
 export function replaceBookingService(deps: BookingDeps, bookingId: string, serviceId: string) {
@@ -40,18 +44,18 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         throw new ApiError("booking_not_replaceable", reason ?? "The booking has no service.");
 
       const service = availability.services[0];
-      if (!service) throw fieldError("service_uuid", "Unknown service.");
+      if (!service) throw invalid(SERVICE, "Unknown service.");
       if (!availability.offeredAt.has(serviceId))
-        throw fieldError("service_uuid", "The service is not offered at this location.");
+        throw invalid(SERVICE, "The service is not offered at this location.");
       const inputs = engineInputs(availability, {
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
         extraBusy: taken,
         holdsYield: staff,
       });
       if (!inputs?.performersOf(serviceId).some((p) => p.id === current.stafferId)) {
-        throw fieldError("service_uuid", "The booking's staffer cannot perform this service here.");
+        throw invalid(SERVICE, "The booking's staffer cannot perform this service here.");
       }
-      if (lacksResource(inputs, serviceId)) throw fieldError("service_uuid", LACKS_RESOURCE);
+      if (lacksResource(inputs, serviceId)) throw invalid(SERVICE, LACKS_RESOURCE);
       const buffer = bufferOf(service);
       const placement = {
         serviceId,
@@ -60,7 +64,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         durationMin: service.duration,
         bufferMin: buffer,
       };
-      assertPlacementsFit(inputs, [placement], now, "service_uuid");
+      assertPlacementsFit(inputs, [placement], now, SERVICE);
       const units = unitsFor(inputs, [placement], ids)[0] ?? [];
 
       const columns = {

@@ -8,6 +8,9 @@ import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, unitsFor } from "../placement";
 import { assertPolicyAllows } from "../policy-window";
 
+/** What a reschedule can be wrong about: the new start. */
+export type RescheduleSubject = { is: "start" };
+
 export interface RescheduleInput {
   /** The booking's new start, epoch ms. */
   start: number;
@@ -54,7 +57,7 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
         durationMin: s.duration,
         bufferMin: s.buffer,
       }));
-      assertPlacementsFit(inputs, placements, now, "reserved_on");
+      assertPlacementsFit(inputs, placements, now, { is: "start" });
       const units = unitsFor(inputs, placements, ids);
       const moved = loaded.services.map((s, i) => ({
         ...s,

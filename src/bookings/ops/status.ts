@@ -1,6 +1,9 @@
-import { fieldError } from "../../lib/errors";
+import { invalid } from "../../lib/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
+
+/** What a status change can be wrong about: the status named. */
+export type StatusSubject = { is: "status" };
 
 export function setBookingStatus(deps: BookingDeps, bookingId: string, statusId: string) {
   return changeBooking(deps, bookingId, {
@@ -8,7 +11,7 @@ export function setBookingStatus(deps: BookingDeps, bookingId: string, statusId:
     refs: { statusId },
     plan: (loaded) => {
       if (!loaded.newStatus)
-        throw fieldError("status_uuid", "Not one of the workspace's booking statuses.");
+        throw invalid({ is: "status" }, "Not one of the workspace's booking statuses.");
       return { event: "booking-status-changed", booking: { statusId }, status: loaded.newStatus };
     },
   });

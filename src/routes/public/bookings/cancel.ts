@@ -1,10 +1,19 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { CancelSubject } from "../../../domain/booking-rules";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, CancelBody } from "./schema";
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<CancelSubject> = {
+  reason: "cancel_reason",
+  notes: "internal_notes",
+  staffer: "staffer_uuid",
+};
 
 export const route = defineRoute({
   operationId: "cancelBooking",
@@ -29,11 +38,13 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await cancelBooking(c.var.deps, bookingId, {
-    cancelReason: body.cancel_reason,
-    internalNotes: body.internal_notes,
-    stafferId: body.staffer_uuid,
-    caller: c.var.deps.caller,
-  });
+  const booking = await withFields(FIELDS, () =>
+    cancelBooking(c.var.deps, bookingId, {
+      cancelReason: body.cancel_reason,
+      internalNotes: body.internal_notes,
+      stafferId: body.staffer_uuid,
+      caller: c.var.deps.caller,
+    }),
+  );
   return c.json(booking, 200);
 };

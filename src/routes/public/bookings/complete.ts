@@ -1,11 +1,14 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { CompleteSubject } from "../../../bookings/ops/complete";
 import { completeBooking } from "../../../bookings/ops/complete";
 import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { PaymentVouchers, voucherOffers } from "../orders/schema";
+import { voucherFields } from "../../../vouchers/tender";
 import { BookingPath, CompleteBody } from "./schema";
 
 const CompleteWithVouchers = CompleteBody.extend({
@@ -14,6 +17,14 @@ const CompleteWithVouchers = CompleteBody.extend({
       "Vouchers that pay first (each up to its amount or balance) out of paid_amount; account_uuid takes the rest",
   }),
 }).openapi("CompleteBookingWithVouchers");
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<CompleteSubject> = {
+  account: "account_uuid",
+  staffer: "staffer_uuid",
+  "paid amount": "paid_amount",
+  ...voucherFields("vouchers"),
+};
 
 export const route = defineRoute({
   operationId: "completeBooking",
@@ -42,12 +53,14 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await completeBooking(c.var.deps, bookingId, {
-    accountId: body.account_uuid,
-    internalNotes: body.internal_notes,
-    paidAmount: body.paid_amount,
-    stafferId: body.staffer_uuid,
-    vouchers: voucherOffers(body.vouchers),
-  });
+  const booking = await withFields(FIELDS, () =>
+    completeBooking(c.var.deps, bookingId, {
+      accountId: body.account_uuid,
+      internalNotes: body.internal_notes,
+      paidAmount: body.paid_amount,
+      stafferId: body.staffer_uuid,
+      vouchers: voucherOffers(body.vouchers),
+    }),
+  );
   return c.json(booking, 200);
 };

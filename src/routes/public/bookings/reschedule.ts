@@ -1,10 +1,15 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { RescheduleSubject } from "../../../bookings/ops/reschedule";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, RescheduleBody } from "./schema";
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
 
 export const route = defineRoute({
   operationId: "rescheduleBooking",
@@ -30,10 +35,12 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await rescheduleBooking(c.var.deps, bookingId, {
-    start: Date.parse(body.reserved_on),
-    notifyOnReschedule: body.is_send_notification_on_reschedule,
-    heldToPolicy: c.var.deps.caller === "customer",
-  });
+  const booking = await withFields(FIELDS, () =>
+    rescheduleBooking(c.var.deps, bookingId, {
+      start: Date.parse(body.reserved_on),
+      notifyOnReschedule: body.is_send_notification_on_reschedule,
+      heldToPolicy: c.var.deps.caller === "customer",
+    }),
+  );
   return c.json(booking, 200);
 };

@@ -1,10 +1,15 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { ReplaceServiceSubject } from "../../../bookings/ops/replace-service";
 import { replaceBookingService } from "../../../bookings/ops/replace-service";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, ReplaceServiceBody } from "./schema";
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<ReplaceServiceSubject> = { service: "service_uuid" };
 
 export const route = defineRoute({
   operationId: "replaceBookingServices",
@@ -29,6 +34,8 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await replaceBookingService(c.var.deps, bookingId, body.service_uuid);
+  const booking = await withFields(FIELDS, () =>
+    replaceBookingService(c.var.deps, bookingId, body.service_uuid),
+  );
   return c.json(booking, 200);
 };

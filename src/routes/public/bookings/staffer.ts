@@ -1,10 +1,18 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { ChangeStafferSubject } from "../../../bookings/ops/change-staffer";
 import { changeBookingStaffer } from "../../../bookings/ops/change-staffer";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, ChangeStafferBody } from "./schema";
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<ChangeStafferSubject> = {
+  staffer: "staffer_uuid",
+  service: "service_uuid",
+};
 
 export const route = defineRoute({
   operationId: "changeBookingStaffer",
@@ -29,9 +37,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await changeBookingStaffer(c.var.deps, bookingId, {
-    stafferId: body.staffer_uuid,
-    serviceId: body.service_uuid,
-  });
+  const booking = await withFields(FIELDS, () =>
+    changeBookingStaffer(c.var.deps, bookingId, {
+      stafferId: body.staffer_uuid,
+      serviceId: body.service_uuid,
+    }),
+  );
   return c.json(booking, 200);
 };

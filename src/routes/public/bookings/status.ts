@@ -1,10 +1,15 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import type { StatusSubject } from "../../../bookings/ops/status";
 import { setBookingStatus } from "../../../bookings/ops/status";
 import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, StatusBody } from "./schema";
+
+/** Where the body carries what the change can be refused about. */
+const FIELDS: FieldNames<StatusSubject> = { status: "status_uuid" };
 
 export const route = defineRoute({
   operationId: "setBookingStatus",
@@ -28,6 +33,8 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await setBookingStatus(c.var.deps, bookingId, body.status_uuid);
+  const booking = await withFields(FIELDS, () =>
+    setBookingStatus(c.var.deps, bookingId, body.status_uuid),
+  );
   return c.json(booking, 200);
 };
