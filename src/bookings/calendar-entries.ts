@@ -5,8 +5,9 @@
  */
 import type { CalendarClaim } from "../calendar/client";
 import { entryRow } from "../calendar/entry-rows";
-import { calendarIdOf, type CalendarOwnerColumns } from "../calendar/ids";
+import { calendarIdOf } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
+import type { EntryRow } from "../db/queries/booking-change";
 import { MINUTE } from "../domain/duration";
 import type { PlannedBooking, PlannedUnit } from "./planner";
 
@@ -61,13 +62,6 @@ export const claimEntry = (e: {
   start: e.startsAt,
   end: e.endsAt,
 });
-
-type EntryRow = CalendarOwnerColumns & {
-  id: string;
-  sourceId: string;
-  startsAt: number;
-  endsAt: number;
-};
 
 /**
  * One claim per calendar (staffer or resource unit) touched by a change of

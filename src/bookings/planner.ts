@@ -132,7 +132,11 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
         const buffer = bufferOf(row);
-        const busy = { start: p.start, end: p.end + buffer * MINUTE, kind: "booking" as const };
+        const busy: BusyInterval = {
+          start: p.start,
+          end: p.end + buffer * MINUTE,
+          kind: "booking",
+        };
         calendars.get(p.stafferId)?.busy.push(busy);
         for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
         return {

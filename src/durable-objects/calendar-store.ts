@@ -1,7 +1,7 @@
-import { type EntryRow, toEntry } from "../calendar/ledger";
+import { type RawEntryRow, toEntry } from "../calendar/ledger";
 import type { CalendarEntry, DisplacedEntry } from "../calendar/types";
 
-type Row = EntryRow & Record<string, SqlStorageValue>;
+type Row = RawEntryRow & Record<string, SqlStorageValue>;
 
 /** Columns as the D1 mirror names them, so one row mapper serves both sides. */
 const SELECT =

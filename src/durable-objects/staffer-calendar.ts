@@ -9,6 +9,7 @@ import type {
   Settlement,
 } from "../calendar/types";
 import { HOLD_TTL_MS } from "../calendar/types";
+import type { Interval } from "../domain/availability";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { CalendarStore } from "./calendar-store";
@@ -168,7 +169,7 @@ export class StafferCalendar extends DurableObject<Env> {
   }
 
   /** Every live entry (confirmed or held) overlapping [start, end), or all. */
-  entries(range?: { start: number; end: number }): CalendarEntry[] {
+  entries(range?: Interval): CalendarEntry[] {
     const now = Date.now();
     return range ? this.store.overlapping(range.start, range.end, now) : this.store.all(now);
   }

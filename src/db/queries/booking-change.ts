@@ -8,6 +8,7 @@ import type { Statement } from "../statement";
 
 type BookingRow = typeof bookings.$inferSelect;
 type ServiceRow = typeof bookingServices.$inferSelect;
+/** A `calendar_entries` row: a `BusyInterval` with its identity and owner columns, as D1 stores it. */
 export type EntryRow = typeof calendarEntries.$inferSelect;
 
 /** Columns a change may set on a booking (its version and last change move by themselves). */
