@@ -7,7 +7,7 @@ import type { CalendarClaim } from "../calendar/client";
 import { entryRow } from "../calendar/entry-rows";
 import { calendarIdOf } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
-import type { EntryRow } from "../db/queries/booking-change";
+import type { EntryRow } from "../db/schema";
 import { MINUTE } from "../domain/duration";
 import type { PlannedBooking, PlannedUnit } from "./planner";
 

@@ -9,7 +9,7 @@ import type { CalendarEntry } from "./types";
 /**
  * A calendar entry as raw SQL returns it (snake_case), from D1 or from the
  * object's own SQLite (which aliases its columns to these): not the drizzle row
- * (`EntryRow` in src/db/queries/booking-change.ts), and `toEntry` makes it the
+ * (`EntryRow` in src/db/schema/calendar.ts), and `toEntry` makes it the
  * one in-memory shape, `CalendarEntry`.
  */
 export interface RawEntryRow {
