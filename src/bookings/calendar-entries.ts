@@ -8,7 +8,7 @@ import { entryRow } from "../calendar/entry-rows";
 import { calendarIdOf } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
 import type { EntryRow } from "../db/schema";
-import { MINUTE } from "../domain/duration";
+import { busyEnd } from "../domain/duration";
 import type { PlannedBooking, PlannedUnit } from "./planner";
 
 /** Calendar entry of a booked service: its staffer's interval starting at the service's start. */
@@ -35,7 +35,7 @@ const bookedRow = (at: At & { bookingId: string }, calendarId: string, s: Booked
     kind: "booking",
     source: at.bookingId,
     start: s.reservedOn,
-    end: s.reservedUntil + s.buffer * MINUTE,
+    end: busyEnd(s.reservedUntil, s.buffer),
   });
 
 /** The `calendar_entries` row of a booked service in its staffer's calendar. */
@@ -91,7 +91,7 @@ export function plannedEntries(
         kind,
         source: source ?? booking.id,
         start: s.start,
-        end: s.end + s.buffer * MINUTE,
+        end: busyEnd(s.end, s.buffer),
       };
       return [
         { calendarId: s.stafferId, entry: { id: s.id, ...at } },

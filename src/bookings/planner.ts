@@ -9,7 +9,7 @@ import {
   type StafferCalendarInput,
 } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
-import { MINUTE } from "../domain/duration";
+import { busyEnd } from "../domain/duration";
 import { ApiError, fieldError } from "../lib/errors";
 import type { PlanIds } from "./plan-ids";
 
@@ -134,7 +134,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         const buffer = bufferOf(row);
         const busy: BusyInterval = {
           start: p.start,
-          end: p.end + buffer * MINUTE,
+          end: busyEnd(p.end, buffer),
           kind: "booking",
         };
         calendars.get(p.stafferId)?.busy.push(busy);
