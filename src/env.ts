@@ -32,7 +32,7 @@ export interface WorkspaceVariables extends RequestVariables {
   scope: Scope;
   /** The workspace's currency and locale and the request's origin, for rendering. */
   render: RenderContext;
-  /** The verified key: its kind decides the scope, CORS and the policy a request is held to. */
+  /** The verified key: its kind decides the scope, CORS and the policy a request is bound by. */
   apiKey: AuthenticatedKey;
 }
 

@@ -5,7 +5,7 @@ type At = { workspaceId: string; locationId: string };
 
 /**
  * The `calendar_entries` row of an entry of a calendar (a staffer's or a
- * resource unit's): D1 keeps exactly what the claim held, under the same id.
+ * resource unit's): D1 keeps exactly what the claim carries, under the same id.
  */
 export const entryRow = (at: At, calendarId: string, entry: CalendarEntry) => ({
   id: entry.id,

@@ -139,7 +139,7 @@ export class StafferCalendar extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => this.store.confirm(holdId));
   }
 
-  /** The write certainly did not reach D1 (its batch rolled back): drop what it held. */
+  /** The write certainly did not reach D1 (its batch rolled back): drop what it claimed. */
   release(holdId: string): void {
     this.ctx.storage.transactionSync(() => this.store.release(holdId));
   }
@@ -168,7 +168,7 @@ export class StafferCalendar extends DurableObject<Env> {
     return { committed };
   }
 
-  /** Every live entry (confirmed or held) overlapping [start, end), or all. */
+  /** Every live entry (confirmed or claimed by a write in flight) overlapping [start, end), or all. */
   entries(range?: Interval): CalendarEntry[] {
     const now = Date.now();
     return range ? this.store.overlapping(range.start, range.end, now) : this.store.all(now);

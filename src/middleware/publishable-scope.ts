@@ -7,7 +7,7 @@ import { answeringRoute, type RouteSpec } from "./exact-routes";
  * What a publishable key may do: what a booking widget needs and nothing
  * else. Reading the catalogue and free time, holding a slot, booking, and
  * looking after one booking whose uuid the customer holds (the uuid is their
- * capability; cancel and reschedule are held to the location's policy).
+ * capability; cancel and reschedule are bound by the location's policy).
  * Everything else (customers, orders, lists of bookings, webhooks, writes to
  * the catalogue, other lifecycle changes) is refused: the key is public.
  * Paths are OpenAPI paths relative to the public API; parameter names do not matter.
