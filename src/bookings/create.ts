@@ -79,7 +79,7 @@ export interface CreateRequest {
 
 /**
  * Creates one order with one booking per item: 3 D1 round trips (auth, one
- * read batch, one write batch) plus one claim per affected staffer calendar.
+ * read batch, one write batch) plus one claim per affected calendar (staffer or resource unit).
  */
 export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   try {

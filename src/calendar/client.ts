@@ -13,7 +13,7 @@ import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
 /** The calendar object of a staffer or of one resource unit (see `./ids`). */
 export function calendarFor(env: Env, workspaceId: string, calendarId: string) {
-  return env.STAFFER_CALENDAR.get(env.STAFFER_CALENDAR.idFromName(`${workspaceId}/${calendarId}`));
+  return env.CALENDARS.get(env.CALENDARS.idFromName(`${workspaceId}/${calendarId}`));
 }
 
 export interface CalendarClaim {

@@ -39,7 +39,7 @@ const MAX_REPLACING_WAIT_MS = 1_000;
  * confirms; a hold nobody confirms is settled against D1 (behind a fence) by
  * the alarm, never simply dropped. See docs/concurrency.md.
  */
-export class StafferCalendar extends DurableObject<Env> {
+export class Calendar extends DurableObject<Env> {
   private readonly store: CalendarStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
