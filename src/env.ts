@@ -31,7 +31,7 @@ export interface RequestVariables {
 /** Set for public API calls once the API key verified (`requireApiKey`, then `requestDeps`). */
 export interface WorkspaceVariables extends RequestVariables {
   workspace: AuthenticatedWorkspace;
-  /** The verified key: its kind decides the scope, CORS and the policy a request is held to. */
+  /** The verified key: its kind decides the scope, CORS and the policy a request is bound by. */
   apiKey: AuthenticatedKey;
   /** What the request's use-cases need, built once per request (`requestDeps`). */
   deps: RequestDeps;

@@ -7,7 +7,7 @@ import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
 import type { WebhookMessage } from "./webhooks/messages";
 
-export { StafferCalendar } from "./durable-objects/staffer-calendar";
+export { Calendar } from "./durable-objects/calendar";
 
 const app = createApp();
 

@@ -6,7 +6,7 @@
  * `wrangler dev` runs this file instead, with the same wrangler.toml.
  */
 import worker from "../../src/index";
-import { StafferCalendar as Calendar } from "../../src/durable-objects/staffer-calendar";
+import { Calendar as BaseCalendar } from "../../src/durable-objects/calendar";
 import type { Env } from "../../src/env";
 
 /** The delay, from `--var DISTANCE_MS:<ms>` (bench/distance.ts sets it); 25 ms by default. */
@@ -85,9 +85,9 @@ function farEnv(env: Env): Env {
     wrapped = {
       ...env,
       DB: farD1(env.DB),
-      STAFFER_CALENDAR: farNamespace(
-        env.STAFFER_CALENDAR as unknown as DurableObjectNamespace,
-      ) as unknown as Env["STAFFER_CALENDAR"],
+      CALENDARS: farNamespace(
+        env.CALENDARS as unknown as DurableObjectNamespace,
+      ) as unknown as Env["CALENDARS"],
     };
     cache.set(env, wrapped);
   }
@@ -95,7 +95,7 @@ function farEnv(env: Env): Env {
 }
 
 /** The calendar object's own D1 calls (its first load, settlements) are far too. */
-export class StafferCalendar extends Calendar {
+export class Calendar extends BaseCalendar {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, farEnv(env));
   }

@@ -1,5 +1,5 @@
 import { calendarIdOf } from "../calendar/ids";
-import type { EntryRow } from "../db/queries/booking-change";
+import type { EntryRow } from "../db/schema";
 
 /** Which of the booking's entries go and which come (an entry kept as it was is neither). */
 export function busyMoves(before: EntryRow[], after: EntryRow[] | undefined) {

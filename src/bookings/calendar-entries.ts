@@ -4,10 +4,11 @@
  * that needs resources, one unit's of each (the same interval).
  */
 import type { CalendarClaim } from "../calendar/client";
-import { entryRow } from "../calendar/entry-rows";
-import { calendarIdOf, type CalendarOwnerColumns } from "../calendar/ids";
+import { type EntryOwner, entryRow } from "../calendar/entry-rows";
+import { calendarIdOf } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
-import { MINUTE } from "../domain/duration";
+import type { EntryRow } from "../db/schema";
+import { busyEnd } from "../domain/duration";
 import type { PlannedBooking, PlannedUnit } from "./planner";
 
 /** Calendar entry of a booked service: its staffer's interval starting at the service's start. */
@@ -16,10 +17,14 @@ export const entryOf = <E extends { stafferId: string | null; startsAt: number }
   service: { stafferId: string; reservedOn: number },
 ) => entries.find((e) => e.stafferId === service.stafferId && e.startsAt === service.reservedOn);
 
-type At = { workspaceId: string; locationId: string };
+/** Whose entries a booking's are: its workspace, location and itself (their `source`). */
+type BookingOwner = EntryOwner & { bookingId: string };
 
-/** Whose entries a booking's are: its workspace, location and itself. */
-export const bookingOwner = (b: { id: string; workspaceId: string; locationId: string }) => ({
+export const bookingOwner = (b: {
+  id: string;
+  workspaceId: string;
+  locationId: string;
+}): BookingOwner => ({
   workspaceId: b.workspaceId,
   locationId: b.locationId,
   bookingId: b.id,
@@ -28,25 +33,25 @@ export const bookingOwner = (b: { id: string; workspaceId: string; locationId: s
 type BookedTime = { reservedOn: number; reservedUntil: number; buffer: number };
 
 /** A booked service's time in one calendar: from its start until its end plus buffer. */
-const bookedRow = (at: At & { bookingId: string }, calendarId: string, s: BookedTime, id: string) =>
-  entryRow(at, calendarId, {
+const bookedRow = (owner: BookingOwner, calendarId: string, s: BookedTime, id: string) =>
+  entryRow(owner, calendarId, {
     id,
     kind: "booking",
-    source: at.bookingId,
+    source: owner.bookingId,
     start: s.reservedOn,
-    end: s.reservedUntil + s.buffer * MINUTE,
+    end: busyEnd(s.reservedUntil, s.buffer),
   });
 
 /** The `calendar_entries` row of a booked service in its staffer's calendar. */
 export const bookedEntry = (
-  at: At & { bookingId: string },
+  owner: BookingOwner,
   s: BookedTime & { stafferId: string },
   id: string = crypto.randomUUID(),
-) => bookedRow(at, s.stafferId, s, id);
+) => bookedRow(owner, s.stafferId, s, id);
 
 /** The `calendar_entries` row of one resource unit a booked service takes: the same interval. */
-export const unitEntry = (at: At & { bookingId: string }, s: BookedTime, unit: PlannedUnit) =>
-  bookedRow(at, unit.calendarId, s, unit.entryId);
+export const unitEntry = (owner: BookingOwner, s: BookedTime, unit: PlannedUnit) =>
+  bookedRow(owner, unit.calendarId, s, unit.entryId);
 
 /** The same busy time as an entry of a calendar claim. */
 export const claimEntry = (e: {
@@ -61,13 +66,6 @@ export const claimEntry = (e: {
   start: e.startsAt,
   end: e.endsAt,
 });
-
-type EntryRow = CalendarOwnerColumns & {
-  id: string;
-  sourceId: string;
-  startsAt: number;
-  endsAt: number;
-};
 
 /**
  * One claim per calendar (staffer or resource unit) touched by a change of
@@ -93,15 +91,15 @@ export function plannedEntries(
 ): { calendarId: string; entry: CalendarEntry }[] {
   return bookings.flatMap((booking) =>
     booking.services.flatMap((s) => {
-      const at = {
+      const busy: Omit<CalendarEntry, "id"> = {
         kind,
         source: source ?? booking.id,
         start: s.start,
-        end: s.end + s.buffer * MINUTE,
+        end: busyEnd(s.end, s.buffer),
       };
       return [
-        { calendarId: s.stafferId, entry: { id: s.id, ...at } },
-        ...s.units.map((u) => ({ calendarId: u.calendarId, entry: { id: u.entryId, ...at } })),
+        { calendarId: s.stafferId, entry: { id: s.id, ...busy } },
+        ...s.units.map((u) => ({ calendarId: u.calendarId, entry: { id: u.entryId, ...busy } })),
       ];
     }),
   );

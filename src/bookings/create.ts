@@ -77,7 +77,7 @@ export type BookingSubject = RedeemSubject | { is: "phone" } | { is: "form"; fie
 
 /**
  * Creates one order with one booking per item: 3 D1 round trips (auth, one
- * read batch, one write batch) plus one claim per affected staffer calendar.
+ * read batch, one write batch) plus one claim per affected calendar (staffer or resource unit).
  */
 export async function createBookings(deps: BookingDeps, req: CreateRequest) {
   try {
@@ -120,8 +120,8 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     VisitorQuota.read(scope, bookingQuota(scope, req.visitor)),
   ]);
   // Read in the same batch; the body must ask for exactly what it holds (422), while it lives (409).
-  const held = reservation?.redeem(loaded.reservation);
-  const redeem = held?.redemption;
+  const redeemed = reservation?.redeem(loaded.reservation);
+  const redeem = redeemed?.redemption;
   // A reservation's time is the booking's to take: not in its way, its units tried first.
   const inputs = engineInputs(
     loaded,
@@ -183,7 +183,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   await rendezvous(read);
 
   const plan = () => {
-    const planned = planAround(held?.items ?? req.items, deps.staff, {
+    const planned = planAround(redeemed?.items ?? req.items, deps.staff, {
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
@@ -222,7 +222,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       replan: (refusal) => !redeem && retries.learn(refusal),
     });
   } catch (error) {
-    await cap?.explain(error, (held?.items ?? req.items).length);
+    await cap?.explain(error, (redeemed?.items ?? req.items).length);
     throw redeem ? await redeem.explain(error) : error;
   }
 }

@@ -5,7 +5,7 @@ import type { RenderContext } from "../views/booking";
 
 /**
  * What a booking use-case needs besides its inputs: the workspace's D1 scope,
- * the Worker's bindings (the staffer calendars) and how to render the result.
+ * the Worker's bindings (the calendar objects) and how to render the result.
  */
 export interface BookingDeps {
   scope: Scope;

@@ -1,6 +1,6 @@
 import type { engineInputs } from "../availability/engine-input";
 import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
-import { MINUTE } from "../domain/duration";
+import { busyLength } from "../domain/duration";
 import type { Subject } from "../domain/problems";
 import { ApiError, invalid } from "../lib/errors";
 import { type PlannedUnit, plannedUnit } from "./planner";
@@ -66,7 +66,7 @@ export function unitsFor(
   const resources = new Map(inputs.resources.map((r) => [r.id, prepareResource(r)]));
   const given: TakenUnits = new Map();
   return placements.map((p, i) => {
-    const end = p.start + (p.durationMin + p.bufferMin) * MINUTE;
+    const end = p.start + busyLength(p.durationMin, p.bufferMin);
     const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given);
     if (!ids) throw taken();
     return ids.map((id) =>

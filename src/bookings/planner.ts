@@ -9,7 +9,7 @@ import {
   type StafferCalendarInput,
 } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
-import { MINUTE } from "../domain/duration";
+import { busyEnd } from "../domain/duration";
 import type { ItemSubject } from "../domain/problems";
 import { ApiError, type InvalidError, invalid } from "../lib/errors";
 import type { PlanIds } from "./plan-ids";
@@ -131,7 +131,11 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
         const row = services[position]?.row;
         if (!row) throw new Error("placement does not match the services");
         const buffer = bufferOf(row);
-        const busy = { start: p.start, end: p.end + buffer * MINUTE, kind: "booking" as const };
+        const busy: BusyInterval = {
+          start: p.start,
+          end: busyEnd(p.end, buffer),
+          kind: "booking",
+        };
         calendars.get(p.stafferId)?.busy.push(busy);
         for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
         return {

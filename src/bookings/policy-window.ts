@@ -5,7 +5,7 @@ import { ApiError } from "../lib/errors";
 /**
  * Refuses a customer's (publishable key's) cancel or reschedule once the
  * location's offset before the booking's start has passed. Staff (secret
- * keys) are never held to it, so callers ask only when the request is.
+ * keys) are never bound by it, so callers ask only when the request is.
  */
 export function assertPolicyAllows(
   action: "cancel" | "change",

@@ -71,7 +71,7 @@ export function budgeted<N extends object>(ns: N, budget: CalendarBudget): N {
 }
 
 /** The request's budget; outside a request (jobs, direct calls in tests) a fresh one per write. */
-export const budgetOf = (env: { STAFFER_CALENDAR: object }): CalendarBudget => {
-  const ns: WithBudget = env.STAFFER_CALENDAR;
+export const budgetOf = (env: { CALENDARS: object }): CalendarBudget => {
+  const ns: WithBudget = env.CALENDARS;
   return ns[BUDGET] ?? new CalendarBudget();
 };

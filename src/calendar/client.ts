@@ -13,7 +13,7 @@ import type { CalendarEntry, ClaimResult, DisplacedEntry } from "./types";
 
 /** The calendar object of a staffer or of one resource unit (see `./ids`). */
 export function calendarFor(env: Env, workspaceId: string, calendarId: string) {
-  return env.STAFFER_CALENDAR.get(env.STAFFER_CALENDAR.idFromName(`${workspaceId}/${calendarId}`));
+  return env.CALENDARS.get(env.CALENDARS.idFromName(`${workspaceId}/${calendarId}`));
 }
 
 export interface CalendarClaim {
@@ -68,8 +68,8 @@ function claimOn(env: Env, workspaceId: string, holdId: string, claim: CalendarC
 
 /**
  * The problem of a set of claims, as the error to throw; null when every
- * claim holds. A record changing under the write outranks a taken slot,
- * whichever calendar sorts first: time held by another write of the same
+ * claim is granted. A record changing under the write outranks a taken slot,
+ * whichever calendar sorts first: time claimed by another write of the same
  * record (a concurrent change of this booking) is not someone else's, so
  * the write must replan on fresh state rather than answer 409.
  */
@@ -101,7 +101,7 @@ function refusalOf(
 /** What one plan of a write claims and writes, and what the write answers once committed. */
 export interface PlannedWrite<T> {
   claims: CalendarClaim[];
-  /** The D1 batch, built once the time is held (so its guards read the clock then). */
+  /** The D1 batch, built once the time is claimed (so its guards read the clock then). */
   build: () => Statement[];
   value: T;
 }
@@ -144,7 +144,7 @@ function assertFits(planned: PlannedWrite<unknown>) {
 class Claims {
   readonly holdId = crypto.randomUUID();
   /** Per calendar: the granted claim, and the publishable holds it took over. */
-  readonly held = new Map<
+  readonly granted = new Map<
     string,
     { claim: CalendarClaim; stub: Stub; displaced: DisplacedEntry[] }
   >();
@@ -157,23 +157,23 @@ class Claims {
     private readonly budget: CalendarBudget,
   ) {}
 
-  /** Gives back what the listed calendars hold (the write certainly did not reach D1). */
+  /** Gives back what the listed calendars granted (the write certainly did not reach D1). */
   async release(calendarIds: string[]): Promise<void> {
     const stubs = calendarIds.flatMap((id) => {
-      const h = this.held.get(id);
-      this.held.delete(id);
-      return h ? [h.stub] : [];
+      const g = this.granted.get(id);
+      this.granted.delete(id);
+      return g ? [g.stub] : [];
     });
     this.budget.ended(stubs.length);
     await Promise.allSettled(stubs.map((stub) => stub.release(this.holdId)));
   }
 
-  releaseAll = () => this.release([...this.held.keys()]);
+  releaseAll = () => this.release([...this.granted.keys()]);
 
   /** Stops here when the budget does not allow claiming these calendars. */
   private afford(claims: CalendarClaim[]) {
     const ids = claims.map((c) => c.calendarId);
-    if (this.budget.fits(ids, this.held.size)) return;
+    if (this.budget.fits(ids, this.granted.size)) return;
     throw this.last ?? new RecordChangedError();
   }
 
@@ -188,17 +188,17 @@ class Claims {
   }
 
   /**
-   * Claims every calendar of `write` not held yet, all at once (one hop
-   * however many); the refusal, or null when all of `write` is held.
+   * Claims every calendar of `write` not granted yet, all at once (one hop
+   * however many); the refusal, or null when all of `write` is granted.
    */
   async together(write: CalendarClaim[]): Promise<unknown> {
-    const wanted = write.filter((c) => !this.held.has(c.calendarId));
+    const wanted = write.filter((c) => !this.granted.has(c.calendarId));
     this.afford(wanted);
     const claimed = await Promise.all(wanted.map((c) => this.claimOne(c)));
     claimed.forEach((c, i) => {
       const claim = wanted[i];
       if (claim && "result" in c && c.result.ok)
-        this.held.set(claim.calendarId, {
+        this.granted.set(claim.calendarId, {
           claim,
           stub: c.stub,
           displaced: c.result.displaced ?? [],
@@ -211,14 +211,14 @@ class Claims {
 
   /**
    * Takes turns with other writes over the same calendars, in sorted calendar
-   * order: what this write holds before the first calendar it lacks stays
-   * held, the rest is given back and claimed one at a time, so of two writes
-   * that each won a part of the other's calendars, the one that holds the
+   * order: what this write was granted before the first calendar it lacks
+   * stays granted, the rest is given back and claimed one at a time, so of two
+   * writes that each won a part of the other's calendars, the one granted the
    * first wins them all. Claims never wait for each other, so this cannot
    * deadlock. Throws the refusal when a calendar refuses again.
    */
   async inTurn(write: CalendarClaim[]): Promise<void> {
-    const first = write.findIndex((c) => !this.held.has(c.calendarId));
+    const first = write.findIndex((c) => !this.granted.has(c.calendarId));
     if (first < 0) return;
     const rest = write.slice(first);
     await this.release(rest.map((c) => c.calendarId));
@@ -229,7 +229,7 @@ class Claims {
       const one = await this.claimOne(claim);
       const problem = refusalOf([claim], [one], write);
       if (problem !== null) throw problem;
-      this.held.set(claim.calendarId, {
+      this.granted.set(claim.calendarId, {
         claim,
         stub: one.stub,
         displaced: "result" in one && one.result.ok ? (one.result.displaced ?? []) : [],
@@ -239,7 +239,7 @@ class Claims {
 }
 
 /**
- * Holds the time in every calendar of a write, planning again where the
+ * Claims the time in every calendar of a write, planning again where the
  * write can go elsewhere:
  * 1. all calendars at once (one hop however many);
  * 2. on a refusal the write can plan around (`replan` learns the taken time:
@@ -249,7 +249,7 @@ class Claims {
  *    once in sorted calendar order (`Claims.inTurn`).
  * Every claim draws on the request's budget: no calendar is claimed more than
  * twice, and when the budget allows no further try the write answers the
- * refusal (409) instead. Returns the plan that holds all its calendars.
+ * refusal (409) instead. Returns the plan every calendar of which granted its claim.
  */
 async function claimPlanned<T>(
   claims: Claims,
@@ -260,12 +260,12 @@ async function claimPlanned<T>(
   let current = first;
   for (;;) {
     const write = [...current.claims].sort(byCalendarId);
-    // Held for an earlier plan and no longer wanted as held: given back first.
+    // Granted for an earlier plan and no longer wanted as it was: given back first.
     const wanted = new Map(write.map((c) => [c.calendarId, c]));
     await claims.release(
-      [...claims.held].flatMap(([id, h]) => {
+      [...claims.granted].flatMap(([id, g]) => {
         const want = wanted.get(id);
-        return want && sameClaim(want, h.claim) ? [] : [id];
+        return want && sameClaim(want, g.claim) ? [] : [id];
       }),
     );
     const refusal = await claims.together(write);
@@ -283,7 +283,7 @@ async function claimPlanned<T>(
       }
     }
     // Nothing to take turns over: a plain taken slot is answered as it is.
-    if (write.length === 1 || claims.held.size === 0) throw refusal;
+    if (write.length === 1 || claims.granted.size === 0) throw refusal;
     await claims.inTurn(write);
     return current;
   }
@@ -291,7 +291,7 @@ async function claimPlanned<T>(
 
 /**
  * Writes busy time: claims it in every affected calendar, runs the D1 batch
- * that `build()` returns (built once the time is held, so its guards read the
+ * that `build()` returns (built once the time is claimed, so its guards read the
  * clock then), and confirms after the response (`defer`): a confirm that
  * never arrives is settled by the calendar's alarm, so the answer does not
  * wait for it. The batch starts with a guard that its hold
@@ -345,14 +345,14 @@ export async function commitPlanned<T>(
       first,
     );
   } catch (error) {
-    // Nothing was written yet: what any calendar holds can go.
+    // Nothing was written yet: what any calendar granted can go.
     await claims.releaseAll();
     throw error;
   }
   const { holdId } = claims;
-  const granted = [...claims.held.values()];
-  const held = granted.map((h) => h.stub);
-  const displaced = granted.flatMap((h) => h.displaced);
+  const granted = [...claims.granted.values()];
+  const stubs = granted.map((g) => g.stub);
+  const displaced = granted.flatMap((g) => g.displaced);
   const ordered = [...planned.claims].sort(byCalendarId);
   const scope = { db, workspaceId };
   const ending =
@@ -395,11 +395,11 @@ export async function commitPlanned<T>(
     new Set(displaced.map((d) => d.id)),
   );
   // Counted now: the confirms and drops run after the answer, which reports them (Server-Timing).
-  budget.ended(held.length + elsewhere.size);
-  budget.pending += held.length;
+  budget.ended(stubs.length + elsewhere.size);
+  budget.pending += stubs.length;
   defer(() =>
     Promise.allSettled([
-      ...held.map(async (stub) => {
+      ...stubs.map(async (stub) => {
         budget.pending -= 1;
         failpoint("calendar.confirm", holdId);
         await stub.confirm(holdId);

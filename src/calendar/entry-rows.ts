@@ -1,17 +1,18 @@
 import { ownerColumns } from "./ids";
 import type { CalendarEntry } from "./types";
 
-type At = { workspaceId: string; locationId: string };
+/** Whose entries these are: a workspace's, at one of its locations. */
+export type EntryOwner = { workspaceId: string; locationId: string };
 
 /**
  * The `calendar_entries` row of an entry of a calendar (a staffer's or a
- * resource unit's): D1 keeps exactly what the claim held, under the same id.
+ * resource unit's): D1 keeps exactly what the claim carries, under the same id.
  */
-export const entryRow = (at: At, calendarId: string, entry: CalendarEntry) => ({
+export const entryRow = (owner: EntryOwner, calendarId: string, entry: CalendarEntry) => ({
   id: entry.id,
-  workspaceId: at.workspaceId,
+  workspaceId: owner.workspaceId,
   ...ownerColumns(calendarId),
-  locationId: at.locationId,
+  locationId: owner.locationId,
   kind: entry.kind,
   sourceId: entry.source,
   startsAt: entry.start,
@@ -21,5 +22,7 @@ export const entryRow = (at: At, calendarId: string, entry: CalendarEntry) => ({
 });
 
 /** Rows of many entries, each with its calendar (new bookings, a reservation, a block). */
-export const entryRows = (at: At, entries: { calendarId: string; entry: CalendarEntry }[]) =>
-  entries.map(({ calendarId, entry }) => entryRow(at, calendarId, entry));
+export const entryRows = (
+  owner: EntryOwner,
+  entries: { calendarId: string; entry: CalendarEntry }[],
+) => entries.map(({ calendarId, entry }) => entryRow(owner, calendarId, entry));

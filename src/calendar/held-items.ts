@@ -1,7 +1,7 @@
 import type { ReservationRow } from "../db/queries/reservations";
 
 // The items a reservation stores: read by the reservation's own use-cases and by the
-// calendar client, which drops an ended hold's entries from every calendar it held.
+// calendar client, which drops an ended reservation's entries from every calendar it took.
 
 /** A held service as stored in `reservations.items`: the API's fields and its calendar entry. */
 export interface HeldService {
@@ -11,7 +11,7 @@ export interface HeldService {
   ends_at: string;
   /** The `calendar_entries` row (and calendar object entry) that holds its time. */
   entry_id: string;
-  /** The resource units it holds (absent in reservations made before resources). */
+  /** The resource units it takes (absent in reservations made before resources). */
   units?: { calendar_id: string; resource_uuid: string; entry_id: string }[];
 }
 

@@ -6,7 +6,13 @@ import type { CalendarEntry } from "./types";
  * The D1 side of a calendar object: what the system of record says about a
  * calendar's busy time (a staffer's or a resource unit's). Raw D1 (no drizzle): the object has no request context.
  */
-export interface EntryRow {
+/**
+ * A calendar entry as raw SQL returns it (snake_case), from D1 or from the
+ * object's own SQLite (which aliases its columns to these): not the drizzle row
+ * (`EntryRow` in src/db/schema/calendar.ts), and `toEntry` makes it the
+ * one in-memory shape, `CalendarEntry`.
+ */
+export interface RawEntryRow {
   id: string;
   kind: string;
   source_id: string;
@@ -19,7 +25,7 @@ export interface EntryRow {
 
 const KINDS = new Set<string>(["booking", "blocked", "held"]);
 
-export const toEntry = (r: EntryRow): CalendarEntry => ({
+export const toEntry = (r: RawEntryRow): CalendarEntry => ({
   id: r.id,
   kind: KINDS.has(r.kind) ? (r.kind as CalendarEntry["kind"]) : "booking",
   source: r.source_id,
@@ -42,7 +48,7 @@ export async function fenceAndRead(
   ids: string[],
 ): Promise<Map<string, CalendarEntry>> {
   failpoint("calendar.settle.d1");
-  const [, found] = await db.batch<EntryRow>([
+  const [, found] = await db.batch<RawEntryRow>([
     db
       .prepare(
         "INSERT OR IGNORE INTO hold_fences (hold_id, created_at) SELECT value, ? FROM json_each(?)",
@@ -73,7 +79,7 @@ export async function calendarEntriesOf(
       `SELECT ${COLUMNS} FROM calendar_entries WHERE workspace_id = ? AND ${clause} AND (expires_at IS NULL OR expires_at > ?) ORDER BY starts_at, id`,
     )
     .bind(workspaceId, ...binds, now)
-    .all<EntryRow>();
+    .all<RawEntryRow>();
   return results.map(toEntry);
 }
 

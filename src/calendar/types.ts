@@ -1,19 +1,18 @@
-/** One interval of a staffer's busy time, as the calendar object stores it (epoch ms, half-open). */
-export interface CalendarEntry {
+import type { BusyInterval } from "../domain/availability";
+
+/**
+ * A busy interval of one calendar (a staffer's or a resource unit's) as the
+ * calendar object and D1 both store it: the interval plus its identity. When
+ * it `yields` (a publishable key's hold), a staff claim over it takes the time
+ * and the whole reservation is dropped (its other calendars too).
+ */
+export interface CalendarEntry extends BusyInterval {
   /** The `calendar_entries` row id in D1: the same id on both sides. */
   id: string;
-  kind: "booking" | "blocked" | "held";
   /** The booking, blocked spot or reservation (`held`) the interval belongs to. */
   source: string;
-  start: number;
-  end: number;
   /** Reservations only: busy until this instant, then as if gone (epoch ms). */
   expires?: number | null;
-  /**
-   * A publishable key's hold: a staff claim over it takes the time, and the
-   * whole reservation is dropped (its other calendars too).
-   */
-  yields?: boolean;
 }
 
 /** A publishable key's held entry a staff claim took over (`ClaimResult.displaced`). */
@@ -63,7 +62,10 @@ export interface Settlement {
   committed: boolean;
 }
 
-/** An entry as the audit reports it, from either side. */
+/**
+ * An entry as the audit reports it, from either side: not a `BusyInterval` but
+ * its API shape (the owner's uuid under its field name, ISO instants).
+ */
 export interface AuditInterval {
   booking_uuid?: string;
   blocked_spot_uuid?: string;

@@ -36,10 +36,10 @@ export function named<R extends Record<string, Read<unknown>>>(reads: R): Read<R
     statements: parts.flatMap(([, r]) => r.statements),
     parse: (rows) => {
       const results: Record<string, unknown> = {};
-      let at = 0;
+      let offset = 0;
       for (const [name, r] of parts) {
-        results[name] = r.parse(rows.slice(at, at + r.statements.length));
-        at += r.statements.length;
+        results[name] = r.parse(rows.slice(offset, offset + r.statements.length));
+        offset += r.statements.length;
       }
       return results as Results<R>;
     },

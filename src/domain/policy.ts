@@ -30,7 +30,7 @@ export function beforeDeadline(offsetMin: number, startAt: number, now: number):
 }
 
 /**
- * The offset a customer's reschedule is held to: moving a booking frees its
+ * The offset a customer's reschedule is bound by: moving a booking frees its
  * time as surely as cancelling it, so the cancellation deadline binds too
  * (otherwise a late cancel is a reschedule to next month and a cancel there).
  */

@@ -2,7 +2,7 @@ import { type Problem, problem } from "./problems";
 
 /**
  * What one visitor with a publishable key (which every salon's web page
- * carries) may ask for in one request, held or booked: a hold and a booking
+ * carries) may ask for in one request, reserved or booked: a hold and a booking
  * without one share these bounds, so neither is the way around the other.
  * Secret keys (staff) are not bound by these.
  */

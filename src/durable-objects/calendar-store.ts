@@ -1,7 +1,7 @@
-import { type EntryRow, toEntry } from "../calendar/ledger";
+import { type RawEntryRow, toEntry } from "../calendar/ledger";
 import type { CalendarEntry, DisplacedEntry } from "../calendar/types";
 
-type Row = EntryRow & Record<string, SqlStorageValue>;
+type Row = RawEntryRow & Record<string, SqlStorageValue>;
 
 /** Columns as the D1 mirror names them, so one row mapper serves both sides. */
 const SELECT =
@@ -19,8 +19,8 @@ const BUSY = "(expires_ms IS NULL OR expires_ms > ? OR id IN (SELECT entry_id FR
 
 /**
  * A calendar object's own SQLite tables and every row-level step on them.
- * `entries` are busy intervals (confirmed when `hold_id` is null, else held by
- * a write in flight); `holds` their leases; `replacing` the confirmed entries
+ * `entries` are busy intervals (confirmed when `hold_id` is null, else claimed
+ * by a write in flight); `holds` their leases; `replacing` the confirmed entries
  * a hold will remove, locked against any other hold; `meta` whether the
  * object has loaded D1. A reservation's entries carry `expires_ms`: from then
  * on every read ignores them, and the alarm deletes them. Callers wrap steps
@@ -224,7 +224,7 @@ export class CalendarStore {
     this.forget(holdId);
   }
 
-  /** Confirmed time becomes exactly `d1`; held entries stay for their writes to settle. */
+  /** Confirmed time becomes exactly `d1`; claimed entries stay for their writes to settle. */
   replaceConfirmed(d1: CalendarEntry[]) {
     this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('loaded_from_d1', '1')");
     this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Problem, Subject } from "../domain/problems";
+import type { BusyInterval } from "../domain/availability";
 
 /**
  * Every code the API answers with: the stable, machine-readable part of an
@@ -174,20 +175,18 @@ export class InvalidError<S extends Subject = Subject> extends Error {
 export const invalid = <S extends Subject>(about: S, message: string) =>
   new InvalidError<S>([{ about, messages: [message] }]);
 
-type Conflict = { start: number; end: number; kind: "booking" | "blocked" | "held" };
-
 /** A calendar refused a claim: the time was taken since the slot search read D1. */
 export class SlotTakenError extends ApiError {
   /** The staffer or resource unit whose calendar refused. */
   readonly calendarId: string;
-  readonly conflicts: Conflict[];
+  readonly conflicts: BusyInterval[];
   /** Every calendar that refused in the same pass (this one first), so a replan learns them all. */
-  readonly refused: { calendarId: string; conflicts: Conflict[] }[];
+  readonly refused: { calendarId: string; conflicts: BusyInterval[] }[];
 
   constructor(
     calendarId: string,
-    conflicts: Conflict[],
-    others: { calendarId: string; conflicts: Conflict[] }[] = [],
+    conflicts: BusyInterval[],
+    others: { calendarId: string; conflicts: BusyInterval[] }[] = [],
   ) {
     super("slot_unavailable", "The requested time is no longer available.");
     this.calendarId = calendarId;

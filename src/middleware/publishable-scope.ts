@@ -8,7 +8,7 @@ import { ApiError } from "../lib/errors";
  * publishable key may do is what a booking widget needs and nothing else:
  * reading the catalogue and free time, holding a slot, booking, and looking
  * after one booking whose uuid the customer holds (the uuid is their
- * capability; cancel and reschedule are held to the location's policy). The
+ * capability; cancel and reschedule are bound by the location's policy). The
  * key is public, so everything else is refused.
  */
 export const publishableScope = createMiddleware<PublicEnv>(async (c, next) => {

@@ -33,10 +33,10 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
   // (The OpenAPI generator runs the app with no bindings at all.)
-  if (c.env?.STAFFER_CALENDAR) {
+  if (c.env?.CALENDARS) {
     c.env = {
       ...c.env,
-      STAFFER_CALENDAR: budgeted(trackNamespace(c.env.STAFFER_CALENDAR, calendar, gate), budget),
+      CALENDARS: budgeted(trackNamespace(c.env.CALENDARS, calendar, gate), budget),
     };
   }
 

@@ -346,7 +346,7 @@ describe("the claim budget of one write (calendar/client)", () => {
   function countingEnv() {
     const claims = new Map<string, number>();
     let calls = 0;
-    const ns = env.STAFFER_CALENDAR;
+    const ns = env.CALENDARS;
     const counted = {
       idFromName: (name: string) => ns.idFromName(name),
       get: (id: DurableObjectId) => {
@@ -376,7 +376,7 @@ describe("the claim budget of one write (calendar/client)", () => {
       return id;
     };
     return {
-      env: { ...env, STAFFER_CALENDAR: counted as unknown as typeof env.STAFFER_CALENDAR },
+      env: { ...env, CALENDARS: counted as unknown as typeof env.CALENDARS },
       claims,
       calls: () => calls,
     };

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { busyMoves } from "../../src/bookings/busy-moves";
 import { ownerColumns } from "../../src/calendar/ids";
-import type { EntryRow } from "../../src/db/queries/booking-change";
+import type { EntryRow } from "../../src/db/schema";
 
 const entry = (id: string, calendarId: string, startsAt: number, endsAt: number): EntryRow => ({
   id,

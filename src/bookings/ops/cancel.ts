@@ -11,7 +11,7 @@ export interface CancelInput {
   /** The staffer who cancels. */
   stafferId?: string | undefined;
   /**
-   * A customer (publishable key) is held to the location's cancellation
+   * A customer (publishable key) is bound by the location's cancellation
    * policy, gives only a customer's reason, and is recorded as `customer`.
    */
   caller: Caller;

@@ -70,13 +70,13 @@ export function changeBookingStaffer(
       );
       // Times stay, so the services keep the resource units they hold; only staffer time moves.
       const handedOver = new Set(targets.map((s) => entryOf(loaded.entries, s)?.id));
-      const at = bookingOwner(loaded.booking);
+      const owner = bookingOwner(loaded.booking);
       return {
         event: "booking-staffer-changed",
         services: targets.map((s) => ({ id: s.id, stafferId })),
         busy: [
           ...loaded.entries.filter((e) => !handedOver.has(e.id)),
-          ...targets.map((s) => bookedEntry(at, { ...s, stafferId })),
+          ...targets.map((s) => bookedEntry(owner, { ...s, stafferId })),
         ],
       };
     },

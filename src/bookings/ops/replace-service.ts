@@ -85,7 +85,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         order: loaded.order,
         orderServices: loaded.orderServices.map((s) => (s.id === current.id ? replaced : s)),
       });
-      const at = bookingOwner(loaded.booking);
+      const owner = bookingOwner(loaded.booking);
       return {
         event: "booking-service-replaced",
         booking: { endAt: replaced.reservedUntil },
@@ -96,8 +96,8 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
           total: invoice.total,
         },
         busy: [
-          bookedEntry(at, replaced, ids("staffer")),
-          ...units.map((u) => unitEntry(at, replaced, u)),
+          bookedEntry(owner, replaced, ids("staffer")),
+          ...units.map((u) => unitEntry(owner, replaced, u)),
         ],
       };
     },

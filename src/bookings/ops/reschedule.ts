@@ -65,7 +65,7 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
         reservedUntil: s.reservedUntil + delta,
         resourceIds: (units[i] ?? []).map((u) => u.resourceId),
       }));
-      const at = bookingOwner(loaded.booking);
+      const owner = bookingOwner(loaded.booking);
       return {
         event: "booking-rescheduled",
         booking: {
@@ -80,8 +80,8 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
           resourceIds,
         })),
         busy: moved.flatMap((s, i) => [
-          bookedEntry(at, s, ids(`staffer ${s.id}`)),
-          ...(units[i] ?? []).map((u) => unitEntry(at, s, u)),
+          bookedEntry(owner, s, ids(`staffer ${s.id}`)),
+          ...(units[i] ?? []).map((u) => unitEntry(owner, s, u)),
         ]),
       };
     },

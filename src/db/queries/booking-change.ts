@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { idIn, insertRows } from "../bounded";
 import { atVersion } from "../guards";
-import { bookingServices, bookings, calendarEntries, orders } from "../schema";
+import { bookingServices, bookings, calendarEntries, type EntryRow, orders } from "../schema";
 import { type Scope, whereIn } from "../scope";
 export type { OrderPatch } from "./order-change";
+export type { EntryRow } from "../schema";
 import type { Statement } from "../statement";
 
 type BookingRow = typeof bookings.$inferSelect;
 type ServiceRow = typeof bookingServices.$inferSelect;
-export type EntryRow = typeof calendarEntries.$inferSelect;
 
 /** Columns a change may set on a booking (its version and last change move by themselves). */
 export type BookingPatch = Partial<

@@ -16,6 +16,7 @@ export function bookingRefs(scope: Scope, bookingId: string) {
     .select({ v: sql<number>`min(${bookingServices.reservedOn})` })
     .from(bookingServices)
     .where(itsServices);
+  // busyEnd (src/domain/duration.ts) in SQL: the last service's end plus its buffer.
   const lastEnd = db
     .select({
       v: sql<number>`max(${bookingServices.reservedUntil} + ${bookingServices.buffer} * 60000)`,

@@ -137,12 +137,22 @@ function bookingReads(scope: Scope, bookingId: string, ref: Referenced) {
 }
 
 function bookingFrom(rows: BatchResponse<ReturnType<typeof bookingReads>>): LoadedBooking | null {
-  const [booking, order, orderServices, status, entries, goods, staffer, newStatus, account, at] =
-    rows;
+  const [
+    booking,
+    order,
+    orderServices,
+    status,
+    entries,
+    goods,
+    staffer,
+    newStatus,
+    account,
+    rules,
+  ] = rows;
   const [b] = booking;
   const [o] = order;
   const [s] = status;
-  const [policy] = at;
+  const [policy] = rules;
   if (!b || !o || !s || !policy) return null;
   return {
     booking: b,

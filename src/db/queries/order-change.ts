@@ -29,7 +29,7 @@ export const updateOrder = (scope: Scope, id: string, patch: OrderPatch) =>
     .set({ ...patch, version: sql`${orders.version} + 1` })
     .where(whereIn(scope, orders, eq(orders.id, id)));
 
-/** Gives the promocode use an order held back to its code (a cancelled order). */
+/** Gives the promocode use an order had back to its code (a cancelled order). */
 export const releasePromocodeUse = (scope: Scope, orderId: string) =>
   scope.db
     .delete(promocodeUses)

@@ -194,19 +194,19 @@ export function webhookAfterAttempt(
   db: Database,
   webhookId: number,
   effect: AttemptEffect,
-  at: { now: number; disableAfter: number },
+  context: { now: number; disableAfter: number },
 ): Statement {
   const change =
     effect === "recovered"
       ? { consecutiveFailures: 0 }
       : effect === "gone"
-        ? { status: "disabled" as const, updatedAt: touched(at.now) }
+        ? { status: "disabled" as const, updatedAt: touched(context.now) }
         : {
             consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
             status: sql<
               "enabled" | "disabled"
-            >`case when ${webhooks.consecutiveFailures} + 1 >= ${at.disableAfter} then 'disabled' else ${webhooks.status} end`,
-            updatedAt: touched(at.now),
+            >`case when ${webhooks.consecutiveFailures} + 1 >= ${context.disableAfter} then 'disabled' else ${webhooks.status} end`,
+            updatedAt: touched(context.now),
           };
   return db.update(webhooks).set(change).where(eq(webhooks.id, webhookId));
 }

@@ -73,6 +73,9 @@ export const calendarEntries = sqliteTable(
   ],
 );
 
+/** A `calendar_entries` row: a `BusyInterval` with its identity and owner columns, as D1 stores it. */
+export type EntryRow = typeof calendarEntries.$inferSelect;
+
 /**
  * Holds a calendar object has settled on its own (an expired lease, or a write
  * that failed ambiguously). The settling batch inserts the hold's id here and

@@ -9,7 +9,7 @@ import {
 import { verdictFor } from "./check";
 import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { dateOfDayNumber } from "./zone";
-import { MINUTE } from "../duration";
+import { busyLength, MINUTE } from "../duration";
 
 const DAY = 86_400_000;
 
@@ -128,7 +128,7 @@ function fixedLayout(p: Prepared, services: CartService[], offsets: number[], no
       const staffer = id ? p.staffers.get(id) : undefined;
       if (!id || !staffer) return null;
       const at = start + (offsets[i] ?? 0);
-      const need = (service.durationMin + service.bufferMin) * MINUTE;
+      const need = busyLength(service.durationMin, service.bufferMin);
       if (verdictFor(staffer, at, need, now, extra.get(id) ?? [], p.zone) !== "ok") return null;
       if (!takeUnits(p.resources, service.resourceIds ?? [], at, at + need, taken)) return null;
       extra.set(id, [...(extra.get(id) ?? []), { start: at, end: at + need }]);

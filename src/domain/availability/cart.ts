@@ -3,7 +3,7 @@ import { verdictFor } from "./check";
 import { firstFreeUnit, type PreparedResource, prepareResource } from "./resources";
 import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
-import { MINUTE } from "../duration";
+import { busyLength, MINUTE } from "../duration";
 
 const DAY = 86_400_000;
 
@@ -97,7 +97,7 @@ export function place(
   const out: Assignment[] = [];
   let t = start;
   for (const service of services) {
-    const need = (service.durationMin + service.bufferMin) * MINUTE;
+    const need = busyLength(service.durationMin, service.bufferMin);
     // Booked minutes count over the local day of this service's start.
     const from = t - p.zone.local(t).msOfDay;
     let best: { id: string; minutes: number } | null = null;

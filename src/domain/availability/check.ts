@@ -1,7 +1,7 @@
 import { instantConverter, overlapsMerged, PreparedStaffer } from "./busy-time";
 import type { Interval, LocationRules, StafferCalendarInput, StartVerdict } from "./types";
 import { OffsetTable } from "./zone";
-import { MINUTE } from "../duration";
+import { busyLength, MINUTE } from "../duration";
 
 const DAY = 86_400_000;
 
@@ -22,7 +22,7 @@ export function checkStart(args: {
   return verdictFor(
     prepared,
     args.start,
-    (args.durationMin + args.bufferMin) * MINUTE,
+    busyLength(args.durationMin, args.bufferMin),
     args.now,
     [],
   );

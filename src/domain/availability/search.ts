@@ -2,7 +2,7 @@ import { firstEndingAfter, instantConverter, PreparedStaffer } from "./busy-time
 import { prepareResource, UnitCounter } from "./resources";
 import type { DaySlots, Interval, Slot, SlotSearchInput } from "./types";
 import { localDateRange } from "./zone";
-import { MINUTE } from "../duration";
+import { busyLength, MINUTE } from "../duration";
 
 /** Union of [start, end) spans, merging overlapping and touching ones. */
 export function mergeSpans(spans: Interval[]): Interval[] {
@@ -35,7 +35,7 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const staffers = [...input.staffers]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((s) => new PreparedStaffer(s, location, toInstant));
-  const need = (input.durationMin + input.bufferMin) * MINUTE;
+  const need = busyLength(input.durationMin, input.bufferMin);
   const length = input.durationMin * MINUTE;
   const step = Math.max(1, location.slotStepMin) * MINUTE;
   const earliest = input.now + location.minNoticeMin * MINUTE;

@@ -18,9 +18,19 @@ export interface DateOverride {
   intervals: { start: string; end: string }[];
 }
 
-export interface BusyInterval {
+/** A half-open span of time [start, end) in epoch ms: working hours, merged busy time, free runs. */
+export interface Interval {
   start: number;
-  /** For bookings this already includes the booked service's buffer. */
+  end: number;
+}
+
+/**
+ * A piece of busy time of one calendar (a staffer's or a resource unit's): the
+ * one name for it everywhere, from the slot engine to the calendar object
+ * (`CalendarEntry` adds its identity) and a refused claim's conflicts.
+ */
+export interface BusyInterval extends Interval {
+  /** For bookings this already includes the booked service's buffer (`busyEnd`). */
   end: number;
   /** `held`: a reservation's time, busy like a booking until it expires. */
   kind: "booking" | "blocked" | "held";
@@ -45,11 +55,6 @@ export interface UnitCalendarInput {
 export interface ResourceInput {
   id: string;
   units: UnitCalendarInput[];
-}
-
-export interface Interval {
-  start: number;
-  end: number;
 }
 
 export interface SlotSearchInput {

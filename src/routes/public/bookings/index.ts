@@ -18,7 +18,7 @@ export function registerBookings(router: Router) {
   router.openapi(create.route, create.handler);
   router.openapi(list.route, list.handler);
   router.openapi(get.route, get.handler);
-  // The lifecycle: each through the staffer calendars where busy time changes.
+  // The lifecycle: each through the calendars where busy time changes.
   router.openapi(complete.route, complete.handler);
   router.openapi(cancel.route, cancel.handler);
   router.openapi(status.route, status.handler);

@@ -9,6 +9,7 @@ import type {
   Settlement,
 } from "../calendar/types";
 import { HOLD_TTL_MS } from "../calendar/types";
+import type { Interval } from "../domain/availability";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { CalendarStore } from "./calendar-store";
@@ -38,7 +39,7 @@ const MAX_REPLACING_WAIT_MS = 1_000;
  * confirms; a hold nobody confirms is settled against D1 (behind a fence) by
  * the alarm, never simply dropped. See docs/concurrency.md.
  */
-export class StafferCalendar extends DurableObject<Env> {
+export class Calendar extends DurableObject<Env> {
   private readonly store: CalendarStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -138,7 +139,7 @@ export class StafferCalendar extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => this.store.confirm(holdId));
   }
 
-  /** The write certainly did not reach D1 (its batch rolled back): drop what it held. */
+  /** The write certainly did not reach D1 (its batch rolled back): drop what it claimed. */
   release(holdId: string): void {
     this.ctx.storage.transactionSync(() => this.store.release(holdId));
   }
@@ -167,8 +168,8 @@ export class StafferCalendar extends DurableObject<Env> {
     return { committed };
   }
 
-  /** Every live entry (confirmed or held) overlapping [start, end), or all. */
-  entries(range?: { start: number; end: number }): CalendarEntry[] {
+  /** Every live entry (confirmed or claimed by a write in flight) overlapping [start, end), or all. */
+  entries(range?: Interval): CalendarEntry[] {
     const now = Date.now();
     return range ? this.store.overlapping(range.start, range.end, now) : this.store.all(now);
   }

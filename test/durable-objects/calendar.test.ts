@@ -37,7 +37,7 @@ const booking = (id: string, startH: number, endH: number): CalendarEntry => ({
   end: T0 + endH * HOUR,
 });
 
-describe("StafferCalendar", () => {
+describe("Calendar", () => {
   it("refuses a claim overlapping held or confirmed time, and allows touching intervals", async () => {
     const cal = fresh();
     expect(await claim(cal, "h1", [booking("a", 0, 1)])).toEqual({ ok: true });
@@ -375,7 +375,7 @@ describe("StafferCalendar", () => {
   });
 });
 
-describe("StafferCalendar: a reservation's held entries", () => {
+describe("Calendar: a reservation's held entries", () => {
   const held = (id: string, startH: number, endH: number, expires: number): CalendarEntry => ({
     id,
     kind: "held",
