@@ -72,9 +72,9 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       // Each complete of a cart adds to one order and every payment to one account: sums of
       // many requests, each within its cap, that must still stay exact (below 2^53).
       const paidSoFar = loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount;
-      assertOrderPaymentFits(paidSoFar, paid, "paid_amount");
+      assertOrderPaymentFits(paidSoFar, paid, { is: "paid amount" });
       const credits = split.account > 0 || split.voucher === 0;
-      if (credits) assertAccountChangeFits(account.balance, split.account);
+      if (credits) assertAccountChangeFits(account.balance, split.account, { is: "account" });
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;

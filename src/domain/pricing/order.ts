@@ -148,8 +148,9 @@ export function termsRefusals(lines: OrderLine[], terms: OrderTerms): Problem<Te
 }
 
 /**
- * The same refusals by request field: the form of the order use-cases until
- * they throw `termsRefusals` and their routes name the fields.
+ * The same refusals by the order bodies' field names, as the order routes
+ * answer them (they map `termsRefusals` themselves, src/routes/public/orders/
+ * fields.ts): kept for the pricing's unit tests, which read them so.
  */
 export function termsErrors(lines: OrderLine[], terms: OrderTerms): Record<string, string[]> {
   const field = { discount: "discount_amount", "promocode discount": "promocode_discount_amount" };

@@ -3,6 +3,7 @@ import { defineRoute } from "../../../lib/operations";
 import { completeBooking } from "../../../bookings/ops/complete";
 import { MAX_ORDER_PAID } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { PaymentVouchers, voucherOffers } from "../orders/schema";
@@ -14,6 +15,12 @@ const CompleteWithVouchers = CompleteBody.extend({
       "Vouchers that pay first (each up to its amount or balance) out of paid_amount; account_uuid takes the rest",
   }),
 }).openapi("CompleteBookingWithVouchers");
+
+/** What the money limits of a complete refuse about (src/lib/money-limits.ts). */
+const FIELDS: FieldNames<{ is: "paid amount" } | { is: "account" }> = {
+  "paid amount": "paid_amount",
+  account: "account_uuid",
+};
 
 export const route = defineRoute({
   operationId: "completeBooking",
@@ -42,12 +49,14 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { booking_uuid: bookingId } = c.req.valid("param");
   const body = c.req.valid("json");
-  const booking = await completeBooking(c.var.deps, bookingId, {
-    accountId: body.account_uuid,
-    internalNotes: body.internal_notes,
-    paidAmount: body.paid_amount,
-    stafferId: body.staffer_uuid,
-    vouchers: voucherOffers(body.vouchers),
-  });
+  const booking = await withFields(FIELDS, () =>
+    completeBooking(c.var.deps, bookingId, {
+      accountId: body.account_uuid,
+      internalNotes: body.internal_notes,
+      paidAmount: body.paid_amount,
+      stafferId: body.staffer_uuid,
+      vouchers: voucherOffers(body.vouchers),
+    }),
+  );
   return c.json(booking, 200);
 };
