@@ -1,4 +1,4 @@
-import type { OrderLine, TermsSubject } from "../../../domain/pricing";
+import type { OrderLine } from "../../../domain/pricing";
 import type { FieldNames } from "../../../lib/request-fields";
 import type { CalculateSubject } from "../../../orders/calculate";
 import type { CreateOrderSubject } from "../../../orders/create";
@@ -57,7 +57,7 @@ const LINE_FIELDS: FieldNames<LineSubject> = {
 };
 
 /** What create and calculate name alike: the branch, the lines, the promocode, the terms. */
-const ORDER_FIELDS: FieldNames<OrderSubject | TermsSubject | { is: "location" }> = {
+const ORDER_FIELDS: FieldNames<OrderSubject> = {
   ...LINE_FIELDS,
   location: "location_uuid",
   promocode: "promocode",
