@@ -5,37 +5,25 @@ import {
   orderPaymentFits,
 } from "../domain/money";
 import type { Subject } from "../domain/problems";
-import { fieldError, invalid } from "./errors";
-
-/**
- * A 422 about `about`: a subject the caller's route maps to its field, or
- * (the form callers used before errors named domain things; it goes once they
- * all pass a subject) a request field.
- */
-const refuse = (about: Subject | string, message: string) =>
-  typeof about === "string" ? fieldError(about, message) : invalid(about, message);
+import { invalid } from "./errors";
 
 /**
  * The 422s of a money sum that would leave the range of exact integers
  * (domain/money.ts). Checked before anything is written, so nothing is.
  * `about` is what the caller was asked to pay (e.g. `{ is: "amount" }`).
  */
-export function assertOrderPaymentFits(paid: number, more: number, about: Subject | string): void {
+export function assertOrderPaymentFits(paid: number, more: number, about: Subject): void {
   if (!orderPaymentFits(paid, more))
-    throw refuse(
+    throw invalid(
       about,
       `The order has been paid ${paid}; one order takes at most ${MAX_ORDER_PAID} in all.`,
     );
 }
 
-/** `about`: the account the change is on (`{ is: "account" }`); `account_uuid` by default. */
-export function assertAccountChangeFits(
-  balance: number,
-  change: number,
-  about: Subject | string = "account_uuid",
-): void {
+/** `about`: the account the change is on (`{ is: "account" }`), for the caller's route to name. */
+export function assertAccountChangeFits(balance: number, change: number, about: Subject): void {
   if (!accountChangeFits(balance, change))
-    throw refuse(
+    throw invalid(
       about,
       `This would take the account's balance (${balance}) past ±${MAX_ACCOUNT_BALANCE}, the most it can hold exactly.`,
     );

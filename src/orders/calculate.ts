@@ -6,11 +6,19 @@ import {
   NOTHING_PAID,
   orderInvoice,
   orderTerms,
-  termsErrors,
+  termsRefusals,
 } from "../domain/pricing";
-import { type FieldErrors, validationError } from "../lib/errors";
-import { codesToRead, splitTender, tenderVouchers, type VoucherOffer } from "../vouchers/tender";
+import { type Problem, problem } from "../domain/problems";
+import { InvalidError } from "../lib/errors";
 import {
+  codesToRead,
+  splitTender,
+  tenderOffers,
+  type VoucherOffer,
+  type VoucherSubject,
+} from "../vouchers/tender";
+import {
+  type OrderSubject,
   type RequestedLine,
   refsFor,
   resolveLines,
@@ -29,6 +37,9 @@ export interface CalculateRequest {
   payWith: VoucherOffer[];
 }
 
+/** What a calculation can be wrong about: an order's things, and the vouchers offered to pay. */
+export type CalculateSubject = OrderSubject | VoucherSubject;
+
 export interface Calculated {
   invoice: Invoice;
   /** What each offered voucher would cover. */
@@ -46,17 +57,18 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
       voucherCodes: codesToRead(req.payWith),
     }),
   );
-  const errors: FieldErrors = {};
-  if (!refs.location) errors.location_uuid = ["Unknown location."];
-  const lines = resolveLines(req.lines, refs, errors, null);
-  const promo = resolvePromocode(req.promocode, refs, errors);
+  const problems: Problem<OrderSubject>[] = [];
+  if (!refs.location) problems.push(problem({ is: "location" }, "Unknown location."));
+  const lines = resolveLines(req.lines, refs, problems, null);
+  const promo = resolvePromocode(req.promocode, refs, problems);
+  // Unlike create, the terms are refused in the same 422 as the lines (on the lines that resolved).
   const terms = orderTerms({ discountAmount: req.discountAmount, promocode: promo?.code ?? null });
-  Object.assign(errors, termsErrors(lines, terms));
+  problems.push(...termsRefusals(lines, terms));
   const units = voucherUnits(req.lines);
-  if (units > MAX_VOUCHERS_PER_ORDER) errors.vouchers = [tooManyVouchers];
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (units > MAX_VOUCHERS_PER_ORDER) problems.push(problem({ is: "vouchers" }, tooManyVouchers));
+  if (problems.length > 0) throw new InvalidError(problems);
   const unpaid = orderInvoice(lines, terms, NOTHING_PAID, promo);
-  const tender = tenderVouchers(req.payWith, refs.vouchers, "payment_vouchers");
+  const tender = tenderOffers(req.payWith, refs.vouchers);
   if (tender.offers.length === 0) return { invoice: unpaid, voucherParts: [] };
   // Only the voucher part: which account pays the rest is for pay to say.
   const split = splitTender(unpaid.amount_due, tender);

@@ -14,12 +14,15 @@ import {
   NOTHING_PAID,
   orderInvoice,
   orderTerms,
-  termsErrors,
+  termsRefusals,
 } from "../domain/pricing";
-import { ApiError, type FieldErrors, fieldError, validationError } from "../lib/errors";
+import { type Problem, problem } from "../domain/problems";
+import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { renderOrder } from "../views/pos-order";
 import type { PosOrder } from "../views/pos-order-schema";
 import {
+  noUsesLeft,
+  type OrderSubject,
   type RequestedLine,
   refsFor,
   resolveLines,
@@ -29,6 +32,9 @@ import {
 } from "./resolve";
 
 export const POS_PERMISSION = "access-pos";
+
+/** What opening an order can be wrong about: an order's things, its seller, its customer. */
+export type CreateOrderSubject = OrderSubject | { is: "seller" } | { is: "customer" };
 
 export interface CreateOrderRequest {
   locationId: string;
@@ -60,22 +66,25 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
       promocode: req.promocode,
     }),
   );
-  const errors: FieldErrors = {};
-  if (!refs.location) errors.location_uuid = ["Unknown location."];
-  if (!refs.seller) errors.staffer_uuid = ["Unknown staffer."];
+  const problems: Problem<CreateOrderSubject>[] = [];
+  if (!refs.location) problems.push(problem({ is: "location" }, "Unknown location."));
+  if (!refs.seller) problems.push(problem({ is: "seller" }, "Unknown staffer."));
   else if (!refs.seller.permissions.includes(POS_PERMISSION))
     throw new ApiError("forbidden", "The seller does not hold the access-pos permission.");
   else if (refs.location && !refs.sellerWorksHere)
-    errors.staffer_uuid = ["The seller does not work at this location."];
-  if (req.customerId !== null && !refs.customer) errors.customer_uuid = ["Unknown customer."];
-  const lines = resolveLines(req.lines, refs, errors, req.sellerId);
-  const promo = resolvePromocode(req.promocode, refs, errors);
-  if (voucherUnits(req.lines) > MAX_VOUCHERS_PER_ORDER) errors.vouchers = [tooManyVouchers];
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+    problems.push(problem({ is: "seller" }, "The seller does not work at this location."));
+  if (req.customerId !== null && !refs.customer)
+    problems.push(problem({ is: "customer" }, "Unknown customer."));
+  const lines = resolveLines(req.lines, refs, problems, req.sellerId);
+  const promo = resolvePromocode(req.promocode, refs, problems);
+  if (voucherUnits(req.lines) > MAX_VOUCHERS_PER_ORDER)
+    problems.push(problem({ is: "vouchers" }, tooManyVouchers));
+  if (problems.length > 0) throw new InvalidError(problems);
 
+  // The terms are checked on the lines as resolved: a second 422, only once the lines are right.
   const terms = orderTerms({ ...req, promocode: promo?.code ?? null });
-  const problems = termsErrors(lines, terms);
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  const refused = termsRefusals(lines, terms);
+  if (refused.length > 0) throw new InvalidError(refused);
   // Freeze what the code is worth today, so paying later charges this very total.
   const priced = orderInvoice(lines, terms, NOTHING_PAID, promo);
   terms.promocodeDiscountAmount = promo ? priced.promocode_discount_amount : null;
@@ -133,7 +142,7 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
     }),
   );
   const results = await runBatch(db, statements).catch((e: unknown) => {
-    throw isGuardFailure(e) ? fieldError("promocode", "This promocode has no uses left.") : e;
+    throw isGuardFailure(e) ? invalid({ is: "promocode" }, noUsesLeft) : e;
   });
   const [numbered] = results[inserted] as { orderNumber: number }[];
   return { ...rendered, order_number: numbered?.orderNumber ?? 0 };

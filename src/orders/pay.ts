@@ -4,7 +4,8 @@ import type { Scope } from "../db/scope";
 import { named, nothing } from "../db/reads";
 import { paymentMethodFor, requiresAction } from "../domain/accounts";
 import { invoiceOf, MAX_VOUCHERS_PER_ORDER, voucherValuesOf } from "../domain/pricing";
-import { ApiError, fieldError } from "../lib/errors";
+import { problem } from "../domain/problems";
+import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { assertAccountChangeFits } from "../lib/money-limits";
 import type { PosOrder } from "../views/pos-order-schema";
 import { issueVouchers } from "../vouchers/issue";
@@ -13,9 +14,10 @@ import {
   offeredRead,
   spendTender,
   splitTender,
-  tenderVouchers,
+  tenderOffers,
   type VoucherOffer,
   voucherBalanceChanged,
+  type VoucherSubject,
 } from "../vouchers/tender";
 import { changeOrder } from "./change";
 import { tooManyVouchers, voucherUnits } from "./resolve";
@@ -26,6 +28,12 @@ export interface PayRequest {
   /** Spent first, in this order. */
   vouchers: VoucherOffer[];
 }
+
+/**
+ * What a payment can be wrong about: the account, the vouchers offered, and
+ * the vouchers the order would issue (too many, on orders older than the cap).
+ */
+export type PaySubject = { is: "account" } | { is: "vouchers" } | VoucherSubject;
 
 const notOpen = () => new ApiError("order_not_open", "Only an open order can be paid.");
 
@@ -58,34 +66,37 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
         );
       // Orders opened before the cap existed may still exceed it.
       if (voucherUnits(lines) > MAX_VOUCHERS_PER_ORDER)
-        throw fieldError("vouchers", tooManyVouchers);
+        throw invalid({ is: "vouchers" }, tooManyVouchers);
       const { account } = reads;
       if (req.accountId !== null) {
-        if (!account) throw fieldError("account_uuid", "Unknown account.");
+        if (!account) throw invalid({ is: "account" }, "Unknown account.");
         if (account.locationId !== order.locationId)
-          throw fieldError("account_uuid", "The account belongs to another branch.");
+          throw invalid({ is: "account" }, "The account belongs to another branch.");
         if (requiresAction(account.type))
-          throw new ApiError(
-            "account_requires_action",
-            "This account takes payments out of band (QR or online); pay on a cash or card account.",
-            { errors: { account_uuid: ["The account needs an out-of-band payment action."] } },
+          throw new InvalidError(
+            [problem({ is: "account" }, "The account needs an out-of-band payment action.")],
+            {
+              code: "account_requires_action",
+              message:
+                "This account takes payments out of band (QR or online); pay on a cash or card account.",
+            },
           );
       }
-      const tender = tenderVouchers(req.vouchers, reads.vouchers);
+      const tender = tenderOffers(req.vouchers, reads.vouchers);
       // A retry after another payment spent one of the vouchers answers 409 rather than
       // quietly charging the account what the voucher no longer covers.
-      if (previous && balancesMoved(tenderVouchers(req.vouchers, previous.vouchers), tender))
+      if (previous && balancesMoved(tenderOffers(req.vouchers, previous.vouchers), tender))
         throw voucherBalanceChanged();
 
       const split = splitTender(invoiceOf({ order, lines }).amount_due, tender);
       // The account is the payer unless the vouchers paid it all (a free order still names its till).
       const payer = split.account > 0 || split.voucher === 0 ? account : null;
       if (split.account > 0 && !payer)
-        throw fieldError(
-          "account_uuid",
+        throw invalid(
+          { is: "account" },
           `Required: ${split.account} is left to pay after the vouchers.`,
         );
-      if (payer) assertAccountChangeFits(payer.balance, split.account);
+      if (payer) assertAccountChangeFits(payer.balance, split.account, { is: "account" });
       const on = { orderId: order.id, bookingId: null, at: now };
       return {
         event: "order-paid",

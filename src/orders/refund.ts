@@ -3,7 +3,7 @@ import { stockMoves } from "../db/queries/stock";
 import { restoreVoucherPayments, voidIssuedVouchers } from "../db/queries/vouchers";
 import type { Scope } from "../db/scope";
 import { requiresAction } from "../domain/accounts";
-import { ApiError, fieldError } from "../lib/errors";
+import { ApiError, invalid } from "../lib/errors";
 import { assertAccountChangeFits } from "../lib/money-limits";
 import type { PosOrder } from "../views/pos-order-schema";
 import { changeOrder } from "./change";
@@ -13,6 +13,9 @@ export interface RefundRequest {
   accountId: string | null;
   reason: string | null;
 }
+
+/** What a refund can be wrong about: the account the money goes back out of. */
+export type RefundSubject = { is: "account" };
 
 const notPaid = () => new ApiError("order_not_paid", "Only a paid order can be refunded.");
 const used = () =>
@@ -45,13 +48,13 @@ export function refundPosOrder(
       const debit = order.accountPaidAmount;
       // An account named is checked even when nothing goes out of it (as pay does): a typo must not pass.
       if (debit > 0 || req.accountId !== null) {
-        if (!account) throw fieldError("account_uuid", "Unknown account.");
+        if (!account) throw invalid({ is: "account" }, "Unknown account.");
         if (account.locationId !== order.locationId)
-          throw fieldError("account_uuid", "The account belongs to another branch.");
+          throw invalid({ is: "account" }, "The account belongs to another branch.");
         if (requiresAction(account.type))
-          throw fieldError("account_uuid", "Refund from a cash or card account.");
+          throw invalid({ is: "account" }, "Refund from a cash or card account.");
       }
-      if (debit > 0 && account) assertAccountChangeFits(account.balance, -debit);
+      if (debit > 0 && account) assertAccountChangeFits(account.balance, -debit, { is: "account" });
       return {
         event: "order-refunded",
         from: "paid",

@@ -1,7 +1,7 @@
 import type { LoadedRefs, OrderRefs } from "../db/queries/order-refs";
-import type { OrderLine, PromocodeRule } from "../domain/pricing";
+import type { OrderLine, PromocodeRule, TermsSubject } from "../domain/pricing";
 import { MAX_VOUCHERS_PER_ORDER, promocodeIsUsable } from "../domain/pricing";
-import type { FieldErrors } from "../lib/errors";
+import { type Problem, problem, type Subject } from "../domain/problems";
 
 /** A line as the client sent it, whatever its kind. */
 export interface RequestedLine {
@@ -11,8 +11,6 @@ export interface RequestedLine {
   quantity: number;
   stafferId: string | null;
   bookingId: string | null;
-  /** Where the line sits in the request body, for field errors (`goods.0`). */
-  field: string;
 }
 
 export interface ResolvedLine extends OrderLine {
@@ -24,42 +22,27 @@ export interface ResolvedLine extends OrderLine {
   position: number;
 }
 
-interface LineBody {
-  price: number;
-  quantity: number;
-  staffer_uuid?: string | undefined;
-  booking_uuid?: string | undefined;
-}
+/**
+ * What a line can be wrong about, named by its kind and its place among the
+ * lines of that kind (`{ is: "line", kind: "good", index: 1 }`: the second
+ * good): what it sells (the good, service or voucher template), its staffer,
+ * its booking.
+ */
+export type LineSubject =
+  | { is: "line"; kind: OrderLine["kind"]; index: number }
+  | { is: "line staffer"; kind: OrderLine["kind"]; index: number }
+  | { is: "line booking"; kind: OrderLine["kind"]; index: number };
 
-const toLine = (
-  kind: OrderLine["kind"],
-  list: string,
-  refId: string,
-  l: LineBody,
-  i: number,
-): RequestedLine => ({
-  kind,
-  refId,
-  price: l.price,
-  quantity: l.quantity,
-  stafferId: l.staffer_uuid ?? null,
-  bookingId: l.booking_uuid ?? null,
-  field: `${list}.${i}`,
-});
+/**
+ * What an order (created or calculated) can be wrong about: its branch, its
+ * lines, its promocode, its terms, and how many vouchers it would issue.
+ */
+export type OrderSubject =
+  { is: "location" } | LineSubject | { is: "promocode" } | TermsSubject | { is: "vouchers" };
 
-/** The goods, services and vouchers of a request body as one list, in that order. */
-export function requestedLines(body: {
-  goods?: (LineBody & { good_uuid: string })[] | undefined;
-  services?: (LineBody & { service_uuid: string })[] | undefined;
-  vouchers?: (LineBody & { voucher_template_uuid: string })[] | undefined;
-}): RequestedLine[] {
-  return [
-    ...(body.goods ?? []).map((l, i) => toLine("good", "goods", l.good_uuid, l, i)),
-    ...(body.services ?? []).map((l, i) => toLine("service", "services", l.service_uuid, l, i)),
-    ...(body.vouchers ?? []).map((l, i) =>
-      toLine("voucher", "vouchers", l.voucher_template_uuid, l, i),
-    ),
-  ];
+/** Where a check adds what it refuses (a list of those and more), so that one 422 lists them all. */
+export interface Refusals<S extends Subject> {
+  push(...problems: Problem<S>[]): unknown;
 }
 
 export function refsFor(
@@ -90,32 +73,29 @@ export function refsFor(
   };
 }
 
-const idField: Record<OrderLine["kind"], string> = {
-  good: "good_uuid",
-  service: "service_uuid",
-  voucher: "voucher_template_uuid",
-};
-
 /**
  * Checks every line against the catalogue and prices it there: names, articles
  * and taxes come from the catalogue, the unit price from the till. Problems are
- * collected, so one 422 lists all of them.
+ * collected into `problems`, so one 422 lists all of them.
  */
 export function resolveLines(
   requested: RequestedLine[],
   refs: LoadedRefs,
-  errors: FieldErrors,
+  problems: Refusals<LineSubject>,
   defaultStafferId: string | null,
 ): ResolvedLine[] {
   const out: ResolvedLine[] = [];
+  const seen: Record<OrderLine["kind"], number> = { good: 0, service: 0, voucher: 0 };
   requested.forEach((r, position) => {
-    const fail = (field: string, message: string) => {
-      errors[`${r.field}.${field}`] = [message];
+    // Its place among the lines of its kind: the request lists each kind apart.
+    const at = { kind: r.kind, index: seen[r.kind]++ };
+    const fail = (is: LineSubject["is"], message: string) => {
+      problems.push(problem({ is, ...at }, message));
     };
     if (r.stafferId !== null && !refs.stafferIds.has(r.stafferId))
-      fail("staffer_uuid", "Unknown staffer.");
+      fail("line staffer", "Unknown staffer.");
     if (r.bookingId !== null && !refs.bookingIds.has(r.bookingId))
-      fail("booking_uuid", "Unknown booking.");
+      fail("line booking", "Unknown booking.");
     const base = {
       kind: r.kind,
       refId: r.refId,
@@ -127,8 +107,8 @@ export function resolveLines(
     };
     if (r.kind === "good") {
       const good = refs.goods.get(r.refId);
-      if (!good) return fail(idField.good, "Unknown good.");
-      if (!good.isPayable) return fail(idField.good, "This good is not for sale.");
+      if (!good) return fail("line", "Unknown good.");
+      if (!good.isPayable) return fail("line", "This good is not for sale.");
       out.push({
         ...base,
         name: good.name,
@@ -139,7 +119,7 @@ export function resolveLines(
       });
     } else if (r.kind === "service") {
       const service = refs.services.get(r.refId);
-      if (!service) return fail(idField.service, "Unknown service.");
+      if (!service) return fail("line", "Unknown service.");
       out.push({
         ...base,
         name: service.name,
@@ -150,7 +130,7 @@ export function resolveLines(
       });
     } else {
       const template = refs.voucherTemplates.get(r.refId);
-      if (!template) return fail(idField.voucher, "Unknown voucher template.");
+      if (!template) return fail("line", "Unknown voucher template.");
       // A voucher is a prepayment: its tax is due when it is redeemed, not sold.
       out.push({
         ...base,
@@ -169,12 +149,12 @@ export function resolveLines(
 export function resolvePromocode(
   code: string | null,
   refs: LoadedRefs,
-  errors: FieldErrors,
+  problems: Refusals<{ is: "promocode" }>,
 ): (PromocodeRule & { id: string; maxUses: number | null }) | null {
   if (code === null) return null;
   const found = refs.promocode;
   if (!found) {
-    errors.promocode = ["Unknown promocode."];
+    problems.push(problem({ is: "promocode" }, "Unknown promocode."));
     return null;
   }
   const { promocode: p, used, usedByExcluded } = found;
@@ -185,7 +165,7 @@ export function resolvePromocode(
       usesByExcludedBookings: usedByExcluded,
     })
   ) {
-    errors.promocode = ["This promocode has no uses left."];
+    problems.push(problem({ is: "promocode" }, noUsesLeft));
     return null;
   }
   return {
@@ -202,3 +182,6 @@ export const voucherUnits = (lines: readonly { kind: OrderLine["kind"]; quantity
   lines.reduce((n, l) => n + (l.kind === "voucher" ? l.quantity : 0), 0);
 
 export const tooManyVouchers = `An order may issue at most ${MAX_VOUCHERS_PER_ORDER} vouchers (one per unit of its voucher lines).`;
+
+/** A promocode whose uses ran out, when the order was read or when its write lost the last one. */
+export const noUsesLeft = "This promocode has no uses left.";

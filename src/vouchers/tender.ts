@@ -5,7 +5,6 @@ import type { Statement } from "../db/statement";
 import { normaliseCode, type PaymentSplit, splitPayment } from "../domain/pricing";
 import type { Problem } from "../domain/problems";
 import { ApiError, InvalidError } from "../lib/errors";
-import { type FieldNames, inFields } from "../lib/request-fields";
 
 /** A voucher the till offers as payment, as the request listed it. */
 export interface VoucherOffer {
@@ -83,29 +82,6 @@ export function tenderOffers(
       message: "A voucher cannot pay what was asked of it.",
     });
   return { offers: tendered };
-}
-
-/** A list of offered vouchers in a body, by the list's name (`vouchers`, `payment_vouchers`). */
-export const voucherFields = (list: string): FieldNames<VoucherSubject> => ({
-  "voucher code": ({ voucher }) => `${list}.${voucher}.code`,
-  "voucher amount": ({ voucher }) => `${list}.${voucher}.amount`,
-});
-
-/**
- * `tenderOffers` with its refusals already in field names, for callers that
- * do not yet let their route name the fields (it goes once none is left).
- */
-export function tenderVouchers(
-  offers: readonly VoucherOffer[],
-  rows: readonly VoucherRow[],
-  /** The request's name for the list, for field errors. */
-  field = "vouchers",
-): TenderedVouchers {
-  try {
-    return tenderOffers(offers, rows);
-  } catch (error) {
-    throw inFields(error, voucherFields(field));
-  }
 }
 
 /** What the tendered vouchers cover of `due`, and the account the rest (the one split). */

@@ -16,7 +16,6 @@ export {
   orderInvoice,
   orderTerms,
   type PromocodeRule,
-  termsErrors,
   termsRefusals,
   type TermsSubject,
   voucherValues,

@@ -147,15 +147,4 @@ export function termsRefusals(lines: OrderLine[], terms: OrderTerms): Problem<Te
   return problems;
 }
 
-/**
- * The same refusals by request field: the form of the order use-cases until
- * they throw `termsRefusals` and their routes name the fields.
- */
-export function termsErrors(lines: OrderLine[], terms: OrderTerms): Record<string, string[]> {
-  const field = { discount: "discount_amount", "promocode discount": "promocode_discount_amount" };
-  return Object.fromEntries(
-    termsRefusals(lines, terms).map(({ about, messages }) => [field[about.is], [...messages]]),
-  );
-}
-
 export const NOTHING_PAID = { account: 0, voucher: 0 } as const;

@@ -8,7 +8,7 @@ import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { PaymentVouchers, voucherOffers } from "../orders/schema";
-import { voucherFields } from "../../../vouchers/tender";
+import { voucherFields } from "../orders/fields";
 import { BookingPath, CompleteBody } from "./schema";
 
 const CompleteWithVouchers = CompleteBody.extend({

@@ -3,7 +3,8 @@ import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { calculateInvoice } from "../../../orders/calculate";
-import { requestedLines } from "../../../orders/resolve";
+import { withFields } from "../../../lib/request-fields";
+import { CALCULATE_FIELDS, requestedLines } from "./fields";
 import { renderInvoice } from "../../../views/pos-order";
 import { InvoiceSchema } from "../../../views/pos-order-schema";
 import { CalculateOrderBody, voucherOffers } from "./schema";
@@ -42,14 +43,16 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const { invoice, voucherParts } = await calculateInvoice(c.var.deps.scope, {
-    locationId: body.location_uuid,
-    lines: requestedLines(body),
-    discountAmount: body.discount_amount ?? null,
-    promocode: body.promocode ?? null,
-    excludedBookingIds: body.booking_uuids ?? [],
-    payWith: voucherOffers(body.payment_vouchers),
-  });
+  const { invoice, voucherParts } = await withFields(CALCULATE_FIELDS, () =>
+    calculateInvoice(c.var.deps.scope, {
+      locationId: body.location_uuid,
+      lines: requestedLines(body),
+      discountAmount: body.discount_amount ?? null,
+      promocode: body.promocode ?? null,
+      excludedBookingIds: body.booking_uuids ?? [],
+      payWith: voucherOffers(body.payment_vouchers),
+    }),
+  );
   const rendered = renderInvoice(invoice, null);
   // The reference's response has the one key; the voucher parts appear only when asked for.
   if (body.payment_vouchers === undefined) return c.json({ invoice: rendered }, 200);

@@ -10,7 +10,8 @@ import {
   jsonBody,
 } from "../../../lib/responses";
 import { createPosOrder } from "../../../orders/create";
-import { requestedLines } from "../../../orders/resolve";
+import { withFields } from "../../../lib/request-fields";
+import { CREATE_FIELDS, requestedLines } from "./fields";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { CreateOrderBody } from "./schema";
 
@@ -35,19 +36,21 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
-  const order = await createPosOrder(c.var.deps.scope, {
-    locationId: body.location_uuid,
-    sellerId: body.staffer_uuid,
-    customerId: body.customer_uuid ?? null,
-    lines: requestedLines(body),
-    discountMode: body.discount_mode ?? null,
-    discountAmount: body.discount_amount ?? null,
-    discountPercent: body.discount_percent ?? null,
-    promocode: body.promocode ?? null,
-    promocodeDiscountAmount: body.promocode_discount_amount ?? null,
-    description: body.description ?? null,
-    comment: body.comment ?? null,
-    invoiceNote: body.invoice_note ?? null,
-  });
+  const order = await withFields(CREATE_FIELDS, () =>
+    createPosOrder(c.var.deps.scope, {
+      locationId: body.location_uuid,
+      sellerId: body.staffer_uuid,
+      customerId: body.customer_uuid ?? null,
+      lines: requestedLines(body),
+      discountMode: body.discount_mode ?? null,
+      discountAmount: body.discount_amount ?? null,
+      discountPercent: body.discount_percent ?? null,
+      promocode: body.promocode ?? null,
+      promocodeDiscountAmount: body.promocode_discount_amount ?? null,
+      description: body.description ?? null,
+      comment: body.comment ?? null,
+      invoiceNote: body.invoice_note ?? null,
+    }),
+  );
   return c.json(order, 201);
 };

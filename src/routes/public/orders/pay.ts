@@ -10,7 +10,9 @@ import {
   jsonBody,
   notFoundError,
 } from "../../../lib/responses";
+import { withFields } from "../../../lib/request-fields";
 import { payPosOrder } from "../../../orders/pay";
+import { PAY_FIELDS } from "./fields";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath, PayOrderBody, voucherOffers } from "./schema";
 
@@ -43,9 +45,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await payPosOrder(c.var.deps.scope, id, {
-    accountId: body.account_uuid ?? null,
-    vouchers: voucherOffers(body.vouchers),
-  });
+  const order = await withFields(PAY_FIELDS, () =>
+    payPosOrder(c.var.deps.scope, id, {
+      accountId: body.account_uuid ?? null,
+      vouchers: voucherOffers(body.vouchers),
+    }),
+  );
   return c.json(order, 200);
 };

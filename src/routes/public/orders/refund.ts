@@ -9,7 +9,9 @@ import {
   jsonBody,
   notFoundError,
 } from "../../../lib/responses";
+import { withFields } from "../../../lib/request-fields";
 import { refundPosOrder } from "../../../orders/refund";
+import { REFUND_FIELDS } from "./fields";
 import { PosOrderSchema } from "../../../views/pos-order-schema";
 import { OrderPath, RefundOrderBody } from "./schema";
 
@@ -38,9 +40,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const { order_uuid: id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const order = await refundPosOrder(c.var.deps.scope, id, {
-    accountId: body.account_uuid ?? null,
-    reason: body.reason ?? null,
-  });
+  const order = await withFields(REFUND_FIELDS, () =>
+    refundPosOrder(c.var.deps.scope, id, {
+      accountId: body.account_uuid ?? null,
+      reason: body.reason ?? null,
+    }),
+  );
   return c.json(order, 200);
 };
