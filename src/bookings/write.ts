@@ -154,6 +154,10 @@ export function bookingWrite(
     phone: customer.phone,
     email: customer.email,
     emailLower: customer.email?.toLowerCase() ?? null,
+    // A new customer speaks the language of the browser they booked from (messages use it).
+    locale: details.customerBrowserLanguage,
+    notifyEmail: true,
+    notifySms: true,
     createdAt: now,
   };
   const statements: Statement[] = [

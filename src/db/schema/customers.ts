@@ -16,6 +16,11 @@ export const customers = sqliteTable(
     email: text("email"),
     /** Lower-cased copy so the exact, case-insensitive e-mail filter can use an index. */
     emailLower: text("email_lower"),
+    /** The customer's language (BCP 47), from the browser of their first booking. */
+    locale: text("locale"),
+    /** Opt-outs per channel: a message on a channel the customer left is `skipped`. */
+    notifyEmail: integer("notify_email", { mode: "boolean" }).notNull().default(true),
+    notifySms: integer("notify_sms", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [

@@ -5,6 +5,7 @@ export * from "./catalogue";
 export * from "./customers";
 export * from "./events";
 export * from "./locations";
+export * from "./messages";
 export * from "./orders";
 export * from "./reservations";
 export * from "./resources";

@@ -1,0 +1,52 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./workspaces";
+
+export const MESSAGE_CHANNELS = ["email", "sms"] as const;
+export const MESSAGE_STATUSES = ["scheduled", "sent", "failed", "skipped", "canceled"] as const;
+
+/**
+ * A message to a customer on one channel. Written `scheduled` in the batch of
+ * the booking change that causes it (`scheduledFor`: now, or a reminder's
+ * time); delivery claims a due row with a lease so it is sent once.
+ */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    bookingId: text("booking_id"),
+    customerId: text("customer_id"),
+    kind: text("kind").notNull(),
+    channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
+    to: text("to").notNull(),
+    locale: text("locale").notNull(),
+    subject: text("subject"),
+    body: text("body").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
+    /** Who delivered it (`log` when no provider is configured); null until it was attempted. */
+    provider: text("provider"),
+    scheduledFor: integer("scheduled_for").notNull(),
+    sentAt: integer("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    /** A delivery's claim: until this instant no other delivery may take the message. */
+    leaseUntil: integer("lease_until"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
+    index("messages_booking_idx").on(t.bookingId),
+    index("messages_due_idx").on(t.status, t.scheduledFor),
+  ],
+);
+
+/** A workspace's notification settings (channels, reminders, templates), one JSON document. */
+export const notificationSettings = sqliteTable("notification_settings", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id),
+  settings: text("settings", { mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
