@@ -4,8 +4,7 @@ import { attempt } from "../changes/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { bookingRead, type LoadedBooking, type Referenced } from "../db/queries/bookings";
-import { nothing, type Read, readTogether } from "../db/reads";
-import type { Scope } from "../db/scope";
+import { nothing, type ReadsOf, readTogether } from "../db/reads";
 import type { BusyInterval } from "../domain/availability";
 import { allows, type Operation } from "../domain/booking-rules";
 import { ApiError, notFound, RecordChangedError } from "../lib/errors";
@@ -34,12 +33,10 @@ export interface Planning<R> {
 }
 
 /** One kind of change to a booking, as the runner takes it. */
-export interface BookingOperation<R = undefined> {
+export type BookingOperation<R = undefined> = ReadsOf<R> & {
   op: Operation;
   /** Records the request names (a staffer, a status, an account), read with the booking. */
   refs?: Referenced;
-  /** What else the plan needs, read in the booking's batch through subqueries on it. */
-  reads?: (scope: Scope) => Read<R>;
   /**
    * The change as a value, from what was read alone; null when nothing
    * changes. Throws the reason the change is refused.
@@ -47,7 +44,7 @@ export interface BookingOperation<R = undefined> {
   plan: (loaded: LoadedBooking, planning: Planning<R>) => BookingChange | null;
   /** Where a taken time looks for nearby free starts (409 with `alternatives`). */
   alternatives?: (loaded: LoadedBooking) => ConflictQuery;
-}
+};
 
 /** Pause before the one retry, so the write that won can confirm its calendars first. */
 const RETRY_PAUSE_MS = 40;

@@ -35,6 +35,8 @@ export async function attempt<R, T>(spec: Attempts<R, T>): Promise<T> {
   try {
     return await spec.attempt(again, first);
   } catch (error) {
-    throw spec.lost(error) ? spec.gaveUp() : error;
+    if (!spec.lost(error)) throw error;
+    if (isGuardFailure(error)) probe(`${spec.name}.guard_refused`);
+    throw spec.gaveUp();
   }
 }

@@ -1,5 +1,6 @@
 import type { BatchResponse } from "drizzle-orm/batch";
 import type { Database } from "./client";
+import type { Scope } from "./scope";
 import type { Statement } from "./statement";
 
 /**
@@ -21,6 +22,14 @@ export const read = <const T extends readonly Statement[], A>(
   statements: T,
   parse: (rows: BatchResponse<T>) => A,
 ): Read<A> => ({ statements, parse: (rows) => parse(rows as BatchResponse<T>) });
+
+/**
+ * An operation's own reads: required when its plan needs their value, optional
+ * only when the plan takes `undefined` (then nothing is read).
+ */
+export type ReadsOf<R> = undefined extends R
+  ? { reads?: (scope: Scope) => Read<R> }
+  : { reads: (scope: Scope) => Read<R> };
 
 /** A read of nothing (no statements), for an optional part of a batch. */
 export const nothing = <A>(value: A): Read<A> => ({ statements: [], parse: () => value });

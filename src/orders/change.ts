@@ -4,7 +4,7 @@ import { orderStill, type OrderPatch, updateOrder } from "../db/queries/order-ch
 import { type EventType, eventStatement } from "../db/queries/outbox";
 import { type LoadedPosOrder, posOrderRead } from "../db/queries/pos-orders";
 import type { VoucherRow } from "../db/queries/vouchers";
-import { nothing, type Read, readTogether } from "../db/reads";
+import { nothing, type ReadsOf, readTogether } from "../db/reads";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import { notFound } from "../lib/errors";
@@ -32,15 +32,13 @@ export interface OrderPlanning<R> {
   previous: R | undefined;
 }
 
-export interface OrderOperation<R = undefined> {
+export type OrderOperation<R = undefined> = ReadsOf<R> & {
   /** `pay`, `cancel`, `refund`: names the race probes and rendezvous of this change. */
   name: string;
-  /** What the plan needs besides the order, read in the order's own batch. */
-  reads?: (scope: Scope) => Read<R>;
   plan: (loaded: LoadedPosOrder, planning: OrderPlanning<R>) => OrderChange;
   /** Answered when the change loses to another write of the order a second time. */
   gaveUp: () => Error;
-}
+};
 
 /**
  * Runs one change to a POS order: one read, one plan, one batch led by the
