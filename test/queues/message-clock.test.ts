@@ -119,6 +119,29 @@ describe("after a write", () => {
   });
 });
 
+describe("a public API write", () => {
+  it("hands the messages written during it to the queue once it has answered", async () => {
+    const ws = await createWorkspace();
+    // Stands for a message the write's batch created (the booking changes write them).
+    const id = await insertMessage(ws.id, { created_at: Date.now() + 60_000 });
+    const res = await ws.api("/webhooks", {
+      method: "POST",
+      body: { url: "https://receiver.example.com/hook", events: ["customer-created"] },
+    });
+    expect(res.status).toBe(201);
+    await until(sent(id));
+  });
+
+  it("a refused write hands nothing over", async () => {
+    const ws = await createWorkspace();
+    const id = await insertMessage(ws.id, { created_at: Date.now() + 60_000 });
+    const res = await ws.api("/webhooks", { method: "POST", body: { url: "not a url" } });
+    expect(res.status).toBe(422);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await readMessage(id)).status).toBe("scheduled");
+  });
+});
+
 describe("the cron sweep", () => {
   it("enqueues messages due for over a minute that nobody enqueued", async () => {
     const ws = await createWorkspace();
