@@ -57,7 +57,7 @@ const USE_CASE_FOLDERS = [
   "vouchers",
   "reservations",
 ];
-const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "durable-objects"];
+const USE_CASES = [...USE_CASE_FOLDERS, "calendar", "webhooks", "delivery", "durable-objects"];
 
 export default tseslint.config(
   {
@@ -103,7 +103,7 @@ export default tseslint.config(
   ),
   ...layer("db", [...HTTP, ...USE_CASES, "views"], ["^hono($|/)"]),
   ...layer("views", [...HTTP, ...USE_CASES]),
-  ...[...USE_CASE_FOLDERS, "calendar", "webhooks"].flatMap((folder) =>
+  ...[...USE_CASE_FOLDERS, "calendar", "webhooks", "delivery"].flatMap((folder) =>
     layer(folder, HTTP, ["^hono($|/)"]),
   ),
   // Handlers (public and admin) validate, call a use-case or a query of src/db/queries, and render.

@@ -12,6 +12,11 @@ import type { WriteGate } from "./lib/write-gate";
 export type Env = Cloudflare.Env & {
   /** Secret in production; `dev-admin-token` locally unless the environment overrides it. */
   ADMIN_TOKEN?: string;
+  /** Resend API key: e-mails go through Resend when it is set (docs/messages-delivery.md). */
+  RESEND_API_KEY?: string;
+  /** Twilio account and its auth token: SMS go through Twilio when both are set. */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
 };
 
 /** Set on every request by the request-context middleware. */

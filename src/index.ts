@@ -1,6 +1,9 @@
 import { createApp } from "./app";
 import { pruneFences } from "./calendar/ledger";
 import { pruneExpired } from "./db/prune";
+import { consumeMessageBatch } from "./delivery/consumer";
+import { sweepMessages } from "./delivery/dispatch";
+import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./delivery/queue";
 import type { Env } from "./env";
 import { log } from "./lib/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
@@ -8,18 +11,24 @@ import { sweepOutbox } from "./webhooks/dispatch";
 import type { WebhookMessage } from "./webhooks/messages";
 
 export { Calendar } from "./durable-objects/calendar";
+export { MessageClock } from "./durable-objects/message-clock";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => consumeWebhookBatch(batch, env),
+  // One handler for every queue the Worker consumes, told apart by the queue's name.
+  queue: (batch, env) =>
+    batch.queue === MESSAGE_QUEUE_NAME
+      ? consumeMessageBatch(batch as MessageBatch<MessageQueueBody>, env)
+      : consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
   scheduled: async (_controller, env, ctx) => {
     ctx.waitUntil(logged("outbox sweep", sweepOutbox(env)));
+    ctx.waitUntil(logged("message sweep", sweepMessages(env)));
     ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));
     ctx.waitUntil(logged("expired rows pruning", pruneExpired(env.DB)));
   },
-} satisfies ExportedHandler<Env, WebhookMessage>;
+} satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody>;
 
 /**
  * A cron task's failure, logged through the one redacting logger; the run still

@@ -27,6 +27,8 @@ export const messages = sqliteTable(
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     /** Who delivered it (`log` when no provider is configured); null until it was attempted. */
     provider: text("provider"),
+    /** The provider's id for the sent message (Resend e-mail id, Twilio SID); null for `log`. */
+    providerMessageId: text("provider_message_id"),
     scheduledFor: integer("scheduled_for").notNull(),
     sentAt: integer("sent_at"),
     attempts: integer("attempts").notNull().default(0),
@@ -39,6 +41,7 @@ export const messages = sqliteTable(
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("messages_booking_idx").on(t.bookingId),
     index("messages_due_idx").on(t.status, t.scheduledFor),
+    index("messages_workspace_due_idx").on(t.workspaceId, t.status, t.scheduledFor),
   ],
 );
 

@@ -4,6 +4,7 @@ import { createRouter } from "../../lib/openapi";
 import { requireApiKey } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
+import { messageDispatch } from "../../middleware/message-dispatch";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
 import { corsPreflight } from "../../middleware/cors";
 import { declaredOperation, takesNoKeys } from "../../middleware/operation";
@@ -55,7 +56,7 @@ export function publicApi() {
   // the request's deps.
   router.use("*", publicAddressRateLimit);
   router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
-  router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
+  router.use("*", limitBody, requireJsonBody, outboxDispatch, messageDispatch, idempotency);
   registerLocations(router);
   registerServices(router);
   registerResources(router);
