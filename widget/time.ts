@@ -109,12 +109,13 @@ export function zonedToUtc(date: string, time: string, zone: string): string {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   const [h, min] = time.split(":").map(Number) as [number, number];
   const wall = Date.UTC(y, m - 1, d, h, min);
-  const first = wall - zoneOffset(wall, zone);
-  const second = wall - zoneOffset(first, zone);
-  // Both guesses agree except around a change; the earlier one that reads back right wins.
-  const candidates = [Math.min(first, second), Math.max(first, second)];
-  const exact = candidates.find((c) => c + zoneOffset(c, zone) === wall);
-  return toUtc(new Date(exact ?? Math.max(first, second)));
+  // The zone's offsets half a day either side: equal but near a change of offset.
+  const before = wall - zoneOffset(wall - 43_200_000, zone);
+  const after = wall - zoneOffset(wall + 43_200_000, zone);
+  const readsBack = (c: number) => c + zoneOffset(c, zone) === wall;
+  const exact = [Math.min(before, after), Math.max(before, after)].find(readsBack);
+  // In a gap neither reads back: the offset before the change moves the time past the gap.
+  return toUtc(new Date(exact ?? before));
 }
 
 /** The UTC instants bounding one day on `zone`'s clock. */

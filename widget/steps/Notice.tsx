@@ -1,7 +1,8 @@
 import { useI18n } from "../i18n/context";
 
 export interface NoticeState {
-  kind: "conflict" | "expired" | "network" | "error";
+  /** `done`: a change went through (the manage page's cancel and move). */
+  kind: "conflict" | "expired" | "network" | "error" | "done";
   message: string;
   retry?: () => void;
 }
