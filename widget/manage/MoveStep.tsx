@@ -1,6 +1,6 @@
 import { useI18n } from "../i18n/context";
 import { Heading } from "../steps/Heading";
-import { addPlainDays, formatDateTime, formatTime } from "../time";
+import { addPlainDays, formatDateTime, formatFullDateTime, formatTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 
 /** Picking the booking's new time: one day of the salon's calendar at a time. */
@@ -91,7 +91,7 @@ export function MoveStep(props: {
           <button type="button" class="primary" disabled={props.busy} onClick={props.onMove}>
             {props.busy
               ? t("manage.moving")
-              : t("manage.move_to", { when: formatDateTime(chosen.start, format, zone) })}
+              : t("manage.move_to", { when: formatFullDateTime(chosen.start, format, zone) })}
           </button>
         )}
       </div>
