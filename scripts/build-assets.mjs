@@ -15,7 +15,8 @@ mkdirSync(join(OUT, "widget"), { recursive: true });
 mkdirSync(join(OUT, "docs"), { recursive: true });
 
 await build({
-  entryPoints: ["widget/main.tsx"],
+  // The booking widget and its manage page (one booking, opened from a customer's message).
+  entryPoints: { app: "widget/main.tsx", manage: "widget/manage/main.tsx" },
   bundle: true,
   minify: true,
   sourcemap: true,
@@ -23,11 +24,13 @@ await build({
   target: ["es2020", "safari14"],
   jsx: "automatic",
   jsxImportSource: "preact",
-  outfile: join(OUT, "widget", "app.js"),
+  outdir: join(OUT, "widget"),
   logLevel: "warning",
 });
 // `/widget` serves widget.html (Workers assets drop the extension), keeping the query string.
 copyFileSync("widget/index.html", join(OUT, "widget.html"));
+// `/widget/manage` serves widget/manage.html the same way.
+copyFileSync("widget/manage.html", join(OUT, "widget", "manage.html"));
 copyFileSync("widget/styles.css", join(OUT, "widget", "app.css"));
 
 // The UMD standalone bundle: one file, no lazily imported chunks.

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ApiFailure, type Client, NetworkFailure } from "./api";
+import { ApiFailure, type Client } from "./api";
+import { describe } from "./failure";
 import {
   ALL_OPTIONAL,
   book,
@@ -13,6 +14,8 @@ import {
   searchSlots,
   type Selection,
 } from "./flow";
+import { useI18n } from "./i18n/context";
+import type { MessageKey, Translate } from "./i18n/messages";
 import { browserCountry, normalisePhone } from "./phone";
 import { DetailsStep } from "./steps/DetailsStep";
 import { DoneStep } from "./steps/DoneStep";
@@ -52,21 +55,28 @@ const SERVER_FIELDS: Record<string, keyof Details> = {
   booking_comment: "comment",
 };
 
-const describe = (e: unknown): NoticeState =>
-  e instanceof NetworkFailure
-    ? {
-        kind: "network",
-        message: "We could not reach the salon. Check your connection; nothing you typed is lost.",
-      }
-    : { kind: "error", message: e instanceof ApiFailure ? e.message : "Something went wrong." };
-
-function describeChoice(services: Service[], staffers: Staffer[], staffer: string) {
+function describeChoice(t: Translate, services: Service[], staffers: Staffer[], staffer: string) {
   const names = services.map((s) => s.name).join(" + ");
   const who = staffers.find((s) => s.uuid === staffer);
-  return who ? `${names} with ${[who.first_name, who.last_name].filter(Boolean).join(" ")}` : names;
+  return who
+    ? t("choice.with", {
+        services: names,
+        staffer: [who.first_name, who.last_name].filter(Boolean).join(" "),
+      })
+    : names;
 }
 
+/** What a required field says when left empty. */
+const MISSING: Record<Exclude<keyof Details, "first_name" | "phone">, MessageKey> = {
+  last_name: "details.last_name_missing",
+  middle_name: "details.middle_name_missing",
+  email: "details.email_missing",
+  comment: "details.comment_missing",
+};
+
 export function App({ api, location }: { api: Client; location: string }) {
+  const { t } = useI18n();
+  const describe_ = (e: unknown) => describe(t, e);
   const zone = useMemo(browserZone, []);
   const today = useMemo(() => localDate(new Date()), []);
   const [step, setStep] = useState<Step>("services");
@@ -96,7 +106,7 @@ export function App({ api, location }: { api: Client; location: string }) {
         setCatalogue(c);
         setForm(f);
       })
-      .catch((e) => setNotice({ ...describe(e), retry: start }));
+      .catch((e) => setNotice({ ...describe_(e), retry: start }));
   };
   useEffect(start, []);
 
@@ -120,7 +130,7 @@ export function App({ api, location }: { api: Client; location: string }) {
       .catch((e) => {
         if (search !== latestSearch.current) return;
         setSlots([]);
-        setNotice({ ...describe(e), retry: () => loadSlots(day) });
+        setNotice({ ...describe_(e), retry: () => loadSlots(day) });
       });
   };
 
@@ -140,12 +150,13 @@ export function App({ api, location }: { api: Client; location: string }) {
     setAlternatives(e.alternatives ?? []);
     setNotice({
       kind: e.code === "reservation_expired" ? "expired" : "conflict",
-      message:
+      message: t(
         e.code === "reservation_expired"
-          ? "Your hold on that time ran out. Please pick a time again."
+          ? "slot.expired"
           : e.alternatives?.length
-            ? "Sorry, that time was just taken. These times are still free:"
-            : "Sorry, that time was just taken. Please pick another one.",
+            ? "slot.taken_alternatives"
+            : "slot.taken",
+      ),
     });
     goToSlots(true);
   };
@@ -163,7 +174,7 @@ export function App({ api, location }: { api: Client; location: string }) {
       setStep("details");
     } catch (e) {
       if (e instanceof ApiFailure && e.status === 409) onConflict(e);
-      else setNotice({ ...describe(e), retry: () => void pick(slot) });
+      else setNotice({ ...describe_(e), retry: () => void pick(slot) });
     } finally {
       setBusy(false);
     }
@@ -171,23 +182,22 @@ export function App({ api, location }: { api: Client; location: string }) {
 
   const validate = () => {
     const found: Partial<Record<keyof Details, string>> = {};
-    if (!details.first_name.trim()) found.first_name = "Please enter your first name.";
+    if (!details.first_name.trim()) found.first_name = t("details.first_name_missing");
     const phone = normalisePhone(details.phone, browserCountry(navigator.languages));
-    if (!phone) found.phone = "Please enter a valid phone number, e.g. +49 30 1234567.";
-    const needs = (field: keyof BookingForm, key: keyof Details, label: string) => {
-      if (form[field] === "required" && !details[key].trim())
-        found[key] = `Please enter your ${label}.`;
+    if (!phone) found.phone = t("details.phone_invalid");
+    const needs = (field: keyof BookingForm, key: keyof typeof MISSING) => {
+      if (form[field] === "required" && !details[key].trim()) found[key] = t(MISSING[key]);
     };
-    needs("customer_last_name", "last_name", "last name");
-    needs("customer_middle_name", "middle_name", "middle name");
-    needs("customer_email", "email", "e-mail address");
-    needs("booking_comment", "comment", "comment");
+    needs("customer_last_name", "last_name");
+    needs("customer_middle_name", "middle_name");
+    needs("customer_email", "email");
+    needs("booking_comment", "comment");
     if (
       form.customer_email !== "hidden" &&
       details.email.trim() &&
       !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(details.email.trim())
     )
-      found.email = "Please enter a valid e-mail address.";
+      found.email = t("details.email_invalid");
     setErrors(found);
     return Object.keys(found).length === 0 ? phone : null;
   };
@@ -206,23 +216,25 @@ export function App({ api, location }: { api: Client; location: string }) {
       setStep("done");
     } catch (e) {
       const refused = bookingRefusal(e);
-      if (refused) setNotice({ kind: "error", message: refused });
+      if (refused) setNotice({ kind: "error", message: t(refused) });
       else if (e instanceof ApiFailure && e.status === 409) onConflict(e);
       else if (e instanceof ApiFailure && e.status === 422 && Object.keys(e.fields).length > 0) {
         const found: Partial<Record<keyof Details, string>> = {};
         for (const [key, messages] of Object.entries(e.fields)) {
           const field = SERVER_FIELDS[key];
-          if (field) found[field] = messages[0] ?? "Invalid.";
+          // The API's words are English: the field is marked and the page says it in its language.
+          if (field && messages.length > 0) found[field] = t("error.check_field");
         }
         setErrors(found);
-        setNotice({ kind: "error", message: e.message });
-      } else setNotice({ ...describe(e), retry: () => void submit() });
+        setNotice({ kind: "error", message: t("error.check_fields") });
+      } else setNotice({ ...describe_(e), retry: () => void submit() });
     } finally {
       setBusy(false);
     }
   };
 
-  if (!catalogue) return notice ? <Notice notice={notice} /> : <p role="status">Loading…</p>;
+  if (!catalogue)
+    return notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>;
   // In the order chosen: a cart runs its services in this order.
   const chosenServices = selected.flatMap((uuid) =>
     catalogue.services.filter((s) => s.uuid === uuid),
@@ -279,7 +291,7 @@ export function App({ api, location }: { api: Client; location: string }) {
           details={details}
           errors={errors}
           start={chosen.start}
-          what={describeChoice(chosenServices, catalogue.staffers, staffer)}
+          what={describeChoice(t, chosenServices, catalogue.staffers, staffer)}
           expiresAt={reservation?.expires_at ?? null}
           busy={busy}
           onChange={(name, value) => setDetails((d) => ({ ...d, [name]: value }))}

@@ -41,17 +41,21 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function createClient(workspace: string, key: string, origin = ""): Client {
+/** The booking widget's client: the workspace's publishable key. */
+export const createClient = (workspace: string, key: string, origin = ""): Client =>
+  publicClient({ Authorization: `Bearer ${key}`, Workspace: workspace }, origin);
+
+/** The manage page's client: the link's token in the path is all it holds, no key. */
+export const keylessClient = (origin = ""): Client => publicClient({}, origin);
+
+function publicClient(auth: Record<string, string>, origin: string): Client {
   async function call<T>(
     method: string,
     path: string,
     body?: unknown,
     keepalive = false,
   ): Promise<T> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${key}`,
-      Workspace: workspace,
-    };
+    const headers: Record<string, string> = { ...auth };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res: Response;
     try {

@@ -1,4 +1,5 @@
 import { ApiFailure, type Client, isUnavailable } from "./api";
+import type { MessageKey } from "./i18n/messages";
 import { addDays, dayRange, localToUtc } from "./time";
 import type {
   Booking,
@@ -132,22 +133,20 @@ const isHoldRefused = (e: unknown) =>
   e instanceof ApiFailure && (e.status === 422 || e.code === "too_many_holds");
 
 /**
- * What to tell the visitor when the API refuses the booking itself for a
+ * What to tell the visitor (a message's key) when the API refuses the booking itself for a
  * visitor's bounds, or null for any other failure. A booking without a hold
  * (after a refused one) meets the same bounds as the hold did, so it never
  * gets round them: too many services or hours in one booking (422 on the
  * services, not on a form field), or too many bookings from this address in a
  * day (429 too_many_bookings). Neither is worth a retry.
  */
-export function bookingRefusal(e: unknown): string | null {
+export function bookingRefusal(e: unknown): MessageKey | null {
   if (!(e instanceof ApiFailure)) return null;
-  if (e.code === "too_many_bookings") {
-    return "This connection has made as many online bookings as the salon takes in a day. To book more, please call the salon.";
-  }
+  if (e.code === "too_many_bookings") return "error.too_many_bookings";
   const onServices = (field: string) => field === "service_uuid" || field.startsWith("items.");
   const fields = Object.keys(e.fields);
   if (e.status === 422 && fields.length > 0 && fields.every(onServices)) {
-    return "The salon cannot take this choice online in one booking (too many services, or too long). Please choose fewer services, or call the salon.";
+    return "error.choice_too_big";
   }
   return null;
 }

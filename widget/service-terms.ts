@@ -33,13 +33,17 @@ export function formatPrice(minor: number, currency: string, locale?: string): s
 /**
  * "45 min · €35.00"; the part a service hides is left out with the separator, "" when both
  * are. The price is what a client pays (`discount`: the discounted price when one is set),
- * and a starting price (`starting_at`) reads "from …".
+ * and a starting price (`starting_at`) reads "from …" (`from` words it in the page's language).
  */
-export function serviceTerms(s: Terms, locale?: string): string {
+export function serviceTerms(
+  s: Terms,
+  locale?: string,
+  from: (price: string) => string = (price) => `from ${price}`,
+): string {
   const price = formatPrice(s.discount, s.currency, locale);
   return [
     s.is_duration_hidden ? null : formatDuration(s.duration.value, locale),
-    s.is_price_hidden ? null : s.starting_at ? `from ${price}` : price,
+    s.is_price_hidden ? null : s.starting_at ? from(price) : price,
   ]
     .filter((part) => part !== null)
     .join(" · ");

@@ -37,17 +37,101 @@ export function localToUtc(date: string, time: string): string {
   return toUtc(d);
 }
 
-export const formatTime = (instant: string, locale?: string) =>
-  new Date(instant).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+/**
+ * Dates and times as the visitor reads them: `locale` is the tag the page formats with,
+ * `timeZone` the zone to read the instant in (the browser's when left out; the manage page
+ * passes the location's).
+ */
+export const formatTime = (instant: string, locale?: string, timeZone?: string) =>
+  new Date(instant).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", timeZone });
 
-export const formatDateTime = (instant: string, locale?: string) =>
+export const formatDateTime = (instant: string, locale?: string, timeZone?: string) =>
   new Date(instant).toLocaleString(locale, {
     weekday: "long",
     day: "numeric",
     month: "long",
     hour: "2-digit",
     minute: "2-digit",
+    timeZone,
+  });
+
+/** With the year: a date a customer reads later (the manage page, a booking weeks ahead). */
+export const formatFullDateTime = (instant: string, locale?: string, timeZone?: string) =>
+  new Date(instant).toLocaleString(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone,
   });
 
 export const formatDay = (date: string, locale?: string) =>
   midnight(date).toLocaleDateString(locale, { weekday: "short", day: "numeric", month: "short" });
+
+/** How far `zone`'s wall clock is ahead of UTC at an instant, in ms. */
+function zoneOffset(ms: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/** `YYYY-MM-DD` of an instant on `zone`'s clock. */
+export function dateInZone(instant: string | number, zone: string): string {
+  const ms = typeof instant === "number" ? instant : Date.parse(instant);
+  return new Date(ms + zoneOffset(ms, zone)).toISOString().slice(0, 10);
+}
+
+/**
+ * A wall-clock date and `HH:MM` in `zone` as a UTC instant (the manage page's search lists
+ * times on the location's clock). A time skipped by a DST change moves forward by the gap; a
+ * time that happens twice takes its first occurrence.
+ */
+export function zonedToUtc(date: string, time: string, zone: string): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, min] = time.split(":").map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, h, min);
+  // The zone's offsets half a day either side: equal but near a change of offset.
+  const before = wall - zoneOffset(wall - 43_200_000, zone);
+  const after = wall - zoneOffset(wall + 43_200_000, zone);
+  const readsBack = (c: number) => c + zoneOffset(c, zone) === wall;
+  const exact = [Math.min(before, after), Math.max(before, after)].find(readsBack);
+  // In a gap neither reads back: the offset before the change moves the time past the gap.
+  return toUtc(new Date(exact ?? before));
+}
+
+/** The UTC instants bounding one day on `zone`'s clock. */
+export function zonedDayRange(date: string, zone: string): { start: string; end: string } {
+  const next = new Date(Date.UTC(...ymd(date)) + 86_400_000).toISOString().slice(0, 10);
+  const end = Date.parse(zonedToUtc(next, "00:00", zone)) - 1000;
+  return { start: zonedToUtc(date, "00:00", zone), end: toUtc(new Date(end)) };
+}
+
+/** A `YYYY-MM-DD` date `days` later, as a calendar date (no clock involved). */
+export function addPlainDays(date: string, days: number): string {
+  const [y, m, d] = ymd(date);
+  return new Date(Date.UTC(y, m, d + days)).toISOString().slice(0, 10);
+}
+
+function ymd(date: string): [number, number, number] {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return [y, m - 1, d];
+}

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { CATALOGUES } from "../../widget/i18n/messages";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { queryD1 } from "./d1";
 import { call, request, widgetKey } from "./salon";
@@ -38,9 +39,9 @@ const getBooking = (uuid: string) =>
 const getCustomer = (uuid: string) =>
   call<Customer>(salon.base, `/api/public/v2/customers/${uuid}`, staff);
 
-async function bookedUuid(page: Page) {
+async function bookedUuid(page: Page, booked = CATALOGUES.en["done.heading"]) {
   await page
-    .getByRole("heading", { name: "You are booked" })
+    .getByRole("heading", { name: booked })
     .waitFor()
     .catch(async (e: unknown) => {
       throw new Error(`Not booked; the widget says: ${await page.locator("main").innerText()}`, {
@@ -233,11 +234,13 @@ describe("booking widget", () => {
     await context.close();
   });
 
-  it("works by keyboard alone on a phone: slot choice, a rejected phone number, a dropped connection, then the booking", async () => {
+  it("works by keyboard alone on a phone (a German one: the widget speaks German): slot choice, a rejected phone number, a dropped connection, then the booking", async () => {
+    const de = CATALOGUES.de;
+    const exactly = (text: string) => new RegExp(`^${text}$`);
     const context = await browser.newContext({ ...PHONE, colorScheme: "light" });
     const page = await context.newPage();
     await page.goto(widgetUrl(salon, key));
-    await page.getByRole("heading", { name: "Choose your services" }).waitFor();
+    await page.getByRole("heading", { name: de["services.heading"] }).waitFor();
     // Mobile first: nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(
       true,
@@ -245,31 +248,33 @@ describe("booking widget", () => {
 
     await tabTo(page, /Beard trim/);
     await page.keyboard.press("Space");
-    await tabTo(page, /^Continue$/);
+    await tabTo(page, exactly(de["common.continue"]));
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Who should it be?" }).waitFor();
-    await tabTo(page, /^Continue$/);
+    await page.getByRole("heading", { name: de["staffer.heading"] }).waitFor();
+    await tabTo(page, exactly(de["common.continue"]));
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Pick a time" }).waitFor();
-    await tabTo(page, /^Next day$/);
+    await page.getByRole("heading", { name: de["slot.heading"] }).waitFor();
+    await tabTo(page, exactly(de["slot.next_day"]));
     await page.keyboard.press("Enter");
-    await freeTimesOn(page, dayAfter("Europe/Berlin", 1)).getByRole("button").first().waitFor();
+    const day = dayAfter("Europe/Berlin", 1);
+    const times = page.locator(`ul[aria-label="${de["slot.free_times"]}"][data-date="${day}"]`);
+    await times.getByRole("button").first().waitFor();
     await shot(page, "mobile-slots");
     await tabTo(page, /^\d\d:\d\d$/);
     const label = await page.evaluate(() => document.activeElement?.textContent ?? "");
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Your details" }).waitFor();
+    await page.getByRole("heading", { name: de["details.heading"] }).waitFor();
 
-    await tabTo(page, /^First name/);
+    await tabTo(page, /^Vorname/);
     await page.keyboard.type("Katherine");
-    await tabTo(page, /^Phone/);
+    await tabTo(page, /^Telefon/);
     await page.keyboard.type("12");
-    await tabTo(page, /^Book$/);
+    await tabTo(page, exactly(de["details.book"]));
     await page.keyboard.press("Enter");
-    await page.getByText("Please enter a valid phone number").waitFor();
-    expect(await page.getByLabel(/^Phone/).getAttribute("aria-invalid")).toBe("true");
+    await page.getByText(de["details.phone_invalid"]).waitFor();
+    expect(await page.getByLabel(/^Telefon/).getAttribute("aria-invalid")).toBe("true");
     // The focus went to the field at fault: fix it in place (a German number typed nationally).
-    const phone = page.getByLabel(/^Phone/);
+    const phone = page.getByLabel(/^Telefon/);
     await expect
       .poll(() => phone.evaluate((el) => el === document.activeElement), { timeout: 5_000 })
       .toBe(true);
@@ -284,15 +289,15 @@ describe("booking widget", () => {
       dropped = true;
       return route.abort("internetdisconnected");
     });
-    await tabTo(page, /^Book$/);
+    await tabTo(page, exactly(de["details.book"]));
     await page.keyboard.press("Enter");
-    await page.getByRole("alert").filter({ hasText: "could not reach" }).waitFor();
-    expect(await page.getByLabel(/^First name/).inputValue()).toBe("Katherine");
+    await page.getByRole("alert").filter({ hasText: de["error.network"] }).waitFor();
+    expect(await page.getByLabel(/^Vorname/).inputValue()).toBe("Katherine");
     await shot(page, "mobile-network-error");
-    await page.getByRole("button", { name: "Try again" }).focus();
+    await page.getByRole("button", { name: de["common.try_again"] }).focus();
     await page.keyboard.press("Enter");
 
-    const booking = await getBooking(await bookedUuid(page));
+    const booking = await getBooking(await bookedUuid(page, de["done.heading"]));
     await shot(page, "mobile-confirmation");
     const local = new Date(booking.start_time).toLocaleTimeString("de-DE", {
       timeZone: "Europe/Berlin",
@@ -301,6 +306,12 @@ describe("booking widget", () => {
     });
     expect(local).toBe(label);
     expect((await getCustomer(booking.customer_uuid)).phone).toBe("+4915111223344");
+    // The booking keeps the browser's language for the customer's messages.
+    const [stored] = queryD1<{ customer_browser_language: string }>(
+      persist,
+      `SELECT customer_browser_language FROM bookings WHERE id = '${booking.uuid}'`,
+    );
+    expect(stored?.customer_browser_language).toBe("de-DE");
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiFailure, type Client } from "../../widget/api";
 import { bookingRefusal, hold } from "../../widget/flow";
+import { en } from "../../widget/i18n/en";
 
 /** A client whose POST /reservations fails as given. */
 const refusing = (failure: ApiFailure): Client => ({
@@ -40,7 +41,9 @@ describe("widget hold", () => {
 describe("widget booking refused for a visitor's bounds", () => {
   it("explains 429 too_many_bookings", () => {
     const capped = new ApiFailure(429, "too_many_bookings", "At most 6.", {}, null);
-    expect(bookingRefusal(capped)).toMatch(/call the salon/);
+    const key = bookingRefusal(capped);
+    expect(key).toBe("error.too_many_bookings");
+    expect(key && en[key]).toMatch(/call the salon/);
   });
 
   it.each([
@@ -49,7 +52,9 @@ describe("widget booking refused for a visitor's bounds", () => {
     ["a cart's hours", { "items.1.services.0.service_uuid": ["…at most 4 hours…"] }],
   ])("explains a 422 on %s", (_name, fields) => {
     const bounded = new ApiFailure(422, "validation_failed", "Invalid.", fields, null);
-    expect(bookingRefusal(bounded)).toMatch(/fewer services/);
+    const key = bookingRefusal(bounded);
+    expect(key).toBe("error.choice_too_big");
+    expect(key && en[key]).toMatch(/fewer services/);
   });
 
   it("leaves every other failure to the form, the conflict notice or a retry", () => {

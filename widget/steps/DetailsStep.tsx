@@ -1,5 +1,7 @@
 import { useEffect } from "preact/hooks";
 import type { Details } from "../flow";
+import { useI18n } from "../i18n/context";
+import type { MessageKey } from "../i18n/messages";
 import { formatDateTime } from "../time";
 import type { BookingForm, FieldRule } from "../types";
 import { Countdown } from "./Countdown";
@@ -9,7 +11,7 @@ type Field = keyof Details;
 
 interface FieldSpec {
   name: Field;
-  label: string;
+  label: MessageKey;
   rule: FieldRule;
   type?: "text" | "tel" | "email";
   autocomplete: string;
@@ -31,35 +33,41 @@ export function DetailsStep(props: {
   onBack: () => void;
 }) {
   const { form } = props;
+  const { t, format } = useI18n();
   // After a refused submit, the first field at fault takes the focus (once rendered as invalid).
   useEffect(() => {
     document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
   }, [props.errors]);
   const fields: FieldSpec[] = [
-    { name: "first_name", label: "First name", rule: "required", autocomplete: "given-name" },
+    {
+      name: "first_name",
+      label: "details.first_name",
+      rule: "required",
+      autocomplete: "given-name",
+    },
     {
       name: "middle_name",
-      label: "Middle name",
+      label: "details.middle_name",
       rule: form.customer_middle_name,
       autocomplete: "additional-name",
     },
     {
       name: "last_name",
-      label: "Last name",
+      label: "details.last_name",
       rule: form.customer_last_name,
       autocomplete: "family-name",
     },
-    { name: "phone", label: "Phone", rule: "required", type: "tel", autocomplete: "tel" },
+    { name: "phone", label: "details.phone", rule: "required", type: "tel", autocomplete: "tel" },
     {
       name: "email",
-      label: "E-mail",
+      label: "details.email",
       rule: form.customer_email,
       type: "email",
       autocomplete: "email",
     },
     {
       name: "comment",
-      label: "Comment",
+      label: "details.comment",
       rule: form.booking_comment,
       autocomplete: "off",
       multiline: true,
@@ -67,11 +75,11 @@ export function DetailsStep(props: {
   ];
   return (
     <section>
-      <Heading>Your details</Heading>
+      <Heading>{t("details.heading")}</Heading>
       <p class="summary">
         <strong>{props.what}</strong>
         <br />
-        {formatDateTime(props.start)}
+        {formatDateTime(props.start, format)}
       </p>
       {props.expiresAt && <Countdown expiresAt={props.expiresAt} onExpire={props.onExpire} />}
       <form
@@ -100,8 +108,8 @@ export function DetailsStep(props: {
             return (
               <div class="field" key={f.name}>
                 <label for={id}>
-                  {f.label}
-                  {f.rule === "required" ? " *" : " (optional)"}
+                  {t(f.label)}
+                  {t(f.rule === "required" ? "common.required_mark" : "common.optional_mark")}
                 </label>
                 {f.multiline ? (
                   <textarea rows={3} maxLength={5000} {...common} />
@@ -120,13 +128,13 @@ export function DetailsStep(props: {
               </div>
             );
           })}
-        <p class="hint">* required</p>
+        <p class="hint">{t("common.required_hint")}</p>
         <div class="actions">
           <button type="button" onClick={props.onBack}>
-            Back
+            {t("common.back")}
           </button>
           <button type="submit" class="primary" disabled={props.busy}>
-            {props.busy ? "Booking…" : "Book"}
+            {t(props.busy ? "details.booking" : "details.book")}
           </button>
         </div>
       </form>

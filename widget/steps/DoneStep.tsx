@@ -1,24 +1,26 @@
+import { useI18n } from "../i18n/context";
 import { formatDateTime } from "../time";
 import type { Booking } from "../types";
 import { Heading } from "./Heading";
 
 export function DoneStep({ bookings }: { bookings: Booking[] }) {
+  const { t, format } = useI18n();
   const first = bookings[0];
   const ical = first?.links.find((l) => l.type === "ical" && l.link)?.link;
   return (
     <section>
-      <Heading>You are booked</Heading>
+      <Heading>{t("done.heading")}</Heading>
       <ul class="bookings">
         {bookings.map((b) => (
           <li key={b.uuid} data-booking={b.uuid}>
-            {formatDateTime(b.start_time)}
+            {formatDateTime(b.start_time, format)}
           </li>
         ))}
       </ul>
       {ical && (
         <p>
           <a class="button primary" href={ical} target="_blank" rel="noopener">
-            Add to my calendar
+            {t("done.add_to_calendar")}
           </a>
         </p>
       )}

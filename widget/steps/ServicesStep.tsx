@@ -1,3 +1,4 @@
+import { useI18n } from "../i18n/context";
 import { serviceTerms } from "../service-terms";
 import type { Service } from "../types";
 import { Heading } from "./Heading";
@@ -9,16 +10,17 @@ export function ServicesStep(props: {
   onNext: () => void;
 }) {
   const { services, selected } = props;
+  const { t, format } = useI18n();
   return (
     <section aria-labelledby="step">
-      <Heading>Choose your services</Heading>
+      <Heading>{t("services.heading")}</Heading>
       {services.length === 0 ? (
-        <p>No services can be booked online here yet.</p>
+        <p>{t("services.none")}</p>
       ) : (
         <fieldset>
-          <legend>Services</legend>
+          <legend>{t("services.legend")}</legend>
           {services.map((s) => {
-            const terms = serviceTerms(s);
+            const terms = serviceTerms(s, format, (price) => t("services.from_price", { price }));
             return (
               <label class="choice" key={s.uuid}>
                 <input
@@ -42,7 +44,7 @@ export function ServicesStep(props: {
           disabled={selected.length === 0}
           onClick={props.onNext}
         >
-          Continue
+          {t("common.continue")}
         </button>
       </div>
     </section>

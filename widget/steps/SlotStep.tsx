@@ -1,3 +1,4 @@
+import { useI18n } from "../i18n/context";
 import { addDays, formatDateTime, formatTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 import { Heading } from "./Heading";
@@ -14,17 +15,18 @@ export function SlotStep(props: {
   onBack: () => void;
 }) {
   const { slots } = props;
+  const { t, format } = useI18n();
   return (
     <section>
-      <Heading>Pick a time</Heading>
+      <Heading>{t("slot.heading")}</Heading>
       {props.alternatives.length > 0 && (
         <div class="alternatives">
-          <h3>Free instead</h3>
-          <ul class="slots" aria-label="Other free times">
+          <h3>{t("slot.free_instead")}</h3>
+          <ul class="slots" aria-label={t("slot.other_free_times")}>
             {props.alternatives.map((a) => (
               <li key={a.start + (a.staffer_uuid ?? "")}>
                 <button type="button" disabled={props.busy} onClick={() => props.onPick(a)}>
-                  {formatDateTime(a.start)}
+                  {formatDateTime(a.start, format)}
                 </button>
               </li>
             ))}
@@ -34,14 +36,14 @@ export function SlotStep(props: {
       <div class="date-row">
         <button
           type="button"
-          aria-label="Previous day"
+          aria-label={t("slot.previous_day")}
           disabled={props.date <= props.today}
           onClick={() => props.onDate(addDays(props.date, -1))}
         >
           ‹
         </button>
         <label class="field">
-          <span>{props.cart ? "From" : "Date"}</span>
+          <span>{t(props.cart ? "slot.from_date" : "slot.date")}</span>
           <input
             type="date"
             name="date"
@@ -55,23 +57,23 @@ export function SlotStep(props: {
         </label>
         <button
           type="button"
-          aria-label="Next day"
+          aria-label={t("slot.next_day")}
           onClick={() => props.onDate(addDays(props.date, 1))}
         >
           ›
         </button>
       </div>
-      <p class="hint">Times are shown in your time zone.</p>
+      <p class="hint">{t("slot.your_zone")}</p>
       {slots === null ? (
-        <p role="status">Looking for free times…</p>
+        <p role="status">{t("slot.searching")}</p>
       ) : slots.length === 0 ? (
-        <p role="status">No free times on this day. Try another date.</p>
+        <p role="status">{t("slot.none")}</p>
       ) : (
-        <ul class="slots" aria-label="Free times" data-date={props.date}>
+        <ul class="slots" aria-label={t("slot.free_times")} data-date={props.date}>
           {slots.map((s) => (
             <li key={s.start}>
               <button type="button" disabled={props.busy} onClick={() => props.onPick(s)}>
-                {props.cart ? formatDateTime(s.start) : formatTime(s.start)}
+                {props.cart ? formatDateTime(s.start, format) : formatTime(s.start, format)}
               </button>
             </li>
           ))}
@@ -79,7 +81,7 @@ export function SlotStep(props: {
       )}
       <div class="actions">
         <button type="button" onClick={props.onBack}>
-          Back
+          {t("common.back")}
         </button>
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { useI18n } from "../i18n/context";
 import type { Staffer } from "../types";
 import { Heading } from "./Heading";
 
@@ -8,8 +9,9 @@ export function StafferStep(props: {
   onBack: () => void;
   onNext: () => void;
 }) {
+  const { t } = useI18n();
   const options = [
-    { uuid: "", name: "Anyone available" },
+    { uuid: "", name: t("staffer.anyone") },
     ...props.staffers.map((s) => ({
       uuid: s.uuid,
       name: [s.first_name, s.last_name].filter(Boolean).join(" "),
@@ -17,9 +19,9 @@ export function StafferStep(props: {
   ];
   return (
     <section>
-      <Heading>Who should it be?</Heading>
+      <Heading>{t("staffer.heading")}</Heading>
       <fieldset>
-        <legend>Staff member</legend>
+        <legend>{t("staffer.legend")}</legend>
         {options.map((o) => (
           <label class="choice" key={o.uuid || "anyone"}>
             <input
@@ -35,10 +37,10 @@ export function StafferStep(props: {
       </fieldset>
       <div class="actions">
         <button type="button" onClick={props.onBack}>
-          Back
+          {t("common.back")}
         </button>
         <button type="button" class="primary" onClick={props.onNext}>
-          Continue
+          {t("common.continue")}
         </button>
       </div>
     </section>

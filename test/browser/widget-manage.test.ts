@@ -1,0 +1,197 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CATALOGUES } from "../../widget/i18n/messages";
+import { DESKTOP, launch, PHONE, shot } from "./browser";
+import { problem, stubBooking, stubManageApi } from "./manage-stub";
+import { dayAfter, instant } from "./widget-flow";
+
+const salon = inject("salon");
+const en = CATALOGUES.en;
+const de = CATALOGUES.de;
+
+const TOKEN = "v1.signed-booking-token";
+const ZONE = "Europe/Berlin";
+const manageUrl = (token: string, extra = "") =>
+  `${salon.base}/widget/manage?token=${encodeURIComponent(token)}${extra}`;
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+/** The page's "when", written here the way a customer of that locale reads it on the salon's clock. */
+const when = (start: string, locale: string) =>
+  new Date(start).toLocaleString(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: ZONE,
+  });
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A fresh page (the browser in New York, not the salon's zone) with the API stubbed. */
+async function open(start: string, options = DESKTOP) {
+  const context = await browser.newContext({ ...options, colorScheme: "light" });
+  const page = await context.newPage();
+  const stub = await stubManageApi(page, TOKEN, stubBooking(start));
+  return { context, page, stub };
+}
+
+const noKeys = (headers: Record<string, string>) => {
+  expect(headers.authorization).toBeUndefined();
+  expect(headers.workspace).toBeUndefined();
+};
+
+const heading = (page: Page, name: string) => page.getByRole("heading", { name }).waitFor();
+
+describe("the widget's manage page", () => {
+  it("shows the booking on the salon's clock with its policy, and cancels it after a confirmation, with no key", async () => {
+    const day = dayAfter(ZONE, 10);
+    const start = iso(instant(day, "10:00", ZONE));
+    const { context, page, stub } = await open(start);
+    await page.goto(manageUrl(TOKEN));
+    await heading(page, en["manage.heading"]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    expect(await page.title()).toBe(en["manage.title"]);
+
+    const facts = page.locator("dl.facts");
+    await expect.poll(() => facts.innerText()).toContain("Haircut · 45 min");
+    expect(await facts.innerText()).toContain("Mia Wagner");
+    // 10:00 in Berlin, although the browser sits in New York (04:00 there).
+    expect(await facts.locator("dd[data-start]").innerText()).toBe(when(start, "en-US"));
+    expect(await facts.locator("dd[data-start]").innerText()).toContain("10:00 AM");
+    await page.getByText("Free cancellation up to 24 hours before.").waitFor();
+    await page.getByText("Europe/Berlin").first().waitFor();
+    await shot(page, "manage-1-view");
+
+    await page.getByRole("button", { name: en["manage.cancel"] }).click();
+    await page.getByText(en["manage.cancel_confirm"]).waitFor();
+    await shot(page, "manage-2-cancel-confirm");
+    // Changing one's mind sends nothing.
+    await page.getByRole("button", { name: en["manage.cancel_no"] }).click();
+    expect(stub.requests.filter((r) => r.method() === "POST")).toEqual([]);
+    await page.getByRole("button", { name: en["manage.cancel"] }).click();
+    await page.getByRole("button", { name: en["manage.cancel_yes"] }).click();
+
+    await page.getByRole("alert").filter({ hasText: en["manage.canceled"] }).waitFor();
+    await shot(page, "manage-3-canceled");
+    const posts = stub.requests.filter((r) => r.method() === "POST");
+    expect(posts.map((r) => new URL(r.url()).pathname)).toEqual([
+      `/api/public/v2/manage/${encodeURIComponent(TOKEN)}/cancel`,
+    ]);
+    for (const r of stub.requests) noKeys(await r.allHeaders());
+    // Nothing left to do with a canceled booking.
+    expect(await page.getByRole("button", { name: en["manage.cancel"] }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: en["manage.move"] }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("moves the booking to a free time; a time taken meanwhile offers the alternatives", async () => {
+    const day = dayAfter(ZONE, 12);
+    const start = iso(instant(day, "10:00", ZONE));
+    const { context, page, stub } = await open(start);
+    stub.free = { [day]: ["09:00", "09:15", "14:30"] };
+    let attempts = 0;
+    const moves: string[] = [];
+    stub.onReschedule = (reservedOn) => {
+      moves.push(reservedOn);
+      attempts += 1;
+      if (attempts === 1)
+        return problem(409, "slot_unavailable", {
+          alternatives: [{ start: iso(instant(day, "16:00", ZONE)), staffer_uuid: null }],
+        });
+      stub.booking = { ...stubBooking(reservedOn), policy: stub.booking.policy };
+      return { status: 200, body: stub.booking };
+    };
+    await page.goto(manageUrl(TOKEN));
+    await page.getByRole("button", { name: en["manage.move"] }).click();
+    await heading(page, en["manage.move_heading"]);
+
+    // The booking's own day on the salon's calendar, its free times on the salon's clock.
+    const times = page.locator(`ul[aria-label="${en["slot.free_times"]}"][data-date="${day}"]`);
+    await times.getByRole("button", { name: "09:15 AM", exact: true }).click();
+    const search = stub.requests.find((r) => r.url().includes("/time-slots"));
+    const q = new URL(search?.url() ?? "http://x").searchParams;
+    expect(q.get("range_start")).toBe(iso(instant(day, "00:00", ZONE)));
+    await shot(page, "manage-4-move-pick");
+    const quarterPast = iso(instant(day, "09:15", ZONE));
+    await page
+      .getByRole("button", {
+        name: en["manage.move_to"].replace("{when}", when(quarterPast, "en-US")),
+      })
+      .click();
+
+    // Taken meanwhile: the page says so and offers what the API found instead.
+    await page.getByRole("alert").filter({ hasText: en["slot.taken_alternatives"] }).waitFor();
+    const others = page.getByRole("list", { name: en["slot.other_free_times"] });
+    await others.getByRole("button").first().click();
+    await shot(page, "manage-5-move-conflict");
+    const four = iso(instant(day, "16:00", ZONE));
+    await page
+      .getByRole("button", { name: en["manage.move_to"].replace("{when}", when(four, "en-US")) })
+      .click();
+
+    await page
+      .getByRole("alert")
+      .filter({ hasText: en["manage.moved"].replace("{when}", when(four, "en-US")) })
+      .waitFor();
+    expect(await page.locator("dd[data-start]").innerText()).toBe(when(four, "en-US"));
+    await shot(page, "manage-6-moved");
+    expect(moves).toEqual([quarterPast, four]);
+    for (const r of stub.requests) noKeys(await r.allHeaders());
+    await context.close();
+  });
+
+  it("a past policy window: the refusal is explained and the page stops offering the cancel", async () => {
+    const day = dayAfter(ZONE, 3);
+    const { context, page, stub } = await open(iso(instant(day, "10:00", ZONE)));
+    stub.onCancel = () => {
+      // The window closed between reading and cancelling.
+      stub.booking = {
+        ...stub.booking,
+        policy: { ...stub.booking.policy, is_cancelable: false, is_changeable: false },
+      };
+      return problem(409, "policy_window_passed");
+    };
+    await page.goto(manageUrl(TOKEN));
+    await page.getByRole("button", { name: en["manage.cancel"] }).click();
+    await page.getByRole("button", { name: en["manage.cancel_yes"] }).click();
+    await page.getByRole("alert").filter({ hasText: en["manage.policy_window_passed"] }).waitFor();
+    await page.getByText(en["manage.not_cancelable"]).waitFor();
+    await page.getByText(en["manage.not_changeable"]).waitFor();
+    expect(await page.getByRole("button", { name: en["manage.cancel"] }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: en["manage.move"] }).count()).toBe(0);
+    await shot(page, "manage-7-policy-window");
+    await context.close();
+  });
+
+  it("a booking already closed, and an invalid token, each say so in the page's language", async () => {
+    const day = dayAfter(ZONE, 5);
+    const { context, page, stub } = await open(iso(instant(day, "10:00", ZONE)), PHONE);
+    stub.onCancel = () => problem(409, "booking_closed");
+    // A German browser: the page speaks German without being asked.
+    await page.goto(manageUrl(TOKEN));
+    await heading(page, de["manage.heading"]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+    await page.getByRole("button", { name: de["manage.cancel"] }).click();
+    await page.getByRole("button", { name: de["manage.cancel_yes"] }).click();
+    await page.getByRole("alert").filter({ hasText: de["manage.booking_closed"] }).waitFor();
+
+    await page.goto(manageUrl("tampered.token"));
+    await page.getByRole("alert").filter({ hasText: de["manage.invalid_token"] }).waitFor();
+    await shot(page, "manage-8-invalid-token-de");
+    expect(await page.getByRole("button").count()).toBe(0);
+    // Nor does a link without a token reach the API.
+    const before = stub.requests.length;
+    await page.goto(`${salon.base}/widget/manage?lang=fr`);
+    await page.getByRole("alert").filter({ hasText: CATALOGUES.fr["manage.no_token"] }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    expect(stub.requests.length).toBe(before);
+    await context.close();
+  });
+});

@@ -1,0 +1,207 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { Client } from "../api";
+import { ApiFailure } from "../api";
+import { describe } from "../failure";
+import { useI18n } from "../i18n/context";
+import type { MessageKey } from "../i18n/messages";
+import { Heading } from "../steps/Heading";
+import { Notice, type NoticeState } from "../steps/Notice";
+import { dateInZone, formatFullDateTime } from "../time";
+import type { Alternative, SlotChoice } from "../types";
+import { BookingFacts } from "./BookingFacts";
+import { alternativesOf, cancel, freeStarts, loadBooking, refusal, reschedule } from "./flow";
+import { MoveStep } from "./MoveStep";
+import type { ManagedBooking } from "./types";
+
+type Mode = "view" | "confirm-cancel" | "move";
+
+/** One booking, opened by the link in a customer's message: see it, cancel it, move it. */
+export function ManagePage({ api, token }: { api: Client; token: string | null }) {
+  const { t, format } = useI18n();
+  const [booking, setBooking] = useState<ManagedBooking | null>(null);
+  // A link that cannot work: the page says so and offers nothing else.
+  const [fatal, setFatal] = useState<MessageKey | null>(token ? null : "manage.no_token");
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [mode, setMode] = useState<Mode>("view");
+  const [busy, setBusy] = useState(false);
+  const [date, setDate] = useState("");
+  const [slots, setSlots] = useState<SlotChoice[] | null>(null);
+  const [alternatives, setAlternatives] = useState<Alternative[]>([]);
+  const [chosen, setChosen] = useState<SlotChoice | null>(null);
+
+  const refresh = () => {
+    if (token) void loadBooking(api, token).then(setBooking, () => undefined);
+  };
+
+  /** A refusal of the manage API in the page's words; anything else as the widget says it. */
+  const fail = (e: unknown, retry?: () => void) => {
+    const key = refusal(e);
+    if (key === "manage.invalid_token") return setFatal(key);
+    if (!key) return setNotice({ ...describe(t, e), retry });
+    setNotice({ kind: key.startsWith("slot.") ? "conflict" : "error", message: t(key) });
+    // The policy or the booking changed under the page: show what holds now.
+    if (e instanceof ApiFailure && e.code !== "slot_unavailable") {
+      setMode("view");
+      refresh();
+    }
+  };
+
+  const start = () => {
+    if (!token) return;
+    setNotice(null);
+    loadBooking(api, token)
+      .then(setBooking)
+      .catch((e) => fail(e, start));
+  };
+  useEffect(start, []);
+
+  // Only the latest search may fill the list.
+  const latest = useRef(0);
+  const search = (day: string) => {
+    if (!token || !booking) return;
+    const mine = ++latest.current;
+    setDate(day);
+    setSlots(null);
+    setChosen(null);
+    freeStarts(api, token, day, booking.timezone)
+      .then((found) => {
+        if (mine === latest.current) setSlots(found);
+      })
+      .catch((e) => {
+        if (mine !== latest.current) return;
+        setSlots([]);
+        fail(e, () => search(day));
+      });
+  };
+
+  const today = booking ? dateInZone(Date.now(), booking.timezone) : "";
+  const openMove = () => {
+    if (!booking) return;
+    setNotice(null);
+    setAlternatives([]);
+    setMode("move");
+    const day = dateInZone(booking.start_time, booking.timezone);
+    search(day < today ? today : day);
+  };
+
+  const doCancel = async () => {
+    if (!token) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      setBooking(await cancel(api, token));
+      setMode("view");
+      setNotice({ kind: "done", message: t("manage.canceled") });
+    } catch (e) {
+      fail(e, () => void doCancel());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const doMove = async () => {
+    if (!token || !chosen) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const moved = await reschedule(api, token, chosen.start);
+      setBooking(moved);
+      setMode("view");
+      setAlternatives([]);
+      setNotice({
+        kind: "done",
+        message: t("manage.moved", {
+          when: formatFullDateTime(moved.start_time, format, moved.timezone),
+        }),
+      });
+    } catch (e) {
+      fail(e, () => void doMove());
+      if (e instanceof ApiFailure && e.code === "slot_unavailable") {
+        setAlternatives(alternativesOf(e));
+        search(date);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (fatal)
+    return (
+      <section>
+        <Heading>{t("manage.heading")}</Heading>
+        <Notice notice={{ kind: "error", message: t(fatal) }} />
+      </section>
+    );
+  if (!booking)
+    return notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>;
+
+  if (mode === "move")
+    return (
+      <div class="steps">
+        {notice && <Notice notice={notice} />}
+        <MoveStep
+          zone={booking.timezone}
+          date={date}
+          today={today}
+          slots={slots}
+          alternatives={alternatives}
+          chosen={chosen}
+          busy={busy}
+          onDate={search}
+          onChoose={setChosen}
+          onMove={() => void doMove()}
+          onBack={() => {
+            setNotice(null);
+            setMode("view");
+          }}
+        />
+      </div>
+    );
+
+  const { policy } = booking;
+  return (
+    <section>
+      <Heading>{t("manage.heading")}</Heading>
+      {notice && <Notice notice={notice} />}
+      <BookingFacts booking={booking} />
+      {booking.is_canceled ? (
+        notice?.kind !== "done" && <p class="summary">{t("manage.is_canceled")}</p>
+      ) : mode === "confirm-cancel" ? (
+        <div class="confirm" role="group" aria-labelledby="cancel-question">
+          <p id="cancel-question">{t("manage.cancel_confirm")}</p>
+          <div class="actions">
+            <button type="button" disabled={busy} onClick={() => setMode("view")}>
+              {t("manage.cancel_no")}
+            </button>
+            <button type="button" class="primary" disabled={busy} onClick={() => void doCancel()}>
+              {t(busy ? "manage.canceling" : "manage.cancel_yes")}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <div class="manage-actions">
+            {policy.is_changeable && (
+              <button type="button" class="primary" onClick={openMove}>
+                {t("manage.move")}
+              </button>
+            )}
+            {policy.is_cancelable && (
+              <button
+                type="button"
+                onClick={() => {
+                  setNotice(null);
+                  setMode("confirm-cancel");
+                }}
+              >
+                {t("manage.cancel")}
+              </button>
+            )}
+          </div>
+          {!policy.is_changeable && <p class="hint">{t("manage.not_changeable")}</p>}
+          {!policy.is_cancelable && <p class="hint">{t("manage.not_cancelable")}</p>}
+        </>
+      )}
+    </section>
+  );
+}
