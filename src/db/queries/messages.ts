@@ -14,7 +14,7 @@ import {
 import { read } from "../reads";
 import { type Scope, whereIn } from "../scope";
 import type { Statement } from "../statement";
-import { listInWorkspace } from "./list";
+import { listPage } from "./list";
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
@@ -182,7 +182,7 @@ export interface MessageFilter {
   channel?: MessageRow["channel"] | undefined;
 }
 
-/** A page of the workspace's messages, oldest first. */
+/** A page of the workspace's messages. */
 export function listMessages(scope: Scope, page: PageRequest, filter: MessageFilter) {
   const conditions = [
     filter.bookingId === undefined ? undefined : eq(messages.bookingId, filter.bookingId),
@@ -191,7 +191,20 @@ export function listMessages(scope: Scope, page: PageRequest, filter: MessageFil
     filter.status === undefined ? undefined : eq(messages.status, filter.status),
     filter.channel === undefined ? undefined : eq(messages.channel, filter.channel),
   ];
-  return listInWorkspace(scope, messages, page, ...conditions);
+  // Oldest first; within one write, in the order they fall due (a confirmation before its reminders).
+  return listPage(
+    scope.db,
+    messages,
+    whereIn(scope, messages, ...conditions),
+    [
+      asc(messages.createdAt),
+      asc(messages.scheduledFor),
+      asc(messages.kind),
+      asc(messages.channel),
+      asc(messages.id),
+    ],
+    page,
+  );
 }
 
 export async function findMessage(scope: Scope, id: string): Promise<MessageRow | null> {
