@@ -60,6 +60,8 @@ interface Message {
 const messagesOf = async (s: Salon, query: string): Promise<Message[]> => {
   const res = await s.ws.api(`/messages?per_page=100&${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // A read: one D1 round trip, the key check included.
+  expect(d1RoundTrips(res.headers)).toBe(1);
   return res.body.data;
 };
 
