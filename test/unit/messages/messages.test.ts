@@ -86,13 +86,13 @@ describe("locale fallback", () => {
     expect(localeChain("garbage!!", "en")).toEqual(["en"]);
   });
 
-  it("always starts with the customer's tag, ends in en, and repeats nothing (property)", () => {
+  it("always starts with the customer's tag, reaches en, and repeats nothing (property)", () => {
     const tag = fc.constantFrom("de", "de-AT", "fr", "fr-CH", "es", "en", "en-GB", "ja", "pt-BR");
     fc.assert(
       fc.property(fc.option(tag, { nil: null }), tag, (customer, workspace) => {
         const chain = localeChain(customer, workspace);
         return (
-          chain.at(-1) === "en" &&
+          chain.includes("en") &&
           new Set(chain).size === chain.length &&
           (customer === null || chain[0] === customer) &&
           chain.includes(workspace)
