@@ -277,6 +277,55 @@ describe("messages on change", () => {
     expect(list[2]?.body).toContain("3:00");
   });
 
+  it("a reminder moved to a time already past is canceled; a staffer change re-writes it", async () => {
+    const s = await createSalon(2);
+    await settingsOf(s, { ...DEFAULTS, reminders: [{ channel: "email", minutes_before: 20_160 }] });
+    const weekday = (days: number) => {
+      const day = new Date(Date.now() + days * 86_400_000);
+      while ([0, 6].includes(day.getUTCDay())) day.setUTCDate(day.getUTCDate() + 1);
+      return day.toISOString().slice(0, 10);
+    };
+    const res = await book(s, { reserved_on: at("10:00", weekday(20)), ...someone() });
+    const id = res.body.uuid;
+    const handed = await s.ws.api(`/bookings/${id}/staffer`, {
+      method: "PUT",
+      body: { staffer_uuid: s.staffers[1]?.uuid },
+    });
+    expect(handed.status, JSON.stringify(handed.body)).toBe(200);
+    const [reminder] = await messagesOf(s, `booking_uuid=${id}&kind=booking-reminder`);
+    expect(reminder?.status).toBe("scheduled");
+    expect(reminder?.body).toContain("Staff 1");
+    expect(reminder?.body).not.toContain("Staff 0");
+
+    const moved = await s.ws.api(`/bookings/${id}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("10:00", weekday(3)) },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(
+      (await messagesOf(s, `booking_uuid=${id}&kind=booking-reminder`)).map((m) => m.status),
+    ).toEqual(["canceled"]);
+  });
+
+  it("writes local times right on both sides of a daylight-saving change", async () => {
+    // Berlin moves to summer time on Sunday 2030-03-31: 10:00 local is 09:00Z before, 08:00Z after.
+    for (const start of ["2030-03-29T09:00:00Z", "2030-04-01T08:00:00Z"]) {
+      const res = await book(salon, {
+        reserved_on: start,
+        ...someone({ customer_browser_language: "de" }),
+      });
+      const [confirmation] = await messagesOf(
+        salon,
+        `booking_uuid=${res.body.uuid}&kind=booking-confirmation`,
+      );
+      expect(confirmation?.body).toContain(
+        start.startsWith("2030-03-29")
+          ? "Freitag, 29. März 2030, 10:00"
+          : "Montag, 1. April 2030, 10:00",
+      );
+    }
+  });
+
   it("a customer's own reschedule (publishable key) always tells them", async () => {
     const pk = (await createPublishableKey(salon.ws)).api;
     const date = nextMonday();

@@ -1,8 +1,7 @@
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import { idIn, inSubquery, insertRows } from "../bounded";
 import {
-  bookingServices,
   bookings,
   customers,
   locations,
@@ -59,6 +58,29 @@ const selectSettings = (scope: Scope) =>
 export const settingsRead = (scope: Scope) =>
   read([selectSettings(scope)] as const, ([rows]) => rows[0]?.settings);
 
+/** First names of the staff of a location (given, or as a subquery on the booking). */
+const locationStaffNames = (scope: Scope, locationId: string | SQLWrapper) =>
+  scope.db
+    .select({ id: staffers.id, firstName: staffers.firstName })
+    .from(staffers)
+    .where(
+      whereIn(
+        scope,
+        staffers,
+        inSubquery(
+          staffers.id,
+          scope.db
+            .select({ id: stafferLocations.stafferId })
+            .from(stafferLocations)
+            .where(
+              typeof locationId === "string"
+                ? eq(stafferLocations.locationId, locationId)
+                : inSubquery(stafferLocations.locationId, locationId),
+            ),
+        ),
+      ),
+    );
+
 /**
  * What a new booking's messages need besides the booking: the settings and
  * the first names of the location's staff (read with the booking's planning).
@@ -67,22 +89,7 @@ export const creationMessagesRead = (scope: Scope, locationId: string) =>
   read(
     [
       selectSettings(scope),
-      scope.db
-        .select({ id: staffers.id, firstName: staffers.firstName })
-        .from(staffers)
-        .where(
-          whereIn(
-            scope,
-            staffers,
-            inSubquery(
-              staffers.id,
-              scope.db
-                .select({ id: stafferLocations.stafferId })
-                .from(stafferLocations)
-                .where(eq(stafferLocations.locationId, locationId)),
-            ),
-          ),
-        ),
+      locationStaffNames(scope, locationId),
     ] as const,
     ([settings, names]) => ({
       settings: settings[0]?.settings,
@@ -93,7 +100,7 @@ export const creationMessagesRead = (scope: Scope, locationId: string) =>
 /**
  * What a change's messages need besides the booking, through subqueries on
  * it (no round trip of its own): the settings, its customer, its location's
- * name and zone, its staffers' first names, and its reminders still to go out.
+ * name and zone, the first names of the location's staff, and its reminders still to go out.
  */
 export function changeMessagesRead(scope: Scope, bookingId: string) {
   const { db } = scope;
@@ -118,22 +125,8 @@ export function changeMessagesRead(scope: Scope, bookingId: string) {
         .where(
           whereIn(scope, locations, inSubquery(locations.id, column(sql`${bookings.locationId}`))),
         ),
-      db
-        .select({ id: staffers.id, firstName: staffers.firstName })
-        .from(staffers)
-        .where(
-          whereIn(
-            scope,
-            staffers,
-            inSubquery(
-              staffers.id,
-              db
-                .select({ id: bookingServices.stafferId })
-                .from(bookingServices)
-                .where(eq(bookingServices.bookingId, bookingId)),
-            ),
-          ),
-        ),
+      // The location's staff, not only the booking's: a change may hand a service to another.
+      locationStaffNames(scope, column(sql`${bookings.locationId}`)),
       db
         .select()
         .from(messages)
