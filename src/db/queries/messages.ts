@@ -87,10 +87,7 @@ const locationStaffNames = (scope: Scope, locationId: string | SQLWrapper) =>
  */
 export const creationMessagesRead = (scope: Scope, locationId: string) =>
   read(
-    [
-      selectSettings(scope),
-      locationStaffNames(scope, locationId),
-    ] as const,
+    [selectSettings(scope), locationStaffNames(scope, locationId)] as const,
     ([settings, names]) => ({
       settings: settings[0]?.settings,
       stafferNames: new Map(names.map((s): [string, string] => [s.id, s.firstName])),
