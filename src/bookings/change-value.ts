@@ -34,6 +34,19 @@ export interface BookingChange {
   busy?: EntryRow[];
   /** Money the change takes in: the account's part and the vouchers spent. */
   payment?: Payment;
+  /**
+   * What the customer is told: a message sent now, and what becomes of the
+   * booking's reminders still to go out. The runner writes the rows (its
+   * operation must say `notifies`, so their context is read with the booking).
+   */
+  messages?: MessageEffects;
+}
+
+export interface MessageEffects {
+  /** A message about the change, on every channel that reaches the customer. */
+  send?: "booking-rescheduled" | "booking-canceled" | undefined;
+  /** Reminders move with the booking (re-timed, re-written) or are canceled with it. */
+  reminders: "move" | "cancel";
 }
 
 export interface Payment {

@@ -15,7 +15,9 @@ import type { Statement } from "../db/statement";
 import { type BookingView, renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
 import { spendTender } from "../vouchers/tender";
+import type { ChangeMessagesContext } from "../db/queries/messages";
 import type { BookingChange } from "./change-value";
+import { changeMessages } from "./messages";
 import { busyMoves } from "./busy-moves";
 import { movingClaims } from "./calendar-entries";
 import type { BookingDeps } from "./deps";
@@ -51,13 +53,15 @@ export function changedView(
 /**
  * What the runner sends for a change: the claims of the busy time that moves,
  * and one batch with the version guard at its head, one UPDATE per changed
- * row (versions included), the busy time, the money and the outbox event.
+ * row (versions included), the busy time, the money, the customer's
+ * messages and the outbox event.
  */
 export function changeWrite(
   deps: BookingDeps,
   loaded: LoadedBooking,
   change: BookingChange,
   now: number,
+  told: ChangeMessagesContext | null = null,
 ): PlannedWrite<Booking> {
   const { scope } = deps;
   const { booking, order } = loaded;
@@ -66,6 +70,9 @@ export function changeWrite(
   const moves = busyMoves(loaded.entries, change.busy);
   const payment = change.payment;
   const on = { orderId: order.id, bookingId: booking.id, at: now };
+  if (change.messages && !told)
+    throw new Error("a change that tells the customer must be read with `notifies`");
+  const delta = view.booking.startAt - booking.startAt;
   const build = (): Statement[] => [
     guard(scope, stillAsRead(booking, change.order ? order : null)),
     updateBooking(scope, booking.id, change.booking ?? {}, now),
@@ -74,6 +81,9 @@ export function changeWrite(
     ...replaceBusyTime(scope, moves),
     ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
     ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),
+    ...(change.messages && told
+      ? changeMessages(deps, change.messages, told, view, delta, now)
+      : []),
     eventStatement(scope.db, scope.workspaceId, change.event, value),
   ];
   return {

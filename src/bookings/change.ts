@@ -4,6 +4,7 @@ import { attempt } from "../changes/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { bookingRead, type LoadedBooking, type Referenced } from "../db/queries/bookings";
+import { type ChangeMessagesContext, changeMessagesRead } from "../db/queries/messages";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
 import type { BusyInterval } from "../domain/availability";
 import { allows, type Operation } from "../domain/booking-rules";
@@ -42,6 +43,8 @@ export type BookingOperation<R = undefined> = ReadsOf<R> & {
    * changes. Throws the reason the change is refused.
    */
   plan: (loaded: LoadedBooking, planning: Planning<R>) => BookingChange | null;
+  /** The change may tell the customer (`messages`): what that needs is read with the booking. */
+  notifies?: boolean;
   /** Where a taken time looks for nearby free starts (409 with `alternatives`). */
   alternatives?: (loaded: LoadedBooking) => ConflictQuery;
 };
@@ -81,12 +84,15 @@ export function changeBooking<R = undefined>(
       const read = await readTogether(scope.db, {
         loaded: bookingRead(scope, bookingId, operation.refs),
         reads: operation.reads?.(scope) ?? nothing(undefined as R),
+        told: operation.notifies
+          ? changeMessagesRead(scope, bookingId)
+          : nothing<ChangeMessagesContext | null>(null),
       });
       if (!read.loaded) throw notFound("Booking");
       // Replacing a service has its own conflict code for every unmet condition, openness included.
       if (operation.op !== "replace_service" && !allows(read.loaded.booking, operation.op))
         throw closed();
-      return { loaded: read.loaded, reads: read.reads };
+      return { loaded: read.loaded, reads: read.reads, told: read.told };
     },
     attempt: async (read, previous) => {
       try {
@@ -108,7 +114,7 @@ export function changeBooking<R = undefined>(
 async function commitChange<R>(
   deps: BookingDeps,
   operation: BookingOperation<R>,
-  { loaded, reads }: { loaded: LoadedBooking; reads: R },
+  { loaded, reads, told }: { loaded: LoadedBooking; reads: R; told: ChangeMessagesContext | null },
   previous: R | undefined,
 ): Promise<Booking> {
   const { scope, env } = deps;
@@ -123,7 +129,7 @@ async function commitChange<R>(
   const plan = () => {
     const now = Date.now();
     const change = operation.plan(loaded, { now, reads, previous, taken, ids, staff: deps.staff });
-    return change && changeWrite(deps, loaded, change, now);
+    return change && changeWrite(deps, loaded, change, now, told);
   };
   const first = plan();
   if (!first) return renderBooking(loaded, deps.render);

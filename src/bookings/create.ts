@@ -1,7 +1,10 @@
 import { withAlternatives } from "../availability/alternatives";
 import { commitPlanned, staffClaims } from "../calendar/client";
 import { engineInputs } from "../availability/engine-input";
-import { loadAvailability } from "../db/queries/availability";
+import { availabilityRead } from "../db/queries/availability";
+import { creationMessagesRead } from "../db/queries/messages";
+import { readTogether } from "../db/reads";
+import { settingsFrom } from "../domain/messages";
 import { guard } from "../db/guards";
 import { applyBookingForm, FORM_FIELDS, type FormField } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
@@ -13,6 +16,7 @@ import type { Problem } from "../domain/problems";
 import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
+import { creationMessages } from "./messages";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanContext, type PlanItem, planItems } from "./planner";
@@ -111,11 +115,15 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   }
 
   // The visitor's count is read beside the planning read: no round trip of its own.
-  const [loaded, cap] = await Promise.all([
-    loadAvailability(scope, {
-      ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
-      customerId,
-      ...(req.reservationId ? { reservationId: req.reservationId } : {}),
+  // What the customer's messages need (settings, staff names) is in the planning batch.
+  const [{ loaded, told }, cap] = await Promise.all([
+    readTogether(scope.db, {
+      loaded: availabilityRead(scope, {
+        ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
+        customerId,
+        ...(req.reservationId ? { reservationId: req.reservationId } : {}),
+      }),
+      told: creationMessagesRead(scope, req.locationId),
     }),
     VisitorQuota.read(scope, bookingQuota(scope, req.visitor)),
   ]);
@@ -174,6 +182,28 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     middleName: form.values.customer_middle_name ?? null,
     email: form.values.customer_email ?? null,
   };
+  const stored = loaded.customer;
+  // The customer as their messages reach them: a customer's (publishable key) booking never
+  // redirects an existing customer's messages to an e-mail typed into the widget.
+  const messageContext = {
+    settings: settingsFrom(told.settings),
+    workspaceLocale: deps.render.locale,
+    currency: deps.render.currency,
+    customer: {
+      id: customerId,
+      firstName: stored && !customer.refreshesStored ? stored.firstName : customer.firstName,
+      email:
+        stored && !customer.refreshesStored
+          ? stored.email
+          : (customer.email ?? stored?.email ?? null),
+      phone,
+      locale: stored?.locale ?? req.customerBrowserLanguage ?? null,
+      notifyEmail: stored?.notifyEmail ?? true,
+      notifySms: stored?.notifySms ?? true,
+    },
+    location: { name: inputs.location.name, address: "", timezone: inputs.rules.timezone },
+    total: 0,
+  };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
   const ids = stableIds();
@@ -192,7 +222,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       now,
       ids,
     });
-    const { statements, rendered } = bookingWrite(
+    const { statements, rendered, views } = bookingWrite(
       scope.db,
       planned,
       customer,
@@ -209,6 +239,13 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(redeem ? [guard(scope, redeem.live())] : []),
         ...statements,
         ...(redeem?.statements ?? []),
+        ...creationMessages(
+          deps,
+          { ...messageContext, total: views[0]?.order.total ?? 0 },
+          views,
+          told.stafferNames,
+          now,
+        ),
       ],
       value: rendered,
     };

@@ -2,6 +2,7 @@ import type { Scope } from "../db/scope";
 import type { Defer } from "../calendar/client";
 import type { Env } from "../env";
 import type { RenderContext } from "../views/booking";
+import type { ManageUrl } from "./messages";
 
 /**
  * What a booking use-case needs besides its inputs: the workspace's D1 scope,
@@ -18,4 +19,6 @@ export interface BookingDeps {
    * way (the write takes it and the hold ends). A customer's (publishable key) never does.
    */
   staff: boolean;
+  /** The manage link of a booking for its messages' `manage_url` (wired by the manage routes). */
+  manageUrl?: ManageUrl | undefined;
 }

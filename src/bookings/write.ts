@@ -180,5 +180,5 @@ export function bookingWrite(
   }
   for (const booking of rendered)
     statements.push(eventStatement(db, workspaceId, "booking-created", booking));
-  return { statements, rendered };
+  return { statements, rendered, views };
 }

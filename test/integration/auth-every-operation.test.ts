@@ -180,6 +180,9 @@ describe("every public operation on another workspace's record is a 404", () => 
       },
     });
     expect(reservation.status, JSON.stringify(reservation.body)).toBe(201);
+    // The booking's confirmation to its customer (e-mail is on by default).
+    const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
+    expect(messages.body.data.length).toBeGreaterThan(0);
     foreign = {
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
@@ -190,6 +193,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       webhook_id: String(webhook.body.id),
       code: codes[0] ?? "",
       reservation_uuid: reservation.body.uuid,
+      message_uuid: messages.body.data[0].uuid,
     };
   });
 
@@ -230,6 +234,7 @@ describe("every public operation on another workspace's record is a 404", () => 
     "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
     "POST public:/orders/{order_uuid}/refund": { body: {} },
     "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
+    "PATCH public:/customers/{customer_uuid}": { body: { notifications: { email: false } } },
   });
 
   it("with my own key, every operation with a path parameter refuses their record", async () => {

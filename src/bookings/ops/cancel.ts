@@ -33,6 +33,7 @@ export async function cancelBooking(deps: BookingDeps, bookingId: string, input:
   return changeBooking(deps, bookingId, {
     op: "cancel",
     refs: { stafferId: input.stafferId },
+    notifies: true,
     plan: (loaded, { now }) => {
       if (byCustomer) assertPolicyAllows("cancel", loaded, now);
       if (input.stafferId && !loaded.staffer) throw invalid({ is: "staffer" }, "Unknown staffer.");
@@ -46,6 +47,7 @@ export async function cancelBooking(deps: BookingDeps, bookingId: string, input:
           internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
         },
         busy: [],
+        messages: { send: "booking-canceled", reminders: "cancel" },
       };
     },
   });

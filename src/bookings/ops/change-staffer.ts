@@ -25,6 +25,7 @@ export function changeBookingStaffer(
 ) {
   const { stafferId, serviceId } = input;
   return changeBooking(deps, bookingId, {
+    notifies: true,
     op: "change_staffer",
     // The new staffer over the booking's whole time (a superset of the services handed over).
     reads: (scope) => {
@@ -73,6 +74,8 @@ export function changeBookingStaffer(
       const owner = bookingOwner(loaded.booking);
       return {
         event: "booking-staffer-changed",
+        // Its reminders name the staffer and services: written again, at the same time.
+        messages: { reminders: "move" },
         services: targets.map((s) => ({ id: s.id, stafferId })),
         busy: [
           ...loaded.entries.filter((e) => !handedOver.has(e.id)),

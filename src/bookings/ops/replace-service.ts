@@ -19,6 +19,7 @@ const SERVICE: ReplaceServiceSubject = { is: "service" };
 /** Swaps the service of a simple booking: price, duration and tax re-derived, the end moves. */
 export function replaceBookingService(deps: BookingDeps, bookingId: string, serviceId: string) {
   return changeBooking(deps, bookingId, {
+    notifies: true,
     op: "replace_service",
     // The new service with the booking's (one) staffer, around its start.
     reads: (scope) => {
@@ -88,6 +89,8 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       const owner = bookingOwner(loaded.booking);
       return {
         event: "booking-service-replaced",
+        // Its reminders name the staffer and services: written again, at the same time.
+        messages: { reminders: "move" },
         booking: { endAt: replaced.reservedUntil },
         services: [{ id: current.id, ...columns }],
         order: {

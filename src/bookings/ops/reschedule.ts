@@ -29,6 +29,7 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
   const { start } = input;
   return changeBooking(deps, bookingId, {
     op: "reschedule",
+    notifies: true,
     // The booking's staffers and services at the new time, read with the booking.
     reads: (scope) => {
       const its = bookingRefs(scope, bookingId);
@@ -79,6 +80,11 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
           reservedUntil,
           resourceIds,
         })),
+        // The customer hears of it when staff ask so, and always when it is their own change.
+        messages: {
+          send: input.notifyOnReschedule || input.heldToPolicy ? "booking-rescheduled" : undefined,
+          reminders: "move",
+        },
         busy: moved.flatMap((s, i) => [
           bookedEntry(owner, s, ids(`staffer ${s.id}`)),
           ...(units[i] ?? []).map((u) => unitEntry(owner, s, u)),

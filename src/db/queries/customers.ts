@@ -56,3 +56,22 @@ export function saveBookingCustomer(
     },
   });
 }
+
+/** A customer's consent per message channel; the customer as it now is, null when unknown. */
+export async function setCustomerNotifications(
+  scope: Scope,
+  id: string,
+  to: { notifyEmail?: boolean | undefined; notifySms?: boolean | undefined },
+) {
+  const set = {
+    ...(to.notifyEmail === undefined ? {} : { notifyEmail: to.notifyEmail }),
+    ...(to.notifySms === undefined ? {} : { notifySms: to.notifySms }),
+  };
+  if (Object.keys(set).length === 0) return findCustomer(scope, id);
+  const [row] = await scope.db
+    .update(customers)
+    .set(set)
+    .where(whereIn(scope, customers, eq(customers.id, id)))
+    .returning();
+  return row ?? null;
+}

@@ -12,6 +12,7 @@ import { registerBookingStatuses } from "./booking-statuses";
 import { registerCategories } from "./categories";
 import { registerCustomers } from "./customers";
 import { registerLocations } from "./locations";
+import { registerNotificationSettings } from "./notification-settings";
 import { registerPromocodes } from "./promocodes";
 import { registerResources } from "./resources";
 import { registerStaffers } from "./staffers";
@@ -46,5 +47,6 @@ export function adminApi() {
   registerCustomers(router);
   registerCategories(router);
   registerResources(router);
+  registerNotificationSettings(router);
   return router;
 }

@@ -20,6 +20,7 @@ import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
+import { registerMessages } from "./messages";
 import { registerOrders } from "./orders";
 import { registerReservations } from "./reservations";
 import { registerResources } from "./resources";
@@ -73,6 +74,7 @@ export function publicApi() {
   registerOrders(router);
   registerVouchers(router);
   registerWebhooks(router);
+  registerMessages(router);
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);

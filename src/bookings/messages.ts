@@ -1,0 +1,168 @@
+import type { BookingView } from "../db/queries/bookings";
+import {
+  cancelScheduledReminders,
+  type ChangeMessagesContext,
+  insertMessages,
+  moveReminder,
+  type NewMessage,
+} from "../db/queries/messages";
+import type { Scope } from "../db/scope";
+import type { Statement } from "../db/statement";
+import {
+  announce,
+  type MessageBooking,
+  type MessageContext,
+  type MessageDraft,
+  type Recipient,
+  remind,
+  settingsFrom,
+  writeMessage,
+} from "../domain/messages";
+import { icalLink, type RenderContext } from "../views/booking";
+import type { MessageEffects } from "./change-value";
+
+/** Builds a booking's manage link (the manage slice signs it); absent: `manage_url` is empty. */
+export type ManageUrl = (booking: BookingView["booking"]) => string;
+
+/** What a booking's messages are written with besides the rows read. */
+export interface MessageDeps {
+  scope: Scope;
+  render: RenderContext;
+  manageUrl?: ManageUrl | undefined;
+}
+
+/** A booking as its messages tell it, from its view and its staff's first names. */
+export function messageBooking(
+  deps: MessageDeps,
+  view: Pick<BookingView, "booking" | "services">,
+  stafferNames: ReadonlyMap<string, string>,
+): MessageBooking {
+  const names = view.services.flatMap((s) => {
+    const name = s.stafferId ? stafferNames.get(s.stafferId) : undefined;
+    return name ? [name] : [];
+  });
+  return {
+    id: view.booking.id,
+    startAt: view.booking.startAt,
+    serviceNames: view.services.map((s) => s.name),
+    stafferFirstNames: names,
+    icalUrl: icalLink(deps.render, view.booking),
+    manageUrl: deps.manageUrl?.(view.booking) ?? "",
+  };
+}
+
+/** Message rows for drafts, each with its own id, about one customer. */
+export function messageRows(
+  scope: Scope,
+  customerId: string,
+  drafts: MessageDraft[],
+  now: number,
+): NewMessage[] {
+  return drafts.map((d) => ({
+    id: crypto.randomUUID(),
+    workspaceId: scope.workspaceId,
+    bookingId: d.bookingId,
+    customerId,
+    kind: d.kind,
+    channel: d.channel,
+    to: d.to,
+    locale: d.locale,
+    subject: d.subject,
+    body: d.body,
+    status: d.status,
+    scheduledFor: d.scheduledFor,
+    attempts: 0,
+    createdAt: now,
+  }));
+}
+
+/** New bookings (one order, maybe a cart): one confirmation for all, and each one's reminders. */
+export function creationMessages(
+  deps: MessageDeps,
+  ctx: MessageContext,
+  views: BookingView[],
+  stafferNames: ReadonlyMap<string, string>,
+  now: number,
+): Statement[] {
+  const told = views.map((v) => messageBooking(deps, v, stafferNames));
+  const drafts = [
+    ...announce("booking-confirmation", ctx, told, now),
+    ...told.flatMap((b) => remind(ctx, b, now)),
+  ];
+  return insertMessages(deps.scope, messageRows(deps.scope, ctx.customer.id, drafts, now));
+}
+
+/** The context of a changed booking's messages, from what was read with it (null: no customer). */
+export function changeContext(
+  deps: MessageDeps,
+  read: ChangeMessagesContext,
+  view: BookingView,
+): MessageContext | null {
+  const { customer, location } = read;
+  if (!customer || !location) return null;
+  return {
+    settings: settingsFrom(read.settings),
+    workspaceLocale: deps.render.locale,
+    currency: deps.render.currency,
+    customer: recipient(customer),
+    location: { name: location.name, address: "", timezone: location.timezone },
+    total: view.order.total,
+  };
+}
+
+export const recipient = (c: {
+  id: string;
+  firstName: string;
+  email: string | null;
+  phone: string;
+  locale: string | null;
+  notifyEmail: boolean;
+  notifySms: boolean;
+}): Recipient => ({
+  id: c.id,
+  firstName: c.firstName,
+  email: c.email,
+  phone: c.phone,
+  locale: c.locale,
+  notifyEmail: c.notifyEmail,
+  notifySms: c.notifySms,
+});
+
+/**
+ * What a change tells the customer: the message it sends (if any), and its
+ * reminders still to go out moved with the booking (re-timed, re-written;
+ * canceled when the new time has passed) or canceled with it.
+ */
+export function changeMessages(
+  deps: MessageDeps,
+  effects: MessageEffects,
+  read: ChangeMessagesContext,
+  view: BookingView,
+  delta: number,
+  now: number,
+): Statement[] {
+  const ctx = changeContext(deps, read, view);
+  if (!ctx) return [];
+  const told = messageBooking(deps, view, read.stafferNames);
+  const sent = effects.send ? announce(effects.send, ctx, [told], now) : [];
+  const statements = insertMessages(
+    deps.scope,
+    messageRows(deps.scope, ctx.customer.id, sent, now),
+  );
+  if (effects.reminders === "cancel") {
+    statements.push(cancelScheduledReminders(deps.scope, view.booking.id));
+    return statements;
+  }
+  for (const reminder of read.reminders) {
+    const at = reminder.scheduledFor + delta;
+    const text = writeMessage("booking-reminder", reminder.channel, ctx, [told]);
+    statements.push(
+      moveReminder(deps.scope, reminder.id, {
+        scheduledFor: at,
+        ...text,
+        status: at > now ? "scheduled" : "canceled",
+      }),
+    );
+  }
+  return statements;
+}

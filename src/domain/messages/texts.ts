@@ -1,0 +1,106 @@
+import type { MessageKind } from "./kinds";
+import type { BuiltInLocale } from "./locale";
+
+/** One kind's text in one language: an e-mail (subject and body) and a short SMS. */
+export interface BuiltInText {
+  subject: string;
+  body: string;
+  sms: string;
+}
+
+type Texts = Record<MessageKind, Record<BuiltInLocale, BuiltInText>>;
+
+/**
+ * The texts a workspace gets without templates of its own. Only documented
+ * variables appear (a unit test renders each and finds no `{{` left).
+ */
+export const BUILT_IN_TEXTS: Texts = {
+  "booking-confirmation": {
+    en: {
+      subject: "Your booking at {{location_name}} is confirmed",
+      body: "Hello {{customer_first_name}},\n\nthank you for your booking at {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n\nAdd it to your calendar: {{ical_url}}\nChange or cancel: {{manage_url}}\n\nSee you soon!",
+      sms: "{{location_name}}: booked {{date}}, {{time}}. {{manage_url}}",
+    },
+    de: {
+      subject: "Ihre Buchung bei {{location_name}} ist bestätigt",
+      body: "Hallo {{customer_first_name}},\n\nvielen Dank für Ihre Buchung bei {{location_name}}.\n\n{{items}}\n\nGesamt: {{total}}\n\nIn den Kalender eintragen: {{ical_url}}\nÄndern oder absagen: {{manage_url}}\n\nBis bald!",
+      sms: "{{location_name}}: gebucht {{date}}, {{time}}. {{manage_url}}",
+    },
+    fr: {
+      subject: "Votre réservation chez {{location_name}} est confirmée",
+      body: "Bonjour {{customer_first_name}},\n\nmerci pour votre réservation chez {{location_name}}.\n\n{{items}}\n\nTotal : {{total}}\n\nAjouter à votre agenda : {{ical_url}}\nModifier ou annuler : {{manage_url}}\n\nÀ bientôt !",
+      sms: "{{location_name}} : réservé le {{date}}, {{time}}. {{manage_url}}",
+    },
+    es: {
+      subject: "Tu reserva en {{location_name}} está confirmada",
+      body: "Hola {{customer_first_name}}:\n\ngracias por tu reserva en {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n\nAñádela a tu calendario: {{ical_url}}\nCambiar o cancelar: {{manage_url}}\n\n¡Hasta pronto!",
+      sms: "{{location_name}}: reservado {{date}}, {{time}}. {{manage_url}}",
+    },
+  },
+  "booking-rescheduled": {
+    en: {
+      subject: "Your booking at {{location_name}} has moved",
+      body: "Hello {{customer_first_name}},\n\nyour booking at {{location_name}} is now on {{date}} at {{time}}.\n\n{{items}}\n\nAdd it to your calendar: {{ical_url}}\nChange or cancel: {{manage_url}}",
+      sms: "{{location_name}}: moved to {{date}}, {{time}}. {{manage_url}}",
+    },
+    de: {
+      subject: "Ihre Buchung bei {{location_name}} wurde verschoben",
+      body: "Hallo {{customer_first_name}},\n\nIhr Termin bei {{location_name}} ist jetzt am {{date}} um {{time}}.\n\n{{items}}\n\nIn den Kalender eintragen: {{ical_url}}\nÄndern oder absagen: {{manage_url}}",
+      sms: "{{location_name}}: verschoben auf {{date}}, {{time}}. {{manage_url}}",
+    },
+    fr: {
+      subject: "Votre réservation chez {{location_name}} a été déplacée",
+      body: "Bonjour {{customer_first_name}},\n\nvotre rendez-vous chez {{location_name}} est désormais le {{date}} à {{time}}.\n\n{{items}}\n\nAjouter à votre agenda : {{ical_url}}\nModifier ou annuler : {{manage_url}}",
+      sms: "{{location_name}} : déplacé au {{date}}, {{time}}. {{manage_url}}",
+    },
+    es: {
+      subject: "Tu reserva en {{location_name}} ha cambiado",
+      body: "Hola {{customer_first_name}}:\n\ntu cita en {{location_name}} es ahora el {{date}} a las {{time}}.\n\n{{items}}\n\nAñádela a tu calendario: {{ical_url}}\nCambiar o cancelar: {{manage_url}}",
+      sms: "{{location_name}}: cambiado a {{date}}, {{time}}. {{manage_url}}",
+    },
+  },
+  "booking-canceled": {
+    en: {
+      subject: "Your booking at {{location_name}} is canceled",
+      body: "Hello {{customer_first_name}},\n\nyour booking at {{location_name}} on {{date}} at {{time}} ({{service_names}}) is canceled.\n\nWe hope to see you another time.",
+      sms: "{{location_name}}: your booking {{date}}, {{time}} is canceled.",
+    },
+    de: {
+      subject: "Ihre Buchung bei {{location_name}} wurde storniert",
+      body: "Hallo {{customer_first_name}},\n\nIhr Termin bei {{location_name}} am {{date}} um {{time}} ({{service_names}}) wurde storniert.\n\nWir freuen uns auf ein anderes Mal.",
+      sms: "{{location_name}}: Ihr Termin {{date}}, {{time}} wurde storniert.",
+    },
+    fr: {
+      subject: "Votre réservation chez {{location_name}} est annulée",
+      body: "Bonjour {{customer_first_name}},\n\nvotre rendez-vous chez {{location_name}} le {{date}} à {{time}} ({{service_names}}) est annulé.\n\nAu plaisir de vous revoir.",
+      sms: "{{location_name}} : votre rendez-vous du {{date}}, {{time}} est annulé.",
+    },
+    es: {
+      subject: "Tu reserva en {{location_name}} está cancelada",
+      body: "Hola {{customer_first_name}}:\n\ntu cita en {{location_name}} el {{date}} a las {{time}} ({{service_names}}) está cancelada.\n\nEsperamos verte en otra ocasión.",
+      sms: "{{location_name}}: tu cita del {{date}}, {{time}} está cancelada.",
+    },
+  },
+  "booking-reminder": {
+    en: {
+      subject: "Reminder: {{date}} at {{time}}, {{location_name}}",
+      body: "Hello {{customer_first_name}},\n\na reminder of your booking at {{location_name}} on {{date}} at {{time}}: {{service_names}} with {{staffer_first_name}}.\n\nChange or cancel: {{manage_url}}",
+      sms: "Reminder: {{location_name}} {{date}}, {{time}}. {{manage_url}}",
+    },
+    de: {
+      subject: "Erinnerung: {{date}} um {{time}}, {{location_name}}",
+      body: "Hallo {{customer_first_name}},\n\nwir erinnern an Ihren Termin bei {{location_name}} am {{date}} um {{time}}: {{service_names}} bei {{staffer_first_name}}.\n\nÄndern oder absagen: {{manage_url}}",
+      sms: "Erinnerung: {{location_name}} {{date}}, {{time}}. {{manage_url}}",
+    },
+    fr: {
+      subject: "Rappel : {{date}} à {{time}}, {{location_name}}",
+      body: "Bonjour {{customer_first_name}},\n\nun rappel de votre rendez-vous chez {{location_name}} le {{date}} à {{time}} : {{service_names}} avec {{staffer_first_name}}.\n\nModifier ou annuler : {{manage_url}}",
+      sms: "Rappel : {{location_name}} {{date}}, {{time}}. {{manage_url}}",
+    },
+    es: {
+      subject: "Recordatorio: {{date}} a las {{time}}, {{location_name}}",
+      body: "Hola {{customer_first_name}}:\n\nte recordamos tu cita en {{location_name}} el {{date}} a las {{time}}: {{service_names}} con {{staffer_first_name}}.\n\nCambiar o cancelar: {{manage_url}}",
+      sms: "Recordatorio: {{location_name}} {{date}}, {{time}}. {{manage_url}}",
+    },
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * The variables a template may name in `{{…}}`, and what each holds. The
+ * list is closed: a template naming anything else is refused when saved.
+ */
+export const VARIABLES = {
+  customer_first_name: "The customer's first name",
+  service_names: "The booked services, comma-separated (every item of a cart)",
+  staffer_first_name: "The first name of the staffer (several: comma-separated)",
+  location_name: "The location's name",
+  location_address: "The location's address (empty while locations have none)",
+  date: "The local date of the (first) booking, with its weekday, in the location's time zone",
+  time: "The local start time of the (first) booking, in the location's time zone",
+  items: "One line per booking of a cart: date, time, services and staffer",
+  total: "The order's total with its currency",
+  manage_url: "A link where the customer sees, moves or cancels the booking (empty if none)",
+  ical_url: "A link to the booking as a calendar file (.ics)",
+} as const;
+
+export type Variable = keyof typeof VARIABLES;
+export type Values = Record<Variable, string>;
+
+export const isVariable = (name: string): name is Variable => Object.hasOwn(VARIABLES, name);

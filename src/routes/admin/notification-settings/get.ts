@@ -1,0 +1,33 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { loadSettings } from "../../../db/queries/messages";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import { NotificationSettingsSchema, settingsFrom } from "../../../domain/messages";
+import type { AdminEnv } from "../../../env";
+import { defineRoute } from "../../../lib/operations";
+import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
+import { WorkspaceParams } from "../workspaces/schema";
+
+export const route = defineRoute({
+  operationId: "getNotificationSettings",
+  keys: "admin",
+  method: "get",
+  path: "/workspaces/{ws}/notification-settings",
+  tags: ["Notification settings"],
+  summary: "Get the workspace's customer message settings",
+  description:
+    "Channels, reminders and templates; a workspace that saved none gets the defaults (e-mail on, SMS off, one e-mail reminder 1440 minutes before, the built-in texts).",
+  request: { params: WorkspaceParams },
+  responses: {
+    200: json(NotificationSettingsSchema, "The settings"),
+    ...authErrors,
+    ...queryErrors,
+    ...workspaceNotFound(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const workspace = await requireWorkspace(c.var.db, ws);
+  const stored = await loadSettings({ db: c.var.db, workspaceId: workspace.id });
+  return c.json(settingsFrom(stored), 200);
+};

@@ -1,0 +1,33 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { saveSettings } from "../../../db/queries/messages";
+import { requireWorkspace } from "../../../db/queries/workspaces";
+import { NotificationSettingsSchema, VARIABLES } from "../../../domain/messages";
+import type { AdminEnv } from "../../../env";
+import { defineRoute } from "../../../lib/operations";
+import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
+import { WorkspaceParams } from "../workspaces/schema";
+
+export const route = defineRoute({
+  operationId: "setNotificationSettings",
+  keys: "admin",
+  method: "put",
+  path: "/workspaces/{ws}/notification-settings",
+  tags: ["Notification settings"],
+  summary: "Set the workspace's customer message settings",
+  description: `Replaces the whole document. At most 3 reminders, each 1..20160 minutes before the booking. Templates are keyed by kind and language tag (de, de-AT) and may name only these variables in {{…}}: ${Object.keys(VARIABLES).join(", ")}; any other is 422 on its field (e.g. templates.booking-reminder.de.body). Rendering substitutes text only and runs no code.`,
+  request: { params: WorkspaceParams, ...jsonBody(NotificationSettingsSchema) },
+  responses: {
+    200: json(NotificationSettingsSchema, "The settings as they now are"),
+    ...authErrors,
+    ...bodyErrors,
+    ...workspaceNotFound(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const { ws } = c.req.valid("param");
+  const settings = c.req.valid("json");
+  const workspace = await requireWorkspace(c.var.db, ws);
+  await saveSettings({ db: c.var.db, workspaceId: workspace.id }, settings, Date.now());
+  return c.json(settings, 200);
+};

@@ -1,0 +1,45 @@
+import { z } from "@hono/zod-openapi";
+import type { MessageRow } from "../db/queries/messages";
+import { CHANNELS, STATUSES } from "../domain/messages";
+import { toIso } from "../lib/clock";
+
+export const MessageSchema = z
+  .object({
+    uuid: z.string(),
+    kind: z.string().openapi({
+      description:
+        "booking-confirmation, booking-rescheduled, booking-canceled or booking-reminder (later kinds may be added)",
+    }),
+    channel: z.enum(CHANNELS),
+    to: z.string().openapi({ description: "The e-mail address or phone number it goes to" }),
+    locale: z.string().openapi({ description: "The language it is written in" }),
+    subject: z.string().nullable().openapi({ description: "E-mail only; null for SMS" }),
+    body: z.string().openapi({ description: "Plain text" }),
+    booking_uuid: z.string().nullable(),
+    customer_uuid: z.string().nullable(),
+    status: z.enum(STATUSES),
+    scheduled_for: z.string().openapi({ description: "When it is (or was) due, UTC" }),
+    sent_at: z.string().nullable(),
+    attempts: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .openapi("Message");
+
+export type Message = z.infer<typeof MessageSchema>;
+
+export const renderMessage = (m: MessageRow): Message => ({
+  uuid: m.id,
+  kind: m.kind,
+  channel: m.channel,
+  to: m.to,
+  locale: m.locale,
+  subject: m.subject,
+  body: m.body,
+  booking_uuid: m.bookingId,
+  customer_uuid: m.customerId,
+  status: m.status,
+  scheduled_for: toIso(m.scheduledFor),
+  sent_at: m.sentAt === null ? null : toIso(m.sentAt),
+  attempts: m.attempts,
+  error: m.error,
+});
