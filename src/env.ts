@@ -12,6 +12,8 @@ import type { WriteGate } from "./lib/write-gate";
 export type Env = Cloudflare.Env & {
   /** Secret in production; `dev-admin-token` locally unless the environment overrides it. */
   ADMIN_TOKEN?: string;
+  /** Signs manage links. Secret in production; `npm start` and the tests set a development one. */
+  MANAGE_TOKEN_SECRET?: string;
 };
 
 /** Set on every request by the request-context middleware. */

@@ -19,6 +19,7 @@ import { registerCustomers } from "./customers";
 import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
+import { registerManage } from "./manage";
 import { registerOrders } from "./orders";
 import { registerReservations } from "./reservations";
 import { registerResources } from "./resources";
@@ -30,8 +31,8 @@ import { registerWebhooks } from "./webhooks";
 
 /**
  * Public API v2. Each route declares the keys it takes (`defineRoute`): every
- * route but its own OpenAPI document and a booking's calendar file (whose link
- * carries its own token) needs an API key, and a publishable key only what a
+ * route but its own OpenAPI document, a booking's calendar file and its manage
+ * link (whose links carry their own tokens) needs an API key, and a publishable key only what a
  * booking widget needs.
  */
 export function publicApi() {
@@ -55,7 +56,8 @@ export function publicApi() {
   // the request's deps.
   router.use("*", publicAddressRateLimit);
   router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
-  router.use("*", limitBody, requireJsonBody, outboxDispatch, idempotency);
+  // Idempotency keys belong to an API key: routes without one (a manage link) keep none.
+  router.use("*", limitBody, requireJsonBody, outboxDispatch, except(takesNoKeys, idempotency));
   registerLocations(router);
   registerServices(router);
   registerResources(router);
@@ -75,6 +77,7 @@ export function publicApi() {
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
+  registerManage(open);
   router.route("/", open);
   documentKeyErrors(router);
   return router;
