@@ -45,7 +45,8 @@ function keyOf(secret: string): Promise<CryptoKey> {
 }
 
 async function macOf(secret: string, payload: Uint8Array): Promise<Uint8Array> {
-  const full = await crypto.subtle.sign("HMAC", await keyOf(secret), payload);
+  // A copy on its own ArrayBuffer: WebCrypto takes no view of a shared one.
+  const full = await crypto.subtle.sign("HMAC", await keyOf(secret), new Uint8Array(payload));
   return new Uint8Array(full, 0, MAC_BYTES);
 }
 
