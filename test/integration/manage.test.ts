@@ -6,7 +6,7 @@ import { manageExpiry, manageToken, manageUrl } from "../../src/lib/manage-link"
 import { signManageToken } from "../../src/lib/manage-token";
 import { expectInSync } from "../helpers/calendar";
 import { fakeLimiter } from "../helpers/limiter";
-import { admin, PUBLIC, type Received, send, type Sent } from "../helpers/http";
+import { admin, d1RoundTrips, PUBLIC, type Received, send, type Sent } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 const MIN = 60_000;
@@ -552,6 +552,28 @@ describe("hostile repetition", () => {
     expect(limited?.status).toBe(429);
     expect(allowed).toBeGreaterThanOrEqual(120);
     expect(allowed).toBeLessThanOrEqual(240);
+  });
+});
+
+describe("round trips", () => {
+  it("a refused token costs no D1 query; the view and the slot search one round trip each", async () => {
+    const booking = await book(salon, at("10:00", "2030-02-28"));
+    const token = await tokenOf(salon, booking);
+    const call = visitor();
+    expect(d1RoundTrips((await call(`x${token.slice(1)}`)).headers)).toBe(0);
+    const view = await call(token);
+    expect(view.status).toBe(200);
+    expect(d1RoundTrips(view.headers)).toBe(1);
+    const slots = await call(`${token}/time-slots?range_start=2030-02-28&range_end=2030-03-06`);
+    expect(slots.status).toBe(200);
+    expect(d1RoundTrips(slots.headers)).toBe(1);
+    // A write: the workspace's settings, then the change's read and write batches.
+    const moved = await call(`${token}/reschedule`, {
+      method: "POST",
+      body: { reserved_on: at("13:00", "2030-02-28") },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(d1RoundTrips(moved.headers)).toBe(3);
   });
 });
 
