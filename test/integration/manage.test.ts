@@ -502,10 +502,16 @@ describe("hostile repetition", () => {
   /** The whole app in process, with the manage limiter replaced. */
   function appWith(bindings: Partial<OpenEnv["Bindings"]>) {
     const app = createApp();
-    return async (path: string, address: string): Promise<Received> => {
+    return async (path: string, address: string, body?: unknown): Promise<Received> => {
       const res = await app.request(
         `${PUBLIC}/manage/${path}`,
-        { headers: { "cf-connecting-ip": address } },
+        body === undefined
+          ? { headers: { "cf-connecting-ip": address } }
+          : {
+              method: "POST",
+              headers: { "cf-connecting-ip": address, "content-type": "application/json" },
+              body: JSON.stringify(body),
+            },
         { ...env, ...bindings },
       );
       return { status: res.status, headers: res.headers, body: await res.json() };
@@ -534,6 +540,33 @@ describe("hostile repetition", () => {
     await call(token, "2001:db8:aa:1::1");
     await call(token, "2001:db8:aa:1:ffff::2");
     expect(keys.filter((k) => k === "ip:2001:db8:aa:1::/64")).toHaveLength(2);
+  });
+
+  it("limits a booking's changes through the link per booking, whatever addresses they come from", async () => {
+    const { limiter, keys } = fakeLimiter(2);
+    const call = appWith({ MANAGE_WRITE_RATE_LIMIT: limiter });
+    const booking = await book(salon, at("10:00", "2030-02-14"));
+    const token = await tokenOf(salon, booking);
+    const moves = [at("11:00", "2030-02-14"), at("12:00", "2030-02-14"), at("13:00", "2030-02-14")];
+    const answers: Received[] = [];
+    for (const [i, reserved_on] of moves.entries()) {
+      answers.push(await call(`${token}/reschedule`, `203.0.113.${60 + i}`, { reserved_on }));
+    }
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers[2]?.headers.get("retry-after")).toBe("10");
+    expect(keys).toEqual([
+      `booking:${booking.uuid}`,
+      `booking:${booking.uuid}`,
+      `booking:${booking.uuid}`,
+    ]);
+    // The limited change changed nothing; reads are not counted against the booking.
+    const seen = await call(token, "203.0.113.70");
+    expect(seen.status).toBe(200);
+    expect(seen.body.booking.start_time).toBe(at("12:00", "2030-02-14"));
+    expect((await call(`${token}/cancel`, "203.0.113.71", {})).status).toBe(429);
+    // A refused token never reaches the per-booking count.
+    expect((await call(`A${token.slice(1, -1)}B/cancel`, "203.0.113.72", {})).status).toBe(401);
+    expect(keys).toHaveLength(4);
   });
 
   it("a script hammering made-up tokens is stopped by the real limiter", async () => {

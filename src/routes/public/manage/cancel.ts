@@ -2,6 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
+import { limitManagedWrite } from "../../../middleware/rate-limit";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import type { CancelSubject } from "../../../domain/booking-rules";
 import { bodyErrors, conflictErrors, json } from "../../../lib/responses";
@@ -25,7 +26,7 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Cancel the link's booking (as the customer)",
   description:
-    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address. `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change).",
+    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change).",
   request: {
     params: TokenPath,
     body: { content: { "application/json": { schema: ManageCancelBody } }, required: false },
@@ -45,6 +46,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const { claims, scope } = await managedScope(c, token);
+  await limitManagedWrite(c.env, claims.bookingId);
   const deps = await customerDeps(c, scope);
   const booking = await withFields(FIELDS, () =>
     cancelBooking(deps, claims.bookingId, {

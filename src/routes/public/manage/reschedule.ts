@@ -3,6 +3,7 @@ import type { RescheduleSubject } from "../../../bookings/ops/reschedule";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
+import { limitManagedWrite } from "../../../middleware/rate-limit";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../lib/responses";
 import { bodyErrors } from "../../../lib/responses";
@@ -21,7 +22,7 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Move the link's booking to a new start (as the customer)",
   description:
-    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message. The answer's booking has a new end, and so a link that expires a day after it: `GET /manage/{token}` gives it. Needs no API key; rate-limited per client address.",
+    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message. The answer's booking has a new end, and so a link that expires a day after it: `GET /manage/{token}` gives it. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429).",
   request: { params: TokenPath, ...jsonBody(ManageRescheduleBody) },
   responses: {
     200: json(BookingSchema, "The booking as it now is"),
@@ -42,6 +43,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json");
   const { claims, scope } = await managedScope(c, token);
+  await limitManagedWrite(c.env, claims.bookingId);
   const deps = await customerDeps(c, scope);
   const booking = await withFields(FIELDS, () =>
     rescheduleBooking(deps, claims.bookingId, {
