@@ -502,7 +502,12 @@ describe("hostile repetition", () => {
   /** The whole app in process, with the manage limiter replaced. */
   function appWith(bindings: Partial<OpenEnv["Bindings"]>) {
     const app = createApp();
-    return async (path: string, address: string, body?: unknown): Promise<Received> => {
+    return async (
+      path: string,
+      address: string,
+      body?: unknown,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    ): Promise<Received<any>> => {
       const res = await app.request(
         `${PUBLIC}/manage/${path}`,
         body === undefined
