@@ -299,6 +299,58 @@ describe("GET /manage/{token}/time-slots", () => {
     expect(move.status, JSON.stringify(move.body)).toBe(200);
   });
 
+  it("keeps a booking of two services by two staffers in shape: each service's staffer must be free", async () => {
+    const date = "2030-02-13";
+    // Cut (45 + 15 buffer) by staff 0 at 10:00Z, then colouring (90) by staff 1 at 11:00Z.
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("10:00", date),
+            services: [
+              { service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid },
+              { service_uuid: salon.colour.uuid, staffer_uuid: salon.staffers[1]?.uuid },
+            ],
+          },
+        ],
+        ...customer(),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const booking = cart.body.bookings[0];
+    expect(booking.ordered_services).toHaveLength(2);
+    // Staff 1 is taken 14:00–15:00Z by someone else (a cut with its buffer).
+    await book(salon, at("14:00", date), 1);
+    const res = await visitor()(
+      `${await tokenOf(salon, booking)}/time-slots?range_start=${date}&range_end=${date}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const starts: string[] = res.body.dates.flatMap((d: { slots: { reserved_on: string }[] }) =>
+      d.slots.map((s) => s.reserved_on),
+    );
+    // Colouring would run start+1h .. start+2h30 for staff 1: 11:30 → 12:30–14:00 fits.
+    expect(starts).toContain(at("11:30", date));
+    // 11:45 → colouring 12:45–14:15 meets the other booking at 14:00: not offered.
+    expect(starts).not.toContain(at("11:45", date));
+    expect(starts).not.toContain(at("13:00", date));
+    // After it: colouring from 15:00 (start 14:00) fits and ends 16:30, by 17:00Z.
+    expect(starts).toContain(at("14:00", date));
+    expect(starts).not.toContain(at("14:45", date));
+    // The whole booking, its end included, fits the day: colouring ends by 17:00Z.
+    expect(starts.at(-1)).toBe(at("14:30", date));
+    // Staff 0 alone would be free at 11:45; the shape is what refuses it, and so does the move.
+    const move = await visitor()(`${await tokenOf(salon, booking)}/reschedule`, {
+      method: "POST",
+      body: { reserved_on: at("11:45", date) },
+    });
+    expect(move.status).toBe(409);
+    expect(move.body.code).toBe("slot_unavailable");
+    const alternatives = move.body.alternatives.map((a: { start: string }) => a.start);
+    for (const start of alternatives) expect(starts).toContain(start);
+  });
+
   it("renders on the client's clock with timezone, and bounds the range (62 days)", async () => {
     const booking = await book(salon, at("10:00", "2030-02-19"));
     const token = await tokenOf(salon, booking);
