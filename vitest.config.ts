@@ -14,6 +14,8 @@ export default defineConfig(async () => ({
         ADMIN_RATE_LIMIT: 100_000,
         PUBLISHABLE_KEY_RATE_LIMIT: 300,
         PUBLISHABLE_CLIENT_RATE_LIMIT: 120,
+        MANAGE_RATE_LIMIT: 120,
+        MANAGE_WRITE_RATE_LIMIT: 10,
       },
       { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1" },
     ),

@@ -20,6 +20,8 @@ export default defineConfig(async () => ({
         ADMIN_RATE_LIMIT: 1_000_000,
         PUBLISHABLE_KEY_RATE_LIMIT: 1_000_000,
         PUBLISHABLE_CLIENT_RATE_LIMIT: 1_000_000,
+        MANAGE_RATE_LIMIT: 1_000_000,
+        MANAGE_WRITE_RATE_LIMIT: 1_000_000,
       },
       {
         FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",

@@ -6,7 +6,9 @@ type Limits = Record<
   | "ADDRESS_RATE_LIMIT"
   | "ADMIN_RATE_LIMIT"
   | "PUBLISHABLE_KEY_RATE_LIMIT"
-  | "PUBLISHABLE_CLIENT_RATE_LIMIT",
+  | "PUBLISHABLE_CLIENT_RATE_LIMIT"
+  | "MANAGE_RATE_LIMIT"
+  | "MANAGE_WRITE_RATE_LIMIT",
   number
 >;
 
@@ -27,6 +29,7 @@ export async function workersPool(limits: Limits, bindings: Record<string, strin
       bindings: {
         TEST_MIGRATIONS: migrations,
         ADMIN_TOKEN: "test-admin-token",
+        MANAGE_TOKEN_SECRET: "test-manage-token-secret",
         ALLOW_PRIVATE_WEBHOOKS: "true",
         WEBHOOK_RETRY_BASE_SECONDS: "0",
         ...bindings,

@@ -8,6 +8,8 @@ const HOST = "127.0.0.1";
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://${HOST}:${PORT}`;
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
+// Signs manage links; production sets its own secret (docs/deploy.md).
+const MANAGE_TOKEN_SECRET = process.env.MANAGE_TOKEN_SECRET ?? "dev-manage-token-secret";
 const ALLOW_PRIVATE_WEBHOOKS = process.env.ALLOW_PRIVATE_WEBHOOKS ?? "true";
 // Local state (D1, Durable Objects, the demo's credentials); a separate folder
 // gives a separate, fresh demo (the README test uses one).
@@ -36,6 +38,8 @@ const dev = spawn(
     ...persist,
     "--var",
     `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+    "--var",
+    `MANAGE_TOKEN_SECRET:${MANAGE_TOKEN_SECRET}`,
     "--var",
     `ALLOW_PRIVATE_WEBHOOKS:${ALLOW_PRIVATE_WEBHOOKS}`,
   ],

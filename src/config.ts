@@ -11,6 +11,15 @@ const ConfigSchema = z.object({
     .string()
     .optional()
     .transform((v) => v || null),
+  /**
+   * Signs manage links (src/lib/manage-link.ts); unset or empty issues none and accepts none.
+   * A secret in production, at least 16 characters (`npm start` uses a development default).
+   */
+  MANAGE_TOKEN_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || null)
+    .refine((v) => v === null || v.length >= 16, "At least 16 characters."),
   /** "true" lets webhooks target private and loopback addresses (local dev and tests only). */
   ALLOW_PRIVATE_WEBHOOKS: z
     .enum(["true", "false"])
@@ -22,6 +31,7 @@ const ConfigSchema = z.object({
 
 export interface Config {
   adminToken: string | null;
+  manageTokenSecret: string | null;
   allowPrivateWebhooks: boolean;
   webhookRetryBaseSeconds: number;
 }
@@ -31,6 +41,7 @@ const parsed = new WeakMap<object, Config>();
 /** The settings as the Worker's env carries them (Env has them among its bindings). */
 export interface Settings {
   ADMIN_TOKEN?: string | undefined;
+  MANAGE_TOKEN_SECRET?: string | undefined;
   ALLOW_PRIVATE_WEBHOOKS?: string | undefined;
   WEBHOOK_RETRY_BASE_SECONDS?: string | undefined;
 }
@@ -44,6 +55,7 @@ export function configOf(env: Settings): Config {
   }
   const config = {
     adminToken: result.data.ADMIN_TOKEN,
+    manageTokenSecret: result.data.MANAGE_TOKEN_SECRET,
     allowPrivateWebhooks: result.data.ALLOW_PRIVATE_WEBHOOKS,
     webhookRetryBaseSeconds: result.data.WEBHOOK_RETRY_BASE_SECONDS,
   };

@@ -17,6 +17,8 @@ export type Env = Cloudflare.Env & {
   /** Twilio account and its auth token: SMS go through Twilio when both are set. */
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
+  /** Signs manage links. Secret in production; `npm start` and the tests set a development one. */
+  MANAGE_TOKEN_SECRET?: string;
 };
 
 /** Set on every request by the request-context middleware. */

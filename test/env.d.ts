@@ -5,6 +5,7 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
       ADMIN_TOKEN?: string;
+      MANAGE_TOKEN_SECRET?: string;
       FUZZ_RUNS?: string;
     }
   }

@@ -19,6 +19,6 @@ export interface BookingDeps {
    * way (the write takes it and the hold ends). A customer's (publishable key) never does.
    */
   staff: boolean;
-  /** The manage link of a booking for its messages' `manage_url` (wired by the manage routes). */
+  /** The manage link of a booking, for its messages' `manage_url` (signed synchronously). */
   manageUrl?: ManageUrl | undefined;
 }

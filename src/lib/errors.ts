@@ -13,6 +13,7 @@ export const ErrorCodeSchema = z
     "invalid_json",
     "unsupported_media_type",
     "unauthenticated",
+    "invalid_token",
     "forbidden",
     "origin_not_allowed",
     "not_found",
@@ -53,6 +54,7 @@ export function statusFor(
     case "invalid_json":
       return 400;
     case "unauthenticated":
+    case "invalid_token":
       return 401;
     case "forbidden":
     case "origin_not_allowed":

@@ -41,6 +41,19 @@ const byAddress = (binding: (env: OpenEnv["Bindings"]) => RateLimit) =>
 /** Public API, before authentication: per client address. */
 export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT);
 
+/**
+ * Manage links (no key; the token is checked by the route): per client
+ * address, before the token is looked at, with an allowance of their own.
+ */
+export const manageRateLimit = byAddress((env) => env.MANAGE_RATE_LIMIT);
+
+/**
+ * A manage link's write, once its token verified: per booking (the token's,
+ * so a caller cannot pick the bucket), whatever address it comes from.
+ */
+export const limitManagedWrite = (env: OpenEnv["Bindings"], bookingId: string) =>
+  enforce(env.MANAGE_WRITE_RATE_LIMIT, `booking:${bookingId}`);
+
 /** Management API, before the admin token is checked: per client address. */
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
 

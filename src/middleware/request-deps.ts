@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { PublicEnv, RequestDeps } from "../env";
 import { sha256Hex } from "../lib/api-keys";
+import { manageUrl } from "../lib/manage-link";
 import { clientAddress } from "./rate-limit";
 
 /**
@@ -12,17 +13,20 @@ import { clientAddress } from "./rate-limit";
 export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
   const { workspace, apiKey } = c.var;
   const staff = apiKey.kind === "secret";
+  const origin = new URL(c.req.url).origin;
   const deps: RequestDeps = {
     scope: { db: c.var.db, workspaceId: workspace.id },
     env: c.env,
     render: {
       currency: workspace.currency,
       locale: workspace.locale,
-      origin: new URL(c.req.url).origin,
+      origin,
     },
     // Started by `requestContext` once the answer is ready.
     defer: (task) => c.var.afterResponse(task),
     staff,
+    // The link every message of a booking carries (empty without a signing secret).
+    manageUrl: (booking) => manageUrl(c.env, origin, booking) ?? "",
     caller: staff ? "staff" : "customer",
     visitor: staff ? undefined : await sha256Hex(`${apiKey.id}\n${clientAddress(c)}`),
   };

@@ -61,6 +61,8 @@ export async function startServer(): Promise<{ base: string; persist: string; st
       persist,
       "--var",
       `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+      "--var",
+      "MANAGE_TOKEN_SECRET:browser-test-manage-token-secret",
       "--show-interactive-dev-session=false",
     ],
     {

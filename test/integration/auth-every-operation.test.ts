@@ -9,8 +9,8 @@ import { createShop, sellVouchers, type Shop } from "../helpers/shop";
 
 /**
  * Table-driven over both served OpenAPI documents: every operation, except the
- * two the contract leaves open (the documents themselves and a booking's iCal
- * link, whose token is its credential), refuses a caller without credentials
+ * ones the contract leaves open (the documents themselves, a booking's iCal
+ * link and its manage link, whose tokens are their credentials), refuses a caller without credentials
  * and a caller with another workspace's credentials with 401 and the one error
  * body. Path parameters are random uuids (1 for integer ids), so nothing here
  * depends on a record existing. Sent through `sendDirect` (hundreds of calls).
@@ -19,7 +19,14 @@ import { createShop, sellVouchers, type Shop } from "../helpers/shop";
 const BASES: Record<Api, string> = { public: PUBLIC, admin: ADMIN };
 
 /** Operations callable without credentials, written down here independently of src/. */
-const OPEN = new Set(["GET public:/bookings/{booking_uuid}/ical"]);
+const OPEN = new Set([
+  "GET public:/bookings/{booking_uuid}/ical",
+  // A booking's manage link: its signed token is the credential (test/integration/manage.test.ts).
+  "GET public:/manage/{token}",
+  "GET public:/manage/{token}/time-slots",
+  "POST public:/manage/{token}/cancel",
+  "POST public:/manage/{token}/reschedule",
+]);
 
 let docs: Record<Api, Doc>;
 let ops: Operation[];
@@ -120,6 +127,10 @@ describe("every operation of both OpenAPI documents needs credentials", () => {
     // The iCal link: an unknown booking is a 404 (the token is the credential), never a 401.
     const ical = await sendDirect(`${PUBLIC}/bookings/${crypto.randomUUID()}/ical?token=x`);
     expect(ical.status).toBe(404);
+    // The manage link: a made-up token is refused as a token (invalid_token), not as a missing key.
+    const manage = await sendDirect(`${PUBLIC}/manage/${"A".repeat(71)}`);
+    expect(manage.status).toBe(401);
+    expect(manage.body.code).toBe("invalid_token");
     // With the right credentials the same calls get past authentication: never a 401.
     const authed: string[] = [];
     for (const op of ops.filter((o) => !OPEN.has(o.key))) {

@@ -106,10 +106,16 @@ describe("what tools need from both documents", () => {
       operations((await send<Document>(`${base}/openapi.json`)).body)
         .filter(({ op }) => op.security?.length === 0)
         .map(({ at }) => at);
+    const manage = [
+      "GET /manage/{token}",
+      "GET /manage/{token}/time-slots",
+      "POST /manage/{token}/cancel",
+      "POST /manage/{token}/reschedule",
+    ];
     expect(await open(PUBLIC)).toEqual(
-      expect.arrayContaining(["GET /openapi.json", "GET /bookings/{booking_uuid}/ical"]),
+      expect.arrayContaining(["GET /openapi.json", "GET /bookings/{booking_uuid}/ical", ...manage]),
     );
-    expect(await open(PUBLIC)).toHaveLength(2);
+    expect(await open(PUBLIC)).toHaveLength(6);
     expect(await open(ADMIN)).toEqual(["GET /openapi.json"]);
   });
 });

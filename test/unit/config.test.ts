@@ -7,6 +7,7 @@ describe("configOf (Worker settings parsed once with zod)", () => {
   it("reads the settings and their defaults", () => {
     expect(configOf(env({}))).toEqual({
       adminToken: null,
+      manageTokenSecret: null,
       allowPrivateWebhooks: false,
       webhookRetryBaseSeconds: 30,
     });
@@ -18,11 +19,24 @@ describe("configOf (Worker settings parsed once with zod)", () => {
           WEBHOOK_RETRY_BASE_SECONDS: "0",
         }),
       ),
-    ).toEqual({ adminToken: "secret", allowPrivateWebhooks: true, webhookRetryBaseSeconds: 0 });
+    ).toEqual({
+      adminToken: "secret",
+      manageTokenSecret: null,
+      allowPrivateWebhooks: true,
+      webhookRetryBaseSeconds: 0,
+    });
   });
 
   it("treats an empty admin token as none (nobody gets in)", () => {
     expect(configOf(env({ ADMIN_TOKEN: "" })).adminToken).toBeNull();
+  });
+
+  it("treats an empty manage token secret as none, and refuses one shorter than 16 characters", () => {
+    expect(configOf(env({ MANAGE_TOKEN_SECRET: "" })).manageTokenSecret).toBeNull();
+    expect(configOf(env({ MANAGE_TOKEN_SECRET: "x".repeat(16) })).manageTokenSecret).toBe(
+      "x".repeat(16),
+    );
+    expect(() => configOf(env({ MANAGE_TOKEN_SECRET: "short" }))).toThrow(/16 characters/);
   });
 
   it("parses an environment once", () => {

@@ -102,7 +102,7 @@ export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
 }
 
 /** The service that opens the item: its staffers' working hours give the grid of starts. */
-function anchorService(input: AlternativesInput) {
+export function anchorService(input: Pick<AlternativesInput, "services" | "offsetsMs">) {
   if (!input.offsetsMs) {
     const first = input.services[0];
     return first ? { service: first, offset: 0 } : null;
@@ -118,7 +118,7 @@ function anchorService(input: AlternativesInput) {
  * Whether every service fits its own staffer, and a unit of each resource it
  * requires, at start + its offset; answers the opener's staffer.
  */
-function fixedLayout(p: Prepared, services: CartService[], offsets: number[], now: number) {
+export function fixedLayout(p: Prepared, services: CartService[], offsets: number[], now: number) {
   return (start: number, _owners: string[]): string | null => {
     const extra = new Map<string, Interval[]>();
     const taken: TakenUnits = new Map();

@@ -25,6 +25,7 @@ export {
   type RenderableDay,
   renderDays,
 } from "./render";
+export { type MoveStartsInput, moveStarts } from "./moves";
 export { mergeSpans, searchSlots } from "./search";
 export type * from "./types";
 export {

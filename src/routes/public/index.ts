@@ -21,6 +21,7 @@ import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
 import { registerMessages } from "./messages";
+import { registerManage } from "./manage";
 import { registerOrders } from "./orders";
 import { registerReservations } from "./reservations";
 import { registerResources } from "./resources";
@@ -32,8 +33,8 @@ import { registerWebhooks } from "./webhooks";
 
 /**
  * Public API v2. Each route declares the keys it takes (`defineRoute`): every
- * route but its own OpenAPI document and a booking's calendar file (whose link
- * carries its own token) needs an API key, and a publishable key only what a
+ * route but its own OpenAPI document, a booking's calendar file and its manage
+ * link (whose links carry their own tokens) needs an API key, and a publishable key only what a
  * booking widget needs.
  */
 export function publicApi() {
@@ -57,7 +58,15 @@ export function publicApi() {
   // the request's deps.
   router.use("*", publicAddressRateLimit);
   router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
-  router.use("*", limitBody, requireJsonBody, outboxDispatch, messageDispatch, idempotency);
+  // Idempotency keys belong to an API key: routes without one (a manage link) keep none.
+  router.use(
+    "*",
+    limitBody,
+    requireJsonBody,
+    outboxDispatch,
+    messageDispatch,
+    except(takesNoKeys, idempotency),
+  );
   registerLocations(router);
   registerServices(router);
   registerResources(router);
@@ -78,6 +87,7 @@ export function publicApi() {
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
+  registerManage(open);
   router.route("/", open);
   documentKeyErrors(router);
   return router;

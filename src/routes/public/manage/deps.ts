@@ -1,0 +1,75 @@
+import type { Context } from "hono";
+import type { BookingDeps } from "../../../bookings/deps";
+import { workspaceRenderRead } from "../../../db/queries/manage";
+import { run } from "../../../db/reads";
+import type { Scope } from "../../../db/scope";
+import type { OpenEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { log } from "../../../lib/log";
+import { manageUrl, verifiedManageToken } from "../../../lib/manage-link";
+import type { ManageClaims } from "../../../lib/manage-token";
+import { dispatchPending } from "../../../webhooks/dispatch";
+import { deliverCreated } from "../../../delivery/wake-up";
+
+/**
+ * The booking a manage link opens and the workspace it is in, both from the
+ * verified token alone (no key, no Workspace header): every read and write of
+ * the request is scoped to that workspace, so the link reaches that one
+ * booking and nothing else. 401 `invalid_token` before anything is read.
+ */
+export async function managedScope(
+  c: Context<OpenEnv>,
+  token: string,
+): Promise<{ claims: ManageClaims; scope: Scope }> {
+  const claims = verifiedManageToken(c.env, token);
+  return { claims, scope: { db: c.var.db, workspaceId: claims.workspaceId } };
+}
+
+const origin = (c: Context<OpenEnv>) => new URL(c.req.url).origin;
+
+/**
+ * A customer's booking change through the link: what a publishable key's
+ * change gets (`staff: false`, so no hold gives way), with the workspace's
+ * money and language settings read first (one D1 round trip; a keyed request
+ * has them from its key check).
+ */
+export async function customerDeps(c: Context<OpenEnv>, scope: Scope): Promise<BookingDeps> {
+  const workspace = await run(scope.db, workspaceRenderRead(scope));
+  if (!workspace) throw notFound("Booking");
+  return {
+    scope,
+    env: c.env,
+    render: { currency: workspace.currency, locale: workspace.locale, origin: origin(c) },
+    defer: (task) => c.var.afterResponse(task),
+    staff: false,
+    manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
+  };
+}
+
+export const renderContext = (
+  c: Context<OpenEnv>,
+  workspace: { currency: string; locale: string },
+) => ({ currency: workspace.currency, locale: workspace.locale, origin: origin(c) });
+
+/**
+ * Hands the workspace's new outbox events (the change's webhook event) and
+ * the customer messages the change wrote since `since` to their queues once
+ * the answer is out, as the keyed routes' `outboxDispatch` and
+ * `messageDispatch` do; the cron sweep and the workspace's message clock send
+ * them should this never run.
+ */
+export function dispatchAfterWrite(c: Context<OpenEnv>, workspaceId: string, since: number) {
+  const work = Promise.all([
+    dispatchPending(c.env, { workspaceId, maxRounds: 1 }).catch((error: unknown) =>
+      log("error", "outbox dispatch failed", { error }),
+    ),
+    deliverCreated(c.env, workspaceId, since).catch((error: unknown) =>
+      log("error", "message dispatch failed", { error }),
+    ),
+  ]);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // `app.request` in tests has no execution context: the work runs on regardless.
+  }
+}

@@ -1,0 +1,45 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { readManaged } from "../../../bookings/manage/read";
+import type { OpenEnv } from "../../../env";
+import { defineRoute } from "../../../lib/operations";
+import { json, queryErrors } from "../../../lib/responses";
+import { renderBooking } from "../../../views/booking";
+import { renderLocation } from "../../../views/location";
+import { managedScope, renderContext } from "./deps";
+import { renderManageLink } from "./render";
+import { manageErrors } from "./responses";
+import { ManagedBookingSchema, TokenPath } from "./schema";
+
+export const route = defineRoute({
+  operationId: "getManagedBooking",
+  keys: "none",
+  method: "get",
+  path: "/manage/{token}",
+  tags: ["Manage links"],
+  summary: "The booking a manage link opens",
+  description:
+    "Needs no API key and no Workspace header: the link's token is the credential, and names the one booking (and workspace) it opens. Answers the booking (its `policy` says whether it may be canceled or moved now), its location, the language to show it in, and a fresh link for the booking as it now is. Rate-limited per client address.",
+  request: { params: TokenPath },
+  responses: {
+    200: json(ManagedBookingSchema, "The booking"),
+    ...manageErrors,
+    ...queryErrors,
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const { token } = c.req.valid("param");
+  const { claims, scope } = await managedScope(c, token);
+  const managed = await readManaged(scope, claims.bookingId);
+  const origin = new URL(c.req.url).origin;
+  const { booking } = managed.loaded;
+  return c.json(
+    {
+      booking: renderBooking(managed.loaded, renderContext(c, managed.workspace)),
+      location: renderLocation(managed.location),
+      locale: managed.customerLocale ?? managed.workspace.locale,
+      manage: await renderManageLink(c.env, origin, booking),
+    },
+    200,
+  );
+};

@@ -1,0 +1,59 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { RescheduleSubject } from "../../../bookings/ops/reschedule";
+import { rescheduleBooking } from "../../../bookings/ops/reschedule";
+import type { OpenEnv } from "../../../env";
+import { defineRoute } from "../../../lib/operations";
+import { limitManagedWrite } from "../../../middleware/rate-limit";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../lib/responses";
+import { bodyErrors } from "../../../lib/responses";
+import { BookingSchema } from "../../../views/booking-schema";
+import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
+import { manageErrors } from "./responses";
+import { ManageRescheduleBody, TokenPath } from "./schema";
+
+const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
+
+export const route = defineRoute({
+  operationId: "rescheduleManagedBooking",
+  keys: "none",
+  method: "post",
+  path: "/manage/{token}/reschedule",
+  tags: ["Manage links"],
+  summary: "Move the link's booking to a new start (as the customer)",
+  description:
+    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message. The answer's booking has a new end, and so a link that expires a day after it: `GET /manage/{token}` gives it. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429).",
+  request: { params: TokenPath, ...jsonBody(ManageRescheduleBody) },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...manageErrors,
+    ...bodyErrors,
+    ...conflictErrors(
+      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`, with `alternatives`), another request changed the booking at the same moment (`booking_changed`), or the location's change_offset before the current start has passed (`policy_window_passed`)",
+      ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed"],
+    ),
+    422: errorCodes(
+      `reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours, ${TOO_LARGE}`,
+      ["validation_failed", "request_too_large"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const since = Date.now();
+  const { token } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { claims, scope } = await managedScope(c, token);
+  await limitManagedWrite(c.env, claims.bookingId);
+  const deps = await customerDeps(c, scope);
+  const booking = await withFields(FIELDS, () =>
+    rescheduleBooking(deps, claims.bookingId, {
+      start: Date.parse(body.reserved_on),
+      // A customer's own change always tells them (the booking-rescheduled message).
+      notifyOnReschedule: true,
+      heldToPolicy: true,
+    }),
+  );
+  dispatchAfterWrite(c, claims.workspaceId, since);
+  return c.json(booking, 200);
+};

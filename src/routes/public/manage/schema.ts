@@ -1,0 +1,81 @@
+import { z } from "@hono/zod-openapi";
+import { CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
+import { dateOrInstant, instant, timezone } from "../../../lib/fields";
+import { BookingSchema } from "../../../views/booking-schema";
+import { LocationSchema } from "../../../views/location";
+
+/** The range of a move search, like the slot search's (docs/decisions.md, "Availability"). */
+export const MAX_MOVE_RANGE_DAYS = 62;
+
+export const TokenPath = z.object({
+  token: z.string().max(128).openapi({
+    description:
+      "The manage link's token (the `token` of its URL): signed, naming one booking, valid until a day after the booking ends. A changed, malformed or expired token is 401 invalid_token.",
+    example: "AXq3…",
+  }),
+});
+
+export const ManageLinkSchema = z
+  .object({
+    token: z.string().openapi({ description: "A fresh token for the booking as it now is" }),
+    url: z.string().openapi({ description: "The widget's manage page with that token" }),
+    expires_at: z.string().openapi({ description: "A day after the booking ends (UTC)" }),
+  })
+  .openapi("ManageLink");
+
+export const ManagedBookingSchema = z
+  .object({
+    booking: BookingSchema,
+    location: LocationSchema,
+    locale: z.string().openapi({
+      description:
+        "The customer's language (BCP 47) when known, else the workspace's: the manage page's default when no `lang` is given",
+    }),
+    manage: ManageLinkSchema,
+  })
+  .openapi("ManagedBooking");
+
+export const MoveSlotsQuery = z.object({
+  range_start: dateOrInstant,
+  range_end: dateOrInstant,
+  timezone: timezone.optional(),
+});
+
+const clock = {
+  start: z.string().openapi({ example: "09:00" }),
+  start_formatted: z.number().int().openapi({ description: "Seconds from local midnight" }),
+  end: z.string(),
+  end_formatted: z.number().int(),
+};
+
+export const MoveSlotsSchema = z
+  .object({
+    timezone: z.string(),
+    dates: z.array(
+      z.object({
+        date: z.string(),
+        slots: z.array(
+          z.object({
+            ...clock,
+            reserved_on: z.string().openapi({
+              description: "The start as a UTC instant: the `reserved_on` of the reschedule",
+            }),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi("MoveSlots");
+
+export const ManageCancelBody = z
+  .object({
+    cancel_reason: z
+      .enum(CUSTOMER_CANCEL_REASONS)
+      .optional()
+      .openapi({ description: "Defaults to canceled" }),
+  })
+  .openapi("ManageCancel");
+
+export const ManageRescheduleBody = z.object({ reserved_on: instant }).openapi("ManageReschedule");
+
+export { BookingSchema };
