@@ -52,7 +52,7 @@ describe("manage tokens (HMAC-SHA256, base64url)", () => {
     }
   });
 
-  it("names bookings by uuid only", async () => {
-    await expect(signManageToken(SECRET, { ...claims, bookingId: "b-1" })).rejects.toThrow(/uuid/);
+  it("names bookings by uuid only", () => {
+    expect(() => signManageToken(SECRET, { ...claims, bookingId: "b-1" })).toThrow(/uuid/);
   });
 });
