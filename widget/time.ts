@@ -100,31 +100,6 @@ export function dateInZone(instant: string | number, zone: string): string {
   return new Date(ms + zoneOffset(ms, zone)).toISOString().slice(0, 10);
 }
 
-/**
- * A wall-clock date and `HH:MM` in `zone` as a UTC instant (the manage page's search lists
- * times on the location's clock). A time skipped by a DST change moves forward by the gap; a
- * time that happens twice takes its first occurrence.
- */
-export function zonedToUtc(date: string, time: string, zone: string): string {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const [h, min] = time.split(":").map(Number) as [number, number];
-  const wall = Date.UTC(y, m - 1, d, h, min);
-  // The zone's offsets half a day either side: equal but near a change of offset.
-  const before = wall - zoneOffset(wall - 43_200_000, zone);
-  const after = wall - zoneOffset(wall + 43_200_000, zone);
-  const readsBack = (c: number) => c + zoneOffset(c, zone) === wall;
-  const exact = [Math.min(before, after), Math.max(before, after)].find(readsBack);
-  // In a gap neither reads back: the offset before the change moves the time past the gap.
-  return toUtc(new Date(exact ?? before));
-}
-
-/** The UTC instants bounding one day on `zone`'s clock. */
-export function zonedDayRange(date: string, zone: string): { start: string; end: string } {
-  const next = new Date(Date.UTC(...ymd(date)) + 86_400_000).toISOString().slice(0, 10);
-  const end = Date.parse(zonedToUtc(next, "00:00", zone)) - 1000;
-  return { start: zonedToUtc(date, "00:00", zone), end: toUtc(new Date(end)) };
-}
-
 /** A `YYYY-MM-DD` date `days` later, as a calendar date (no clock involved). */
 export function addPlainDays(date: string, days: number): string {
   const [y, m, d] = ymd(date);

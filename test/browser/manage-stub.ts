@@ -1,9 +1,10 @@
 import type { Page, Request, Route } from "playwright-core";
 
 /**
- * A stand-in for the manage API (`/api/public/v2/manage/{token}…`), built in parallel with
- * this page: the page is tested against the answers the API documents, through route
- * interception. Each answer can be replaced per test.
+ * A stand-in for the manage API (`/api/public/v2/manage/{token}…`) in its real shapes
+ * (src/routes/public/manage/schema.ts), for what a real server cannot be made to do on cue:
+ * a time taken between the search and the move, a policy window closing mid-page.
+ * `widget-manage-api.test.ts` drives the page against the real API.
  */
 
 export interface StubBooking {
@@ -29,7 +30,6 @@ export interface StubBooking {
     reserved_on: string;
     reserved_until: string;
   }[];
-  staffers?: { uuid: string; first_name: string; last_name: string | null }[];
 }
 
 export const MIA = "6f1d2c3b-0000-4000-8000-000000000001";
@@ -62,9 +62,26 @@ export function stubBooking(start: string): StubBooking {
         reserved_until: end,
       },
     ],
-    staffers: [{ uuid: MIA, first_name: "Mia", last_name: "Wagner" }],
   };
 }
+
+/** `GET /manage/{token}`'s answer, as the real API gives it. */
+export function managedView(booking: StubBooking, token: string) {
+  return {
+    booking,
+    location: { uuid: "0b7f3a52-0000-4000-8000-0000000000a1", timezone: booking.timezone },
+    locale: "en-GB",
+    staffers: [{ uuid: MIA, first_name: "Mia" }],
+    manage: {
+      token,
+      url: `http://salon.test/widget/manage?token=${token}`,
+      expires_at: new Date(Date.parse(booking.end_time) + 86_400_000).toISOString(),
+    },
+  };
+}
+
+const local = (ms: number, zone: string) =>
+  new Date(ms).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: zone });
 
 export interface Answer {
   status: number;
@@ -80,8 +97,10 @@ export interface ManageStub {
   /** Every request the page made to the manage API. */
   requests: Request[];
   booking: StubBooking;
-  /** Free local times (HH:MM, Europe/Berlin) per date. */
+  /** Free starts (UTC instants) per date of the salon's calendar. */
   free: Record<string, string[]>;
+  /** The token the page should hold: a move hands it a fresh one (`${token}.moved`). */
+  token: string;
   onCancel: () => Answer;
   onReschedule: (reservedOn: string) => Answer;
 }
@@ -92,6 +111,7 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
     requests: [],
     booking,
     free: {},
+    token,
     onCancel: () => {
       stub.booking = { ...stub.booking, is_canceled: true };
       return { status: 200, body: stub.booking };
@@ -99,6 +119,7 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
     onReschedule: (reservedOn) => {
       const moved = stubBooking(reservedOn);
       stub.booking = { ...moved, policy: stub.booking.policy };
+      stub.token = `${token}.moved`;
       return { status: 200, body: stub.booking };
     },
   };
@@ -114,14 +135,32 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
         contentType: "application/json",
         body: JSON.stringify(a.body),
       });
-    if (decodeURIComponent(given ?? "") !== token) return answer(problem(401, "invalid_token"));
-    if (req.method() === "GET" && action === "") return answer({ status: 200, body: stub.booking });
+    // The old token stays good after a move (until its own expiry), as the real one does.
+    const held = decodeURIComponent(given ?? "");
+    if (held !== token && held !== stub.token) return answer(problem(401, "invalid_token"));
+    if (req.method() === "GET" && action === "")
+      return answer({ status: 200, body: managedView(stub.booking, stub.token) });
     if (req.method() === "GET" && action === "time-slots") {
-      const dates = Object.entries(stub.free).map(([date, times]) => ({
+      const zone = stub.booking.timezone;
+      const dates = Object.entries(stub.free).map(([date, starts]) => ({
         date,
-        slots: times.map((start) => ({ start, price_formatted: "€35.00" })),
+        slots: starts.map((reserved_on) => {
+          const at = Date.parse(reserved_on);
+          const end = at + 45 * 60_000;
+          const clock = (ms: number) => {
+            const [h = 0, m = 0] = local(ms, zone).split(":").map(Number);
+            return h * 3600 + m * 60;
+          };
+          return {
+            start: local(at, zone),
+            start_formatted: clock(at),
+            end: local(end, zone),
+            end_formatted: clock(end),
+            reserved_on,
+          };
+        }),
       }));
-      return answer({ status: 200, body: { timezone: "Europe/Berlin", dates } });
+      return answer({ status: 200, body: { timezone: zone, dates } });
     }
     if (req.method() === "POST" && action === "cancel") return answer(stub.onCancel());
     if (req.method() === "POST" && action === "reschedule") {

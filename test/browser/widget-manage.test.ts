@@ -61,7 +61,9 @@ describe("the widget's manage page", () => {
 
     const facts = page.locator("dl.facts");
     await expect.poll(() => facts.innerText()).toContain("Haircut · 45 min");
-    expect(await facts.innerText()).toContain("Mia Wagner");
+    // The staffer by first name: all the API gives a link's holder.
+    expect(await facts.innerText()).toContain("Mia");
+    expect(await facts.innerText()).not.toContain("Wagner");
     // 10:00 in Berlin, although the browser sits in New York (04:00 there).
     expect(await facts.locator("dd[data-start]").innerText()).toBe(when(start, "en-US"));
     expect(await facts.locator("dd[data-start]").innerText()).toContain("10:00 AM");
@@ -95,7 +97,7 @@ describe("the widget's manage page", () => {
     const day = dayAfter(ZONE, 12);
     const start = iso(instant(day, "10:00", ZONE));
     const { context, page, stub } = await open(start);
-    stub.free = { [day]: ["09:00", "09:15", "14:30"] };
+    stub.free = { [day]: ["09:00", "09:15", "14:30"].map((t) => iso(instant(day, t, ZONE))) };
     let attempts = 0;
     const moves: string[] = [];
     stub.onReschedule = (reservedOn) => {
@@ -106,18 +108,21 @@ describe("the widget's manage page", () => {
           alternatives: [{ start: iso(instant(day, "16:00", ZONE)), staffer_uuid: null }],
         });
       stub.booking = { ...stubBooking(reservedOn), policy: stub.booking.policy };
+      stub.token = `${TOKEN}.moved`;
       return { status: 200, body: stub.booking };
     };
     await page.goto(manageUrl(TOKEN));
     await page.getByRole("button", { name: en["manage.move"] }).click();
     await heading(page, en["manage.move_heading"]);
 
-    // The booking's own day on the salon's calendar, its free times on the salon's clock.
+    // The booking's own day on the salon's calendar (a date: the API reads it in the salon's
+    // zone), its free times on the salon's clock.
     const times = page.locator(`ul[aria-label="${en["slot.free_times"]}"][data-date="${day}"]`);
     await times.getByRole("button", { name: "09:15 AM", exact: true }).click();
     const search = stub.requests.find((r) => r.url().includes("/time-slots"));
     const q = new URL(search?.url() ?? "http://x").searchParams;
-    expect(q.get("range_start")).toBe(iso(instant(day, "00:00", ZONE)));
+    expect(q.get("range_start")).toBe(day);
+    expect(q.get("range_end")).toBe(day);
     await shot(page, "manage-4-move-pick");
     const quarterPast = iso(instant(day, "09:15", ZONE));
     await page
@@ -143,6 +148,14 @@ describe("the widget's manage page", () => {
     expect(await page.locator("dd[data-start]").innerText()).toBe(when(four, "en-US"));
     await shot(page, "manage-6-moved");
     expect(moves).toEqual([quarterPast, four]);
+    // The page went on with the fresh token the move's booking came with, in its address too.
+    expect(new URL(page.url()).searchParams.get("token")).toBe(`${TOKEN}.moved`);
+    // And calls the API with it from then on.
+    await page.getByRole("button", { name: en["manage.move"] }).click();
+    await heading(page, en["manage.move_heading"]);
+    await expect
+      .poll(() => stub.requests.at(-1)?.url() ?? "")
+      .toContain(`/manage/${encodeURIComponent(`${TOKEN}.moved`)}/time-slots`);
     for (const r of stub.requests) noKeys(await r.allHeaders());
     await context.close();
   });

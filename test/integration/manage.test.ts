@@ -113,6 +113,10 @@ describe("the manage link", () => {
       timezone: "Europe/Berlin",
     });
     expect(bare.body.locale).toEqual(expect.any(String));
+    // Its one staffer by first name only: no e-mail, no permissions for the link's holder.
+    expect(bare.body.staffers).toEqual([
+      { uuid: bare.body.booking.ordered_services[0].staffer_uuid, first_name: expect.any(String) },
+    ]);
     expect(bare.body.manage.url).toBe(`http://api.test/widget/manage?token=${token}`);
     // Another workspace's credentials alongside: ignored, the token alone decides.
     const noisy = await call(token, {
@@ -321,6 +325,13 @@ describe("GET /manage/{token}/time-slots", () => {
     expect(cart.status, JSON.stringify(cart.body)).toBe(201);
     const booking = cart.body.bookings[0];
     expect(booking.ordered_services).toHaveLength(2);
+    // The view names both of the booking's staffers by first name, and no one else, nothing more.
+    const view = await visitor()(await tokenOf(salon, booking));
+    expect(view.status, JSON.stringify(view.body)).toBe(200);
+    expect(view.body.staffers).toEqual([
+      { uuid: salon.staffers[0]?.uuid, first_name: "Staff 0" },
+      { uuid: salon.staffers[1]?.uuid, first_name: "Staff 1" },
+    ]);
     // Staff 1 is taken 14:00–15:00Z by someone else (a cut with its buffer).
     await book(salon, at("14:00", date), 1);
     const res = await visitor()(

@@ -1,18 +1,14 @@
 import { useI18n } from "../i18n/context";
 import { formatDuration } from "../service-terms";
 import { formatFullDateTime } from "../time";
-import type { ManagedBooking } from "./types";
+import type { ManagedView } from "./types";
 
 /** What was booked, with whom and when (on the salon's clock), and the salon's policy texts. */
-export function BookingFacts({ booking }: { booking: ManagedBooking }) {
+export function BookingFacts({ view }: { view: ManagedView }) {
   const { t, format } = useI18n();
+  const { booking } = view;
   const zone = booking.timezone;
-  const names = new Map(
-    (booking.staffers ?? []).map((s) => [
-      s.uuid,
-      [s.first_name, s.last_name].filter(Boolean).join(" "),
-    ]),
-  );
+  const names = new Map(view.staffers.map((s) => [s.uuid, s.first_name]));
   const staff = [
     ...new Set(
       booking.ordered_services.flatMap((s) => {

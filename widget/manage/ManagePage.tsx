@@ -9,16 +9,21 @@ import { Notice, type NoticeState } from "../steps/Notice";
 import { dateInZone, formatFullDateTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 import { BookingFacts } from "./BookingFacts";
-import { alternativesOf, cancel, freeStarts, loadBooking, refusal, reschedule } from "./flow";
+import { alternativesOf, cancel, freeStarts, loadView, refusal, reschedule } from "./flow";
 import { MoveStep } from "./MoveStep";
-import type { ManagedBooking } from "./types";
+import type { ManagedView } from "./types";
 
 type Mode = "view" | "confirm-cancel" | "move";
 
 /** One booking, opened by the link in a customer's message: see it, cancel it, move it. */
-export function ManagePage({ api, token }: { api: Client; token: string | null }) {
+export function ManagePage(props: { api: Client; token: string | null }) {
+  const { api } = props;
   const { t, format } = useI18n();
-  const [booking, setBooking] = useState<ManagedBooking | null>(null);
+  // After a move the API hands a fresh token (good until a day after the new end): the page
+  // goes on with it, and puts it in the address so a reload opens the booking as it now is.
+  const [token, setToken] = useState(props.token);
+  const [view, setView] = useState<ManagedView | null>(null);
+  const booking = view?.booking ?? null;
   // A link that cannot work: the page says so and offers nothing else.
   const [fatal, setFatal] = useState<MessageKey | null>(token ? null : "manage.no_token");
   const [notice, setNotice] = useState<NoticeState | null>(null);
@@ -30,7 +35,7 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
   const [chosen, setChosen] = useState<SlotChoice | null>(null);
 
   const refresh = () => {
-    if (token) void loadBooking(api, token).then(setBooking, () => undefined);
+    if (token) void loadView(api, token).then(setView, () => undefined);
   };
 
   /** A refusal of the manage API in the page's words; anything else as the widget says it. */
@@ -49,8 +54,8 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
   const start = () => {
     if (!token) return;
     setNotice(null);
-    loadBooking(api, token)
-      .then(setBooking)
+    loadView(api, token)
+      .then(setView)
       .catch((e) => fail(e, start));
   };
   useEffect(start, []);
@@ -63,7 +68,7 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
     setDate(day);
     setSlots(null);
     setChosen(null);
-    freeStarts(api, token, day, booking.timezone)
+    freeStarts(api, token, day)
       .then((found) => {
         if (mine === latest.current) setSlots(found);
       })
@@ -85,11 +90,12 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
   };
 
   const doCancel = async () => {
-    if (!token) return;
+    if (!token || !view) return;
     setBusy(true);
     setNotice(null);
     try {
-      setBooking(await cancel(api, token));
+      const canceled = await cancel(api, token);
+      setView({ ...view, booking: canceled });
       setMode("view");
       setNotice({ kind: "done", message: t("manage.canceled") });
     } catch (e) {
@@ -99,13 +105,23 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
     }
   };
 
+  const adopt = (fresh: string) => {
+    if (fresh === token) return;
+    setToken(fresh);
+    const address = new URL(location.href);
+    address.searchParams.set("token", fresh);
+    history.replaceState(history.state, "", address);
+  };
+
   const doMove = async () => {
-    if (!token || !chosen) return;
+    if (!token || !chosen || !view) return;
     setBusy(true);
     setNotice(null);
     try {
-      const moved = await reschedule(api, token, chosen.start);
-      setBooking(moved);
+      const fresh = await reschedule(api, token, chosen.start, view);
+      const moved = fresh.booking;
+      setView(fresh);
+      adopt(fresh.manage.token);
       setMode("view");
       setAlternatives([]);
       setNotice({
@@ -132,7 +148,7 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
         <Notice notice={{ kind: "error", message: t(fatal) }} />
       </section>
     );
-  if (!booking)
+  if (!view || !booking)
     return notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>;
 
   if (mode === "move")
@@ -163,7 +179,7 @@ export function ManagePage({ api, token }: { api: Client; token: string | null }
     <section>
       <Heading>{t("manage.heading")}</Heading>
       {notice && <Notice notice={notice} />}
-      <BookingFacts booking={booking} />
+      <BookingFacts view={view} />
       {booking.is_canceled ? (
         notice?.kind !== "done" && <p class="summary">{t("manage.is_canceled")}</p>
       ) : mode === "confirm-cancel" ? (

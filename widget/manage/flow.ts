@@ -1,46 +1,45 @@
 import { ApiFailure, type Client } from "../api";
 import type { MessageKey } from "../i18n/messages";
-import { zonedDayRange, zonedToUtc } from "../time";
-import type { Alternative, SlotChoice, TimeSlots } from "../types";
-import type { ManagedBooking } from "./types";
+import type { Alternative, SlotChoice } from "../types";
+import type { ManagedBooking, ManagedView, MoveSlots } from "./types";
 
 /** The manage page's API calls: the link's token is the only credential. */
 
 const base = (token: string) => `/manage/${encodeURIComponent(token)}`;
 
-export const loadBooking = (api: Client, token: string) => api.get<ManagedBooking>(base(token));
+export const loadView = (api: Client, token: string) => api.get<ManagedView>(base(token));
 
-/** Free starts for moving the booking on one day of the salon's calendar, as UTC instants. */
-export async function freeStarts(
-  api: Client,
-  token: string,
-  date: string,
-  zone: string,
-): Promise<SlotChoice[]> {
-  const { start, end } = zonedDayRange(date, zone);
-  const q = new URLSearchParams({ range_start: start, range_end: end });
-  const res = await api.get<TimeSlots>(`${base(token)}/time-slots?${q}`);
-  // The list names local times in its own zone (the location's).
-  const listed = res.timezone || zone;
+/**
+ * Free starts for moving the booking on one day of the salon's calendar (a date names the
+ * whole day in the location's zone), each as the UTC instant the reschedule takes.
+ */
+export async function freeStarts(api: Client, token: string, date: string): Promise<SlotChoice[]> {
+  const q = new URLSearchParams({ range_start: date, range_end: date });
+  const res = await api.get<MoveSlots>(`${base(token)}/time-slots?${q}`);
   return res.dates
     .filter((d) => d.date === date)
-    .flatMap((d) => d.slots.map((s) => ({ start: zonedToUtc(d.date, s.start, listed) })));
+    .flatMap((d) => d.slots.map((s) => ({ start: s.reserved_on })));
 }
 
-/** The booking as the API returns it after the change (read again when the answer has none). */
-async function changed(api: Client, token: string, answer: unknown): Promise<ManagedBooking> {
-  const b = answer as Partial<ManagedBooking> | null;
-  return b && typeof b.uuid === "string" && b.policy
-    ? (b as ManagedBooking)
-    : loadBooking(api, token);
-}
+/** Cancel answers the booking as it now is. */
+export const cancel = (api: Client, token: string) =>
+  api.post<ManagedBooking>(`${base(token)}/cancel`, {});
 
-export async function cancel(api: Client, token: string) {
-  return changed(api, token, await api.post(`${base(token)}/cancel`, {}));
-}
-
-export async function reschedule(api: Client, token: string, start: string) {
-  return changed(api, token, await api.post(`${base(token)}/reschedule`, { reserved_on: start }));
+/**
+ * Moves the booking, then reads it again for the link that goes with its new end (the old
+ * token keeps its old expiry): the page goes on with the answer's fresh token. Should that
+ * read fail, the move still stands: the moved booking with the link the page had.
+ */
+export async function reschedule(
+  api: Client,
+  token: string,
+  start: string,
+  current: ManagedView,
+): Promise<ManagedView> {
+  const booking = await api.post<ManagedBooking>(`${base(token)}/reschedule`, {
+    reserved_on: start,
+  });
+  return loadView(api, token).catch(() => ({ ...current, booking }));
 }
 
 /** What the page says for a refusal of the manage API, or null when it is no refusal of its own. */

@@ -1,4 +1,4 @@
-/** The parts of `GET /manage/{token}` the manage page reads: the public API's Booking. */
+/** The parts of the public Booking the manage page reads. */
 export interface ManagedBooking {
   uuid: string;
   start_time: string;
@@ -19,9 +19,22 @@ export interface ManagedBooking {
     staffer_uuid: string | null;
     duration: { value: number };
   }[];
-  /**
-   * The booking's staff by name, when the API adds them (the Booking shape names staff by
-   * uuid only, and a link's holder may not list the workspace's staff).
-   */
-  staffers?: { uuid: string; first_name: string; last_name: string | null }[];
+}
+
+/** The parts of `GET /manage/{token}` the manage page reads. */
+export interface ManagedView {
+  booking: ManagedBooking;
+  /** The booking's own staffers, by first name (the booking names them by uuid). */
+  staffers: { uuid: string; first_name: string }[];
+  /** A fresh link for the booking as it now is: after a move, its token outlives the old one. */
+  manage: { token: string; url: string; expires_at: string };
+}
+
+/** `GET /manage/{token}/time-slots`: the starts the booking may move to, per date. */
+export interface MoveSlots {
+  timezone: string;
+  dates: {
+    date: string;
+    slots: { start: string; end: string; reserved_on: string }[];
+  }[];
 }

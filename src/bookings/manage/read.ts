@@ -19,5 +19,12 @@ export async function readManaged<R = undefined>(scope: Scope, bookingId: string
   const { loaded, context } = read;
   const { workspace, location } = context;
   if (!loaded || !workspace || !location) throw notFound("Booking");
-  return { loaded, workspace, location, customerLocale: context.customerLocale, extra: read.extra };
+  return {
+    loaded,
+    workspace,
+    location,
+    customerLocale: context.customerLocale,
+    staffers: context.staffers,
+    extra: read.extra,
+  };
 }

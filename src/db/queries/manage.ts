@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
 import { inSubquery } from "../bounded";
-import { bookings, customers, locations, workspaces } from "../schema";
+import { bookingServices, bookings, customers, locations, staffers, workspaces } from "../schema";
 import { read } from "../reads";
 import { type Scope, whereIn } from "../scope";
 
 /**
  * What a manage link's answers need beside the booking, by the booking id
  * alone (subqueries on it, so it runs in the booking's own batch): the
- * workspace's money and language settings, the booking's location, and the
- * customer's language. The workspace is the one the verified token names.
+ * workspace's money and language settings, the booking's location, the
+ * customer's language, and the first names of the booking's own staffers
+ * (nothing more of them: a stranger may hold the link). The workspace is the one the verified token names.
  */
 export function manageContextRead(scope: Scope, bookingId: string) {
   const { db } = scope;
@@ -45,11 +46,29 @@ export function manageContextRead(scope: Scope, bookingId: string) {
             ),
           ),
         ),
+      db
+        .select({ uuid: staffers.id, first_name: staffers.firstName })
+        .from(staffers)
+        .where(
+          whereIn(
+            scope,
+            staffers,
+            inSubquery(
+              staffers.id,
+              db
+                .select({ id: bookingServices.stafferId })
+                .from(bookingServices)
+                .where(whereIn(scope, bookingServices, eq(bookingServices.bookingId, bookingId))),
+            ),
+          ),
+        )
+        .orderBy(staffers.firstName, staffers.id),
     ] as const,
-    ([workspace, location, customer]) => ({
+    ([workspace, location, customer, staff]) => ({
       workspace: workspace[0] ?? null,
       location: location[0] ?? null,
       customerLocale: customer[0]?.locale ?? null,
+      staffers: staff,
     }),
   );
 }

@@ -23,6 +23,10 @@ export const ManageLinkSchema = z
   })
   .openapi("ManageLink");
 
+export const ManagedStafferSchema = z
+  .object({ uuid: z.string(), first_name: z.string() })
+  .openapi("ManagedStaffer");
+
 export const ManagedBookingSchema = z
   .object({
     booking: BookingSchema,
@@ -30,6 +34,10 @@ export const ManagedBookingSchema = z
     locale: z.string().openapi({
       description:
         "The customer's language (BCP 47) when known, else the workspace's: the manage page's default when no `lang` is given",
+    }),
+    staffers: z.array(ManagedStafferSchema).openapi({
+      description:
+        "The booking's own staffers by first name (the booking names them by uuid only): what the manage page shows. Nothing else of the workspace's staff reaches the link's holder.",
     }),
     manage: ManageLinkSchema,
   })
