@@ -185,6 +185,7 @@ describe("per_page at its maximum", () => {
         "/customers",
         "/goods",
         "/locations",
+        "/messages",
         "/orders",
         "/reservations",
         "/resources",

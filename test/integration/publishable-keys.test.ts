@@ -33,7 +33,15 @@ const ALLOWED = new Set([
   "PUT public:/bookings/{booking_uuid}/reschedule",
 ]);
 /** No key at all: the document and a booking's iCal link. */
-const OPEN = new Set(["GET public:/openapi.json", "GET public:/bookings/{booking_uuid}/ical"]);
+/** Operations that take no key at all: their credential is a token in the path or query. */
+const OPEN = new Set([
+  "GET public:/openapi.json",
+  "GET public:/bookings/{booking_uuid}/ical",
+  "GET public:/manage/{token}",
+  "GET public:/manage/{token}/time-slots",
+  "POST public:/manage/{token}/cancel",
+  "POST public:/manage/{token}/reschedule",
+]);
 
 /** Parameter names differ between spellings of one path; the scope compares shapes. */
 const shape = (key: string) => key.replace(/\{[^}]+\}/g, "{}");
