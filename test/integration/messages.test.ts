@@ -326,6 +326,34 @@ describe("messages on change", () => {
     }
   });
 
+  it("writes a daylight-saving week right in each of the four languages", async () => {
+    // Berlin moves to summer time on Sunday 2031-03-30: Friday 09:00Z is 10:00 local, Monday 08:00Z too.
+    const days = {
+      en: ["Friday", "Monday"],
+      de: ["Freitag", "Montag"],
+      fr: ["vendredi", "lundi"],
+      es: ["viernes", "lunes"],
+    };
+    for (const [i, [language, [friday, monday]]] of Object.entries(days).entries()) {
+      for (const [start, weekday] of [
+        [`2031-03-28T${String(9 + i).padStart(2, "0")}:00:00Z`, friday],
+        [`2031-03-31T${String(8 + i).padStart(2, "0")}:00:00Z`, monday],
+      ] as const) {
+        const res = await book(salon, {
+          reserved_on: start,
+          ...someone({ customer_browser_language: language }),
+        });
+        const [confirmation] = await messagesOf(
+          salon,
+          `booking_uuid=${res.body.uuid}&kind=booking-confirmation`,
+        );
+        expect(confirmation?.locale, start).toBe(language);
+        expect(confirmation?.body, `${language} ${start}`).toContain(weekday);
+        expect(confirmation?.body, `${language} ${start}`).toContain(`${10 + i}:00`);
+      }
+    }
+  });
+
   it("a customer's own reschedule (publishable key) always tells them", async () => {
     const pk = (await createPublishableKey(salon.ws)).api;
     const date = nextMonday();
