@@ -70,7 +70,8 @@ async function call(base: string, path: string, init: RequestInit) {
 }
 
 export async function runRemindersBench(): Promise<void> {
-  const server = await startDevServer(PORT);
+  // As `npm start` runs it: with a manage-link secret, so each reminder carries its link.
+  const server = await startDevServer(PORT, { MANAGE_TOKEN_SECRET: "bench-manage-token-secret" });
   try {
     const { base } = server;
     const salon = await createOpenSalon(base, { staffers: 1, slotStep: SLOT_MIN });
