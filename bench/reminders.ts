@@ -8,10 +8,10 @@ import { percentile } from "./stats";
  * `wrangler dev` (what `npm start` runs), with nothing but the workspace's
  * MessageClock alarm to send it (no cron, no call from outside).
  *
- * 20 bookings, each with one e-mail reminder whose time (start −
- * minutes_before) falls 20–90 s from now. A booking starts on the slot grid
- * and minutes_before is whole minutes, so a reminder always falls on a whole
- * minute: the 20 come due on the next two minute marks, ten at a time (a
+ * 20 bookings, each with one e-mail reminder due 20 s to 2⅓ minutes from
+ * now. A booking starts on the slot grid and minutes_before is whole minutes,
+ * so a reminder always falls on a whole minute: the 20 come due on the next
+ * two minute marks at least 20 s away, ten at a time (a
  * burst per mark, as a salon's reminders of one start time would be). The
  * notification settings are replaced before each booking, since a booking's
  * reminders are written with the settings of the moment it is made.
