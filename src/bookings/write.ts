@@ -5,6 +5,7 @@ import { eventStatement } from "../db/queries/outbox";
 import { saveBookingCustomer } from "../db/queries/customers";
 import { bookingServices, type bookingStatuses, bookings, calendarEntries } from "../db/schema";
 import type { Statement } from "../db/statement";
+import { normaliseLocale } from "../domain/messages/locale";
 import type { LocationPolicy } from "../domain/policy";
 import { bookingOrderInvoice } from "../domain/pricing";
 import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
@@ -155,7 +156,7 @@ export function bookingWrite(
     email: customer.email,
     emailLower: customer.email?.toLowerCase() ?? null,
     // A new customer speaks the language of the browser they booked from (messages use it).
-    locale: details.customerBrowserLanguage,
+    locale: normaliseLocale(details.customerBrowserLanguage),
     notifyEmail: true,
     notifySms: true,
     createdAt: now,

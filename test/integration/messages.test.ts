@@ -354,6 +354,22 @@ describe("messages on change", () => {
     }
   });
 
+  it("a browser language no formatter takes is ignored, never a 500 (now or on later bookings)", async () => {
+    const pk = (await createPublishableKey(salon.ws)).api;
+    const date = nextMonday();
+    const who = someone({ customer_browser_language: "en-US-US" });
+    const first = await book(salon, { reserved_on: at("09:00", date), ...who }, pk);
+    const [confirmation] = await messagesOf(salon, `booking_uuid=${first.body.uuid}`);
+    expect(confirmation?.locale).toBe("en");
+    // The customer keeps no such tag: staff's next booking for them is written as usual.
+    const next = await book(salon, {
+      reserved_on: at("12:00", date),
+      ...who,
+      customer_browser_language: undefined,
+    });
+    expect((await messagesOf(salon, `booking_uuid=${next.body.uuid}`)).length).toBeGreaterThan(0);
+  });
+
   it("a customer's own reschedule (publishable key) always tells them", async () => {
     const pk = (await createPublishableKey(salon.ws)).api;
     const date = nextMonday();

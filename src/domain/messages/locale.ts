@@ -5,7 +5,11 @@ export type BuiltInLocale = (typeof BUILT_IN_LOCALES)[number];
 /** A locale tag as the settings and customers carry it: `de`, `de-AT`. */
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-/** `de_at`, `DE-at` → `de-AT`; anything that is not a tag → null. */
+/**
+ * `de_at`, `DE-at` → `de-AT`; anything that is not a tag Intl accepts → null
+ * (a browser may send `en-US-US`, which the pattern alone lets through but
+ * every date formatter refuses).
+ */
 export function normaliseLocale(tag: string | null | undefined): string | null {
   if (!tag) return null;
   const first = tag.split(",")[0]?.split(";")[0]?.trim().replace(/_/g, "-") ?? "";
@@ -13,7 +17,12 @@ export function normaliseLocale(tag: string | null | undefined): string | null {
   const out = [lang.toLowerCase(), ...rest.map((p) => (p.length === 2 ? p.toUpperCase() : p))]
     .filter(Boolean)
     .join("-");
-  return LOCALE_PATTERN.test(out) ? out : null;
+  if (!LOCALE_PATTERN.test(out)) return null;
+  try {
+    return Intl.getCanonicalLocales(out)[0] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 const languageOf = (tag: string) => tag.split("-")[0] ?? tag;

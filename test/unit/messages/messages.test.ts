@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { normaliseLocale } from "../../../src/domain/messages/locale";
 import {
   announce,
   BUILT_IN_LOCALES,
@@ -248,5 +249,22 @@ describe("drafts", () => {
       booking.startAt - 1440 * 60_000,
     ]);
     expect(remind(ctx(), booking, booking.startAt - 60_000)).toEqual([]);
+  });
+});
+
+describe("a customer's locale", () => {
+  it("refuses tags a date formatter would refuse (a hostile browser language)", () => {
+    for (const tag of ["en-US-US", "de-1996-1996", "en-12"])
+      expect(normaliseLocale(tag)).toBeNull();
+    expect(normaliseLocale("de_at")).toBe("de-AT");
+  });
+
+  it("keeps only tags every formatter accepts (property)", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-zA-Z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$/), (raw) => {
+        const tag = normaliseLocale(raw);
+        if (tag !== null) expect(() => new Intl.DateTimeFormat(tag).format(0)).not.toThrow();
+      }),
+    );
   });
 });
