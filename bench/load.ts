@@ -1,6 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { startDevServer } from "./server";
+import { queryD1, startDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -121,31 +120,6 @@ function startReceiver(port: number) {
   });
   server.listen(port, "127.0.0.1");
   return { seen, close: () => server.close() };
-}
-
-/** Runs several statements in one `wrangler d1 execute` (each spawn costs seconds). */
-function query(persist: string, sql: string[]): unknown[][] {
-  const out = execFileSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persist,
-      "--json",
-      "--command",
-      sql.join(";\n"),
-    ],
-    {
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-    },
-  );
-  return (JSON.parse(out) as { results: unknown[] }[]).map((r) => r.results);
 }
 
 const pick = <T>(list: readonly T[]): T => {
@@ -562,7 +536,7 @@ async function main() {
       transactionRows = [],
       unitRows = [],
       roomBlockRows = [],
-    ] = query(server.persist, [
+    ] = queryD1(server.persist, [
       `select id from events where ${w}`,
       `select count(*) as n from booking_services a join bookings ba on ba.id = a.booking_id and ba.is_canceled = 0
          join booking_services b on b.staffer_id = a.staffer_id and a.id < b.id

@@ -1,6 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { BENCH_ADMIN_TOKEN, createOpenSalon } from "./open-salon";
-import { startDevServer } from "./server";
+import { queryD1, startDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -42,24 +41,10 @@ interface Message {
 
 /** `sent_at − scheduled_for` in ms of each reminder, from the local D1 (the API rounds to seconds). */
 function latenessInD1(persist: string): Map<string, number> {
-  const out = execFileSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persist,
-      "--json",
-      "--command",
-      "SELECT id, sent_at - scheduled_for AS late FROM messages WHERE kind = 'booking-reminder' AND sent_at IS NOT NULL",
-    ],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, encoding: "utf8" },
-  );
-  const [first] = JSON.parse(out) as { results: { id: string; late: number }[] }[];
-  return new Map((first?.results ?? []).map((r) => [r.id, r.late]));
+  const [rows = []] = queryD1(persist, [
+    "SELECT id, sent_at - scheduled_for AS late FROM messages WHERE kind = 'booking-reminder' AND sent_at IS NOT NULL",
+  ]) as { id: string; late: number }[][];
+  return new Map(rows.map((r) => [r.id, r.late]));
 }
 
 async function call(base: string, path: string, init: RequestInit) {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { BENCH_ADMIN_TOKEN } from "./open-salon";
 
 /** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
@@ -67,4 +67,29 @@ export async function startDevServer(
     }
   };
   return { base, stop, persist: `.wrangler/bench-${port}` };
+}
+
+/** Runs several statements in one `wrangler d1 execute` (each spawn costs seconds). */
+export function queryD1(persist: string, sql: string[]): unknown[][] {
+  const out = execFileSync(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      persist,
+      "--json",
+      "--command",
+      sql.join(";\n"),
+    ],
+    {
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    },
+  );
+  return (JSON.parse(out) as { results: unknown[] }[]).map((r) => r.results);
 }

@@ -1,9 +1,7 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "../../src/delivery/queue";
 import type { Env } from "../../src/env";
-import worker from "../../src/index";
-import type { QueueOutcome } from "./queue";
+import { consumeFrom, type QueuedMessage } from "./queue";
 
 /**
  * Customer messages written straight to D1, as the booking change's batch
@@ -102,26 +100,9 @@ export const messageBody = (messageId: string, workspaceId: string): MessageQueu
   workspaceId,
 });
 
-const handler = worker as ExportedHandler<Env, MessageQueueBody>;
-
 /** Hands queue messages to the Worker's queue handler as one MESSAGE_QUEUE batch. */
-export async function consumeMessages(
-  messages: { body: MessageQueueBody; id?: string; attempts?: number }[],
-  bindings: Env = env,
-): Promise<QueueOutcome> {
-  const batch = createMessageBatch<MessageQueueBody>(
-    MESSAGE_QUEUE_NAME,
-    messages.map((m) => ({
-      id: m.id ?? crypto.randomUUID(),
-      timestamp: new Date(),
-      attempts: m.attempts ?? 1,
-      body: m.body,
-    })),
-  );
-  const ctx = createExecutionContext();
-  await handler.queue?.(batch, bindings, ctx);
-  return getQueueResult(batch, ctx);
-}
+export const consumeMessages = (messages: QueuedMessage<MessageQueueBody>[], bindings: Env = env) =>
+  consumeFrom(MESSAGE_QUEUE_NAME, messages, bindings);
 
 /** Polls until `probe` answers something truthy (real queues and alarms run on their own). */
 export async function until<T>(

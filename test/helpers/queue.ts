@@ -15,8 +15,8 @@ import type { WebhookMessage } from "../../src/webhooks/messages";
 /** The queue the Worker consumes (wrangler.toml). */
 export const WEBHOOK_QUEUE = "salon-webhooks";
 
-export interface QueuedMessage {
-  body: WebhookMessage;
+export interface QueuedMessage<B = WebhookMessage> {
+  body: B;
   /** The queue's id for the message; a retried message keeps it. */
   id?: string;
   /** Which delivery of the message this is, from 1. */
@@ -35,15 +35,15 @@ export interface QueueOutcome {
   retryMessages: { msgId: string; delaySeconds?: number }[];
 }
 
-const handler: ExportedHandler<Env, WebhookMessage> = worker;
-
-/** Hands `messages` to the queue handler as one batch; returns what it acked and retried. */
-export async function consume(
-  messages: QueuedMessage[],
+/** Hands `messages` to the queue handler as one batch of `queue`; returns what it acked and retried. */
+export async function consumeFrom<B>(
+  queue: string,
+  messages: QueuedMessage<B>[],
   bindings: Env = env,
 ): Promise<QueueOutcome> {
-  const batch = createMessageBatch<WebhookMessage>(
-    WEBHOOK_QUEUE,
+  const handler: ExportedHandler<Env, B> = worker as ExportedHandler<Env, B>;
+  const batch = createMessageBatch<B>(
+    queue,
     messages.map((m) => ({
       id: m.id ?? crypto.randomUUID(),
       timestamp: new Date(),
@@ -55,6 +55,10 @@ export async function consume(
   await handler.queue?.(batch, bindings, ctx);
   return getQueueResult(batch, ctx);
 }
+
+/** Hands webhook queue `messages` to the queue handler as one batch. */
+export const consume = (messages: QueuedMessage[], bindings: Env = env) =>
+  consumeFrom(WEBHOOK_QUEUE, messages, bindings);
 
 /** One try of one event to one webhook. */
 export const delivery = (eventId: string, webhookId: number): WebhookMessage => ({
