@@ -8,11 +8,6 @@ const pad = (n: number) => String(n).padStart(2, "0");
 export const localDate = (d: Date) =>
   `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return localDate(new Date(y, m - 1, d + days));
-}
-
 /** Local midnight of a `YYYY-MM-DD` date, as a Date. */
 function midnight(date: string): Date {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
@@ -101,7 +96,7 @@ export function dateInZone(instant: string | number, zone: string): string {
 }
 
 /** A `YYYY-MM-DD` date `days` later, as a calendar date (no clock involved). */
-export function addPlainDays(date: string, days: number): string {
+export function addDays(date: string, days: number): string {
   const [y, m, d] = ymd(date);
   return new Date(Date.UTC(y, m, d + days)).toISOString().slice(0, 10);
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiFailure, type Client } from "../../widget/api";
 import { freeStarts, refusal } from "../../widget/manage/flow";
-import { addPlainDays, dateInZone } from "../../widget/time";
+import { addDays, dateInZone } from "../../widget/time";
 
 describe("manage page: the salon's clock", () => {
   it("reads an instant's date on the salon's clock and counts calendar days", () => {
     expect(dateInZone("2030-07-01T22:30:00Z", "Europe/Berlin")).toBe("2030-07-02");
     expect(dateInZone("2030-07-01T22:30:00Z", "America/New_York")).toBe("2030-07-01");
-    expect(addPlainDays("2030-12-31", 1)).toBe("2031-01-01");
-    expect(addPlainDays("2030-03-01", -1)).toBe("2030-02-28");
+    expect(addDays("2030-12-31", 1)).toBe("2031-01-01");
+    expect(addDays("2030-03-01", -1)).toBe("2030-02-28");
   });
 
   it("asks for the salon's day by date and lists the instants the API gives", async () => {

@@ -1,6 +1,7 @@
 import { useI18n } from "../i18n/context";
+import { DateRow } from "../steps/DateRow";
 import { Heading } from "../steps/Heading";
-import { addPlainDays, formatDateTime, formatFullDateTime, formatTime } from "../time";
+import { formatDateTime, formatFullDateTime, formatTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 
 /** Picking the booking's new time: one day of the salon's calendar at a time. */
@@ -43,36 +44,7 @@ export function MoveStep(props: {
           </ul>
         </div>
       )}
-      <div class="date-row">
-        <button
-          type="button"
-          aria-label={t("slot.previous_day")}
-          disabled={props.date <= props.today}
-          onClick={() => props.onDate(addPlainDays(props.date, -1))}
-        >
-          ‹
-        </button>
-        <label class="field">
-          <span>{t("slot.date")}</span>
-          <input
-            type="date"
-            name="date"
-            min={props.today}
-            value={props.date}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              if (v) props.onDate(v < props.today ? props.today : v);
-            }}
-          />
-        </label>
-        <button
-          type="button"
-          aria-label={t("slot.next_day")}
-          onClick={() => props.onDate(addPlainDays(props.date, 1))}
-        >
-          ›
-        </button>
-      </div>
+      <DateRow date={props.date} today={props.today} label={t("slot.date")} onDate={props.onDate} />
       <p class="hint">{t("manage.salon_zone", { zone })}</p>
       {slots === null ? (
         <p role="status">{t("slot.searching")}</p>

@@ -1,6 +1,7 @@
 import { useI18n } from "../i18n/context";
-import { addDays, formatDateTime, formatTime } from "../time";
+import { formatDateTime, formatTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
+import { DateRow } from "./DateRow";
 import { Heading } from "./Heading";
 
 export function SlotStep(props: {
@@ -33,36 +34,12 @@ export function SlotStep(props: {
           </ul>
         </div>
       )}
-      <div class="date-row">
-        <button
-          type="button"
-          aria-label={t("slot.previous_day")}
-          disabled={props.date <= props.today}
-          onClick={() => props.onDate(addDays(props.date, -1))}
-        >
-          ‹
-        </button>
-        <label class="field">
-          <span>{t(props.cart ? "slot.from_date" : "slot.date")}</span>
-          <input
-            type="date"
-            name="date"
-            min={props.today}
-            value={props.date}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              if (v) props.onDate(v < props.today ? props.today : v);
-            }}
-          />
-        </label>
-        <button
-          type="button"
-          aria-label={t("slot.next_day")}
-          onClick={() => props.onDate(addDays(props.date, 1))}
-        >
-          ›
-        </button>
-      </div>
+      <DateRow
+        date={props.date}
+        today={props.today}
+        label={t(props.cart ? "slot.from_date" : "slot.date")}
+        onDate={props.onDate}
+      />
       <p class="hint">{t("slot.your_zone")}</p>
       {slots === null ? (
         <p role="status">{t("slot.searching")}</p>
