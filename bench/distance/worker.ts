@@ -101,6 +101,9 @@ export class Calendar extends BaseCalendar {
   }
 }
 
+/** The workspace clocks as they are (their D1 calls are only the messages they hand over). */
+export { MessageClock } from "../../src/durable-objects/message-clock";
+
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, farEnv(env), ctx),
   queue: (batch, env) => worker.queue(batch, farEnv(env)),
