@@ -134,6 +134,7 @@ export function bookingWrite(
     updatedAt: now,
     version: 0,
     visitor: details.visitor,
+    seriesId: null,
   }));
 
   const views: BookingView[] = bookingRows.map((booking) => ({

@@ -1,8 +1,9 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { services } from "./catalogue";
 import { customers } from "./customers";
 import { locations } from "./locations";
 import { orders } from "./orders";
+import { series } from "./series";
 import { bookingStatuses } from "./settings";
 import { staffers } from "./staff";
 import { workspaces } from "./workspaces";
@@ -61,6 +62,8 @@ export const bookings = sqliteTable(
      * reservation's holder), whose bookings of the last day are capped. Null for staff's.
      */
     visitor: text("visitor"),
+    /** The recurring series this booking is an occurrence of; null outside a series. */
+    seriesId: text("series_id").references((): AnySQLiteColumn => series.id),
   },
   (t) => [
     // The list's default order: newest reservation first.
@@ -70,6 +73,7 @@ export const bookings = sqliteTable(
     index("bookings_order_idx").on(t.orderId),
     // The cap counts a visitor's bookings of the last day in the write that adds one.
     index("bookings_visitor_idx").on(t.workspaceId, t.visitor, t.createdAt),
+    index("bookings_series_idx").on(t.seriesId, t.startAt),
   ],
 );
 

@@ -9,6 +9,7 @@ export * from "./messages";
 export * from "./orders";
 export * from "./reservations";
 export * from "./resources";
+export * from "./series";
 export * from "./settings";
 export * from "./staff";
 export * from "./vouchers";
