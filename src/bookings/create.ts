@@ -16,7 +16,7 @@ import type { Problem } from "../domain/problems";
 import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
-import { creationMessages } from "./messages";
+import { creationMessages, recipient } from "./messages";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanContext, type PlanItem, planItems } from "./planner";
@@ -171,6 +171,11 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     googleMeetGuestEmails: req.googleMeetGuestEmails ?? null,
     policy: policyOf(inputs.location),
     visitor: req.visitor ?? null,
+    // A customer's (publishable key) booking is told at what its own request gave, always.
+    contact:
+      req.caller === "customer"
+        ? { firstName: req.customer.firstName, email: form.values.customer_email ?? null }
+        : null,
   };
   const customer = {
     id: customerId,
@@ -183,24 +188,32 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     email: form.values.customer_email ?? null,
   };
   const stored = loaded.customer;
-  // The customer as their messages reach them: a customer's (publishable key) booking never
-  // redirects an existing customer's messages to an e-mail typed into the widget.
+  // The customer as this write leaves them; a customer's (publishable key) booking is then
+  // told at its own contact instead (`recipient`), never at the stored e-mail or name.
   const messageContext = {
     settings: settingsFrom(told.settings),
     workspaceLocale: deps.render.locale,
     currency: deps.render.currency,
-    customer: {
-      id: customerId,
-      firstName: stored && !customer.refreshesStored ? stored.firstName : customer.firstName,
-      email:
-        stored && !customer.refreshesStored
-          ? stored.email
-          : (customer.email ?? stored?.email ?? null),
-      phone,
-      locale: stored?.locale ?? req.customerBrowserLanguage ?? null,
-      notifyEmail: stored?.notifyEmail ?? true,
-      notifySms: stored?.notifySms ?? true,
-    },
+    customer: recipient(
+      {
+        id: customerId,
+        firstName: stored && !customer.refreshesStored ? stored.firstName : customer.firstName,
+        email:
+          stored && !customer.refreshesStored
+            ? stored.email
+            : (customer.email ?? stored?.email ?? null),
+        phone,
+        locale: stored?.locale ?? req.customerBrowserLanguage ?? null,
+        notifyEmail: stored?.notifyEmail ?? true,
+        notifySms: stored?.notifySms ?? true,
+      },
+      {
+        ownContact: details.contact !== null,
+        contactFirstName: details.contact?.firstName ?? null,
+        contactEmail: details.contact?.email ?? null,
+        customerBrowserLanguage: details.customerBrowserLanguage,
+      },
+    ),
     location: { name: inputs.location.name, address: "", timezone: inputs.rules.timezone },
     total: 0,
   };

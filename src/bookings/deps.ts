@@ -21,4 +21,9 @@ export interface BookingDeps {
   staff: boolean;
   /** The manage link of a booking, for its messages' `manage_url` (signed synchronously). */
   manageUrl?: ManageUrl | undefined;
+  /**
+   * A customer's write (publishable key or manage link): the visitor its
+   * messages count against (`messageVisitor`); undefined for staff's.
+   */
+  messageVisitor?: string | undefined;
 }

@@ -5,6 +5,7 @@ import {
   insertMessages,
   moveReminder,
   type NewMessage,
+  type VisitorBound,
 } from "../db/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
@@ -18,6 +19,8 @@ import {
   settingsFrom,
   writeMessage,
 } from "../domain/messages";
+import { normaliseLocale } from "../domain/messages/locale";
+import { PUBLIC_MESSAGES, VISITOR_QUOTA } from "../domain/public-visit";
 import { icalLink, type RenderContext } from "../views/booking";
 import type { MessageEffects } from "./change-value";
 
@@ -29,7 +32,24 @@ export interface MessageDeps {
   scope: Scope;
   render: RenderContext;
   manageUrl?: ManageUrl | undefined;
+  /**
+   * A customer's write (publishable key or manage link): the visitor (client
+   * address, hashed) its messages are counted against (`PUBLIC_MESSAGES`).
+   */
+  messageVisitor?: string | undefined;
 }
+
+/** The daily bound on a visitor's messages, as the write's batch decides it. */
+const VISITOR_BOUND: VisitorBound = {
+  perVisitor: PUBLIC_MESSAGES.perVisitor,
+  windowMs: PUBLIC_MESSAGES.windowSeconds * 1000,
+  error: VISITOR_QUOTA,
+  counts: (row) => row.kind !== "booking-reminder",
+};
+
+/** A write's message rows, bounded per visitor when a customer's write caused them. */
+const insertBounded = (deps: MessageDeps, rows: NewMessage[]) =>
+  insertMessages(deps.scope, rows, deps.messageVisitor ? VISITOR_BOUND : undefined);
 
 /** A booking as its messages tell it, from its view and its staff's first names. */
 export function messageBooking(
@@ -51,12 +71,13 @@ export function messageBooking(
   };
 }
 
-/** Message rows for drafts, each with its own id, about one customer. */
+/** Message rows for drafts, each with its own id, about one customer (caused by `visitor`). */
 export function messageRows(
   scope: Scope,
   customerId: string,
   drafts: MessageDraft[],
   now: number,
+  visitor?: string | undefined,
 ): NewMessage[] {
   return drafts.map((d) => ({
     id: crypto.randomUUID(),
@@ -73,6 +94,7 @@ export function messageRows(
     scheduledFor: d.scheduledFor,
     attempts: 0,
     createdAt: now,
+    visitor: visitor ?? null,
   }));
 }
 
@@ -89,7 +111,10 @@ export function creationMessages(
     ...announce("booking-confirmation", ctx, told, now),
     ...told.flatMap((b) => remind(ctx, b, now)),
   ];
-  return insertMessages(deps.scope, messageRows(deps.scope, ctx.customer.id, drafts, now));
+  return insertBounded(
+    deps,
+    messageRows(deps.scope, ctx.customer.id, drafts, now, deps.messageVisitor),
+  );
 }
 
 /** The context of a changed booking's messages, from what was read with it (null: no customer). */
@@ -104,29 +129,55 @@ export function changeContext(
     settings: settingsFrom(read.settings),
     workspaceLocale: deps.render.locale,
     currency: deps.render.currency,
-    customer: recipient(customer),
+    customer: recipient(customer, view.booking),
     location: { name: location.name, address: "", timezone: location.timezone },
     total: view.order.total,
   };
 }
 
-export const recipient = (c: {
-  id: string;
-  firstName: string;
-  email: string | null;
-  phone: string;
-  locale: string | null;
-  notifyEmail: boolean;
-  notifySms: boolean;
-}): Recipient => ({
-  id: c.id,
-  firstName: c.firstName,
-  email: c.email,
-  phone: c.phone,
-  locale: c.locale,
-  notifyEmail: c.notifyEmail,
-  notifySms: c.notifySms,
-});
+/** A booking's own contact, where it has one, and the language its request came in. */
+export type ContactOf = Pick<
+  BookingView["booking"],
+  "ownContact" | "contactFirstName" | "contactEmail" | "customerBrowserLanguage"
+>;
+
+/**
+ * Whom a booking's messages reach. A publishable key's booking (`ownContact`)
+ * is told at what its own request gave: that first name, that e-mail (none:
+ * no e-mail), in its browser's language; anyone may type anyone's phone into
+ * the widget, so the stored customer's e-mail and name are never its. SMS go
+ * to the phone, the customer's (a customer is found by it). Staff's bookings
+ * follow the stored customer. Opt-outs are the customer's either way.
+ */
+export const recipient = (
+  c: {
+    id: string;
+    firstName: string;
+    email: string | null;
+    phone: string;
+    locale: string | null;
+    notifyEmail: boolean;
+    notifySms: boolean;
+  },
+  booking: ContactOf,
+): Recipient => {
+  const stored = {
+    id: c.id,
+    firstName: c.firstName,
+    email: c.email,
+    phone: c.phone,
+    locale: c.locale,
+    notifyEmail: c.notifyEmail,
+    notifySms: c.notifySms,
+  };
+  if (!booking.ownContact) return stored;
+  return {
+    ...stored,
+    firstName: booking.contactFirstName ?? c.firstName,
+    email: booking.contactEmail,
+    locale: normaliseLocale(booking.customerBrowserLanguage) ?? c.locale,
+  };
+};
 
 /**
  * What a change tells the customer: the message it sends (if any), and its
@@ -145,9 +196,9 @@ export function changeMessages(
   if (!ctx) return [];
   const told = messageBooking(deps, view, read.stafferNames);
   const sent = effects.send ? announce(effects.send, ctx, [told], now) : [];
-  const statements = insertMessages(
-    deps.scope,
-    messageRows(deps.scope, ctx.customer.id, sent, now),
+  const statements = insertBounded(
+    deps,
+    messageRows(deps.scope, ctx.customer.id, sent, now, deps.messageVisitor),
   );
   if (effects.reminders === "cancel") {
     statements.push(cancelScheduledReminders(deps.scope, view.booking.id));

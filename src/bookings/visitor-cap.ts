@@ -24,7 +24,7 @@ export function bookingQuota(scope: Scope, visitor: string | undefined): QuotaSp
     refuse: (frees) =>
       new ApiError(
         "too_many_bookings",
-        `A visitor may make at most ${PUBLIC_BOOKINGS.perVisitor} bookings a day with a publishable key; cancel one, or wait.`,
+        `A visitor may make at most ${PUBLIC_BOOKINGS.perVisitor} bookings a day with a publishable key, canceled ones included; wait until the first of them is a day old.`,
         { headers: { "retry-after": retryAfter(frees) } },
       ),
   };

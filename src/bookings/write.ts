@@ -44,6 +44,11 @@ export interface BookingDetails {
   policy: LocationPolicy;
   /** A publishable key's visitor, whose bookings are capped (null for staff's). */
   visitor: string | null;
+  /**
+   * A publishable key's booking carries its own contact (the request's first
+   * name and e-mail) for all its messages; null for staff's (the stored customer).
+   */
+  contact: { firstName: string; email: string | null } | null;
 }
 
 const randomToken = () =>
@@ -135,6 +140,9 @@ export function bookingWrite(
     version: 0,
     visitor: details.visitor,
     seriesId: null,
+    ownContact: details.contact !== null,
+    contactFirstName: details.contact?.firstName ?? null,
+    contactEmail: details.contact?.email ?? null,
   }));
 
   const views: BookingView[] = bookingRows.map((booking) => ({

@@ -15,12 +15,31 @@ export const PUBLIC_VISIT = {
 
 /**
  * Bookings one visitor (key and client address) may make: those created in
- * the last `windowSeconds` that are not cancelled count, a cart's each.
+ * the last `windowSeconds` count, a cart's each, canceled or not (a booking
+ * and its cancel are two messages to whatever address the visitor typed), except
+ * those staff canceled (the salon's decision hands the visitor the booking back).
  */
 export const PUBLIC_BOOKINGS = {
   perVisitor: 6,
   windowSeconds: 86_400,
 } as const;
+
+/**
+ * Messages one visitor's writes may cause (client address, through a
+ * publishable key or a manage link alike): those sent at once (confirmation,
+ * rescheduled, canceled; one per channel) of the last `windowSeconds` count;
+ * past `perVisitor` they are written `skipped` with the error
+ * `VISITOR_QUOTA`. Reminders neither count nor are bounded here: a booking
+ * writes them once (bounded by `PUBLIC_BOOKINGS`), a change only moves them,
+ * a cancel cancels them.
+ */
+export const PUBLIC_MESSAGES = {
+  perVisitor: 20,
+  windowSeconds: 86_400,
+} as const;
+
+/** The `error` of a message the visitor's daily bound skipped. */
+export const VISITOR_QUOTA = "visitor_quota";
 
 /** The services' count over all items, reported on the item whose services go past it. */
 export function visitShapeProblems(

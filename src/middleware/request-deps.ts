@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { PublicEnv, RequestDeps } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { manageUrl } from "../lib/manage-link";
+import { messageVisitor } from "../lib/message-visitor";
 import { clientAddress } from "./rate-limit";
 
 /**
@@ -29,6 +30,7 @@ export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
     manageUrl: (booking) => manageUrl(c.env, origin, booking) ?? "",
     caller: staff ? "staff" : "customer",
     visitor: staff ? undefined : await sha256Hex(`${apiKey.id}\n${clientAddress(c)}`),
+    messageVisitor: staff ? undefined : await messageVisitor(clientAddress(c)),
   };
   c.set("deps", deps);
   await next();

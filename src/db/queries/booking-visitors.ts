@@ -1,8 +1,11 @@
-import { count, eq, gt, min, type SQL, sql } from "drizzle-orm";
+import { count, eq, gt, min, or, type SQL, sql } from "drizzle-orm";
 import { bookings } from "../schema";
 import { type Scope, whereIn } from "../scope";
 
-/** A publishable visitor's bookings that count: created after `since` and not cancelled. */
+/**
+ * A publishable visitor's bookings that count: created after `since`, canceled
+ * or not, unless staff canceled them (a customer's cancel records `customer`).
+ */
 export async function visitorBookings(
   scope: Scope,
   visitor: string,
@@ -21,7 +24,8 @@ const counted = (scope: Scope, visitor: string, since: number) =>
     bookings,
     eq(bookings.visitor, visitor),
     gt(bookings.createdAt, since),
-    eq(bookings.isCanceled, false),
+    // Book-then-cancel is two messages to an address the visitor chose: both count.
+    or(eq(bookings.isCanceled, false), eq(bookings.canceledBy, "customer")),
   );
 
 /**

@@ -1,4 +1,15 @@
-import { and, asc, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  ne,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import { idIn, inSubquery, insertRows } from "../bounded";
 import {
@@ -18,9 +29,72 @@ import { listPage } from "./list";
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
 
-/** New messages, in as few statements as D1 allows (one JSON insert for a cart's worth). */
-export const insertMessages = (scope: Scope, rows: NewMessage[]): Statement[] =>
-  insertRows(scope.db, messages, rows);
+/** A visitor's daily bound on the messages their writes cause (publishable key, manage link). */
+export interface VisitorBound {
+  /** At most this many counted messages of the visitor in the window ... */
+  perVisitor: number;
+  windowMs: number;
+  /** ... and those past it are written `skipped` with this `error`. */
+  error: string;
+  /** Whether a row counts (and is bounded): reminders do not. */
+  counts: (row: NewMessage) => boolean;
+}
+
+/**
+ * New messages, in as few statements as D1 allows (one JSON insert for a
+ * cart's worth). A visitor's messages that count for `bound` are each one
+ * `INSERT … SELECT` whose status is decided in the batch by counting the
+ * visitor's messages of the window at that moment (D1 runs one batch at a
+ * time, so writes fired at once never pass the bound together).
+ */
+export function insertMessages(
+  scope: Scope,
+  rows: NewMessage[],
+  bound?: VisitorBound,
+): Statement[] {
+  const bounded = bound ? rows.filter((r) => r.visitor && bound.counts(r)) : [];
+  return [
+    ...insertRows(
+      scope.db,
+      messages,
+      rows.filter((r) => !bounded.includes(r)),
+    ),
+    ...(bound ? bounded.map((row) => boundedInsert(scope, row, bound)) : []),
+  ];
+}
+
+/**
+ * One message of a visitor, `skipped` with the bound's error when the
+ * visitor's counted messages of the window (those not skipped) already reach
+ * it; one parameter per column, so it stays under D1's 100.
+ */
+function boundedInsert(scope: Scope, row: NewMessage, bound: VisitorBound): Statement {
+  const used = scope.db
+    .select({ n: count() })
+    .from(messages)
+    .where(
+      whereIn(
+        scope,
+        messages,
+        eq(messages.visitor, row.visitor ?? ""),
+        gt(messages.createdAt, row.createdAt - bound.windowMs),
+        ne(messages.kind, "booking-reminder"),
+        ne(messages.status, "skipped"),
+      ),
+    );
+  const full = sql`(${used}) >= ${bound.perVisitor}`;
+  const cells = Object.entries(getTableColumns(messages)).map(([key, column]) => {
+    const given = (row as Record<string, unknown>)[key];
+    const value = given === undefined ? (column.default ?? null) : given;
+    const driver = value === null ? null : (column.mapToDriverValue(value) as unknown);
+    if (key === "status" && row.status === "scheduled")
+      return sql`case when ${full} then 'skipped' else ${driver} end`;
+    if (key === "error" && row.status === "scheduled")
+      return sql`case when ${full} then ${bound.error} else ${driver} end`;
+    return sql`${driver}`;
+  });
+  return scope.db.insert(messages).select(sql`select ${sql.join(cells, sql`, `)}`);
+}
 
 /** A canceled booking's reminders that were still to go out: they never will. */
 export const cancelScheduledReminders = (scope: Scope, bookingId: string): Statement =>

@@ -64,6 +64,14 @@ export const bookings = sqliteTable(
     visitor: text("visitor"),
     /** The recurring series this booking is an occurrence of; null outside a series. */
     seriesId: text("series_id").references((): AnySQLiteColumn => series.id),
+    /**
+     * Made with a publishable key: the booking carries its own contact, and every message of
+     * it goes to the first name and e-mail its own request gave (no e-mail: none by e-mail),
+     * never to the customer's stored ones. False for staff's: they follow the stored customer.
+     */
+    ownContact: integer("own_contact", { mode: "boolean" }).notNull().default(false),
+    contactFirstName: text("contact_first_name"),
+    contactEmail: text("contact_email"),
   },
   (t) => [
     // The list's default order: newest reservation first.

@@ -36,12 +36,19 @@ export const messages = sqliteTable(
     /** A delivery's claim: until this instant no other delivery may take the message. */
     leaseUntil: integer("lease_until"),
     createdAt: integer("created_at").notNull(),
+    /**
+     * The visitor (client address, hashed) whose write caused it, through a publishable key
+     * or a manage link; null for staff's. A visitor's messages of a day are bounded.
+     */
+    visitor: text("visitor"),
   },
   (t) => [
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("messages_booking_idx").on(t.bookingId),
     index("messages_due_idx").on(t.status, t.scheduledFor),
     index("messages_workspace_due_idx").on(t.workspaceId, t.status, t.scheduledFor),
+    // The daily bound counts a visitor's messages of the last day in the write that adds one.
+    index("messages_visitor_idx").on(t.workspaceId, t.visitor, t.createdAt),
   ],
 );
 

@@ -7,6 +7,8 @@ import type { OpenEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { log } from "../../../lib/log";
 import { manageUrl, verifiedManageToken } from "../../../lib/manage-link";
+import { messageVisitor } from "../../../lib/message-visitor";
+import { clientAddress } from "../../../middleware/rate-limit";
 import type { ManageClaims } from "../../../lib/manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../delivery/wake-up";
@@ -43,6 +45,8 @@ export async function customerDeps(c: Context<OpenEnv>, scope: Scope): Promise<B
     defer: (task) => c.var.afterResponse(task),
     staff: false,
     manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
+    // Its messages count against the client address, as the manage routes' rate limit does.
+    messageVisitor: await messageVisitor(clientAddress(c)),
   };
 }
 
