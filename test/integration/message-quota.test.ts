@@ -1,0 +1,273 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { admin, type Client, PUBLIC, send } from "../helpers/http";
+import { createPublishableKey } from "../helpers/keys";
+import { at, createSalon, type Salon } from "../helpers/salon";
+
+/**
+ * A stranger with the widget's key must not make the salon send messages at
+ * will to an address the stranger chose: a visitor's bookings of the day
+ * count whether canceled or not (book-then-cancel is two messages), and the
+ * messages one visitor's writes cause (publishable key or manage link, by
+ * client address) past 20 a day are written `skipped` (`visitor_quota`).
+ */
+
+const BOOKINGS_CAP = 6;
+const MESSAGES_CAP = 20;
+
+let salon: Salon;
+let pk: Client;
+beforeAll(async () => {
+  salon = await createSalon(3);
+  pk = (await createPublishableKey(salon.ws)).api;
+  // SMS on: every announcement is two messages (e-mail and SMS), as a pumping target would get.
+  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
+    method: "PUT",
+    body: {
+      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
+      sms: { enabled: true },
+      reminders: [{ channel: "email", minutes_before: 1440 }],
+      templates: {},
+    },
+  });
+  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+});
+
+let days = 0;
+/** A weekday of its own per call (from Monday 2031-10-06), so tests never share calendar time. */
+const nextDay = () => {
+  const n = days++;
+  const week = Math.floor(n / 5);
+  return new Date(Date.UTC(2031, 9, 6) + (week * 7 + (n % 5)) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+};
+
+let addresses = 0;
+const newAddress = () => `192.0.2.${++addresses}`;
+/** The publishable key from one client address (a visitor). */
+const visitorAt =
+  (ip: string) =>
+  (path: string, sent: { method?: string; body?: unknown } = {}) =>
+    pk(path, { ...sent, headers: { "cf-connecting-ip": ip } });
+
+const target = {
+  customer_phone: "+49 151 77777777",
+  customer_first_name: "Target",
+  customer_email: "target@example.org",
+};
+
+const book = (api: Client, start: string, staffer = 0) =>
+  api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[staffer]?.uuid,
+      reserved_on: start,
+      ...target,
+    },
+  });
+
+const cancel = (api: Client, id: string) =>
+  api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });
+
+interface Row {
+  booking_id: string;
+  kind: string;
+  channel: string;
+  status: string;
+  error: string | null;
+}
+
+/** The message rows of these bookings, oldest first. */
+const rowsOf = async (ids: string[]): Promise<Row[]> =>
+  (
+    await env.DB.prepare(
+      `select booking_id, kind, channel, status, error from messages
+       where workspace_id = ? and booking_id in (select value from json_each(?))
+       order by created_at, kind, channel`,
+    )
+      .bind(salon.ws.id, JSON.stringify(ids))
+      .all<Row>()
+  ).results;
+
+const announcements = (rows: Row[]) => rows.filter((r) => r.kind !== "booking-reminder");
+
+describe("bookings per visitor count canceled ones", () => {
+  it("book-then-cancel 7 times: the 7th booking is 429 too_many_bookings", async () => {
+    const me = visitorAt(newAddress());
+    const day = nextDay();
+    for (let i = 0; i < BOOKINGS_CAP; i++) {
+      const made = await book(me, at(`${String(8 + i).padStart(2, "0")}:00`, day));
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const gone = await cancel(me, made.body.uuid);
+      expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    }
+    const seventh = await book(me, at("14:00", day));
+    expect(seventh.status, JSON.stringify(seventh.body)).toBe(429);
+    expect(seventh.body.code).toBe("too_many_bookings");
+    expect(Number(seventh.headers.get("retry-after"))).toBeGreaterThan(86_400 - 120);
+  });
+
+  it("a booking staff canceled no longer counts (the salon's decision, not the visitor's)", async () => {
+    const me = visitorAt(newAddress());
+    const day = nextDay();
+    const made: string[] = [];
+    for (let i = 0; i < BOOKINGS_CAP; i++) {
+      const res = await book(me, at(`${String(8 + i).padStart(2, "0")}:00`, day));
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push(res.body.uuid);
+    }
+    expect((await book(me, at("14:00", day))).status).toBe(429);
+    const byStaff = await cancel(salon.ws.api, made[0] ?? "");
+    expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(200);
+    const again = await book(me, at("14:00", day));
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect((await book(me, at("15:00", day))).status).toBe(429);
+  });
+});
+
+describe("messages per visitor", () => {
+  it(`past ${MESSAGES_CAP} a day a visitor's messages are skipped (visitor_quota); another visitor's are not`, async () => {
+    const ip = newAddress();
+    const me = visitorAt(ip);
+    const day = nextDay();
+    const made = await book(me, at("09:00", day));
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.uuid as string;
+    // 2 confirmations, then 2 per reschedule: the 10th reschedule's are past 20.
+    for (let i = 0; i < 10; i++) {
+      const moved = await me(`/bookings/${id}/reschedule`, {
+        method: "PUT",
+        body: { reserved_on: at(i % 2 === 0 ? "10:00" : "09:00", day) },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    }
+    const rows = announcements(await rowsOf([id]));
+    expect(rows).toHaveLength(22);
+    expect(rows.slice(0, MESSAGES_CAP).every((r) => r.status === "scheduled")).toBe(true);
+    expect(rows.slice(MESSAGES_CAP).map((r) => [r.kind, r.status, r.error])).toEqual([
+      ["booking-rescheduled", "skipped", "visitor_quota"],
+      ["booking-rescheduled", "skipped", "visitor_quota"],
+    ]);
+    // The booking's reminder is no announcement: it moved with it, still to go out.
+    expect(
+      (await rowsOf([id])).filter((r) => r.kind === "booking-reminder").map((r) => r.status),
+    ).toEqual(["scheduled"]);
+    // The GET shows the reason.
+    const listed = await salon.ws.api(`/messages?per_page=100&booking_uuid=${id}&status=skipped`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((m: { error: string }) => m.error)).toEqual([
+      "visitor_quota",
+      "visitor_quota",
+    ]);
+
+    // The cancel is told no more either; another visitor of the page is not affected.
+    expect((await cancel(me, id)).status).toBe(200);
+    expect(
+      announcements(await rowsOf([id]))
+        .filter((r) => r.kind === "booking-canceled")
+        .map((r) => r.status),
+    ).toEqual(["skipped", "skipped"]);
+    const other = await book(visitorAt(newAddress()), at("11:00", day));
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    expect(announcements(await rowsOf([other.body.uuid])).map((r) => r.status)).toEqual([
+      "scheduled",
+      "scheduled",
+    ]);
+    // Staff writes are never bounded: staff move the same booking's sibling and tell the customer.
+    const staffs = await salon.ws.api(`/bookings/${other.body.uuid}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("12:00", day), is_send_notification_on_reschedule: true },
+      headers: { "cf-connecting-ip": ip },
+    });
+    expect(staffs.status, JSON.stringify(staffs.body)).toBe(200);
+    expect(
+      announcements(await rowsOf([other.body.uuid]))
+        .filter((r) => r.kind === "booking-rescheduled")
+        .map((r) => r.status),
+    ).toEqual(["scheduled", "scheduled"]);
+  });
+
+  it("manage-link writes count against their client address, as a publishable key's do", async () => {
+    const ip = newAddress();
+    const me = visitorAt(ip);
+    const day = nextDay();
+    const made = await book(me, at("09:00", day));
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.uuid as string;
+    for (let i = 0; i < 9; i++) {
+      const moved = await me(`/bookings/${id}/reschedule`, {
+        method: "PUT",
+        body: { reserved_on: at(i % 2 === 0 ? "10:00" : "09:00", day) },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    }
+    // 20 announcements: the visitor's bound is reached.
+    expect(announcements(await rowsOf([id])).every((r) => r.status === "scheduled")).toBe(true);
+
+    // A staff booking's manage link, used from the visitor's address: skipped.
+    const staffs = await book(salon.ws.api, at("13:00", day), 1);
+    expect(staffs.status).toBe(201);
+    const sid = staffs.body.uuid as string;
+    const confirmation = await env.DB.prepare(
+      "select body from messages where booking_id = ? and kind = 'booking-confirmation' and channel = 'email'",
+    )
+      .bind(sid)
+      .first<{ body: string }>();
+    const token = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(confirmation?.body ?? "")?.[1];
+    expect(token).toBeTruthy();
+    const viaLink = (from: string, hhmm: string) =>
+      send(`${PUBLIC}/manage/${token}/reschedule`, {
+        method: "POST",
+        body: { reserved_on: at(hhmm, day) },
+        headers: { "cf-connecting-ip": from },
+      });
+    const fromMe = await viaLink(ip, "14:00");
+    expect(fromMe.status, JSON.stringify(fromMe.body)).toBe(200);
+    const fromElsewhere = await viaLink(newAddress(), "15:00");
+    expect(fromElsewhere.status, JSON.stringify(fromElsewhere.body)).toBe(200);
+    expect(
+      announcements(await rowsOf([sid])).map((r) => [r.kind, r.status, r.error ?? null]),
+    ).toEqual([
+      ["booking-confirmation", "scheduled", null],
+      ["booking-confirmation", "scheduled", null],
+      ["booking-rescheduled", "skipped", "visitor_quota"],
+      ["booking-rescheduled", "skipped", "visitor_quota"],
+      ["booking-rescheduled", "scheduled", null],
+      ["booking-rescheduled", "scheduled", null],
+    ]);
+  });
+
+  it("bookings and cancels fired at once by one visitor never pass either bound", async () => {
+    const me = visitorAt(newAddress());
+    const day = nextDay();
+    const first = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        book(me, at(`${String(8 + Math.floor(i / 3)).padStart(2, "0")}:00`, day), i % 3),
+      ),
+    );
+    const made = first.filter((r) => r.status === 201).map((r) => r.body.uuid as string);
+    expect(made, JSON.stringify(first.map((r) => r.body))).toHaveLength(BOOKINGS_CAP);
+    // 12 confirmations; the 12 cancel messages fired at once pass 20: exactly 4 are skipped.
+    const canceled = await Promise.all(made.map((id) => cancel(me, id)));
+    expect(canceled.map((r) => r.status)).toEqual(made.map(() => 200));
+    const second = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        book(me, at(`${String(8 + Math.floor(i / 3)).padStart(2, "0")}:30`, day), i % 3),
+      ),
+    );
+    expect(second.map((r) => r.status)).toEqual(second.map(() => 429));
+
+    const rows = announcements(await rowsOf(made));
+    expect(rows).toHaveLength(24);
+    expect(rows.filter((r) => r.status === "scheduled")).toHaveLength(MESSAGES_CAP);
+    const skipped = rows.filter((r) => r.status === "skipped");
+    expect(skipped).toHaveLength(4);
+    for (const r of skipped) {
+      expect(r.kind).toBe("booking-canceled");
+      expect(r.error).toBe("visitor_quota");
+    }
+  });
+});
