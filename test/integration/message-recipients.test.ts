@@ -212,7 +212,9 @@ describe("a publishable booking of a known phone", () => {
     await ok(visitor(`/bookings/${theirs.uuid}/status/cancel`, { method: "PUT", body: {} }));
 
     const list = await messagesOf(theirs.uuid);
-    expect(list.map((m) => [m.kind, m.channel, m.to, m.status])).toEqual([
+    // Scheduled, or already sent by the log provider: none skipped, the reminder canceled.
+    const fate = (status: string) => (status === "sent" ? "scheduled" : status);
+    expect(list.map((m) => [m.kind, m.channel, m.to, fate(m.status)])).toEqual([
       ["booking-confirmation", "email", "mallory2@example.net", "scheduled"],
       ["booking-confirmation", "sms", phone, "scheduled"],
       ["booking-reminder", "email", "mallory2@example.net", "canceled"],
