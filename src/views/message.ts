@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { MessageRow } from "../db/queries/messages";
 import { CHANNELS, STATUSES } from "../domain/messages";
+import { PUBLIC_MESSAGES, VISITOR_QUOTA } from "../domain/public-visit";
 import { toIso } from "../lib/clock";
 
 export const MessageSchema = z
@@ -21,7 +22,12 @@ export const MessageSchema = z
     scheduled_for: z.string().openapi({ description: "When it is (or was) due, UTC" }),
     sent_at: z.string().nullable(),
     attempts: z.number().int(),
-    error: z.string().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .openapi({
+        description: `Why it failed, or \`${VISITOR_QUOTA}\` when it was skipped because the visitor whose write caused it (publishable key or manage link, by client address) had already caused ${PUBLIC_MESSAGES.perVisitor} messages in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours`,
+      }),
   })
   .openapi("Message");
 

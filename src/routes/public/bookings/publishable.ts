@@ -1,6 +1,13 @@
-import { PUBLIC_BOOKINGS, PUBLIC_VISIT } from "../../../domain/public-visit";
+import {
+  PUBLIC_BOOKINGS,
+  PUBLIC_MESSAGES,
+  PUBLIC_VISIT,
+  VISITOR_QUOTA,
+} from "../../../domain/public-visit";
 
 /** How a publishable key's bookings are bounded, for the OpenAPI descriptions. */
 export const PUBLISHABLE_BOOKINGS =
   `With a publishable key (a booking widget) and no reservation_uuid: at most ${PUBLIC_VISIT.services} services and ${PUBLIC_VISIT.staffMinutes / 60} hours of staff time (the sum of the services' durations) in one request (422, before any time is taken), as for a reservation. ` +
-  `Each visitor (the key and the client address) makes at most ${PUBLIC_BOOKINGS.perVisitor} bookings in ${PUBLIC_BOOKINGS.windowSeconds / 3600} hours that are not cancelled, a cart's each and a booking from a reservation too (429 \`too_many_bookings\`, Retry-After until the oldest of them is ${PUBLIC_BOOKINGS.windowSeconds / 3600} hours old). Secret keys have neither bound.`;
+  `Each visitor (the key and the client address) makes at most ${PUBLIC_BOOKINGS.perVisitor} bookings in ${PUBLIC_BOOKINGS.windowSeconds / 3600} hours, canceled ones included unless staff canceled them, a cart's each and a booking from a reservation too (429 \`too_many_bookings\`, Retry-After until the oldest of them is ${PUBLIC_BOOKINGS.windowSeconds / 3600} hours old). Secret keys have neither bound. ` +
+  `A publishable key's booking is told at the e-mail and first name its own request gives (none: no e-mail), for every later message of it too, never at the customer's stored ones. ` +
+  `The messages one visitor's writes cause (confirmations, reschedules, cancels; each channel one) past ${PUBLIC_MESSAGES.perVisitor} in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours are written \`skipped\` with error \`${VISITOR_QUOTA}\`; the write itself succeeds.`;

@@ -27,7 +27,7 @@ const guestEmails = z
 
 /** How a booking finds its customer, for the create and cart operations' descriptions. */
 export const CUSTOMER_MATCH =
-  "The customer is found by phone (normalised to E.164 with the workspace country) or created, and the booking is theirs (customer_uuid). A secret key's booking refreshes a found customer's names and e-mail from the body; a publishable key's booking never changes them: the names and e-mail it sends are stored only when it creates the customer.";
+  "The customer is found by phone (normalised to E.164 with the workspace country) or created, and the booking is theirs (customer_uuid). A secret key's booking refreshes a found customer's names and e-mail from the body; a publishable key's booking never changes them: the names and e-mail it sends are stored only when it creates the customer. Messages of a publishable key's booking go to the first name and e-mail its own request sends (none: no e-mail), never to the stored ones; a secret key's booking's messages go to the stored customer.";
 
 /** Customer and client fields shared by single and cart bookings. */
 export const CustomerFields = {
