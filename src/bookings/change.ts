@@ -71,12 +71,14 @@ const closed = () =>
  * The loser releases its holds, reads again and plans once more (where it may
  * find the booking closed), and otherwise answers 409 `booking_changed`.
  */
-export function changeBooking<R = undefined>(
+export async function changeBooking<R = undefined>(
   deps: BookingDeps,
   bookingId: string,
   operation: BookingOperation<R>,
 ): Promise<Booking> {
   const { scope } = deps;
+  // A customer's change may message them: each counts against the booking, refused or not.
+  if (!deps.staff) await deps.limitCustomerChange(bookingId);
   return attempt({
     name: "booking",
     pauseMs: RETRY_PAUSE_MS,

@@ -19,6 +19,12 @@ export interface BookingDeps {
    * way (the write takes it and the hold ends). A customer's (publishable key) never does.
    */
   staff: boolean;
+  /**
+   * Counts a customer's (not staff's) change against the booking: throws 429
+   * `rate_limited` past the bound. The change runner calls it before it reads,
+   * for every change a publishable key or a manage link makes.
+   */
+  limitCustomerChange: (bookingId: string) => Promise<void>;
   /** The manage link of a booking, for its messages' `manage_url` (signed synchronously). */
   manageUrl?: ManageUrl | undefined;
 }

@@ -10,6 +10,7 @@ import { manageUrl, verifiedManageToken } from "../../../lib/manage-link";
 import type { ManageClaims } from "../../../lib/manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../delivery/wake-up";
+import { limitCustomerChange } from "../../../middleware/rate-limit";
 
 /**
  * The booking a manage link opens and the workspace it is in, both from the
@@ -42,6 +43,7 @@ export async function customerDeps(c: Context<OpenEnv>, scope: Scope): Promise<B
     render: { currency: workspace.currency, locale: workspace.locale, origin: origin(c) },
     defer: (task) => c.var.afterResponse(task),
     staff: false,
+    limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
     manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
   };
 }

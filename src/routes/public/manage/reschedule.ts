@@ -3,7 +3,6 @@ import type { RescheduleSubject } from "../../../bookings/ops/reschedule";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
-import { limitManagedWrite } from "../../../middleware/rate-limit";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../lib/responses";
 import { bodyErrors } from "../../../lib/responses";
@@ -44,7 +43,6 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json");
   const { claims, scope } = await managedScope(c, token);
-  await limitManagedWrite(c.env, claims.bookingId);
   const deps = await customerDeps(c, scope);
   const booking = await withFields(FIELDS, () =>
     rescheduleBooking(deps, claims.bookingId, {
