@@ -71,14 +71,13 @@ const closed = () =>
  * The loser releases its holds, reads again and plans once more (where it may
  * find the booking closed), and otherwise answers 409 `booking_changed`.
  */
-export async function changeBooking<R = undefined>(
+export function changeBooking<R = undefined>(
   deps: BookingDeps,
   bookingId: string,
   operation: BookingOperation<R>,
 ): Promise<Booking> {
   const { scope } = deps;
-  // A customer's change may message them: each counts against the booking, refused or not.
-  if (!deps.staff) await deps.limitCustomerChange(bookingId);
+  let counted = deps.staff;
   return attempt({
     name: "booking",
     pauseMs: RETRY_PAUSE_MS,
@@ -91,9 +90,15 @@ export async function changeBooking<R = undefined>(
           : nothing<ChangeMessagesContext | null>(null),
       });
       if (!read.loaded) throw notFound("Booking");
+      deps.link?.(read.loaded.booking);
       // Replacing a service has its own conflict code for every unmet condition, openness included.
       if (operation.op !== "replace_service" && !allows(read.loaded.booking, operation.op))
         throw closed();
+      // A customer's change may message them: each counts against the booking (once, not per read).
+      if (!counted) {
+        counted = true;
+        await deps.limitCustomerChange(bookingId);
+      }
       return { loaded: read.loaded, reads: read.reads, told: read.told };
     },
     attempt: async (read, previous) => {

@@ -46,7 +46,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const { claims, scope } = await managedScope(c, token);
-  const deps = await customerDeps(c, scope);
+  const deps = await customerDeps(c, scope, claims);
   const booking = await withFields(FIELDS, () =>
     cancelBooking(deps, claims.bookingId, {
       cancelReason: body.cancel_reason,
