@@ -77,6 +77,7 @@ export function changeBooking<R = undefined>(
   operation: BookingOperation<R>,
 ): Promise<Booking> {
   const { scope } = deps;
+  let counted = deps.staff;
   return attempt({
     name: "booking",
     pauseMs: RETRY_PAUSE_MS,
@@ -89,9 +90,15 @@ export function changeBooking<R = undefined>(
           : nothing<ChangeMessagesContext | null>(null),
       });
       if (!read.loaded) throw notFound("Booking");
+      deps.link?.(read.loaded.booking);
       // Replacing a service has its own conflict code for every unmet condition, openness included.
       if (operation.op !== "replace_service" && !allows(read.loaded.booking, operation.op))
         throw closed();
+      // A customer's change may message them: each counts against the booking (once, not per read).
+      if (!counted) {
+        counted = true;
+        await deps.limitCustomerChange(bookingId);
+      }
       return { loaded: read.loaded, reads: read.reads, told: read.told };
     },
     attempt: async (read, previous) => {

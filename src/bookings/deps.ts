@@ -19,6 +19,18 @@ export interface BookingDeps {
    * way (the write takes it and the hold ends). A customer's (publishable key) never does.
    */
   staff: boolean;
+  /**
+   * Counts a customer's (not staff's) change against the booking: throws 429
+   * `rate_limited` past the bound. The change runner calls it once the booking
+   * is read and may be changed by the caller, for every change a publishable
+   * key or a manage link makes.
+   */
+  limitCustomerChange: (bookingId: string) => Promise<void>;
+  /**
+   * A manage link's change: throws (401 `invalid_token`) when the link no
+   * longer opens the booking as read (it moved since the link was issued).
+   */
+  link?: ((booking: { startAt: number; endAt: number }) => void) | undefined;
   /** The manage link of a booking, for its messages' `manage_url` (signed synchronously). */
   manageUrl?: ManageUrl | undefined;
   /**

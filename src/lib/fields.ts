@@ -57,6 +57,33 @@ export const locale = z
 export const nonEmpty = (max = 255) =>
   z.string().trim().min(1, "This field may not be empty.").max(max, `At most ${max} characters.`);
 
+/** A person's name part (first, middle, last): a line on an envelope, not a paragraph. */
+export const MAX_NAME = 100;
+
+/**
+ * What a name may not hold: control characters (C0 and C1, so CR, LF, TAB,
+ * NEL, NUL), line and paragraph separators, and the text-direction marks,
+ * embeddings, overrides and isolates that make a name read as something else.
+ * Names are written into the salon's e-mails, subject lines included.
+ */
+const NOT_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/u;
+
+/** A customer's or staffer's first, middle or last name: one line, 1 to MAX_NAME characters. */
+export const personName = () =>
+  z
+    .string()
+    .refine(
+      (v) => !NOT_IN_NAME.test(v),
+      "A name is one line of text: no line breaks, tabs, control or text-direction characters.",
+    )
+    .trim()
+    .min(1, "This field may not be empty.")
+    .max(MAX_NAME, `At most ${MAX_NAME} characters.`)
+    .openapi({
+      maxLength: MAX_NAME,
+      description: `One line, at most ${MAX_NAME} characters: no line breaks, tabs, control or text-direction characters`,
+    });
+
 export const optionalText = (max = 5000) => z.string().max(max, `At most ${max} characters.`);
 
 const minorUnits = (max: number, what: string) =>

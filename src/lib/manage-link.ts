@@ -7,10 +7,11 @@ const DAY_MS = 86_400_000;
 /** Where the widget's manage page is served (the token in its query string). */
 export const MANAGE_PAGE = "/widget/manage";
 
-/** What a manage link is issued for: a booking's id, its workspace and its end (epoch ms). */
+/** What a manage link is issued for: a booking's id, its workspace, its start and end (epoch ms). */
 export interface ManagedBooking {
   id: string;
   workspaceId: string;
+  startAt: number;
   endAt: number;
 }
 
@@ -18,8 +19,9 @@ export interface ManagedBooking {
 export const manageExpiry = (endAt: number) => Math.ceil((endAt + DAY_MS) / 1000) * 1000;
 
 /**
- * The booking's manage token, signed with MANAGE_TOKEN_SECRET; null when the
- * Worker has no secret configured (then no link is issued, and none accepted).
+ * The booking's manage token for its current start, signed with
+ * MANAGE_TOKEN_SECRET; null when the Worker has no secret configured (then no
+ * link is issued, and none accepted).
  */
 export function manageToken(env: Settings, booking: ManagedBooking): string | null {
   const secret = configOf(env).manageTokenSecret;
@@ -27,7 +29,7 @@ export function manageToken(env: Settings, booking: ManagedBooking): string | nu
   return signManageToken(secret, {
     bookingId: booking.id,
     workspaceId: booking.workspaceId,
-    expiresAt: manageExpiry(booking.endAt),
+    startAt: booking.startAt,
   });
 }
 
@@ -48,12 +50,42 @@ const refused = () =>
   new ApiError("invalid_token", "The link is invalid or has expired; ask the salon for a new one.");
 
 /**
- * The claims of a manage token this Worker signed and that is still valid;
- * 401 `invalid_token` for anything else, one answer whatever was wrong.
+ * The claims of a manage token this Worker signed; 401 `invalid_token` for
+ * anything else, one answer whatever was wrong. Whether it still opens the
+ * booking is `assertLinkOpens`'s, once the booking is read.
  */
 export function verifiedManageToken(env: Settings, token: string, now = Date.now()): ManageClaims {
   const secret = configOf(env).manageTokenSecret;
   const claims = secret ? verifyManageToken(secret, token, now) : null;
   if (!claims) throw refused();
   return claims;
+}
+
+/**
+ * Whether a verified link still opens the booking as it now is, at `now`: the
+ * booking is still at the time the link was issued for (a move, by anyone,
+ * revokes the links issued before it; the messages announcing the new time
+ * and the re-written reminders carry new ones), and a day has not passed
+ * since its current end.
+ */
+export function linkOpens(
+  claims: ManageClaims,
+  booking: { startAt: number; endAt: number },
+  now: number,
+): boolean {
+  const expiresAt = manageExpiry(booking.endAt);
+  if (now >= expiresAt) return false;
+  const { bound } = claims;
+  return "startAt" in bound
+    ? bound.startAt === Math.floor(booking.startAt / 1000) * 1000
+    : bound.expiresAt === expiresAt;
+}
+
+/** 401 `invalid_token` (the answer of any refused token) unless the link opens the booking. */
+export function assertLinkOpens(
+  claims: ManageClaims,
+  booking: { startAt: number; endAt: number },
+  now = Date.now(),
+): void {
+  if (!linkOpens(claims, booking, now)) throw refused();
 }

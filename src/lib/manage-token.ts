@@ -1,10 +1,16 @@
 /**
- * A manage link's token: what booking it opens, in which workspace, until
- * when, signed with HMAC-SHA256 under the Worker's MANAGE_TOKEN_SECRET.
+ * A manage link's token: what booking it opens, in which workspace, and the
+ * booking's time it was issued for, signed with HMAC-SHA256 under the
+ * Worker's MANAGE_TOKEN_SECRET.
  *
  * Layout (53 bytes, 71 base64url characters, no padding):
- *   version (1) | booking uuid (16) | workspace uuid (16) | expiry, unix seconds (4, big endian)
+ *   version (1) | booking uuid (16) | workspace uuid (16) | bound, unix seconds (4, big endian)
  *   | HMAC-SHA256 of the 37 bytes before it, first 16 bytes
+ * Version 2 binds the booking's start: once the booking moves, the link no
+ * longer opens it (src/lib/manage-link.ts), and it expires a day after the
+ * booking's current end. Version 1 (issued before) carries its expiry, a day
+ * after the end the booking had when signed; it opens the booking only while
+ * that is still its end, so a move revokes it too.
  * Compact because it travels in SMS. The MAC is truncated to 128 bits (half
  * the hash, as RFC 2104 §5 allows): a forger must guess 2^128 values, and the
  * routes are rate-limited per client address besides.
@@ -13,20 +19,35 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
-const VERSION = 1;
+/** Start-bound tokens; EXPIRY_VERSION ones are still accepted (links already sent). */
+const VERSION = 2;
+const EXPIRY_VERSION = 1;
 const PAYLOAD_BYTES = 37;
 const MAC_BYTES = 16;
 const TOKEN_BYTES = PAYLOAD_BYTES + MAC_BYTES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-/** The expiry is four bytes of unix seconds: 2106 at the latest (instants past 2100 are refused anyway). */
+/** The bound is four bytes of unix seconds: 2106 at the latest (instants past 2100 are refused anyway). */
 const MAX_SECONDS = 0xffff_ffff;
+
+/**
+ * What ties a link to the booking as it was when signed (epoch ms, whole
+ * seconds): its start (current tokens), or the link's expiry, a day after the
+ * end it had (tokens issued before links were bound to the start).
+ */
+export type ManageBound = { startAt: number } | { expiresAt: number };
 
 export interface ManageClaims {
   bookingId: string;
   workspaceId: string;
-  /** Epoch ms, whole seconds: the token is refused from this instant on. */
-  expiresAt: number;
+  bound: ManageBound;
+}
+
+/** What a new token is signed for: the booking's start. */
+export interface ManageSigned {
+  bookingId: string;
+  workspaceId: string;
+  startAt: number;
 }
 
 /**
@@ -74,11 +95,31 @@ function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
-export function signManageToken(secret: string, claims: ManageClaims): string {
-  const seconds = Math.ceil(claims.expiresAt / 1000);
-  if (!(seconds > 0 && seconds <= MAX_SECONDS)) throw new Error("expiry out of range");
+/** A token for the booking at its start (version 2). */
+export function signManageToken(secret: string, claims: ManageSigned): string {
+  return signPayload(secret, VERSION, claims, Math.floor(claims.startAt / 1000));
+}
+
+/**
+ * A token of the first layout (an expiry, not bound to the start): what links
+ * issued before carry. Only tests sign these now, to show they still verify.
+ */
+export function signExpiryManageToken(
+  secret: string,
+  claims: { bookingId: string; workspaceId: string; expiresAt: number },
+): string {
+  return signPayload(secret, EXPIRY_VERSION, claims, Math.ceil(claims.expiresAt / 1000));
+}
+
+function signPayload(
+  secret: string,
+  version: number,
+  claims: { bookingId: string; workspaceId: string },
+  seconds: number,
+): string {
+  if (!(seconds > 0 && seconds <= MAX_SECONDS)) throw new Error("bound out of range");
   const payload = new Uint8Array(PAYLOAD_BYTES);
-  payload[0] = VERSION;
+  payload[0] = version;
   payload.set(uuidBytes(claims.bookingId), 1);
   payload.set(uuidBytes(claims.workspaceId), 17);
   new DataView(payload.buffer).setUint32(33, seconds);
@@ -89,11 +130,13 @@ export function signManageToken(secret: string, claims: ManageClaims): string {
 }
 
 /**
- * The claims of a token this secret signed and that has not expired at
- * `now`; null for anything else (malformed, another version, a changed
- * character anywhere, another secret, expired). Only the canonical spelling
- * is accepted: base64url's last character has spare bits, and a token that
- * decodes to the same bytes with other spare bits is not the one issued.
+ * The claims of a token this secret signed; null for anything else
+ * (malformed, an unknown version, a changed character anywhere, another
+ * secret, or a first-layout token expired at `now`). Whether it still opens
+ * the booking as it now is is the link's check (`linkOpens`), once the
+ * booking is read. Only the canonical spelling is accepted: base64url's last
+ * character has spare bits, and a token that decodes to the same bytes with
+ * other spare bits is not the one issued.
  */
 export function verifyManageToken(secret: string, token: string, now: number): ManageClaims | null {
   const bytes = fromBase64url(token);
@@ -102,12 +145,14 @@ export function verifyManageToken(secret: string, token: string, now: number): M
   const expected = macOf(secret, payload);
   // The MAC first, in constant time: nothing about an unsigned payload is looked at.
   if (!sameBytes(expected, bytes.subarray(PAYLOAD_BYTES))) return null;
-  if (payload[0] !== VERSION) return null;
-  const expiresAt = new DataView(payload.buffer, payload.byteOffset).getUint32(33) * 1000;
-  if (now >= expiresAt) return null;
+  const at = new DataView(payload.buffer, payload.byteOffset).getUint32(33) * 1000;
+  let bound: ManageBound;
+  if (payload[0] === VERSION) bound = { startAt: at };
+  else if (payload[0] === EXPIRY_VERSION && now < at) bound = { expiresAt: at };
+  else return null;
   return {
     bookingId: uuidOf(payload.subarray(1, 17)),
     workspaceId: uuidOf(payload.subarray(17, 33)),
-    expiresAt,
+    bound,
   };
 }

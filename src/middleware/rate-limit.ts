@@ -6,6 +6,8 @@ import { ApiError } from "../lib/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */
 const PERIOD_SECONDS = 10;
+/** CUSTOMER_CHANGE's window (MANAGE_WRITE_RATE_LIMIT in wrangler.toml) is a minute. */
+const CHANGE_PERIOD_SECONDS = 60;
 
 /**
  * The caller's address as Cloudflare reports it ("local" in development and
@@ -16,11 +18,11 @@ const PERIOD_SECONDS = 10;
 export const clientAddress = (c: Context<OpenEnv> | Context<PublicEnv>) =>
   visitorAddress(c.req.header("cf-connecting-ip") ?? "local");
 
-async function enforce(limiter: RateLimit, key: string) {
+async function enforce(limiter: RateLimit, key: string, periodSeconds = PERIOD_SECONDS) {
   const { success } = await limiter.limit({ key });
   if (!success) {
     throw new ApiError("rate_limited", "Too many requests; slow down and retry later.", {
-      headers: { "retry-after": String(PERIOD_SECONDS) },
+      headers: { "retry-after": String(periodSeconds) },
     });
   }
 }
@@ -48,11 +50,14 @@ export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT)
 export const manageRateLimit = byAddress((env) => env.MANAGE_RATE_LIMIT);
 
 /**
- * A manage link's write, once its token verified: per booking (the token's,
- * so a caller cannot pick the bucket), whatever address it comes from.
+ * A customer's change of a booking (a publishable key's or a manage link's
+ * cancel or reschedule): per booking, whatever key or address it comes from,
+ * since each change may message the customer. The change runner calls it
+ * (`BookingDeps.limitCustomerChange`) for every change that is not staff's,
+ * so no route can leave it out.
  */
-export const limitManagedWrite = (env: OpenEnv["Bindings"], bookingId: string) =>
-  enforce(env.MANAGE_WRITE_RATE_LIMIT, `booking:${bookingId}`);
+export const limitCustomerChange = (env: OpenEnv["Bindings"], bookingId: string) =>
+  enforce(env.MANAGE_WRITE_RATE_LIMIT, `booking:${bookingId}`, CHANGE_PERIOD_SECONDS);
 
 /** Management API, before the admin token is checked: per client address. */
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);

@@ -3,7 +3,7 @@ import type { PublicEnv, RequestDeps } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { manageUrl } from "../lib/manage-link";
 import { messageVisitor } from "../lib/message-visitor";
-import { clientAddress } from "./rate-limit";
+import { clientAddress, limitCustomerChange } from "./rate-limit";
 
 /**
  * After `requireApiKey`: builds once what the request's use-cases need
@@ -26,6 +26,7 @@ export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
     // Started by `requestContext` once the answer is ready.
     defer: (task) => c.var.afterResponse(task),
     staff,
+    limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
     // The link every message of a booking carries (empty without a signing secret).
     manageUrl: (booking) => manageUrl(c.env, origin, booking) ?? "",
     caller: staff ? "staff" : "customer",

@@ -72,13 +72,22 @@ export function managedView(booking: StubBooking, token: string) {
     location: { uuid: "0b7f3a52-0000-4000-8000-0000000000a1", timezone: booking.timezone },
     locale: "en-GB",
     staffers: [{ uuid: MIA, first_name: "Mia" }],
-    manage: {
-      token,
-      url: `http://salon.test/widget/manage?token=${token}`,
-      expires_at: new Date(Date.parse(booking.end_time) + 86_400_000).toISOString(),
-    },
+    manage: manageLink(booking, token),
   };
 }
+
+/** The link for the booking at its current time, as the API's answers carry it. */
+export const manageLink = (booking: StubBooking, token: string) => ({
+  token,
+  url: `http://salon.test/widget/manage?token=${token}`,
+  expires_at: new Date(Date.parse(booking.end_time) + 86_400_000).toISOString(),
+});
+
+/** `POST /manage/{token}/reschedule`'s answer: the moved booking and its new link. */
+export const movedAnswer = (booking: StubBooking, token: string): Answer => ({
+  status: 200,
+  body: { ...booking, manage: manageLink(booking, token) },
+});
 
 const local = (ms: number, zone: string) =>
   new Date(ms).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: zone });
@@ -120,7 +129,7 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
       const moved = stubBooking(reservedOn);
       stub.booking = { ...moved, policy: stub.booking.policy };
       stub.token = `${token}.moved`;
-      return { status: 200, body: stub.booking };
+      return movedAnswer(stub.booking, stub.token);
     },
   };
   await page.route("**/api/public/v2/manage/**", async (route: Route) => {
@@ -135,9 +144,9 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
         contentType: "application/json",
         body: JSON.stringify(a.body),
       });
-    // The old token stays good after a move (until its own expiry), as the real one does.
+    // A move revokes the token held before it, as the real API does: only the newest opens.
     const held = decodeURIComponent(given ?? "");
-    if (held !== token && held !== stub.token) return answer(problem(401, "invalid_token"));
+    if (held !== stub.token) return answer(problem(401, "invalid_token"));
     if (req.method() === "GET" && action === "")
       return answer({ status: 200, body: managedView(stub.booking, stub.token) });
     if (req.method() === "GET" && action === "time-slots") {

@@ -151,7 +151,7 @@ describe("the manage page against the real manage API", () => {
       expect(await page.locator("dd[data-start]").innerText()).toBe(when(two, c.format));
       await shot(page, `manage-api-${c.locale}-3-moved`);
       expect((await getBooking(booking.uuid)).start_time).toBe(two);
-      // The booking ends later now, and so does its link: the page holds the fresh token.
+      // The move revoked the link the page was opened with: the page holds the fresh one.
       const fresh = new URL(page.url()).searchParams.get("token");
       expect(fresh).toBeTruthy();
       expect(fresh).not.toBe(token);

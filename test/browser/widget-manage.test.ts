@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CATALOGUES } from "../../widget/i18n/messages";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { problem, stubBooking, stubManageApi } from "./manage-stub";
+import { movedAnswer, problem, stubBooking, stubManageApi } from "./manage-stub";
 import { dayAfter, instant } from "./widget-flow";
 
 const salon = inject("salon");
@@ -109,7 +109,7 @@ describe("the widget's manage page", () => {
         });
       stub.booking = { ...stubBooking(reservedOn), policy: stub.booking.policy };
       stub.token = `${TOKEN}.moved`;
-      return { status: 200, body: stub.booking };
+      return movedAnswer(stub.booking, stub.token);
     };
     await page.goto(manageUrl(TOKEN));
     await page.getByRole("button", { name: en["manage.move"] }).click();

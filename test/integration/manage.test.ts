@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { OpenEnv } from "../../src/env";
 import { manageExpiry, manageToken, manageUrl } from "../../src/lib/manage-link";
-import { signManageToken } from "../../src/lib/manage-token";
+import { signExpiryManageToken, signManageToken } from "../../src/lib/manage-token";
 import { expectInSync } from "../helpers/calendar";
 import { fakeLimiter } from "../helpers/limiter";
 import { admin, d1RoundTrips, PUBLIC, type Received, send, type Sent } from "../helpers/http";
@@ -45,10 +45,14 @@ async function book(salon: Salon, start: string, staffer = 0) {
   return res.body as { uuid: string; start_time: string; end_time: string };
 }
 
-async function tokenOf(salon: Salon, booking: { uuid: string; end_time: string }) {
+async function tokenOf(
+  salon: Salon,
+  booking: { uuid: string; start_time: string; end_time: string },
+) {
   const token = await manageToken(env, {
     id: booking.uuid,
     workspaceId: salon.ws.id,
+    startAt: Date.parse(booking.start_time),
     endAt: Date.parse(booking.end_time),
   });
   if (!token) throw new Error("no MANAGE_TOKEN_SECRET in the test bindings");
@@ -88,6 +92,7 @@ describe("the manage link", () => {
     const url = await manageUrl(env, "https://api.salon.example", {
       id: booking.uuid,
       workspaceId: salon.ws.id,
+      startAt: Date.parse(booking.start_time),
       endAt: Date.parse(booking.end_time),
     });
     expect(url).toMatch(/^https:\/\/api\.salon\.example\/widget\/manage\?token=[A-Za-z0-9_-]{71}$/);
@@ -134,7 +139,7 @@ describe("the manage link", () => {
     const token = await signManageToken(SECRET, {
       bookingId: crypto.randomUUID(),
       workspaceId: salon.ws.id,
-      expiresAt: Date.now() + DAY,
+      startAt: Date.now() + DAY,
     });
     const res = await visitor()(token);
     expect(res.status).toBe(404);
@@ -145,9 +150,13 @@ describe("the manage link", () => {
 describe("a token that is not one this Worker issued", () => {
   let token: string;
   let bookingId: string;
+  let start: string;
+  let end: string;
   beforeAll(async () => {
     const booking = await book(salon, at("10:00", "2030-02-06"));
     bookingId = booking.uuid;
+    start = booking.start_time;
+    end = booking.end_time;
     token = await tokenOf(salon, booking);
   });
 
@@ -200,7 +209,7 @@ describe("a token that is not one this Worker issued", () => {
       await signManageToken("another-secret-of-16+", {
         bookingId,
         workspaceId: salon.ws.id,
-        expiresAt: Date.now() + DAY,
+        startAt: Date.parse(start),
       }),
     );
   });
@@ -211,20 +220,23 @@ describe("a token that is not one this Worker issued", () => {
     expect(res.body.code).toBe("validation_failed");
   });
 
-  it("an expired token (the booking ended more than a day ago) is 401 invalid_token", async () => {
-    const ended = await manageToken(env, {
-      id: bookingId,
-      workspaceId: salon.ws.id,
-      endAt: Date.now() - DAY - 5_000,
-    });
-    await refused(ended ?? "");
-    // And one still inside its day answers.
-    const fresh = await manageToken(env, {
-      id: bookingId,
-      workspaceId: salon.ws.id,
-      endAt: Date.now() - DAY + 60_000,
-    });
-    expect((await visitor()(fresh ?? "")).status).toBe(200);
+  it("a token for another start of the booking (a link issued before a move) is 401 invalid_token", async () => {
+    await refused(
+      await signManageToken(SECRET, {
+        bookingId,
+        workspaceId: salon.ws.id,
+        startAt: Date.parse(start) + 15 * MIN,
+      }),
+    );
+  });
+
+  it("a link of the first layout (an expiry, issued before links were bound to the start) opens the booking while that expiry is still a day after its end", async () => {
+    const legacy = (expiresAt: number) =>
+      signExpiryManageToken(SECRET, { bookingId, workspaceId: salon.ws.id, expiresAt });
+    expect((await visitor()(legacy(manageExpiry(Date.parse(end))))).status).toBe(200);
+    // Issued for another end (the booking moved since), or expired: refused.
+    await refused(legacy(manageExpiry(Date.parse(end) + 15 * MIN)));
+    await refused(legacy(Date.now() - 5_000));
   });
 });
 
@@ -245,7 +257,7 @@ describe("tenancy: the workspace comes from the token", () => {
     const crossed = await signManageToken(SECRET, {
       bookingId: mine.uuid,
       workspaceId: other.ws.id,
-      expiresAt: Date.now() + DAY,
+      startAt: Date.parse(mine.start_time),
     });
     expect((await call(crossed)).status).toBe(404);
     const cancel = await call(`${crossed}/cancel`, { method: "POST", body: {} });
@@ -530,9 +542,12 @@ describe("POST /manage/{token}/reschedule", () => {
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body).toMatchObject({ uuid: booking.uuid, start_time: at("10:30", date) });
-    // A moved booking's fresh link expires a day after its new end.
-    const view = await call(token);
-    expect(view.body.manage.expires_at).toBe(iso(Date.parse(moved.body.end_time) + DAY));
+    // The move revoked the link used; the answer's new one expires a day after the new end.
+    expect((await call(token)).status).toBe(401);
+    expect(moved.body.manage.expires_at).toBe(iso(Date.parse(moved.body.end_time) + DAY));
+    const view = await call(moved.body.manage.token);
+    expect(view.status).toBe(200);
+    expect(view.body.manage).toEqual(moved.body.manage);
     await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
   });
 
@@ -548,12 +563,13 @@ describe("POST /manage/{token}/reschedule", () => {
     );
     const statuses = results.map((r) => r.status);
     expect(
-      statuses.every((s) => s === 200 || s === 409),
+      statuses.every((s) => s === 200 || s === 409 || s === 401),
       JSON.stringify(statuses),
     ).toBe(true);
     expect(statuses).toContain(200);
-    for (const r of results.filter((x) => x.status === 409)) {
-      expect(r.body.code).toBe("booking_changed");
+    // The one that lost reads again: the booking has moved, so the link no longer opens it.
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(["booking_changed", "invalid_token"]).toContain(r.body.code);
     }
     const final = await salon.ws.api(`/bookings/${booking.uuid}`);
     expect(targets).toContain(final.body.start_time);
@@ -614,14 +630,17 @@ describe("hostile repetition", () => {
     const { limiter, keys } = fakeLimiter(2);
     const call = appWith({ MANAGE_WRITE_RATE_LIMIT: limiter });
     const booking = await book(salon, at("10:00", "2030-02-14"));
-    const token = await tokenOf(salon, booking);
+    // Each move answers the link for the new time, which the next one uses.
+    let token = await tokenOf(salon, booking);
     const moves = [at("11:00", "2030-02-14"), at("12:00", "2030-02-14"), at("13:00", "2030-02-14")];
     const answers: Received[] = [];
     for (const [i, reserved_on] of moves.entries()) {
-      answers.push(await call(`${token}/reschedule`, `203.0.113.${60 + i}`, { reserved_on }));
+      const answer = await call(`${token}/reschedule`, `203.0.113.${60 + i}`, { reserved_on });
+      answers.push(answer);
+      if (answer.status === 200) token = answer.body.manage.token;
     }
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
-    expect(answers[2]?.headers.get("retry-after")).toBe("10");
+    expect(answers[2]?.headers.get("retry-after")).toBe("60");
     expect(keys).toEqual([
       `booking:${booking.uuid}`,
       `booking:${booking.uuid}`,

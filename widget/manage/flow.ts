@@ -1,7 +1,7 @@
 import { ApiFailure, type Client } from "../api";
 import type { MessageKey } from "../i18n/messages";
 import type { Alternative, SlotChoice } from "../types";
-import type { ManagedBooking, ManagedView, MoveSlots } from "./types";
+import type { ManagedBooking, ManageLink, ManagedView, MoveSlots } from "./types";
 
 /** The manage page's API calls: the link's token is the only credential. */
 
@@ -26,9 +26,10 @@ export const cancel = (api: Client, token: string) =>
   api.post<ManagedBooking>(`${base(token)}/cancel`, {});
 
 /**
- * Moves the booking, then reads it again for the link that goes with its new end (the old
- * token keeps its old expiry): the page goes on with the answer's fresh token. Should that
- * read fail, the move still stands: the moved booking with the link the page had.
+ * Moves the booking. The move revokes the page's token (a link opens the booking at the time
+ * it was issued for), so the answer carries the new link, and the page reads the booking
+ * again with it; should that read fail, the move still stands: the moved booking with the
+ * new link.
  */
 export async function reschedule(
   api: Client,
@@ -36,10 +37,11 @@ export async function reschedule(
   start: string,
   current: ManagedView,
 ): Promise<ManagedView> {
-  const booking = await api.post<ManagedBooking>(`${base(token)}/reschedule`, {
-    reserved_on: start,
-  });
-  return loadView(api, token).catch(() => ({ ...current, booking }));
+  const { manage, ...booking } = await api.post<ManagedBooking & { manage: ManageLink }>(
+    `${base(token)}/reschedule`,
+    { reserved_on: start },
+  );
+  return loadView(api, manage.token).catch(() => ({ ...current, booking, manage }));
 }
 
 /** What the page says for a refusal of the manage API, or null when it is no refusal of its own. */

@@ -26,8 +26,15 @@ export interface ManagedView {
   booking: ManagedBooking;
   /** The booking's own staffers, by first name (the booking names them by uuid). */
   staffers: { uuid: string; first_name: string }[];
-  /** A fresh link for the booking as it now is: after a move, its token outlives the old one. */
-  manage: { token: string; url: string; expires_at: string };
+  /** A fresh link for the booking as it now is. */
+  manage: ManageLink;
+}
+
+/** A link for the booking at its current time: a move revokes the links issued before it. */
+export interface ManageLink {
+  token: string;
+  url: string;
+  expires_at: string;
 }
 
 /** `GET /manage/{token}/time-slots`: the starts the booking may move to, per date. */

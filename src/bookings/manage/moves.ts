@@ -8,6 +8,7 @@ import { instantToLocalDate, moveStarts } from "../../domain/availability";
 import { ApiError } from "../../lib/errors";
 import { assertPolicyAllows } from "../policy-window";
 import { readManaged } from "./read";
+import type { ManageClaims } from "../../lib/manage-token";
 
 /**
  * Where a customer may move their booking: the starts in `range` where it
@@ -17,11 +18,11 @@ import { readManaged } from "./read";
  * 409 `booking_closed`, and one past the location's change window 409
  * `policy_window_passed`, as a reschedule would answer.
  */
-export async function managedMoveStarts(scope: Scope, bookingId: string, range: SearchRange) {
-  const its = bookingRefs(scope, bookingId);
+export async function managedMoveStarts(scope: Scope, claims: ManageClaims, range: SearchRange) {
+  const its = bookingRefs(scope, claims.bookingId);
   const managed = await readManaged(
     scope,
-    bookingId,
+    claims,
     availabilityRead(scope, {
       locationId: its.locationId,
       serviceIds: its.serviceIds,

@@ -3,14 +3,23 @@ import { bookingRead } from "../../db/queries/bookings";
 import { nothing, type Read, readTogether } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import { notFound } from "../../lib/errors";
+import { assertLinkOpens } from "../../lib/manage-link";
+import type { ManageClaims } from "../../lib/manage-token";
 
 /**
  * A manage link's booking with what its answers need beside it (the
  * workspace's render settings, the location, the customer's language) and
  * whatever else the caller reads (`extra`), in one D1 round trip. The scope
- * is the verified token's workspace: a booking of any other is not found.
+ * is the verified token's workspace: a booking of any other is not found. A
+ * booking the link no longer opens (moved since it was issued, or a day past
+ * its current end) is 401 `invalid_token`.
  */
-export async function readManaged<R = undefined>(scope: Scope, bookingId: string, extra?: Read<R>) {
+export async function readManaged<R = undefined>(
+  scope: Scope,
+  claims: ManageClaims,
+  extra?: Read<R>,
+) {
+  const { bookingId } = claims;
   const read = await readTogether(scope.db, {
     loaded: bookingRead(scope, bookingId),
     context: manageContextRead(scope, bookingId),
@@ -19,6 +28,7 @@ export async function readManaged<R = undefined>(scope: Scope, bookingId: string
   const { loaded, context } = read;
   const { workspace, location } = context;
   if (!loaded || !workspace || !location) throw notFound("Booking");
+  assertLinkOpens(claims, loaded.booking);
   return {
     loaded,
     workspace,

@@ -3,7 +3,7 @@ import { localDate, localTime } from "./format";
 import type { Channel, MessageKind } from "./kinds";
 import { BUILT_IN_LOCALES, type BuiltInLocale, formatLocale, localeChain } from "./locale";
 import type { NotificationSettings } from "./settings";
-import { renderTemplate } from "./template";
+import { oneLine, renderTemplate } from "./template";
 import { BUILT_IN_TEXTS } from "./texts";
 import type { Values } from "./variables";
 
@@ -89,14 +89,14 @@ export function writeMessage(
       const subject = template.subject ?? BUILT_IN_TEXTS[kind][nearest].subject;
       return {
         locale: tag,
-        subject: channel === "email" ? renderTemplate(subject, values) : null,
+        subject: channel === "email" ? oneLine(renderTemplate(subject, values)) : null,
         body: renderTemplate(template.body, values),
       };
     }
     if (builtIn)
       return {
         locale: tag,
-        subject: channel === "email" ? renderTemplate(builtIn.subject, values) : null,
+        subject: channel === "email" ? oneLine(renderTemplate(builtIn.subject, values)) : null,
         body: renderTemplate(channel === "email" ? builtIn.body : builtIn.sms, values),
       };
   }

@@ -31,3 +31,17 @@ export function renderTemplate(template: string, values: Values): string {
   if (unknown.length > 0) throw new UnknownVariableError(unknown);
   return template.replace(PLACEHOLDER, (_, name: string) => (isVariable(name) ? values[name] : ""));
 }
+
+/** Text-direction embeddings, overrides and isolates: dropped from a one-line text. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/gu;
+/** Runs of white space, control characters (CR, LF, TAB, NEL, NUL…) and line or paragraph separators. */
+const BREAKS_AND_SPACE = /[\s\p{Cc}\p{Zl}\p{Zp}]+/gu;
+
+/**
+ * A text as one line: every run of white space, line breaks and control
+ * characters becomes one space, text-direction controls are dropped, and the
+ * ends are trimmed. What a subject (a mail header's value) is rendered
+ * through, whatever the variables or a workspace's template hold.
+ */
+export const oneLine = (text: string): string =>
+  text.replace(BIDI_CONTROLS, "").replace(BREAKS_AND_SPACE, " ").trim();

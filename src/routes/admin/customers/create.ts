@@ -7,16 +7,16 @@ import { customerIdFor } from "../../../domain/customer-id";
 import { normalisePhone } from "../../../domain/phone";
 import type { AdminEnv } from "../../../env";
 import { fieldError } from "../../../lib/errors";
-import { nonEmpty } from "../../../lib/fields";
+import { personName } from "../../../lib/fields";
 import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../lib/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 import { WorkspaceParams } from "../workspaces/schema";
 
 const CreateCustomerBody = z
   .object({
-    first_name: nonEmpty(),
-    last_name: nonEmpty().optional(),
-    middle_name: nonEmpty().optional(),
+    first_name: personName(),
+    last_name: personName().optional(),
+    middle_name: personName().optional(),
     phone: z.string().max(64, "At most 64 characters.").openapi({
       description: "National form (read with the workspace country) or international with +",
       example: "030 12345678",

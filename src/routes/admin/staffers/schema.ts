@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { calendarDate, hhmm, nonEmpty, uuid } from "../../../lib/fields";
+import { calendarDate, hhmm, personName, uuid } from "../../../lib/fields";
 
 export const WeeklyInterval = z
   .object({
@@ -30,8 +30,8 @@ export const ScheduleBody = z
 
 export const CreateStafferBody = z
   .object({
-    first_name: nonEmpty(),
-    last_name: nonEmpty().optional(),
+    first_name: personName(),
+    last_name: personName().optional(),
     email: z.email().optional(),
     location_uuids: z
       .array(uuid("location_uuid"))

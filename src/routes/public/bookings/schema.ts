@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { CANCEL_REASONS, CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
 import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
-import { instant, nonEmpty, optionalText, orderAmount, timezone, uuid } from "../../../lib/fields";
+import {
+  instant,
+  nonEmpty,
+  optionalText,
+  personName,
+  orderAmount,
+  timezone,
+  uuid,
+} from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
@@ -32,9 +40,9 @@ export const CUSTOMER_MATCH =
 /** Customer and client fields shared by single and cart bookings. */
 export const CustomerFields = {
   customer_phone: nonEmpty(64),
-  customer_first_name: nonEmpty(),
-  customer_last_name: nonEmpty().optional(),
-  customer_middle_name: nonEmpty().optional(),
+  customer_first_name: personName(),
+  customer_last_name: personName().optional(),
+  customer_middle_name: personName().optional(),
   customer_email: z.email("Must be a valid e-mail address.").max(320).optional(),
   timezone: timezone.optional(),
   booking_comment: optionalText(5000).optional(),

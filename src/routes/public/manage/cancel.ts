@@ -2,7 +2,6 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { cancelBooking } from "../../../bookings/ops/cancel";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
-import { limitManagedWrite } from "../../../middleware/rate-limit";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import type { CancelSubject } from "../../../domain/booking-rules";
 import { bodyErrors, conflictErrors, json } from "../../../lib/responses";
@@ -47,8 +46,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const { claims, scope } = await managedScope(c, token);
-  await limitManagedWrite(c.env, claims.bookingId);
-  const deps = await customerDeps(c, scope);
+  const deps = await customerDeps(c, scope, claims);
   const booking = await withFields(FIELDS, () =>
     cancelBooking(deps, claims.bookingId, {
       cancelReason: body.cancel_reason,

@@ -6,9 +6,9 @@ import type { Scope } from "../../../db/scope";
 import type { OpenEnv } from "../../../env";
 import { notFound } from "../../../lib/errors";
 import { log } from "../../../lib/log";
-import { manageUrl, verifiedManageToken } from "../../../lib/manage-link";
+import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../../lib/manage-link";
 import { messageVisitor } from "../../../lib/message-visitor";
-import { clientAddress } from "../../../middleware/rate-limit";
+import { clientAddress, limitCustomerChange } from "../../../middleware/rate-limit";
 import type { ManageClaims } from "../../../lib/manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../delivery/wake-up";
@@ -31,11 +31,16 @@ const origin = (c: Context<OpenEnv>) => new URL(c.req.url).origin;
 
 /**
  * A customer's booking change through the link: what a publishable key's
- * change gets (`staff: false`, so no hold gives way), with the workspace's
- * money and language settings read first (one D1 round trip; a keyed request
- * has them from its key check).
+ * change gets (`staff: false`, so no hold gives way, and the change counts
+ * against the booking), with the workspace's money and language settings read
+ * first (one D1 round trip; a keyed request has them from its key check). The
+ * change refuses a booking the link no longer opens (moved since it was issued).
  */
-export async function customerDeps(c: Context<OpenEnv>, scope: Scope): Promise<BookingDeps> {
+export async function customerDeps(
+  c: Context<OpenEnv>,
+  scope: Scope,
+  claims: ManageClaims,
+): Promise<BookingDeps> {
   const workspace = await run(scope.db, workspaceRenderRead(scope));
   if (!workspace) throw notFound("Booking");
   return {
@@ -44,6 +49,8 @@ export async function customerDeps(c: Context<OpenEnv>, scope: Scope): Promise<B
     render: { currency: workspace.currency, locale: workspace.locale, origin: origin(c) },
     defer: (task) => c.var.afterResponse(task),
     staff: false,
+    limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
+    link: (booking) => assertLinkOpens(claims, booking),
     manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
     // Its messages count against the client address, as the manage routes' rate limit does.
     messageVisitor: await messageVisitor(clientAddress(c)),

@@ -30,7 +30,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const { claims, scope } = await managedScope(c, token);
-  const managed = await readManaged(scope, claims.bookingId);
+  const managed = await readManaged(scope, claims);
   const origin = new URL(c.req.url).origin;
   const { booking } = managed.loaded;
   return c.json(

@@ -3,14 +3,13 @@ import type { RescheduleSubject } from "../../../bookings/ops/reschedule";
 import { rescheduleBooking } from "../../../bookings/ops/reschedule";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
-import { limitManagedWrite } from "../../../middleware/rate-limit";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../lib/responses";
 import { bodyErrors } from "../../../lib/responses";
-import { BookingSchema } from "../../../views/booking-schema";
 import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
 import { manageErrors } from "./responses";
-import { ManageRescheduleBody, TokenPath } from "./schema";
+import { renderManageLink } from "./render";
+import { ManagedMoveSchema, ManageRescheduleBody, TokenPath } from "./schema";
 
 const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
 
@@ -22,10 +21,10 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Move the link's booking to a new start (as the customer)",
   description:
-    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message. The answer's booking has a new end, and so a link that expires a day after it: `GET /manage/{token}` gives it. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429).",
+    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message with a new link. The link used here (and every link issued before the move) no longer opens the booking (401 invalid_token): the answer carries the new one in `manage`, which expires a day after the new end. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429).",
   request: { params: TokenPath, ...jsonBody(ManageRescheduleBody) },
   responses: {
-    200: json(BookingSchema, "The booking as it now is"),
+    200: json(ManagedMoveSchema, "The booking as it now is, with the link for its new time"),
     ...manageErrors,
     ...bodyErrors,
     ...conflictErrors(
@@ -44,8 +43,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json");
   const { claims, scope } = await managedScope(c, token);
-  await limitManagedWrite(c.env, claims.bookingId);
-  const deps = await customerDeps(c, scope);
+  const deps = await customerDeps(c, scope, claims);
   const booking = await withFields(FIELDS, () =>
     rescheduleBooking(deps, claims.bookingId, {
       start: Date.parse(body.reserved_on),
@@ -55,5 +53,11 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     }),
   );
   dispatchAfterWrite(c, claims.workspaceId, since);
-  return c.json(booking, 200);
+  const manage = await renderManageLink(c.env, new URL(c.req.url).origin, {
+    id: booking.uuid,
+    workspaceId: claims.workspaceId,
+    startAt: Date.parse(booking.start_time),
+    endAt: Date.parse(booking.end_time),
+  });
+  return c.json({ ...booking, manage }, 200);
 };

@@ -10,7 +10,7 @@ export const MAX_MOVE_RANGE_DAYS = 62;
 export const TokenPath = z.object({
   token: z.string().max(128).openapi({
     description:
-      "The manage link's token (the `token` of its URL): signed, naming one booking, valid until a day after the booking ends. A changed, malformed or expired token is 401 invalid_token.",
+      "The manage link's token (the `token` of its URL): signed, naming one booking at its start when the link was issued, valid until a day after the booking's current end. A changed, malformed or expired token, or one issued before the booking was moved (by anyone), is 401 invalid_token.",
     example: "AXq3…",
   }),
 });
@@ -19,9 +19,17 @@ export const ManageLinkSchema = z
   .object({
     token: z.string().openapi({ description: "A fresh token for the booking as it now is" }),
     url: z.string().openapi({ description: "The widget's manage page with that token" }),
-    expires_at: z.string().openapi({ description: "A day after the booking ends (UTC)" }),
+    expires_at: z.string().openapi({
+      description:
+        "A day after the booking ends (UTC); a move of the booking revokes the link before that",
+    }),
   })
   .openapi("ManageLink");
+
+/** A move's answer: the booking, and the link for its new time (the one the page had no longer opens it). */
+export const ManagedMoveSchema = BookingSchema.extend({
+  manage: ManageLinkSchema,
+}).openapi("ManagedMove");
 
 export const ManagedStafferSchema = z
   .object({ uuid: z.string(), first_name: z.string() })

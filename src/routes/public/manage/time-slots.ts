@@ -40,7 +40,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const range = await withFields(RANGE_FIELDS, () =>
     parseRange(q.range_start, q.range_end, MAX_MOVE_RANGE_DAYS),
   );
-  const found = await managedMoveStarts(scope, claims.bookingId, range);
+  const found = await managedMoveStarts(scope, claims, range);
   const display = q.timezone ?? found.timezone;
   const days = renderDays(
     [
