@@ -201,8 +201,11 @@ describe("a publishable booking of a known phone", () => {
         body: { reserved_on: at("12:00", date), is_send_notification_on_reschedule: true },
       }),
     );
-    const [confirmation] = await messagesOf(theirs.uuid);
-    const token = tokenIn(confirmation?.body ?? "");
+    // A move revokes the links sent before it: the last announcement's link is the one that opens.
+    const announced = (await messagesOf(theirs.uuid)).filter(
+      (m) => m.kind === "booking-rescheduled" && m.channel === "email",
+    );
+    const token = tokenIn(announced.at(-1)?.body ?? "");
     const moved = await send(`${PUBLIC}/manage/${token}/reschedule`, {
       method: "POST",
       body: { reserved_on: at("13:00", date) },
