@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { Temporal } from "temporal-polyfill";
 import { expect } from "vitest";
 import { customer, type Salon } from "./salon";
 
@@ -73,3 +74,27 @@ export const weekly = (first: string, count: number) =>
   Array.from({ length: count }, (_, i) =>
     new Date(Date.parse(first) + i * 7 * 86_400_000).toISOString().replace(".000Z", "Z"),
   );
+
+/** `count` weekly starts at `hhmm` local time in `zone` from `firstDate` on (UTC instants). */
+export const weeklyLocal = (
+  firstDate: string,
+  hhmm: string,
+  count: number,
+  zone = "Europe/Berlin",
+) =>
+  Array.from({ length: count }, (_, i) =>
+    Temporal.PlainDateTime.from(`${firstDate}T${hhmm}`)
+      .add({ days: 7 * i })
+      .toZonedDateTime(zone)
+      .toInstant()
+      .toString(),
+  );
+
+/** A Server-Timing metric's number (`name;…desc="N…"`). */
+export function timing(headers: Headers, name: string): number {
+  const match = new RegExp(`(?:^|, *)${name};(?:dur=[\\d.]+;)?desc="(\\d+)`).exec(
+    headers.get("server-timing") ?? "",
+  );
+  if (!match?.[1]) throw new Error(`no ${name} in Server-Timing: ${headers.get("server-timing")}`);
+  return Number(match[1]);
+}
