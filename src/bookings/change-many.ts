@@ -126,7 +126,8 @@ async function commitSeries<R>(
   };
   const first = plan();
   if (!first) return answer([]);
-  await rendezvous("series.change.before_write");
+  // The same meeting point as a single booking change: a race test lines up either kind.
+  await rendezvous("booking.change.before_write");
   if (first.claims.length === 0) {
     await runBatch(scope.db, first.build());
     return answer(first.value);

@@ -279,10 +279,11 @@ export function allStillAsRead(
   seriesAt?: { id: string; version: number },
 ): SQL {
   const pairs = JSON.stringify(read.map((b) => [b.id, b.version]));
+  // Parenthesised whole: a guard negates it (`not …`), which must cover every part.
   const bookingsAsRead = sql`not exists (select 1 from json_each(${pairs}) as j where not exists (select 1 from ${bookings} where ${bookings.id} = json_extract(j.value, '$[0]') and ${bookings.version} = json_extract(j.value, '$[1]')))`;
   return seriesAt
-    ? sql`(${bookingsAsRead}) and ${atVersion(series, seriesAt.id, seriesAt.version)}`
-    : bookingsAsRead;
+    ? sql`((${bookingsAsRead}) and ${atVersion(series, seriesAt.id, seriesAt.version)})`
+    : sql`(${bookingsAsRead})`;
 }
 
 /** Each booking's own columns, versions bumped and last change `now`: one UPDATE per set of columns. */
