@@ -81,14 +81,16 @@ async function consistent(s: SeededSeries) {
   }
 }
 
-const ok = (res: Received, ...statuses: number[]) =>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = Received<any>;
+const ok = (res: Answer, ...statuses: number[]) =>
   expect(statuses, JSON.stringify(res.body)).toContain(res.status);
 
 /** A race between two requests, in every way the suite runs them. */
 function race(
   name: string,
-  run: (s: SeededSeries & { starts: number[] }) => [Promise<Received>, Promise<Received>],
-  check: (s: SeededSeries & { starts: number[] }, a: Received, b: Received) => Promise<void>,
+  run: (s: SeededSeries & { starts: number[] }) => [Promise<Answer>, Promise<Answer>],
+  check: (s: SeededSeries & { starts: number[] }, a: Answer, b: Answer) => Promise<void>,
 ) {
   describe(name, () => {
     it(`started together, ${ROUNDS} rounds`, async () => {
