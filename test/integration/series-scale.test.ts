@@ -83,6 +83,14 @@ describe("52 occurrences at once", () => {
         salon.ws.id,
       ),
     ).toBe(52);
+    // One booking-rescheduled message for the customer, listing all 52, not 52 messages.
+    const told = await env.DB.prepare(
+      "select body from messages where booking_id in (select value from json_each(?)) and kind = 'booking-rescheduled'",
+    )
+      .bind(JSON.stringify(s.bookings))
+      .all<{ body: string }>();
+    expect(told.results).toHaveLength(1);
+    expect(told.results[0]?.body.match(/Haircut/g)).toHaveLength(52);
     await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
 
     batches.length = 0;
