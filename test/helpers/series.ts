@@ -26,6 +26,8 @@ export async function seedSeries(
     starts: string[];
     staffer?: number;
     service?: "cut" | "colour";
+    /** Any other service, by uuid (one that needs a resource). */
+    serviceId?: string;
     phone?: string;
     rule?: string;
   },
@@ -37,7 +39,7 @@ export async function seedSeries(
       method: "POST",
       body: {
         location_uuid: salon.location.uuid,
-        service_uuid: salon[options.service ?? "cut"].uuid,
+        service_uuid: options.serviceId ?? salon[options.service ?? "cut"].uuid,
         staffer_uuid: salon.staffers[options.staffer ?? 0]?.uuid,
         reserved_on: start,
         ...customer(options.phone ?? "+49 151 70000000"),

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { entriesOf, expectInSync } from "../helpers/calendar";
+import { entriesOf, expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";
 import { createPublishableKey } from "../helpers/keys";
+import { createResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
 import { seedSeries, weekly } from "../helpers/series";
 
@@ -325,6 +326,60 @@ describe("PUT /series/{uuid}/reschedule", () => {
       is_canceled: true,
       start_time: "2031-11-11T13:00:00Z",
     });
+  });
+});
+
+describe("a series whose service needs a room", () => {
+  it("moves the room's unit with every occurrence, and a room taken by another staffer's booking is a conflict", async () => {
+    const room = await createResource(salon.ws, salon.location.uuid, { name: "Series room" });
+    const massage = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Massage", duration: 45, price: 6000, resource_uuids: [room.uuid] },
+    });
+    expect(massage.status, JSON.stringify(massage.body)).toBe(201);
+    const starts = weekly("2032-02-03T09:00:00Z", 3);
+    const s = await seedSeries(salon, { starts, serviceId: massage.body.uuid });
+    // The other staffer has the room at 13:00Z on the second Tuesday.
+    const other = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: massage.body.uuid,
+        staffer_uuid: staff[1],
+        reserved_on: "2032-02-10T13:00:00Z",
+        ...customer("+49 151 70000020"),
+      },
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const before = await snapshot(s.id, s.bookings);
+    const refused = await reschedule(s.id, {
+      from_booking_uuid: s.bookings[0],
+      reserved_on: "2032-02-03T13:00:00Z",
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.conflicts.map((c: { start: string }) => c.start)).toEqual([
+      "2032-02-10T13:00:00Z",
+    ]);
+    expect(await snapshot(s.id, s.bookings)).toEqual(before);
+
+    const moved = await reschedule(s.id, {
+      from_booking_uuid: s.bookings[0],
+      reserved_on: "2032-02-03T11:00:00Z",
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    for (const [i, b] of moved.body.bookings.entries()) {
+      expect(b.ordered_services[0].resource_uuids).toEqual([room.uuid]);
+      const start = Date.parse(starts[i] ?? "") + 2 * 3_600_000;
+      // Its staffer's entry and the room unit's, both at the new time.
+      const entries = await env.DB.prepare(
+        "select starts_at from calendar_entries where source_id = ? order by resource_id",
+      )
+        .bind(b.uuid)
+        .all<{ starts_at: number }>();
+      expect(entries.results.map((e) => e.starts_at)).toEqual([start, start]);
+    }
+    await expectInSync(salon.ws.id, staff);
+    await expectUnitsInSync(salon.ws.id, [{ uuid: room.uuid, quantity: 1 }]);
   });
 });
 
