@@ -224,3 +224,34 @@ race(
     }
   },
 );
+
+describe("a time a calendar holds that D1 does not show yet", () => {
+  it("is a conflict of the occurrence it hits: 409 with that start, nothing written", async () => {
+    const s = await nextSeries();
+    const target = (s.starts[2] ?? 0) + 3 * HOUR;
+    // Another booking claims the third occurrence's new time and waits before its batch.
+    failpoints.meet("calendar.claimed", 2, 1_500);
+    const other = salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: staff[0],
+        reserved_on: iso(target),
+        customer_phone: "+49 151 72999999",
+        customer_first_name: "Ben",
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refusals = failpoints.hits("calendar.refused.overlap");
+    const moved = await seriesMove(s, 3);
+    // Refused by the calendar, not by the plan's read of D1.
+    expect(failpoints.hits("calendar.refused.overlap")).toBeGreaterThan(refusals);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(moved.body.code).toBe("slot_unavailable");
+    expect(moved.body.conflicts.map((c: { start: string }) => c.start)).toEqual([iso(target)]);
+    expect((await other).status).toBe(201);
+    expect((await rows(s.bookings)).map((r) => r.start_at)).toEqual(s.starts);
+    await consistent(s);
+  });
+});
