@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { entriesOf, expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";
+import { PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { createResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
@@ -399,5 +400,25 @@ describe("who may change a series", () => {
     expect(publicCancel.status).toBe(403);
     expect(publicCancel.body.code).toBe("forbidden");
     expect(await bookingRow(s.bookings[0] ?? "")).toMatchObject({ is_canceled: 0, version: 0 });
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("documents both series changes: secret keys, their 404, 409 and 422, and `conflicts`", async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const doc = (await send<any>(`${PUBLIC}/openapi.json`)).body;
+    for (const [action, codes] of [
+      ["cancel", ["booking_changed", "conflict"]],
+      ["reschedule", ["slot_unavailable", "booking_closed", "booking_changed", "conflict"]],
+    ] as const) {
+      const op = doc.paths[`/series/{series_uuid}/${action}`]?.put;
+      expect(op?.responses["404"]?.description).toBe("No such series in this workspace");
+      expect(op?.responses["409"]?.description).toContain(
+        `Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+      );
+      expect(op?.responses["422"]?.description).toContain("`request_too_large`");
+      expect(op?.responses["403"]).toBeDefined();
+    }
+    expect(doc.components.schemas.Error.properties.conflicts.maxItems).toBe(52);
   });
 });
