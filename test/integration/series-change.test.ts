@@ -95,6 +95,8 @@ describe("PUT /series/{uuid}/cancel", () => {
     expect(res.body.bookings.map((b: { uuid: string }) => b.uuid)).toEqual(s.bookings);
     for (const b of res.body.bookings) {
       expect(b).toMatchObject({ is_canceled: true, cancel_reason: "postponed" });
+      // The answer is the booking as stored.
+      expect((await salon.ws.api(`/bookings/${b.uuid}`)).body).toEqual(b);
     }
     for (const id of s.bookings) {
       expect(await bookingRow(id)).toMatchObject({ is_canceled: 1, version: 1 });
@@ -378,6 +380,12 @@ describe("a series whose service needs a room", () => {
         .bind(b.uuid)
         .all<{ starts_at: number }>();
       expect(entries.results.map((e) => e.starts_at)).toEqual([start, start]);
+    }
+    // As stored: a fresh read shows what the answer showed.
+    for (const b of moved.body.bookings) {
+      const read = await salon.ws.api(`/bookings/${b.uuid}`);
+      expect(read.body.ordered_services).toEqual(b.ordered_services);
+      expect(read.body.start_time).toBe(b.start_time);
     }
     await expectInSync(salon.ws.id, staff);
     await expectUnitsInSync(salon.ws.id, [{ uuid: room.uuid, quantity: 1 }]);

@@ -225,6 +225,27 @@ race(
   },
 );
 
+race(
+  "series cancel vs a single occurrence's cancel",
+  (s) => [seriesCancel(s), singleCancel(s, 1)],
+  async (s, series, single) => {
+    ok(series, 200, 409);
+    // Canceled first by either: the other finds it closed (the single) or leaves it (the series).
+    ok(single, 200, 409);
+    const after = await rows(s.bookings);
+    expect(after.every((r) => r.is_canceled === 1)).toBe(true);
+    // Canceled once, by whichever came first.
+    const reason = await env.DB.prepare("select version, canceled_by from bookings where id = ?")
+      .bind(s.bookings[1])
+      .first<{ version: number }>();
+    expect(reason?.version).toBe(1);
+    if (single.status === 409) expect(single.body.code).toBe("booking_closed");
+    if (series.status === 200 && single.status === 200)
+      // The single went first: the series shows it canceled as it found it.
+      expect(series.body.bookings[1].is_canceled).toBe(true);
+  },
+);
+
 describe("a time a calendar holds that D1 does not show yet", () => {
   it("is a conflict of the occurrence it hits: 409 with that start, nothing written", async () => {
     const s = await nextSeries();
