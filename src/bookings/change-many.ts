@@ -3,7 +3,7 @@ import { attempt } from "../changes/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import type { ChangeMessagesContext } from "../db/queries/messages";
-import { type LoadedSeries, seriesMessagesRead, seriesRead } from "../db/queries/series-change";
+import { type LoadedSeries, seriesMessagesRead, seriesRead } from "../db/queries/series-read";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
 import type { BusyInterval } from "../domain/availability";
 import { ApiError, notFound, RecordChangedError, SlotTakenError } from "../lib/errors";

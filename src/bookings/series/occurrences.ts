@@ -1,5 +1,5 @@
 import type { LoadedBooking } from "../../db/queries/bookings";
-import type { LoadedSeries } from "../../db/queries/series-change";
+import type { LoadedSeries } from "../../db/queries/series-read";
 import { isOpen } from "../../domain/booking-rules";
 import { invalid } from "../../lib/errors";
 

@@ -4,7 +4,7 @@ import {
   type RefusedOccurrence,
 } from "../../availability/series-alternatives";
 import type { LoadedBooking } from "../../db/queries/bookings";
-import { seriesAvailabilityRead } from "../../db/queries/series-change";
+import { seriesAvailabilityRead } from "../../db/queries/series-read";
 import { isOpen } from "../../domain/booking-rules";
 import { localShift } from "../../domain/series/shift";
 import { toIso } from "../../lib/clock";
