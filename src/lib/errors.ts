@@ -102,12 +102,20 @@ export interface Alternative {
   staffer_uuid: string;
 }
 
+/** One occurrence of a series that cannot be booked or moved, with free starts near it. */
+export interface Conflict {
+  start: string;
+  alternatives: Alternative[];
+}
+
 /** One error class for every failure the API reports on purpose. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly alternatives: Alternative[] | undefined;
+  /** The body's `conflicts`: a series' occurrences that cannot be booked or moved. */
+  readonly occurrenceConflicts: Conflict[] | undefined;
 
   constructor(
     code: ErrorCode,
@@ -116,6 +124,7 @@ export class ApiError extends Error {
       errors?: FieldErrors;
       headers?: Record<string, string>;
       alternatives?: Alternative[];
+      conflicts?: Conflict[];
     } = {},
   ) {
     super(message);
@@ -124,6 +133,7 @@ export class ApiError extends Error {
     this.errors = options.errors;
     this.headers = options.headers;
     this.alternatives = options.alternatives;
+    this.occurrenceConflicts = options.conflicts;
   }
 
   get status() {

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { errorBodyProblems } from "../fuzz/lib/oracles";
 import { type Api, type Doc, type Operation, operationsOf } from "../fuzz/lib/schema";
@@ -194,7 +195,19 @@ describe("every public operation on another workspace's record is a 404", () => 
     // The booking's confirmation to its customer (e-mail is on by default).
     const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
     expect(messages.body.data.length).toBeGreaterThan(0);
+    // Their booking as a one-occurrence series (written in D1 until the series create is merged).
+    const seriesId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        "insert into series (id, workspace_id, location_id, customer_id, rule, count, version, created_at, updated_at) values (?, ?, ?, ?, 'FREQ=WEEKLY;COUNT=2', 1, 0, 0, 0)",
+      ).bind(seriesId, theirs.ws.id, theirs.location.uuid, booking.body.customer_uuid),
+      env.DB.prepare("update bookings set series_id = ? where id = ?").bind(
+        seriesId,
+        booking.body.uuid,
+      ),
+    ]);
     foreign = {
+      series_uuid: seriesId,
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
       staffer_uuid: theirs.staffers[0]?.uuid ?? "",
@@ -246,6 +259,10 @@ describe("every public operation on another workspace's record is a 404", () => 
     "POST public:/orders/{order_uuid}/refund": { body: {} },
     "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
     "PATCH public:/customers/{customer_uuid}": { body: { notifications: { email: false } } },
+    "PUT public:/series/{series_uuid}/cancel": { body: {} },
+    "PUT public:/series/{series_uuid}/reschedule": {
+      body: { from_booking_uuid: foreign.booking_uuid, reserved_on: "2030-03-04T11:00:00Z" },
+    },
   });
 
   it("with my own key, every operation with a path parameter refuses their record", async () => {

@@ -48,7 +48,7 @@ export interface Referenced {
 }
 
 /** The location columns a booking's `policy` object shows. */
-const policyColumns = {
+export const policyColumns = {
   cancellationOffset: locations.cancellationOffset,
   changeOffset: locations.changeOffset,
   policyText: locations.policyText,

@@ -1,0 +1,153 @@
+import { commitPlanned } from "../calendar/client";
+import { attempt } from "../changes/attempts";
+import { runBatch } from "../db/client";
+import { isGuardFailure } from "../db/constraints";
+import type { ChangeMessagesContext } from "../db/queries/messages";
+import { type LoadedSeries, seriesMessagesRead, seriesRead } from "../db/queries/series-read";
+import { nothing, type ReadsOf, readTogether } from "../db/reads";
+import type { BusyInterval } from "../domain/availability";
+import { ApiError, notFound, RecordChangedError, SlotTakenError } from "../lib/errors";
+import { rendezvous } from "../lib/failpoints";
+import { renderBooking } from "../views/booking";
+import type { Booking } from "../views/booking-schema";
+import type { Planning } from "./change";
+import { changesWrite, type PlannedChange } from "./change-write-many";
+import { ClaimRetries } from "./claim-retries";
+import type { BookingDeps } from "./deps";
+import { stableIds } from "./plan-ids";
+
+/**
+ * One change of many bookings of a series, as the runner takes it: like a
+ * `BookingOperation`, its reads and a plan, but the plan sees the whole
+ * series and returns one `BookingChange` per booking it changes.
+ */
+export type SeriesOperation<R = undefined> = ReadsOf<R> & {
+  /** The change may tell the customer: the series' messages context is read with it. */
+  notifies?: boolean;
+  /**
+   * Each changed booking with its change, from what was read alone (none:
+   * nothing to write). Throws the reason the change is refused.
+   */
+  plan: (loaded: LoadedSeries, planning: Planning<R>) => PlannedChange[];
+  /** Turns a refusal into the answer (a 409 with each occurrence's alternatives). */
+  refusal?: (error: unknown, loaded: LoadedSeries) => Promise<unknown>;
+};
+
+/** The series as the change leaves it: its row and every occurrence, rendered. */
+export interface SeriesChanged {
+  series: LoadedSeries["series"];
+  bookings: Booking[];
+}
+
+const RETRY_PAUSE_MS = 40;
+
+const changed = () =>
+  new ApiError(
+    "booking_changed",
+    "The series or one of its bookings was changed by another request at the same moment; reload it and try again.",
+  );
+
+/**
+ * Runs one change of many bookings of a series as ONE versioned change: one
+ * read batch (the series, every occurrence, what the plan and the messages
+ * need), one plan, claims grouped per calendar, one D1 batch guarded by every
+ * changed booking's version and the series' version. Racing another series
+ * change or a change of one of its bookings, it ends as some order of the two
+ * would: the loser's guard (or a calendar's lock on the entries it replaces)
+ * refuses it, it reads again and plans once more, and losing twice answers
+ * 409 `booking_changed`. The retry policy is the single booking's
+ * (`changes/attempts.ts`).
+ */
+export function changeSeries<R = undefined>(
+  deps: BookingDeps,
+  seriesId: string,
+  operation: SeriesOperation<R>,
+): Promise<SeriesChanged> {
+  const { scope } = deps;
+  return attempt({
+    name: "series",
+    pauseMs: RETRY_PAUSE_MS,
+    read: async () => {
+      const read = await readTogether(scope.db, {
+        loaded: seriesRead(scope, seriesId),
+        reads: operation.reads?.(scope) ?? nothing(undefined as R),
+        told: operation.notifies
+          ? seriesMessagesRead(scope, seriesId)
+          : nothing<ChangeMessagesContext | null>(null),
+      });
+      if (!read.loaded) throw notFound("Series");
+      return { loaded: read.loaded, reads: read.reads, told: read.told };
+    },
+    attempt: async (read, previous) => {
+      try {
+        return await commitSeries(deps, operation, read, previous?.reads);
+      } catch (error) {
+        throw (await operation.refusal?.(error, read.loaded)) ?? error;
+      }
+    },
+    lost: (error) => isGuardFailure(error) || error instanceof RecordChangedError,
+    gaveUp: changed,
+  });
+}
+
+async function commitSeries<R>(
+  deps: BookingDeps,
+  operation: SeriesOperation<R>,
+  { loaded, reads, told }: { loaded: LoadedSeries; reads: R; told: ChangeMessagesContext | null },
+  previous: R | undefined,
+): Promise<SeriesChanged> {
+  const { scope, env } = deps;
+  const taken = new Map<string, BusyInterval[]>();
+  const retries = new ClaimRetries((id) => {
+    const busy = taken.get(id) ?? [];
+    taken.set(id, busy);
+    return busy;
+  });
+  const ids = stableIds();
+  const planning = (): Planning<R> => ({
+    now: Date.now(),
+    reads,
+    previous,
+    taken,
+    ids,
+    staff: deps.staff,
+  });
+  const plan = () => {
+    const p = planning();
+    const planned = operation.plan(loaded, p);
+    return planned.length === 0 ? null : changesWrite(deps, planned, loaded.series, p.now, told);
+  };
+  const answer = (changedBookings: Booking[]): SeriesChanged => {
+    const byId = new Map(changedBookings.map((b) => [b.uuid, b]));
+    return {
+      series: loaded.series,
+      bookings: loaded.bookings.map((b) => byId.get(b.booking.id) ?? renderBooking(b, deps.render)),
+    };
+  };
+  const first = plan();
+  if (!first) return answer([]);
+  // The same meeting point as a single booking change: a race test lines up either kind.
+  await rendezvous("booking.change.before_write");
+  if (first.claims.length === 0) {
+    await runBatch(scope.db, first.build());
+    return answer(first.value);
+  }
+  try {
+    const value = await commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
+      plan: () => {
+        const next = plan();
+        if (!next?.claims.length) throw new Error("the change no longer moves busy time");
+        return next;
+      },
+      replan: (refusal) => retries.learn(refusal),
+    });
+    return answer(value);
+  } catch (error) {
+    // A calendar refused time D1 did not show taken: planned again with it marked taken, the
+    // plan names every occurrence that cannot move (its own refusal), or the refusal stands.
+    if (!(error instanceof SlotTakenError)) throw error;
+    retries.learn(error);
+    operation.plan(loaded, planning());
+    throw error;
+  }
+}

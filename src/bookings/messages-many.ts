@@ -1,0 +1,67 @@
+import type { BookingView } from "../db/queries/bookings";
+import { type ChangeMessagesContext, insertMessages } from "../db/queries/messages";
+import { cancelRemindersOf, moveReminders } from "../db/queries/series-change";
+import type { Statement } from "../db/statement";
+import { announce, writeMessage } from "../domain/messages";
+import type { BookingChange } from "./change-value";
+import { changeContext, type MessageDeps, messageBooking, messageRows } from "./messages";
+
+/**
+ * What a change of many bookings (a series) tells the customer: ONE message
+ * per channel for all the bookings that send one (like a cart's
+ * confirmation, it lists every date and carries the first booking's uuid),
+ * not one per occurrence (52 e-mails and SMS for one cancel); and each
+ * booking's reminders still to go out moved with it or canceled, as a single
+ * change does, in a few statements whatever their number.
+ */
+export function manyMessages(
+  deps: MessageDeps,
+  planned: readonly { loaded: BookingView; change: BookingChange }[],
+  views: readonly BookingView[],
+  read: ChangeMessagesContext,
+  now: number,
+): Statement[] {
+  const first = views[0];
+  const ctx = first ? changeContext(deps, read, first) : null;
+  if (!ctx) return [];
+  const told = views.map((view) => messageBooking(deps, view, read.stafferNames));
+  const kinds = [...new Set(planned.flatMap(({ change }) => change.messages?.send ?? []))];
+  const sent = kinds.flatMap((kind) =>
+    announce(
+      kind,
+      ctx,
+      told.filter((_, i) => planned[i]?.change.messages?.send === kind),
+      now,
+    ),
+  );
+  const canceled: string[] = [];
+  const moved: Parameters<typeof moveReminders>[1][number][] = [];
+  planned.forEach(({ loaded, change }, i) => {
+    const view = views[i];
+    const booking = told[i];
+    if (!change.messages || !view || !booking) return;
+    if (change.messages.reminders === "cancel") {
+      canceled.push(view.booking.id);
+      return;
+    }
+    const own = changeContext(deps, read, view);
+    if (!own) return;
+    const delta = view.booking.startAt - loaded.booking.startAt;
+    for (const reminder of read.reminders) {
+      if (reminder.bookingId !== view.booking.id) continue;
+      const at = reminder.scheduledFor + delta;
+      const text = writeMessage("booking-reminder", reminder.channel, own, [booking]);
+      moved.push({
+        id: reminder.id,
+        scheduledFor: at,
+        ...text,
+        status: at > now ? "scheduled" : "canceled",
+      });
+    }
+  });
+  return [
+    ...insertMessages(deps.scope, messageRows(deps.scope, ctx.customer.id, sent, now)),
+    ...cancelRemindersOf(deps.scope, canceled),
+    ...moveReminders(deps.scope, moved),
+  ];
+}

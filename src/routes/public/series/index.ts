@@ -1,0 +1,8 @@
+import type { Router } from "../../../lib/openapi";
+import * as cancel from "./cancel";
+import * as reschedule from "./reschedule";
+
+export function registerSeries(router: Router) {
+  router.openapi(cancel.route, cancel.handler);
+  router.openapi(reschedule.route, reschedule.handler);
+}
