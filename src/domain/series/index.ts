@@ -1,2 +1,2 @@
-export { expandSeries } from "./expand";
+export { expandSeries, seriesDateSpan } from "./expand";
 export { formatRule, MAX_OCCURRENCES, parseRule, type SeriesRule } from "./rule";

@@ -6,8 +6,8 @@
 
 export const MAX_OCCURRENCES = 52;
 export const MAX_INTERVAL = 52;
-/** UNTIL may be at most this many days after the first start. */
-export const MAX_UNTIL_DAYS = 366;
+/** Every occurrence (and UNTIL) is at most this many days after the first start. */
+export const MAX_SPAN_DAYS = 366;
 
 export const FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

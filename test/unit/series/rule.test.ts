@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { Temporal } from "temporal-polyfill";
 import { describe, expect, it } from "vitest";
-import { expandSeries, formatRule, parseRule, type SeriesRule } from "../../../src/domain/series";
+import {
+  expandSeries,
+  formatRule,
+  parseRule,
+  type SeriesRule,
+  seriesDateSpan,
+} from "../../../src/domain/series";
 
 const rule = (text: string): SeriesRule => {
   const parsed = parseRule(text);
@@ -101,6 +107,9 @@ describe("series expansion", () => {
     expect(expandSeries(rule("FREQ=WEEKLY;UNTIL=20271228"), tuesday, "UTC")).toHaveLength(52);
     expect(typeof expandSeries(rule("FREQ=DAILY;UNTIL=20270226"), tuesday, "UTC")).toBe("string");
     expect(expandSeries(rule("FREQ=DAILY;UNTIL=20270225"), tuesday, "UTC")).toHaveLength(52);
+    // COUNT too: every occurrence within 366 days of the first.
+    expect(expandSeries(rule("FREQ=MONTHLY;COUNT=13"), tuesday, "UTC")).toHaveLength(13);
+    expect(typeof expandSeries(rule("FREQ=MONTHLY;COUNT=14"), tuesday, "UTC")).toBe("string");
   });
 
   const zones = [
@@ -138,6 +147,15 @@ describe("series expansion", () => {
           expect(starts[0]).toBe(first);
           const time = wall(first, zone).slice(11);
           for (const s of starts) expect(wall(s, zone).slice(11)).toBe(time);
+          // The dates read before the zone is known cover every occurrence.
+          const span = seriesDateSpan(
+            rule(`FREQ=${freq};INTERVAL=${interval};COUNT=${count}`),
+            first,
+          );
+          for (const s of starts) {
+            const date = new Date(s).toISOString().slice(0, 10);
+            expect(date >= span.from && date <= span.to).toBe(true);
+          }
           for (let i = 1; i < starts.length; i++)
             expect(starts[i]).toBeGreaterThan(starts[i - 1] ?? 0);
         },
