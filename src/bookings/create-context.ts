@@ -39,7 +39,8 @@ export function creationContext(
   read: { loaded: Loaded; told: Told; inputs: Inputs; customerId: string; phone: string },
 ) {
   const { loaded, told, inputs, customerId, phone } = read;
-  if (!loaded.newStatus) throw new Error(`workspace ${deps.scope.workspaceId} has no status of type new`);
+  if (!loaded.newStatus)
+    throw new Error(`workspace ${deps.scope.workspaceId} has no status of type new`);
   const form = applyBookingForm(loaded.bookingForm, {
     customer_email: req.customer.email,
     customer_last_name: req.customer.lastName,

@@ -3,7 +3,13 @@ import type { Database } from "../db/client";
 import { newOrderRow, orderInsert, type OrderRow, ordersInsert } from "../db/queries/orders";
 import { eventsInsert, eventStatement } from "../db/queries/outbox";
 import { saveBookingCustomer } from "../db/queries/customers";
-import { bookingServices, type bookingStatuses, bookings, calendarEntries } from "../db/schema";
+import {
+  bookingServices,
+  type bookingStatuses,
+  bookings,
+  calendarEntries,
+  series,
+} from "../db/schema";
 import type { Statement } from "../db/statement";
 import { normaliseLocale } from "../domain/messages/locale";
 import type { LocationPolicy } from "../domain/policy";
@@ -53,7 +59,8 @@ const randomToken = () =>
 
 /** How new bookings are grouped: a series' bookings name it, and each has its own order. */
 export interface WriteShape {
-  seriesId?: string;
+  /** The series the bookings make, written with them (after their customer). */
+  series?: typeof series.$inferInsert;
   /** `one`: one order for all (a cart); `each`: an order per booking (each visit paid on its day). */
   orders?: "one" | "each";
 }
@@ -155,7 +162,7 @@ export function bookingWrite(
     updatedAt: now,
     version: 0,
     visitor: details.visitor,
-    seriesId: shape.seriesId ?? null,
+    seriesId: shape.series?.id ?? null,
   }));
 
   const views: BookingView[] = bookingRows.map((booking) => {
@@ -189,6 +196,7 @@ export function bookingWrite(
   const statements: Statement[] = [
     // Found by phone: staff's booking refreshes names and e-mail, a customer's leaves them.
     saveBookingCustomer({ db, workspaceId }, customerRow, customer.refreshesStored),
+    ...insertRows(db, series, shape.series ? [shape.series] : []),
     ...(shared ? orderInsert(db, shared) : ordersInsert(db, orderRows)),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),

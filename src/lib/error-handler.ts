@@ -9,6 +9,7 @@ function bodyOf(error: ApiError): ErrorBody {
   const body: ErrorBody = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   if (error.alternatives) body.alternatives = error.alternatives;
+  if (error.unbooked) body.conflicts = error.unbooked;
   return body;
 }
 

@@ -102,12 +102,21 @@ export interface Alternative {
   staffer_uuid: string;
 }
 
+/** An occurrence of a series that cannot be booked (409 `slot_unavailable` of a series). */
+export interface Conflict {
+  start: string;
+  reason: "slot_unavailable" | "outside_working_hours";
+  alternatives: Alternative[];
+}
+
 /** One error class for every failure the API reports on purpose. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldErrors | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly alternatives: Alternative[] | undefined;
+  /** A series' occurrences that cannot be booked (the body's `conflicts`). */
+  readonly unbooked: Conflict[] | undefined;
 
   constructor(
     code: ErrorCode,
@@ -116,6 +125,7 @@ export class ApiError extends Error {
       errors?: FieldErrors;
       headers?: Record<string, string>;
       alternatives?: Alternative[];
+      unbooked?: Conflict[];
     } = {},
   ) {
     super(message);
@@ -124,6 +134,7 @@ export class ApiError extends Error {
     this.errors = options.errors;
     this.headers = options.headers;
     this.alternatives = options.alternatives;
+    this.unbooked = options.unbooked;
   }
 
   get status() {

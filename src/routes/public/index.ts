@@ -25,6 +25,7 @@ import { registerManage } from "./manage";
 import { registerOrders } from "./orders";
 import { registerReservations } from "./reservations";
 import { registerResources } from "./resources";
+import { registerSeries } from "./series";
 import { registerServices } from "./services";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
@@ -75,6 +76,7 @@ export function publicApi() {
   registerTimeSlots(router);
   registerBlockedSpots(router);
   registerBookings(router);
+  registerSeries(router);
   registerReservations(router);
   registerCustomers(router);
   registerAccounts(router);
