@@ -175,6 +175,17 @@ describe("every public operation on another workspace's record is a 404", () => 
       },
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const series = await theirs.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        service_uuid: theirs.cut.uuid,
+        reserved_on: "2030-03-05T09:00:00Z",
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=2" },
+        ...customer(),
+      },
+    });
+    expect(series.status, JSON.stringify(series.body)).toBe(201);
     const webhook = await theirs.ws.api("/webhooks", {
       method: "POST",
       body: { url: "https://hooks.example.com/theirs", events: ["booking-created"] },
@@ -205,6 +216,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       code: codes[0] ?? "",
       reservation_uuid: reservation.body.uuid,
       message_uuid: messages.body.data[0].uuid,
+      series_uuid: series.body.series.uuid,
     };
   });
 

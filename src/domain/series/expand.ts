@@ -65,10 +65,10 @@ export function expandSeries(rule: SeriesRule, first: number, timeZone: string):
         : until.instant - first > MAX_SPAN_DAYS * DAY_MS;
     if (tooLate) return `UNTIL must be within ${MAX_SPAN_DAYS} days of the first start.`;
   }
-  const within = (at: number, wall: Temporal.PlainDateTime) => {
+  const within = (instant: number, wall: Temporal.PlainDateTime) => {
     if (!until) return true;
     if ("date" in until) return Temporal.PlainDate.compare(wall.toPlainDate(), until.date) <= 0;
-    return at <= until.instant;
+    return instant <= until.instant;
   };
 
   const wanted = "count" in end ? end.count : MAX_OCCURRENCES + 1;
@@ -77,11 +77,13 @@ export function expandSeries(rule: SeriesRule, first: number, timeZone: string):
     if (starts.length >= wanted) break;
     if (starts.length === 0 && Temporal.PlainDateTime.compare(wall, local) !== 0)
       return "The first start must be an occurrence of the rule (on a weekday BYDAY lists).";
-    const at = wall.toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
-    if (!within(at, wall)) break;
+    const start = wall.toZonedDateTime(timeZone, {
+      disambiguation: "compatible",
+    }).epochMilliseconds;
+    if (!within(start, wall)) break;
     if (Temporal.PlainDate.compare(wall.toPlainDate(), lastDate) > 0)
       return `Every occurrence must be within ${MAX_SPAN_DAYS} days of the first start.`;
-    starts.push(at);
+    starts.push(start);
   }
   if (starts.length > MAX_OCCURRENCES)
     return `The rule makes more than ${MAX_OCCURRENCES} occurrences; at most ${MAX_OCCURRENCES} are booked at once.`;
