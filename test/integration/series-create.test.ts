@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failpoints } from "../../src/lib/failpoints";
+import { expectInSync } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import { countOf } from "../helpers/faults";
 import { d1RoundTrips } from "../helpers/http";
@@ -401,5 +403,62 @@ describe("who may", () => {
     expect(second.status).toBe(201);
     expect(second.body.series.uuid).toBe(first.body.series.uuid);
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe("races", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  /** A single booking takes the third week while the series is between its read and its claim. */
+  async function race(onConflict: "reject" | "skip", monday: string, third: string) {
+    const staffer = salon.staffers[2]?.uuid;
+    failpoints.meet("series.create.read", 2, 600);
+    const pending = series(
+      seriesBody(`${monday}T08:00:00Z`, "FREQ=WEEKLY;COUNT=4", {
+        staffer_uuid: staffer,
+        on_conflict: onConflict,
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const single = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: staffer,
+        reserved_on: `${third}T08:00:00Z`,
+        ...someone(),
+      },
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(201);
+    const res = await pending;
+    await expectInSync(salon.ws.id, [staffer ?? ""]);
+    return res;
+  }
+
+  it("reject: the calendar refuses the taken week and the series answers which one", async () => {
+    const before = await counts();
+    const res = await race("reject", "2033-03-07", "2033-03-21");
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.conflicts.map((c: { start: string }) => c.start)).toEqual([
+      "2033-03-21T08:00:00Z",
+    ]);
+    const after = await counts();
+    // Only the single booking was written.
+    expect(after.bookings).toBe((before.bookings ?? 0) + 1);
+    expect(after.series).toBe(before.series);
+  });
+
+  it("skip: the series plans again without the taken week", async () => {
+    const res = await race("skip", "2033-04-04", "2033-04-18");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(starts(res.body.bookings)).toEqual([
+      "2033-04-04T08:00:00Z",
+      "2033-04-11T08:00:00Z",
+      "2033-04-25T08:00:00Z",
+    ]);
+    expect(res.body.skipped).toMatchObject([
+      { start: "2033-04-18T08:00:00Z", reason: "slot_unavailable" },
+    ]);
   });
 });
