@@ -5,6 +5,8 @@ import { rowCount } from "../helpers/db";
 import { countOf } from "../helpers/faults";
 import { d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import { setNotificationSettings } from "../helpers/messages";
+import { createResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -321,6 +323,61 @@ describe("bounds", () => {
     // One calendar (the staffer): one claim and one confirm.
     expect(timing).toContain('calendar-total;desc="2 calls"');
     expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
+  });
+
+  it("52 occurrences at the most: a room, staff allocated per week, SMS and three reminders each, long templates", async () => {
+    const big = await createSalon(3);
+    const room = await createResource(big.ws, big.location.uuid);
+    const treatment = await big.ws.api("/services", {
+      method: "POST",
+      body: { name: "Treatment", duration: 60, price: 5000, resource_uuids: [room.uuid] },
+    });
+    expect(treatment.status, JSON.stringify(treatment.body)).toBe(201);
+    const long = "{{items}} ".repeat(10) + "x".repeat(4800);
+    await setNotificationSettings(big.ws.id, {
+      email: { enabled: true, from_name: "Salon", from_email: "salon@example.com" },
+      sms: { enabled: true },
+      reminders: [
+        { channel: "email", minutes_before: 1440 },
+        { channel: "sms", minutes_before: 60 },
+        { channel: "email", minutes_before: 10080 },
+      ],
+      templates: { "booking-reminder": { en: { body: long } } },
+    });
+    // Every staffer is away on some weeks: no one serves all 52, each week is allocated.
+    for (const [i, s] of big.staffers.entries()) {
+      const day = new Date(Date.parse("2031-01-06T00:00:00Z") + 7 * (i + 1) * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const res = await big.ws.api(`/staffers/${s.uuid}/blocked-spots`, {
+        method: "POST",
+        body: {
+          location_uuid: big.location.uuid,
+          starts_at: `${day}T07:00:00Z`,
+          ends_at: `${day}T12:00:00Z`,
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+    const res = await big.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: big.location.uuid,
+        service_uuid: treatment.body.uuid,
+        reserved_on: "2031-01-06T09:00:00Z",
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=52" },
+        ...customer(),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.bookings).toHaveLength(52);
+    expect(staffOf(res.body.bookings).length).toBeGreaterThan(1);
+    const timing = res.headers.get("server-timing") ?? "";
+    console.log(`52-occurrence series, worst case, Server-Timing: ${timing}`);
+    expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
+    // 52 bookings, 52 orders, 52 events, 1 + 2 confirmations and 52 × 3 reminders.
+    expect(await rowCount("messages", big.ws.id)).toBe(2 + 52 * 3);
+    expect(await rowCount("orders", big.ws.id)).toBe(52);
   });
 
   it("refuses 53 occurrences (COUNT or UNTIL) with 422 at recurrence.rule", async () => {
