@@ -3,7 +3,7 @@ import { failpoints } from "../../src/lib/failpoints";
 import { expectInSync } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import { countOf } from "../helpers/faults";
-import { d1RoundTrips } from "../helpers/http";
+import { admin, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { setNotificationSettings } from "../helpers/messages";
 import { createResource } from "../helpers/resources";
@@ -263,6 +263,38 @@ describe("POST /bookings/series", () => {
     expect(served).toHaveLength(1);
     expect(served[0]).not.toBe(a?.uuid);
     expect([b?.uuid, salon.staffers[2]?.uuid]).toContain(served[0]);
+  });
+
+  it("a first staffer who does not work on the first start's day is passed over, not a 422", async () => {
+    const shop = await createSalon(3);
+    // The staffer the engine tries first (lowest uuid) works Tuesday to Friday only.
+    const [first] = shop.staffers.map((s) => s.uuid).sort();
+    const put = await admin(`/workspaces/${shop.ws.id}/staffers/${first}/schedule`, {
+      method: "PUT",
+      body: {
+        intervals: [2, 3, 4, 5].map((weekday) => ({
+          location_uuid: shop.location.uuid,
+          weekday,
+          start: "09:00",
+          end: "18:00",
+        })),
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const res = await shop.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: shop.location.uuid,
+        service_uuid: shop.cut.uuid,
+        reserved_on: "2030-09-02T08:00:00Z",
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" },
+        ...someone(),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const served = staffOf(res.body.bookings);
+    expect(served).toHaveLength(1);
+    expect(served[0]).not.toBe(first);
   });
 
   it("auto-allocates each occurrence when no one staffer is free for all", async () => {

@@ -45,7 +45,8 @@ export function planSeries(
   ctx: PlanContext,
 ): SeriesPlan {
   const indexes = starts.map((_, k) => k);
-  const pass = (stafferId: string | undefined, only: readonly number[]) => {
+  /** Places the occurrences listed; `trying` one staffer, any refusal just means "not this one". */
+  const pass = (stafferId: string | undefined, only: readonly number[], trying = false) => {
     const place = placer(ctx);
     const planned: PlannedBooking[] = [];
     const unbooked: Unbooked[] = [];
@@ -54,7 +55,12 @@ export function planSeries(
       try {
         planned.push(place({ start, services: [{ serviceId: service.serviceId, stafferId }] }, k));
       } catch (error) {
-        unbooked.push({ index: k, start, reason: reasonOf(error, k) });
+        unbooked.push({
+          index: k,
+          start,
+          reason: trying ? "slot_unavailable" : reasonOf(error, k),
+        });
+        if (trying) break;
       }
     }
     return { planned, unbooked };
@@ -64,7 +70,7 @@ export function planSeries(
   if (service.stafferId || each.planned.length === 0) return each;
   const bookable = indexes.filter((k) => !each.unbooked.some((u) => u.index === k));
   for (const performer of ctx.performersOf(service.serviceId)) {
-    const one = pass(performer.id, bookable);
+    const one = pass(performer.id, bookable, true);
     if (one.unbooked.length === 0) return { planned: one.planned, unbooked: each.unbooked };
   }
   return each;
