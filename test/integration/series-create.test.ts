@@ -310,6 +310,45 @@ describe("POST /bookings/series", () => {
     expect(staffOf(res.body.bookings).length).toBeGreaterThan(1);
   });
 
+  it("holds: a widget's hold is gone around first, and taken over (ended) only when the staffer must", async () => {
+    const [a] = salon.staffers;
+    const pk = await createPublishableKey(salon.ws);
+    const origin = { origin: "https://salon.example" };
+    const hold = (start: string, staffer?: string) =>
+      pk.api("/reservations", {
+        method: "POST",
+        headers: origin,
+        body: {
+          location_uuid: salon.location.uuid,
+          items: [
+            {
+              datetime_start: start,
+              services: [{ service_uuid: salon.cut.uuid, staffer_uuid: staffer }],
+            },
+          ],
+        },
+      });
+    // Anyone: a hold of the second week's time with the first staffer sends the series to another.
+    const around = await hold("2031-02-10T08:00:00Z", a?.uuid);
+    expect(around.status, JSON.stringify(around.body)).toBe(201);
+    const free = await series(
+      seriesBody("2031-02-03T08:00:00Z", "FREQ=WEEKLY;COUNT=3", { staffer_uuid: undefined }),
+    );
+    expect(free.status, JSON.stringify(free.body)).toBe(201);
+    expect(staffOf(free.body.bookings)).not.toContain(a?.uuid);
+    expect((await pk.api(`/reservations/${around.body.uuid}`, { headers: origin })).status).toBe(
+      200,
+    );
+    // The staffer asked for: staff win, the hold ends.
+    const over = await hold("2031-03-10T08:00:00Z", a?.uuid);
+    expect(over.status, JSON.stringify(over.body)).toBe(201);
+    const taken = await series(seriesBody("2031-03-03T08:00:00Z", "FREQ=WEEKLY;COUNT=3"));
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    expect(starts(taken.body.bookings)).toContain("2031-03-10T08:00:00Z");
+    expect((await pk.api(`/reservations/${over.body.uuid}`, { headers: origin })).status).toBe(404);
+    await expectInSync(salon.ws.id, [a?.uuid ?? ""]);
+  });
+
   it("one confirmation listing every date, a reminder and a booking-created event per occurrence", async () => {
     const before = await countOf(
       "select count(*) as n from events where workspace_id = ? and type = 'booking-created'",
@@ -445,6 +484,40 @@ describe("bounds", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(res.body).toMatchObject({ code: "validation_failed", message: expect.any(String) });
     expect(Object.keys(res.body.errors)).toEqual(["recurrence.rule"]);
+  });
+
+  it("refuses what a single booking refuses, on the same fields, writing nothing", async () => {
+    const shop = await createSalon(1);
+    const put = await admin(`/workspaces/${shop.ws.id}/booking-form`, {
+      method: "PUT",
+      body: { customer_email: "required" },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const body = {
+      location_uuid: shop.location.uuid,
+      service_uuid: shop.cut.uuid,
+      reserved_on: "2032-01-05T09:00:00Z",
+      recurrence: { rule: "FREQ=WEEKLY;COUNT=2" },
+      ...someone(),
+      customer_email: undefined,
+    };
+    const refused = async (sent: Body, field: string) => {
+      const res = await shop.ws.api("/bookings/series", { method: "POST", body: sent });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    };
+    await refused(body, "customer_email");
+    const complete = { ...body, customer_email: "anna@example.com" };
+    await refused({ ...complete, service_uuid: crypto.randomUUID() }, "service_uuid");
+    await refused({ ...complete, staffer_uuid: crypto.randomUUID() }, "staffer_uuid");
+    await refused({ ...complete, location_uuid: crypto.randomUUID() }, "location_uuid");
+    await refused({ ...complete, customer_phone: "12" }, "customer_phone");
+    // In the past: the first start is what the client typed.
+    await refused({ ...complete, reserved_on: "2020-01-06T09:00:00Z" }, "reserved_on");
+    expect(await rowCount("bookings", shop.ws.id)).toBe(0);
+    expect(await rowCount("series", shop.ws.id)).toBe(0);
+    const ok = await shop.ws.api("/bookings/series", { method: "POST", body: complete });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   it("refuses a missing recurrence and a bad on_conflict", async () => {
