@@ -611,6 +611,25 @@ describe("races", () => {
     expect(after.series).toBe(before.series);
   });
 
+  it("two series for the same weeks at once: one books them all, the other books none", async () => {
+    const staffer = salon.staffers[2]?.uuid;
+    const before = await counts();
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        series(
+          seriesBody("2033-05-02T08:00:00Z", "FREQ=WEEKLY;COUNT=8", { staffer_uuid: staffer }),
+        ),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const lost = both.find((r) => r.status === 409);
+    expect(lost?.body.conflicts.length).toBeGreaterThan(0);
+    const after = await counts();
+    expect(after.bookings).toBe((before.bookings ?? 0) + 8);
+    expect(after.series).toBe((before.series ?? 0) + 1);
+    await expectInSync(salon.ws.id, [staffer ?? ""]);
+  });
+
   it("skip: the series plans again without the taken week", async () => {
     const res = await race("skip", "2033-04-04", "2033-04-18");
     expect(res.status, JSON.stringify(res.body)).toBe(201);
