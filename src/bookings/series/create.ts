@@ -19,7 +19,7 @@ import type { PlanContext } from "../planner";
 import { stableIds } from "../plan-ids";
 import { itemProblems } from "../prepare";
 import { bookingWrite } from "../write";
-import { planSeriesAround, type SeriesPlan, withAlternatives } from "./plan";
+import { planSeriesAround, type SeriesPlan, alternativesOfUnbooked } from "./plan";
 
 /** Alternatives are looked for a week either side of an occurrence: read that much around the series. */
 const READ_BEFORE_DAYS = 9;
@@ -130,7 +130,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       plan.planned.length === 0
         ? "No occurrence of the series can be booked."
         : `${plan.unbooked.length} of ${starts.length} occurrences cannot be booked; nothing was booked.`,
-      { unbooked: withAlternatives(inputs, ctx, service, plan) },
+      { unbooked: alternativesOfUnbooked(inputs, ctx, service, plan) },
     );
   const planned = () => {
     const plan = planSeriesAround(starts, service, ctx, deps.staff);
@@ -163,7 +163,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       value: {
         series: row,
         bookings: write.rendered,
-        skipped: withAlternatives(inputs, ctx, service, p),
+        skipped: alternativesOfUnbooked(inputs, ctx, service, p),
       },
     };
   };

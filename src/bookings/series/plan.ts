@@ -113,7 +113,7 @@ export interface UnbookedWithAlternatives {
  * series' own planned occurrences count as busy, so no alternative collides
  * with another occurrence of the same series.
  */
-export function withAlternatives(
+export function alternativesOfUnbooked(
   inputs: Inputs,
   ctx: PlanContext,
   service: SeriesService,
