@@ -13,6 +13,8 @@ const LIMIT = 5;
 /** One occurrence that cannot be placed: where it was asked for and its fixed layout. */
 export interface RefusedOccurrence {
   start: number;
+  /** `outside_working_hours` when the engine refuses the time itself, else it is taken. */
+  reason: "slot_unavailable" | "outside_working_hours";
   /** Each service with its one staffer, in order. */
   services: { serviceId: string; stafferId: string; durationMin: number; bufferMin: number }[];
   /** Each service's offset from the start (the booking keeps its shape). */

@@ -4,19 +4,17 @@ import { engineInputs } from "../availability/engine-input";
 import { availabilityRead } from "../db/queries/availability";
 import { creationMessagesRead } from "../db/queries/messages";
 import { readTogether } from "../db/reads";
-import { settingsFrom } from "../domain/messages";
 import { guard } from "../db/guards";
-import { applyBookingForm, FORM_FIELDS, type FormField } from "../domain/booking-form";
+import type { FormField } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
 import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
 import { normalisePhone } from "../domain/phone";
-import { policyOf } from "../domain/policy";
 import type { Problem } from "../domain/problems";
 import { ApiError, InvalidError, invalid } from "../lib/errors";
 import { probe, rendezvous } from "../lib/failpoints";
 import { ClaimRetries } from "./claim-retries";
-import { creationMessages, recipient } from "./messages";
+import { creationMessages } from "./messages";
 import type { BookingDeps } from "./deps";
 import { claimsFor } from "./calendar-entries";
 import { type PlanContext, type PlanItem, planItems } from "./planner";
@@ -26,20 +24,8 @@ import { type RedeemSubject, reservationUse } from "./reservation-use";
 import { redeemingClaims, type ReservationUse } from "./redemption";
 import { BOOKING_VISIT, bookingQuota } from "./visitor-cap";
 import { VisitorQuota } from "./visitor-quota";
-import { type BookingDetails, bookingWrite } from "./write";
-
-const KNOWN_SOURCES = new Set([
-  "widget",
-  "website",
-  "app",
-  "phone",
-  "walk_in",
-  "facebook",
-  "instagram",
-  "google",
-  "api",
-  "unknown",
-]);
+import { bookingWrite } from "./write";
+import { creationContext } from "./create-context";
 
 export interface CreateRequest {
   /** The workspace's country, for phone numbers written without a country code. */
@@ -138,85 +124,22 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       : {},
   );
   if (!inputs) throw invalid({ is: "location" }, "Unknown location.");
-  if (!loaded.newStatus) throw new Error(`workspace ${workspaceId} has no status of type new`);
-
-  const services = new Map(loaded.services.map((s) => [s.id, s]));
-  const form = applyBookingForm(loaded.bookingForm, {
-    customer_email: req.customer.email,
-    customer_last_name: req.customer.lastName,
-    customer_middle_name: req.customer.middleName,
-    booking_comment: req.publicNotes,
+  const { formProblems, details, customer, messageContext } = creationContext(deps, req, {
+    loaded,
+    told,
+    inputs,
+    customerId,
+    phone,
   });
+  const services = new Map(loaded.services.map((s) => [s.id, s]));
   const problems: Problem<BookingSubject>[] = [
-    ...FORM_FIELDS.flatMap((field) => {
-      const messages = form.errors[field];
-      return messages ? [{ about: { is: "form", field } as const, messages }] : [];
-    }),
+    ...formProblems,
     ...itemProblems(req.items, loaded, inputs),
     ...(bounded ? visitDurationProblems(durationsOf(req.items, services), BOOKING_VISIT) : []),
   ];
   if (problems.length > 0) throw new InvalidError(problems);
   cap?.check(req.items.length);
 
-  const details: BookingDetails = {
-    workspaceId,
-    locationId: req.locationId,
-    timezone: req.timezone ?? inputs.rules.timezone,
-    status: loaded.newStatus,
-    publicNotes: form.values.booking_comment ?? "",
-    source: req.source && KNOWN_SOURCES.has(req.source) ? req.source : "unknown",
-    customerBrowserTz: req.customerBrowserTz ?? null,
-    customerBrowserLanguage: req.customerBrowserLanguage ?? null,
-    bookingCallback: req.bookingCallback ?? false,
-    googleMeetGuestEmails: req.googleMeetGuestEmails ?? null,
-    policy: policyOf(inputs.location),
-    visitor: req.visitor ?? null,
-    // A customer's (publishable key) booking is told at what its own request gave, always.
-    contact:
-      req.caller === "customer"
-        ? { firstName: req.customer.firstName, email: form.values.customer_email ?? null }
-        : null,
-  };
-  const customer = {
-    id: customerId,
-    isNew: loaded.customer === null,
-    refreshesStored: req.caller === "staff",
-    phone,
-    firstName: req.customer.firstName,
-    lastName: form.values.customer_last_name ?? null,
-    middleName: form.values.customer_middle_name ?? null,
-    email: form.values.customer_email ?? null,
-  };
-  const stored = loaded.customer;
-  // The customer as this write leaves them; a customer's (publishable key) booking is then
-  // told at its own contact instead (`recipient`), never at the stored e-mail or name.
-  const messageContext = {
-    settings: settingsFrom(told.settings),
-    workspaceLocale: deps.render.locale,
-    currency: deps.render.currency,
-    customer: recipient(
-      {
-        id: customerId,
-        firstName: stored && !customer.refreshesStored ? stored.firstName : customer.firstName,
-        email:
-          stored && !customer.refreshesStored
-            ? stored.email
-            : (customer.email ?? stored?.email ?? null),
-        phone,
-        locale: stored?.locale ?? req.customerBrowserLanguage ?? null,
-        notifyEmail: stored?.notifyEmail ?? true,
-        notifySms: stored?.notifySms ?? true,
-      },
-      {
-        ownContact: details.contact !== null,
-        contactFirstName: details.contact?.firstName ?? null,
-        contactEmail: details.contact?.email ?? null,
-        customerBrowserLanguage: details.customerBrowserLanguage,
-      },
-    ),
-    location: { name: inputs.location.name, address: "", timezone: inputs.rules.timezone },
-    total: 0,
-  };
   const now = Date.now();
   const retries = new ClaimRetries(inputs.busyOf);
   const ids = stableIds();

@@ -82,6 +82,16 @@ const freshIds: PlanIds = () => crypto.randomUUID();
  * staffer works or in the past, 409 when the time is taken.
  */
 export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[] {
+  return items.map(placer(ctx));
+}
+
+/**
+ * Places items one at a time on the same copies of the calendars: each
+ * placed item's time is busy for the next. Throws as `planItems` does for an
+ * item that does not fit, which leaves the calendars as they were, so the
+ * caller may go on with the next item (a series skipping an occurrence).
+ */
+export function placer(ctx: PlanContext): (item: PlanItem, k: number) => PlannedBooking {
   const ids = ctx.ids ?? freshIds;
   // Copies: time placed for earlier items must count as busy for later ones.
   const busyCopy = (busy: BusyInterval[]) =>
@@ -102,7 +112,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
   }));
   const unitBusy = new Map(resources.flatMap((r) => r.units.map((u) => [u.id, u.busy] as const)));
 
-  return items.map((item, k) => {
+  return (item, k) => {
     const services = item.services.map((s) => {
       const row = ctx.services.get(s.serviceId);
       if (!row) throw new Error(`service ${s.serviceId} was not loaded`);
@@ -162,7 +172,7 @@ export function planItems(items: PlanItem[], ctx: PlanContext): PlannedBooking[]
       }),
     };
     return booking;
-  });
+  };
 }
 
 export function plannedUnit(

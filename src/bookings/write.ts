@@ -1,9 +1,15 @@
 import { insertRows } from "../db/bounded";
 import type { Database } from "../db/client";
-import { newOrderRow, orderInsert } from "../db/queries/orders";
-import { eventStatement } from "../db/queries/outbox";
+import { newOrderRow, orderInsert, type OrderRow, ordersInsert } from "../db/queries/orders";
+import { eventsInsert, eventStatement } from "../db/queries/outbox";
 import { saveBookingCustomer } from "../db/queries/customers";
-import { bookingServices, type bookingStatuses, bookings, calendarEntries } from "../db/schema";
+import {
+  bookingServices,
+  type bookingStatuses,
+  bookings,
+  calendarEntries,
+  series,
+} from "../db/schema";
 import type { Statement } from "../db/statement";
 import { normaliseLocale } from "../domain/messages/locale";
 import type { LocationPolicy } from "../domain/policy";
@@ -56,10 +62,18 @@ const randomToken = () =>
     b.toString(16).padStart(2, "0"),
   ).join("");
 
+/** How new bookings are grouped: a series' bookings name it, and each has its own order. */
+export interface WriteShape {
+  /** The series the bookings make, written with them (after their customer). */
+  series?: typeof series.$inferInsert;
+  /** `one`: one order for all (a cart); `each`: an order per booking (each visit paid on its day). */
+  orders?: "one" | "each";
+}
+
 /**
- * Rows, outbox events and rendered views for new bookings on one new order.
- * Everything goes into one D1 batch: the bookings exist with their order,
- * customer, busy time and events, or none of it does.
+ * Rows, outbox events and rendered views for new bookings on new orders (one
+ * for all, or one each). Everything goes into one D1 batch: the bookings
+ * exist with their orders, customer, busy time and events, or none of it does.
  */
 export function bookingWrite(
   db: Database,
@@ -67,17 +81,27 @@ export function bookingWrite(
   customer: CustomerInput,
   details: BookingDetails,
   ctx: RenderContext,
+  shape: WriteShape = {},
 ) {
   const now = Date.now();
   const { workspaceId } = details;
-  const order = newOrderRow({
-    workspaceId,
-    kind: "booking",
-    locationId: details.locationId,
-    stafferId: null,
-    customerId: customer.id,
-    createdAt: now,
-  });
+  const newOrder = () =>
+    newOrderRow({
+      workspaceId,
+      kind: "booking",
+      locationId: details.locationId,
+      stafferId: null,
+      customerId: customer.id,
+      createdAt: now,
+    });
+  const shared = shape.orders === "each" ? null : newOrder();
+  const orderOf = new Map(planned.map((b) => [b.id, shared ?? newOrder()]));
+  const orderRows = [...new Set(orderOf.values())];
+  const theOrder = (bookingId: string) => {
+    const order = orderOf.get(bookingId);
+    if (!order) throw new Error(`no order for booking ${bookingId}`);
+    return order;
+  };
   const serviceRows = planned.flatMap((b) =>
     b.services.map((s) => ({
       id: s.id,
@@ -100,19 +124,23 @@ export function bookingWrite(
       resourceIds: s.units.map((u) => u.resourceId),
     })),
   );
-  const invoice = bookingOrderInvoice({ order, orderServices: serviceRows });
-  Object.assign(order, {
-    subtotal: invoice.subtotal,
-    taxTotal: invoice.total - invoice.subtotal,
-    total: invoice.total,
-  });
+  const servicesOfOrder = (order: OrderRow) =>
+    serviceRows.filter((s) => orderOf.get(s.bookingId) === order);
+  for (const order of orderRows) {
+    const invoice = bookingOrderInvoice({ order, orderServices: servicesOfOrder(order) });
+    Object.assign(order, {
+      subtotal: invoice.subtotal,
+      taxTotal: invoice.total - invoice.subtotal,
+      total: invoice.total,
+    });
+  }
 
   const bookingRows = planned.map((b) => ({
     id: b.id,
     workspaceId,
     locationId: details.locationId,
     customerId: customer.id,
-    orderId: order.id,
+    orderId: theOrder(b.id).id,
     statusId: details.status.id,
     startAt: bookingStart(b),
     endAt: bookingEnd(b),
@@ -139,20 +167,23 @@ export function bookingWrite(
     updatedAt: now,
     version: 0,
     visitor: details.visitor,
-    seriesId: null,
+    seriesId: shape.series?.id ?? null,
     ownContact: details.contact !== null,
     contactFirstName: details.contact?.firstName ?? null,
     contactEmail: details.contact?.email ?? null,
   }));
 
-  const views: BookingView[] = bookingRows.map((booking) => ({
-    booking,
-    services: serviceRows.filter((s) => s.bookingId === booking.id),
-    order,
-    orderServices: serviceRows,
-    status: details.status,
-    policy: details.policy,
-  }));
+  const views: BookingView[] = bookingRows.map((booking) => {
+    const order = theOrder(booking.id);
+    return {
+      booking,
+      services: serviceRows.filter((s) => s.bookingId === booking.id),
+      order,
+      orderServices: servicesOfOrder(order),
+      status: details.status,
+      policy: details.policy,
+    };
+  });
   const rendered = views.map((v) => renderBooking(v, ctx));
 
   const customerRow = {
@@ -173,7 +204,8 @@ export function bookingWrite(
   const statements: Statement[] = [
     // Found by phone: staff's booking refreshes names and e-mail, a customer's leaves them.
     saveBookingCustomer({ db, workspaceId }, customerRow, customer.refreshesStored),
-    ...orderInsert(db, order),
+    ...insertRows(db, series, shape.series ? [shape.series] : []),
+    ...(shared ? orderInsert(db, shared) : ordersInsert(db, orderRows)),
     ...insertRows(db, bookings, bookingRows),
     ...insertRows(db, bookingServices, serviceRows),
     // The same entries the claims hold: the booked-service id doubles as its staffer's entry id.
@@ -188,7 +220,6 @@ export function bookingWrite(
       eventStatement(db, workspaceId, "customer-created", renderCustomer(customerRow)),
     );
   }
-  for (const booking of rendered)
-    statements.push(eventStatement(db, workspaceId, "booking-created", booking));
-  return { statements, rendered, views };
+  statements.push(...eventsInsert(db, workspaceId, "booking-created", rendered));
+  return { statements, rendered, views, orders: orderRows };
 }

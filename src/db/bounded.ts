@@ -58,11 +58,33 @@ export function insertRows<T extends SQLiteTable>(
 
 type Cell = string | number | null;
 
+/**
+ * Columns a JSON insert computes in SQL instead of taking from the row: a
+ * function of the row's position among all the rows inserted (an SQL
+ * expression, 0 for the first), e.g. a number drawn from a counter bumped
+ * earlier in the same batch.
+ */
+export type ComputedColumns<T extends SQLiteTable> = Partial<
+  Record<keyof T["$inferInsert"] & string, (position: SQL) => SQL>
+>;
+
+/**
+ * Inserts `rows` as `insertRows` does, always as JSON inserts, with the
+ * `computed` columns written by SQL (see `ComputedColumns`).
+ */
+export const insertComputedRows = <T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  rows: T["$inferInsert"][],
+  computed: ComputedColumns<T>,
+): Statement[] => (rows.length === 0 ? [] : jsonInserts(db, table, rows, computed));
+
 /** Rows as JSON arrays of driver values, expanded by SQLite in one statement per chunk. */
 function jsonInserts<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
+  computed: ComputedColumns<T> = {},
 ): Statement[] {
   // Every column drizzle's INSERT … SELECT lists, in its order; a row's missing value takes
   // the column's default as drizzle's own INSERT would (no column here has an SQL default).
@@ -84,9 +106,26 @@ function jsonInserts<T extends SQLiteTable>(
         throw new Error(`insertRows: ${column.name} is not a text or number value`);
       return driver;
     });
-  const values = sql.raw(columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", "));
-  const insert = (chunk: string[]) =>
-    db.insert(table).select(sql`select ${values} from json_each(${`[${chunk.join(",")}]`})`);
+  const byKey: Partial<Record<string, (position: SQL) => SQL>> = computed;
+  // A chunk's json_each counts its rows from 0: `offset` rows went in earlier chunks.
+  const values = (offset: number) =>
+    sql.join(
+      columns.map(([key], i) => {
+        const compute = byKey[key];
+        return compute
+          ? compute(sql`(key + ${sql.raw(String(offset))})`)
+          : sql.raw(`json_extract(value, '$[${i}]')`);
+      }),
+      sql`, `,
+    );
+  let inserted = 0;
+  const insert = (chunk: string[]) => {
+    const statement = db
+      .insert(table)
+      .select(sql`select ${values(inserted)} from json_each(${`[${chunk.join(",")}]`})`);
+    inserted += chunk.length;
+    return statement;
+  };
 
   const encoder = new TextEncoder();
   const statements: Statement[] = [];

@@ -20,7 +20,11 @@ export const ErrorBodySchema = z
     conflicts: z
       .array(
         z.object({
-          start: z.string().openapi({ example: "2030-05-11T10:00:00Z" }),
+          start: z.string().openapi({ example: "2030-05-11T10:30:00Z" }),
+          reason: z.enum(["slot_unavailable", "outside_working_hours"]).openapi({
+            description:
+              "`slot_unavailable`: the time is taken (a booking, blocked time, a hold); `outside_working_hours`: no eligible staffer works then",
+          }),
           alternatives: z.array(AlternativeSchema).max(5),
         }),
       )
@@ -28,7 +32,7 @@ export const ErrorBodySchema = z
       .optional()
       .openapi({
         description:
-          "Only with `slot_unavailable` from a series: every occurrence that cannot be booked or moved (its start as asked), each with up to 5 free starts near it (as `alternatives`).",
+          "Only with `slot_unavailable` of a series (POST /bookings/series with on_conflict reject, PUT /series/{uuid}/reschedule): every occurrence that cannot be booked or moved (its start as asked), each with up to 5 free starts near it. Nothing was written.",
       }),
   })
   .openapi("Error");

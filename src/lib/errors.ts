@@ -102,9 +102,10 @@ export interface Alternative {
   staffer_uuid: string;
 }
 
-/** One occurrence of a series that cannot be booked or moved, with free starts near it. */
+/** An occurrence of a series that cannot be booked or moved (409 `slot_unavailable` of a series). */
 export interface Conflict {
   start: string;
+  reason: "slot_unavailable" | "outside_working_hours";
   alternatives: Alternative[];
 }
 

@@ -65,6 +65,10 @@ export const BookingSchema = z
     uuid: z.string(),
     location_uuid: z.string(),
     customer_uuid: z.string(),
+    series_uuid: z.string().nullable().openapi({
+      description:
+        "The recurring series the booking is an occurrence of (POST /bookings/series), or null",
+    }),
     start_time: z.string(),
     end_time: z.string(),
     timezone: z.string(),

@@ -32,6 +32,7 @@ export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.
     uuid: booking.id,
     location_uuid: booking.locationId,
     customer_uuid: booking.customerId,
+    series_uuid: booking.seriesId ?? null,
     start_time: toIso(booking.startAt),
     end_time: toIso(booking.endAt),
     timezone: booking.timezone,

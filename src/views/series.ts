@@ -1,42 +1,47 @@
 import { z } from "@hono/zod-openapi";
-import type { series } from "../db/schema";
-import { type Booking, BookingSchema } from "./booking-schema";
+import type { SeriesRow, SeriesView } from "../db/queries/series";
+import { type RenderContext, renderBooking } from "./booking";
+import { BookingSchema } from "./booking-schema";
 
-/**
- * A recurring series as the API shows it (`GET /series/{uuid}` and the series
- * changes): the series and its bookings, earliest first. Written by the
- * series-change slice with the shape the series slice's GET uses, so the
- * merge keeps one of the two.
- */
 export const SeriesSchema = z
   .object({
     uuid: z.string(),
-    rule: z.string().openapi({ example: "FREQ=WEEKLY;INTERVAL=1;COUNT=6" }),
+    rule: z.string().openapi({
+      description: "The recurrence rule (RFC 5545 RRULE), written in one canonical order",
+      example: "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=12",
+    }),
     location_uuid: z.string(),
     customer_uuid: z.string(),
-    count: z.number().int().openapi({ description: "Occurrences booked when the series was made" }),
+    count: z.number().int().openapi({
+      description: "Occurrences booked when the series was made (skipped ones not counted)",
+    }),
   })
   .openapi("Series");
 
+/** A series and its bookings in start order: GET /series/{uuid} and the series changes answer this. */
 export const SeriesWithBookingsSchema = z
-  .object({
-    series: SeriesSchema,
-    bookings: z.array(BookingSchema).max(52),
-  })
+  .object({ series: SeriesSchema, bookings: z.array(BookingSchema).max(52) })
   .openapi("SeriesWithBookings");
 
-export type SeriesWithBookings = z.infer<typeof SeriesWithBookingsSchema>;
+export type SeriesBody = z.infer<typeof SeriesSchema>;
 
-export const renderSeries = (
-  row: typeof series.$inferSelect,
-  bookings: Booking[],
-): SeriesWithBookings => ({
-  series: {
-    uuid: row.id,
-    rule: row.rule,
-    location_uuid: row.locationId,
-    customer_uuid: row.customerId,
-    count: row.count,
-  },
-  bookings,
+/** The `series` object of a series response. */
+export const seriesObject = (row: SeriesRow): SeriesBody => ({
+  uuid: row.id,
+  rule: row.rule,
+  location_uuid: row.locationId,
+  customer_uuid: row.customerId,
+  count: row.count,
 });
+
+/**
+ * `{ series, bookings }` for a series read with `seriesRead` (src/db/queries/series.ts):
+ * its bookings rendered as booking responses, in start order. `now` decides each
+ * booking's policy verdicts.
+ */
+export function renderSeries(view: SeriesView, ctx: RenderContext, now = Date.now()) {
+  return {
+    series: seriesObject(view.series),
+    bookings: view.bookings.map((b) => renderBooking(b, ctx, now)),
+  };
+}

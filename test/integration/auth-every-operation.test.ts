@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { errorBodyProblems } from "../fuzz/lib/oracles";
 import { type Api, type Doc, type Operation, operationsOf } from "../fuzz/lib/schema";
@@ -176,6 +175,17 @@ describe("every public operation on another workspace's record is a 404", () => 
       },
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const series = await theirs.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        service_uuid: theirs.cut.uuid,
+        reserved_on: "2030-03-05T09:00:00Z",
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=2" },
+        ...customer(),
+      },
+    });
+    expect(series.status, JSON.stringify(series.body)).toBe(201);
     const webhook = await theirs.ws.api("/webhooks", {
       method: "POST",
       body: { url: "https://hooks.example.com/theirs", events: ["booking-created"] },
@@ -195,19 +205,7 @@ describe("every public operation on another workspace's record is a 404", () => 
     // The booking's confirmation to its customer (e-mail is on by default).
     const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
     expect(messages.body.data.length).toBeGreaterThan(0);
-    // Their booking as a one-occurrence series (written in D1 until the series create is merged).
-    const seriesId = crypto.randomUUID();
-    await env.DB.batch([
-      env.DB.prepare(
-        "insert into series (id, workspace_id, location_id, customer_id, rule, count, version, created_at, updated_at) values (?, ?, ?, ?, 'FREQ=WEEKLY;COUNT=2', 1, 0, 0, 0)",
-      ).bind(seriesId, theirs.ws.id, theirs.location.uuid, booking.body.customer_uuid),
-      env.DB.prepare("update bookings set series_id = ? where id = ?").bind(
-        seriesId,
-        booking.body.uuid,
-      ),
-    ]);
     foreign = {
-      series_uuid: seriesId,
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
       staffer_uuid: theirs.staffers[0]?.uuid ?? "",
@@ -218,6 +216,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       code: codes[0] ?? "",
       reservation_uuid: reservation.body.uuid,
       message_uuid: messages.body.data[0].uuid,
+      series_uuid: series.body.series.uuid,
     };
   });
 

@@ -35,7 +35,13 @@ class OccurrencesRefused extends ApiError {
     super(
       "slot_unavailable",
       `${refused.length} occurrence${refused.length === 1 ? "" : "s"} of the series cannot move there; nothing was moved.`,
-      { conflicts: refused.map((r) => ({ start: toIso(r.start), alternatives: [] })) },
+      {
+        conflicts: refused.map((r) => ({
+          start: toIso(r.start),
+          reason: r.reason,
+          alternatives: [],
+        })),
+      },
     );
   }
 }
@@ -115,6 +121,7 @@ export function rescheduleSeries(
           if (!cannotMove) throw error;
           refused.push({
             start: newStart,
+            reason: error instanceof InvalidError ? "outside_working_hours" : "slot_unavailable",
             services: b.services.map((s) => ({
               serviceId: s.serviceId,
               stafferId: s.stafferId,
@@ -172,6 +179,7 @@ export function rescheduleSeries(
       return new ApiError("slot_unavailable", error.message, {
         conflicts: error.refused.map((r, i) => ({
           start: toIso(r.start),
+          reason: r.reason,
           alternatives: alternatives[i] ?? [],
         })),
       });

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { insertComputedRows } from "../bounded";
 import type { Database } from "../client";
+import type { Statement } from "../statement";
 import { orders, workspaceCounters } from "../schema";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -61,6 +63,30 @@ export function orderInsert(db: Database, order: OrderRow) {
       .values({ ...order, orderNumber: orderNumberSql(workspaceId) })
       .returning({ orderNumber: orders.orderNumber }),
   ] as const;
+}
+
+/**
+ * Several orders of one workspace in a fixed number of statements (a
+ * series: one order per visit): the sequence is bumped by their count once,
+ * and each order takes the next number in the order given.
+ */
+export function ordersInsert(db: Database, rows: OrderRow[]): Statement[] {
+  const first = rows[0];
+  if (!first) return [];
+  const { workspaceId } = first;
+  const count = rows.length;
+  return [
+    db
+      .insert(workspaceCounters)
+      .values({ workspaceId, name: "order_number", value: count })
+      .onConflictDoUpdate({
+        target: [workspaceCounters.workspaceId, workspaceCounters.name],
+        set: { value: sql`${workspaceCounters.value} + ${count}` },
+      }),
+    ...insertComputedRows(db, orders, rows, {
+      orderNumber: (position) => sql`${orderNumberSql(workspaceId)} - ${count - 1} + ${position}`,
+    }),
+  ];
 }
 
 /** The workspace's current order number, for other statements of the same batch. */

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { idIn, inSubquery } from "../bounded";
+import { idIn, inSubquery, insertRows } from "../bounded";
 import type { Database } from "../client";
 import { events } from "../schema";
 
@@ -50,6 +50,24 @@ export function eventStatement(
     createdAt: Date.now(),
   });
 }
+
+/**
+ * Outbox rows for many events of one type (a series' bookings) in as few
+ * statements as their size allows, not one statement each.
+ */
+export const eventsInsert = (
+  db: Database,
+  workspaceId: string,
+  type: EventType,
+  data: readonly unknown[],
+) => {
+  const createdAt = Date.now();
+  return insertRows(
+    db,
+    events,
+    data.map((payload) => ({ id: crypto.randomUUID(), workspaceId, type, payload, createdAt })),
+  );
+};
 
 export type EventRow = typeof events.$inferSelect;
 

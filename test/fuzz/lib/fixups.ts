@@ -140,6 +140,12 @@ export const FIXUPS: Record<string, (b: Body, g: Draw, pick: Pick) => void> = {
   CreateBooking(b, g) {
     if (g(fc.nat, { max: 3 }) !== 0) delete b.reservation_uuid;
   },
+  // Random text is never a rule (422): mostly a rule every start is an occurrence of.
+  CreateBookingSeries(b, g) {
+    if (g(fc.nat, { max: 3 }) === 0) return;
+    const freq = g(fc.constantFrom, "DAILY", "WEEKLY", "MONTHLY");
+    b.recurrence = { rule: `FREQ=${freq};COUNT=${g(fc.integer, { min: 2, max: 4 })}` };
+  },
   CreateCartBooking(b, g, pick) {
     if (g(fc.nat, { max: 3 }) !== 0) delete b.reservation_uuid;
     // Mostly a cart that fits a working day with the fixture's staff; sometimes as generated.

@@ -4,6 +4,7 @@ import * as cancel from "./cancel";
 import * as complete from "./complete";
 import * as create from "./create";
 import * as createCart from "./create-cart";
+import * as createSeries from "./create-series";
 import * as get from "./get";
 import * as ical from "./ical";
 import * as list from "./list";
@@ -15,6 +16,7 @@ import * as status from "./status";
 
 export function registerBookings(router: Router) {
   router.openapi(createCart.route, createCart.handler);
+  router.openapi(createSeries.route, createSeries.handler);
   router.openapi(create.route, create.handler);
   router.openapi(list.route, list.handler);
   router.openapi(get.route, get.handler);

@@ -27,6 +27,9 @@ const BookingListItem = z
   .object({
     uuid: z.string(),
     location_uuid: z.string(),
+    series_uuid: z.string().nullable().openapi({
+      description: "The recurring series the booking is an occurrence of, or null",
+    }),
     start_time: z.string(),
     end_time: z.string(),
     start_time_local: z.string(),
@@ -78,6 +81,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const data = rows.map(({ booking: b, customer, status, locationTimezone }) => ({
     uuid: b.id,
     location_uuid: b.locationId,
+    series_uuid: b.seriesId ?? null,
     start_time: toIso(b.startAt),
     end_time: toIso(b.endAt),
     start_time_local: toLocalIso(b.startAt, locationTimezone),

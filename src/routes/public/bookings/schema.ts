@@ -11,6 +11,7 @@ import {
   uuid,
 } from "../../../lib/fields";
 import { BookingSchema } from "../../../views/booking-schema";
+import { SeriesSchema } from "../../../views/series";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
 export const flag = z
@@ -164,3 +165,42 @@ export const ReplaceServiceBody = z
 export const PublicNotesBody = z
   .object({ value: optionalText(5000) })
   .openapi("BookingPublicNotes");
+
+/** POST /bookings/series: a single booking's body (no reservation) plus its recurrence. */
+export const CreateSeriesBody = CreateBookingBody.omit({ reservation_uuid: true })
+  .extend({
+    recurrence: z
+      .object({
+        rule: z.string().min(1, "Must not be empty.").max(200).openapi({
+          description:
+            "An RFC 5545 RRULE: FREQ DAILY, WEEKLY or MONTHLY; INTERVAL 1..52 (default 1); COUNT 2..52 or UNTIL (a date YYYYMMDD or a UTC date-time YYYYMMDDTHHMMSSZ) within 366 days of the first start; BYDAY (weekdays MO..SU, no numbers) only with WEEKLY. The first start (reserved_on) must be an occurrence of the rule, every occurrence is within 366 days of it, and a rule makes 2 to 52 occurrences. Any other part is refused (422). Occurrences keep reserved_on's wall-clock time in the location's zone across DST changes.",
+          example: "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=12",
+        }),
+      })
+      .openapi("Recurrence"),
+    on_conflict: z.enum(["reject", "skip"]).default("reject").openapi({
+      description:
+        "reject (default): if any occurrence cannot be booked, nothing is (409 slot_unavailable with `conflicts`); skip: book every occurrence that fits and list the others in `skipped`",
+    }),
+  })
+  .openapi("CreateBookingSeries");
+
+export const SeriesCreated = z
+  .object({
+    series: SeriesSchema,
+    bookings: z.array(BookingSchema).max(52),
+    skipped: z
+      .array(
+        z.object({
+          start: z.string(),
+          reason: z.enum(["slot_unavailable", "outside_working_hours"]),
+          alternatives: z.array(z.object({ start: z.string(), staffer_uuid: z.string() })).max(5),
+        }),
+      )
+      .max(51)
+      .openapi({
+        description:
+          "With on_conflict skip: the occurrences not booked, why (`slot_unavailable`: taken by a booking, blocked time or a hold; `outside_working_hours`: no eligible staffer works then) and up to 5 free starts near each. Empty with reject.",
+      }),
+  })
+  .openapi("SeriesCreated");

@@ -5,7 +5,7 @@ import type { PublicEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { jsonBody } from "../../../lib/responses";
-import { renderSeries } from "../../../views/series";
+import { seriesObject } from "../../../views/series";
 import { seriesChangeResponses } from "./responses";
 import { CancelSeriesBody, SeriesPath } from "./schema";
 
@@ -40,5 +40,5 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       cancelReason: body.cancel_reason,
     }),
   );
-  return c.json(renderSeries(changed.series, changed.bookings), 200);
+  return c.json({ series: seriesObject(changed.series), bookings: changed.bookings }, 200);
 };

@@ -1,8 +1,10 @@
 import type { Router } from "../../../lib/openapi";
 import * as cancel from "./cancel";
+import * as get from "./get";
 import * as reschedule from "./reschedule";
 
 export function registerSeries(router: Router) {
+  router.openapi(get.route, get.handler);
   router.openapi(cancel.route, cancel.handler);
   router.openapi(reschedule.route, reschedule.handler);
 }

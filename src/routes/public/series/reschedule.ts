@@ -7,7 +7,7 @@ import type { PublicEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { jsonBody } from "../../../lib/responses";
-import { renderSeries } from "../../../views/series";
+import { seriesObject } from "../../../views/series";
 import { seriesChangeResponses } from "./responses";
 import { RescheduleSeriesBody, SeriesPath } from "./schema";
 
@@ -46,5 +46,5 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       notifyOnReschedule: body.is_send_notification_on_reschedule,
     }),
   );
-  return c.json(renderSeries(changed.series, changed.bookings), 200);
+  return c.json({ series: seriesObject(changed.series), bookings: changed.bookings }, 200);
 };

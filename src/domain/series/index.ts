@@ -1,0 +1,2 @@
+export { expandSeries, seriesDateSpan } from "./expand";
+export { formatRule, MAX_OCCURRENCES, parseRule, type SeriesRule } from "./rule";
