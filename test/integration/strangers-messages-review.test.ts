@@ -307,6 +307,60 @@ describe("the per-visitor message bound", () => {
     expect(rows.filter(told)).toHaveLength(MESSAGES_CAP);
   });
 
+  it("holds: a cart that would pass the booking cap is 429 and writes nothing (no booking, no message)", async () => {
+    const me = visitorAt(newAddress());
+    const date = nextDay();
+    for (let i = 0; i < 3; i++)
+      await bookWith(me, at(`${String(8 + i).padStart(2, "0")}:00`, date), {
+        phone: newPhone(),
+        firstName: "C",
+        email: `c${i}@example.net`,
+      });
+    const phone = newPhone();
+    const cart = await me("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [0, 1, 2, 3].map((i) => ({
+          datetime_start: at(`${String(12 + i).padStart(2, "0")}:00`, date),
+          services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid }],
+        })),
+        customer_phone: phone,
+        customer_first_name: "Cart",
+        customer_email: "cart@example.net",
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(429);
+    expect(cart.body.code).toBe("too_many_bookings");
+    const written = await env.DB.prepare(
+      `select (select count(*) from messages where workspace_id = ?1 and "to" in (?2, 'cart@example.net')) as messages,
+              (select count(*) from customers where workspace_id = ?1 and phone = ?2) as customers`,
+    )
+      .bind(salon.ws.id, phone)
+      .first<{ messages: number; customers: number }>();
+    expect(written).toEqual({ messages: 0, customers: 0 });
+    // Three more fit: a cart of three is booked, told once per channel.
+    const three = await me("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [0, 1, 2].map((i) => ({
+          datetime_start: at(`${String(12 + i).padStart(2, "0")}:00`, date),
+          services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid }],
+        })),
+        customer_phone: phone,
+        customer_first_name: "Cart",
+        customer_email: "cart@example.net",
+      },
+    });
+    expect(three.status, JSON.stringify(three.body)).toBe(201);
+    const first = (three.body.bookings as { uuid: string }[])[0]?.uuid ?? "";
+    expect(announcements(await rowsOf(first)).map((r) => [r.kind, r.channel])).toEqual([
+      ["booking-confirmation", "email"],
+      ["booking-confirmation", "sms"],
+    ]);
+  });
+
   // DEFECT (medium): the bound is per client address only, and the per-booking limit is per
   // minute, so a stranger with many addresses (cheap IPv4 proxies) moves ONE booking, whose
   // phone and e-mail are the victim's, from a new address each time: every address stays under
