@@ -175,9 +175,18 @@ export const recipient = (
     ...stored,
     firstName: booking.contactFirstName ?? c.firstName,
     email: booking.contactEmail,
-    locale: normaliseLocale(booking.customerBrowserLanguage) ?? c.locale,
+    locale: bookingLocale(booking, c.locale),
   };
 };
+
+/**
+ * The language a booking's customer is addressed in, null for the workspace's:
+ * a publishable key's booking speaks the language its own request came in, never
+ * the stored customer's (which would tell whoever typed a phone that it is a
+ * customer's, and which language they speak); staff's follow the stored customer.
+ */
+export const bookingLocale = (booking: ContactOf, stored: string | null): string | null =>
+  booking.ownContact ? normaliseLocale(booking.customerBrowserLanguage) : stored;
 
 /**
  * What a change tells the customer: the message it sends (if any), and its

@@ -7,6 +7,7 @@ import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, CancelBody } from "./schema";
+import { CUSTOMER_CHANGE_MESSAGES } from "./publishable";
 
 /** Where the body carries what the change can be refused about. */
 const FIELDS: FieldNames<CancelSubject> = {
@@ -23,7 +24,8 @@ export const route = defineRoute({
   tags: ["Bookings"],
   summary: "Cancel a booking",
   description:
-    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed. A publishable key (a customer) is held to the location's policy: less than cancellation_offset minutes before the start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it. A publishable key's cancel is recorded with canceled_by `customer` and may give only cancel_reason canceled, postponed or other; any other reason, internal_notes or staffer_uuid is 422 (nothing is written), since those are staff's to record. A customer's changes of one booking (a publishable key's and its manage link's together) are limited to 5 a minute: past that, 429 rate_limited with Retry-After; staff are not limited per booking.",
+    "Cancels the booking (cancel_reason defaults to canceled) and frees its staffers' time. A booking is canceled at most once and never after it was completed: those answer 409 booking_closed. A publishable key (a customer) is held to the location's policy: less than cancellation_offset minutes before the start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it. A publishable key's cancel is recorded with canceled_by `customer` and may give only cancel_reason canceled, postponed or other; any other reason, internal_notes or staffer_uuid is 422 (nothing is written), since those are staff's to record. A customer's changes of one booking (a publishable key's and its manage link's together) are limited to 5 a minute: past that, 429 rate_limited with Retry-After; staff are not limited per booking. " +
+    CUSTOMER_CHANGE_MESSAGES,
   request: { params: BookingPath, ...jsonBody(CancelBody) },
   responses: changeResponses(
     {

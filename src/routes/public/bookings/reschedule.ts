@@ -7,6 +7,7 @@ import type { PublicEnv } from "../../../env";
 import { jsonBody } from "../../../lib/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, RescheduleBody } from "./schema";
+import { CUSTOMER_CHANGE_MESSAGES } from "./publishable";
 
 /** Where the body carries what the change can be refused about. */
 const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
@@ -19,7 +20,8 @@ export const route = defineRoute({
   tags: ["Bookings"],
   summary: "Move a booking to a new start",
   description:
-    "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken. A publishable key (a customer) is held to the location's policy: less than change_offset minutes before the booking's current start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it. A customer's changes of one booking (a publishable key's and its manage link's together) are limited to 5 a minute, since each may message the customer: past that, 429 rate_limited with Retry-After; staff are not limited per booking.",
+    "Moves every service of the booking by the same amount so that the booking starts at reserved_on; staffers, prices and durations stay. The new times must be inside the staffers' working hours and the minimum notice (422 on reserved_on) and free (409 slot_unavailable); the booking's own current time does not count as taken. A publishable key (a customer) is held to the location's policy: less than change_offset minutes before the booking's current start (when it is not 0) it answers 409 policy_window_passed; a secret key (staff) is not held to it. A customer's changes of one booking (a publishable key's and its manage link's together) are limited to 5 a minute, since each may message the customer: past that, 429 rate_limited with Retry-After; staff are not limited per booking. A customer's move to the booking's current start changes nothing and tells no one. " +
+    CUSTOMER_CHANGE_MESSAGES,
   request: { params: BookingPath, ...jsonBody(RescheduleBody) },
   responses: changeResponses(
     {

@@ -9,6 +9,7 @@ import { BookingSchema } from "../../../views/booking-schema";
 import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
 import { manageErrors } from "./responses";
 import { ManageCancelBody, TokenPath } from "./schema";
+import { CUSTOMER_CHANGE_MESSAGES } from "../bookings/publishable";
 
 /** The body names only the reason; the other subjects cannot come from it. */
 const FIELDS: FieldNames<CancelSubject> = {
@@ -25,7 +26,8 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Cancel the link's booking (as the customer)",
   description:
-    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change).",
+    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change). " +
+    CUSTOMER_CHANGE_MESSAGES,
   request: {
     params: TokenPath,
     body: { content: { "application/json": { schema: ManageCancelBody } }, required: false },

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { readManaged } from "../../../bookings/manage/read";
+import { bookingLocale } from "../../../bookings/messages";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
 import { json, queryErrors } from "../../../lib/responses";
@@ -37,7 +38,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     {
       booking: renderBooking(managed.loaded, renderContext(c, managed.workspace)),
       location: renderLocation(managed.location),
-      locale: managed.customerLocale ?? managed.workspace.locale,
+      locale: bookingLocale(booking, managed.customerLocale) ?? managed.workspace.locale,
       staffers: managed.staffers,
       manage: await renderManageLink(c.env, origin, booking),
     },

@@ -10,6 +10,7 @@ import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
 import { manageErrors } from "./responses";
 import { renderManageLink } from "./render";
 import { ManagedMoveSchema, ManageRescheduleBody, TokenPath } from "./schema";
+import { CUSTOMER_CHANGE_MESSAGES } from "../bookings/publishable";
 
 const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
 
@@ -21,7 +22,8 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Move the link's booking to a new start (as the customer)",
   description:
-    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Always sends the customer a booking-rescheduled message with a new link. The link used here (and every link issued before the move) no longer opens the booking (401 invalid_token): the answer carries the new one in `manage`, which expires a day after the new end. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429).",
+    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Sends the customer a booking-rescheduled message with a new link (a move to the current start changes nothing and sends none). The link used here (and every link issued before the move) no longer opens the booking (401 invalid_token): the answer carries the new one in `manage`, which expires a day after the new end. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). " +
+    CUSTOMER_CHANGE_MESSAGES,
   request: { params: TokenPath, ...jsonBody(ManageRescheduleBody) },
   responses: {
     200: json(ManagedMoveSchema, "The booking as it now is, with the link for its new time"),

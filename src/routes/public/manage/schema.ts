@@ -41,7 +41,7 @@ export const ManagedBookingSchema = z
     location: LocationSchema,
     locale: z.string().openapi({
       description:
-        "The customer's language (BCP 47) when known, else the workspace's: the manage page's default when no `lang` is given",
+        "The customer's language (BCP 47) when known (for a booking made with a publishable key, the language its own request gave, never the stored customer's), else the workspace's: the manage page's default when no `lang` is given",
     }),
     staffers: z.array(ManagedStafferSchema).openapi({
       description:
