@@ -175,10 +175,8 @@ class Reader {
     return status !== "CANCELLED" && transparency !== "TRANSPARENT";
   }
 
-  /** One occurrence from its start and end as ical.js gives them. */
-  private add(start: Time, end: Time) {
-    const from = this.instant(start);
-    const to = this.instant(end);
+  /** One occurrence, as instants. */
+  private add(from: number | null, to: number | null) {
     if (from === null || to === null || to <= from) return;
     if (to <= this.window.start || from >= this.window.end) return;
     if (this.busy.length >= this.limits.maxBusy)
@@ -192,11 +190,59 @@ class Reader {
     });
   }
 
+  /**
+   * How an event's occurrences end, from each one's start (RFC 5545 §3.6.1, §3.8.5.3):
+   * - all-day: as many days as DTEND (or DURATION) gives, whole days in defaultZone;
+   * - DTEND: the exact time between DTSTART and DTEND after every start;
+   * - DURATION: its days and weeks on the wall clock (a day is 23 hours on a spring-forward
+   *   day), its hours, minutes and seconds exactly: PT30M at 02:30 on a fall-back night ends
+   *   half an hour later, not at 03:00 wall-clock an hour and a half later, as ical.js's
+   *   wall-clock addition would have it;
+   * - neither: a date-time start lasts no time (null: not busy), a date one day.
+   */
+  private ending(event: ICAL.Event): (start: Time) => number | null {
+    const component = event.component;
+    const first = event.startDate;
+    const dtend = component.getFirstPropertyValue("dtend");
+    const duration = component.getFirstPropertyValue("duration");
+    if (first.isDate) {
+      const days = Math.round(event.duration.toSeconds() / 86_400);
+      return (start) => {
+        const end = start.clone();
+        end.day += days;
+        return this.instant(end);
+      };
+    }
+    if (dtend instanceof ICAL.Time) {
+      const from = this.instant(first);
+      const to = this.instant(dtend);
+      if (from === null || to === null) return () => null;
+      return (start) => {
+        const at = this.instant(start);
+        return at === null ? null : at + (to - from);
+      };
+    }
+    if (duration instanceof ICAL.Duration) {
+      const sign = duration.isNegative ? -1 : 1;
+      const days = sign * (duration.weeks * 7 + duration.days);
+      const exact =
+        sign * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds) * 1000;
+      return (start) => {
+        const end = start.clone();
+        end.day += days;
+        const at = this.instant(end);
+        return at === null ? null : at + exact;
+      };
+    }
+    return () => null;
+  }
+
   /** A VEVENT that is one occurrence (an override): its own start and end. */
   single(component: ICAL.Component) {
     if (!this.isBusy(component) || !component.hasProperty("dtstart")) return;
     const event = new ICAL.Event(component, { exceptions: [] });
-    this.add(event.startDate, event.endDate);
+    const start = event.startDate;
+    this.add(this.instant(start), this.ending(event)(start));
   }
 
   /**
@@ -209,18 +255,16 @@ class Reader {
     // VEVENT of the calendar per series).
     const event = new ICAL.Event(component, { exceptions: [] });
     const start = event.startDate;
+    const ending = this.ending(event);
     if (!event.isRecurring()) {
-      this.add(start, event.endDate);
+      this.add(this.instant(start), ending(start));
       return;
     }
-    // The length of every occurrence is the first one's, added to each start's wall-clock time
-    // (10:00–11:00 stays 10:00–11:00 local across a DST change).
-    const duration = event.duration;
     if (!start.isDate && start.zone === ICAL.Timezone.localTimezone) this.floatUntil(component);
     const rules = component.getAllProperties("rrule").map((p) => p.getFirstValue());
     const monthDays =
       rules.length === 1 && rules[0] instanceof ICAL.Recur ? monthDaysOf(rules[0]) : null;
-    const expansion = event.iterator(this.fastForward(component, start, duration));
+    const expansion = event.iterator(this.fastForward(component, start, event.duration));
     for (let next = expansion.next(); next; next = expansion.next()) {
       if (++this.steps > this.limits.maxSteps)
         throw new IcsError(
@@ -232,9 +276,7 @@ class Reader {
       if (replaced.has(at)) continue;
       // ical.js rolls an invalid date over (30 February → 2 March); RFC 5545 §3.3.10 ignores it.
       if (monthDays && !monthDays(next)) continue;
-      const end = next.clone();
-      end.addDuration(duration);
-      this.add(next, end);
+      this.add(at, ending(next));
     }
   }
 

@@ -1,30 +1,25 @@
 import ICAL from "ical.js";
-import { Temporal } from "temporal-polyfill";
+import { OffsetTable } from "../availability/zone";
 
 /**
  * Wall-clock time in an IANA zone → its UTC offset in seconds, as RFC 5545 §3.3.5 reads local
  * time: a time in a DST gap (02:30 on a spring-forward night) takes the offset from before the
  * gap (it is 03:30 after), a time in an overlap (02:30 on a fall-back night) the first of its
- * two instants. Temporal's "compatible" disambiguation is exactly that; the offset is then
- * wall-clock-as-UTC minus the instant, so a gap time is not shifted twice.
+ * two instants (Temporal's "compatible"). From the zone's transitions, read once per zone
+ * (`OffsetTable`): a calendar of thousands of events makes no Temporal object per time.
  */
 export function wallClockOffset(timeZone: string, wall: WallClock): number {
-  // Cached per wall-clock hour when the whole hour has one offset (every hour but the few
-  // around a transition, which are then looked up to the minute).
-  const hourKey = `${timeZone}|${wall.year}-${wall.month}-${wall.day}T${wall.hour}`;
-  const cached = OFFSETS.get(hourKey);
-  if (cached !== undefined) return cached;
-  // Field by field: an ical.js Time keeps them in getters, which a spread would not copy.
-  const { year, month, day, hour, minute } = wall;
-  const first = offsetAt(timeZone, { year, month, day, hour, minute: 0 });
-  const last = offsetAt(timeZone, { year, month, day, hour, minute: 59 });
-  // Bounded: a pathological calendar cannot grow it without end (offsets are cheap to redo).
-  if (OFFSETS.size > 100_000) OFFSETS.clear();
-  if (first === last) {
-    OFFSETS.set(hourKey, first);
-    return first;
-  }
-  return offsetAt(timeZone, { year, month, day, hour, minute });
+  const table = tableOf(timeZone);
+  const local = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  // The offsets a day either side: transitions are months apart, so these are the only two
+  // this wall-clock time can have. An offset fits when the instant it gives has it.
+  const before = table.offsetAt(local - DAY_MS);
+  const after = table.offsetAt(local + DAY_MS);
+  const fits = (offset: number) => table.offsetAt(local - offset) === offset;
+  if (fits(before) && fits(after)) return Math.max(before, after) / 1000; // overlap: the first
+  if (fits(after)) return after / 1000;
+  if (fits(before)) return before / 1000;
+  return before / 1000; // gap: the offset before it
 }
 
 interface WallClock {
@@ -35,19 +30,21 @@ interface WallClock {
   minute: number;
 }
 
-function offsetAt(timeZone: string, wall: WallClock): number {
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  const instant = Temporal.PlainDateTime.from({
-    year: wall.year,
-    month: wall.month,
-    day: wall.day,
-    hour: wall.hour,
-    minute: wall.minute,
-  }).toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds;
-  return (asUtc - instant) / 1000;
-}
+const DAY_MS = 86_400_000;
+/** The span each zone's transitions are read for: every date a calendar can mean in practice. */
+const TABLE_FROM = Date.UTC(1900, 0, 1);
+const TABLE_TO = Date.UTC(2100, 0, 1);
+const TABLES = new Map<string, OffsetTable>();
 
-const OFFSETS = new Map<string, number>();
+/** The zone's offsets, read once per isolate (they depend on the zone's name only). */
+function tableOf(timeZone: string): OffsetTable {
+  let table = TABLES.get(timeZone);
+  if (!table) {
+    table = new OffsetTable(timeZone, TABLE_FROM, TABLE_TO);
+    TABLES.set(timeZone, table);
+  }
+  return table;
+}
 
 /** Whether the runtime knows this IANA zone name (Intl's database, as Temporal uses it). */
 export function isIanaZone(name: string): boolean {

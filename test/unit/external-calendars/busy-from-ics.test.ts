@@ -171,6 +171,22 @@ describe("busyFromIcs: zones and DST", () => {
     ]);
   });
 
+  it("the autumn change: 10:00 local on both sides, and 02:30 (twice that night) is the first 02:30", () => {
+    const text = calendar(
+      vevent(
+        "weekly",
+        "DTSTART;TZID=Europe/Berlin:20271024T100000\nDURATION:PT1H\nRRULE:FREQ=WEEKLY;COUNT=2",
+      ),
+      vevent("twice", "DTSTART;TZID=Europe/Berlin:20271031T023000\nDURATION:PT30M"),
+    );
+    expect(busy(text, { now: Date.parse("2027-10-01T00:00:00Z") })).toEqual([
+      ["2027-10-24T08:00Z", "2027-10-24T09:00Z"],
+      // 02:30 CEST (UTC+2), not 02:30 CET an hour later.
+      ["2027-10-31T00:30Z", "2027-10-31T01:00Z"],
+      ["2027-10-31T09:00Z", "2027-10-31T10:00Z"],
+    ]);
+  });
+
   it("a VTIMEZONE in one file does not change how another file's bare TZID is read", () => {
     // A file that defines "Europe/Berlin" as UTC+5 all year…
     const odd = calendar(
