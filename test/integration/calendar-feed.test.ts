@@ -184,6 +184,22 @@ describe("POST /staffers/{uuid}/calendar-feed", () => {
     expect(((await old.json()) as { code: string }).code).toBe("not_found");
     expect((await fetchFeed(second)).status).toBe(200);
   });
+  it("two rotations at once: exactly one of the two URLs answers afterwards", async () => {
+    const path = `/staffers/${salon.staffers[2]?.uuid}/calendar-feed`;
+    const [a, b] = await Promise.all([
+      salon.ws.api(path, { method: "POST" }),
+      salon.ws.api(path, { method: "POST" }),
+    ]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const statuses = [(await fetchFeed(a.body.url)).status, (await fetchFeed(b.body.url)).status];
+    expect(statuses.sort()).toEqual([200, 404]);
+    const rows = await env.DB.prepare(
+      "select count(*) as n from calendar_feeds where staffer_id = ?",
+    )
+      .bind(salon.staffers[2]?.uuid)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(1);
+  });
 });
 
 describe("GET /feeds/{token}.ics", () => {
