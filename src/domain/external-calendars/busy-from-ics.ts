@@ -12,6 +12,13 @@ export const ICS_LIMITS = {
   maxBusy: 5000,
   /** Occurrences generated at most, the ones before the window included (old daily series). */
   maxSteps: 100_000,
+  /**
+   * VTIMEZONEs at most (ical.js looks a TZID it has not cached up among all of them, for
+   * every time it reads), and EXDATE and RDATE values of one event (ical.js sorts them by
+   * inserting one at a time). Real calendars have a handful of zones and dozens of exceptions.
+   */
+  maxZones: 100,
+  maxDates: 1000,
 } as const;
 
 export interface BusyOptions {
@@ -45,15 +52,16 @@ const DAY_MS = 86_400_000;
  * - `TRANSP:TRANSPARENT` and `STATUS:CANCELLED` are not busy (on the series: none of it;
  *   on an override: that occurrence); TENTATIVE and CONFIRMED are.
  * Throws `IcsError` (`calendar_invalid`) for text over 2 MB, text that is not one readable
- * VCALENDAR, more than 5,000 busy occurrences in the window, or series that need more than
- * 100,000 expansion steps.
+ * VCALENDAR, more than 5,000 busy occurrences in the window, series that need more than
+ * 100,000 expansion steps, more than 100 VTIMEZONEs or an event with more than 1,000
+ * EXDATE and RDATE values.
  */
 export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
   const limits = { ...ICS_LIMITS, ...options.limits };
   const window = { start: options.now, end: options.now + (options.days ?? 180) * DAY_MS };
   if (text.length > limits.maxBytes || new TextEncoder().encode(text).length > limits.maxBytes)
     throw new IcsError("too_large", `The calendar is larger than ${limits.maxBytes} bytes.`);
-  const events = readEvents(text);
+  const events = readEvents(text, limits);
   const reader = new Reader(options.defaultZone, window, limits);
   try {
     // Overrides by UID: each replaces one occurrence of its series, and is busy on its own.
@@ -91,7 +99,10 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * TZID it has not cached is decoded, so under the real root a 2,000-event file with IANA TZIDs
  * (not cached: no VTIMEZONE) scans 2,000 components per time read.
  */
-function readEvents(text: string): ICAL.Component[] {
+function readEvents(
+  text: string,
+  limits: Record<keyof typeof ICS_LIMITS, number>,
+): ICAL.Component[] {
   let parsed: unknown;
   try {
     parsed = ICAL.parse(text);
@@ -103,8 +114,28 @@ function readEvents(text: string): ICAL.Component[] {
   if (!Array.isArray(jcal) || jcal[0] !== "vcalendar" || !Array.isArray(jcal[2]))
     throw new IcsError("not_a_calendar", "The text is not one VCALENDAR.");
   const children = jcal[2] as unknown[][];
-  const zones = new ICAL.Component(["vcalendar", [], children.filter((c) => c[0] === "vtimezone")]);
-  return children.filter((c) => c[0] === "vevent").map((c) => new ICAL.Component(c, zones));
+  const timezones = children.filter((c) => c[0] === "vtimezone");
+  if (timezones.length > limits.maxZones)
+    throw new IcsError(
+      "too_complex",
+      `The calendar defines more than ${limits.maxZones} time zones.`,
+    );
+  const zones = new ICAL.Component(["vcalendar", [], timezones]);
+  return children
+    .filter((c) => c[0] === "vevent")
+    .map((c) => {
+      // jCal properties are [name, parameters, type, ...values]: counted before ical.js reads them.
+      const properties = (c[1] ?? []) as unknown[][];
+      const dates = properties
+        .filter((p) => p[0] === "exdate" || p[0] === "rdate")
+        .reduce((sum, p) => sum + Math.max(0, p.length - 3), 0);
+      if (dates > limits.maxDates)
+        throw new IcsError(
+          "too_complex",
+          `An event of the calendar has more than ${limits.maxDates} EXDATE and RDATE values.`,
+        );
+      return new ICAL.Component(c, zones);
+    });
 }
 
 type Time = ICAL.Time;

@@ -304,6 +304,43 @@ describe("busyFromIcs: bounds and invalid text", () => {
     for (const [start] of hours) expect((Date.parse(start ?? "") - origin) % every).toBe(0);
   });
 
+  it("100 VTIMEZONEs and 1,000 EXDATE/RDATE values of an event at most; one more is refused", () => {
+    const zone = (k: number) =>
+      `BEGIN:VTIMEZONE\nTZID:Zone ${k}\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0100\nEND:STANDARD\nEND:VTIMEZONE`;
+    const event = vevent(
+      "e",
+      "DTSTART;TZID=Zone 7:20270305T100000\nDTEND;TZID=Zone 7:20270305T110000",
+    );
+    const zones = (n: number) => calendar(...Array.from({ length: n }, (_, k) => zone(k)), event);
+    expect(busy(zones(100))).toEqual([["2027-03-05T09:00Z", "2027-03-05T10:00Z"]]);
+    expect(refusal(() => busyFromIcs(zones(101), OPTIONS))).toEqual({
+      code: "calendar_invalid",
+      reason: "too_complex",
+    });
+    // Every other day from 2 March (ical.js gives up after 500 excluded in a row).
+    const day = (k: number) => new Date(Date.UTC(2027, 2, 2, 10) + 2 * k * 86_400_000);
+    const stamp = (d: Date) => d.toISOString().replace(/[-:]|\.000/g, "");
+    const excluded = (n: number) =>
+      calendar(
+        vevent(
+          "x",
+          [
+            "DTSTART:20270301T100000Z",
+            "DTEND:20270301T110000Z",
+            "RRULE:FREQ=DAILY;COUNT=2000",
+            // Half in one EXDATE line (a list), half one per line.
+            `EXDATE:${Array.from({ length: n / 2 }, (_, k) => stamp(day(k))).join(",")}`,
+            ...Array.from({ length: n / 2 }, (_, k) => `EXDATE:${stamp(day(n / 2 + k))}`),
+          ].join("\n"),
+        ),
+      );
+    // 1, 3, 5 … March and on: 90 of the 180 days.
+    const left = busy(excluded(1000));
+    expect(left).toHaveLength(90);
+    expect(left[1]).toEqual(["2027-03-03T10:00Z", "2027-03-03T11:00Z"]);
+    expect(refusal(() => busyFromIcs(excluded(1002), OPTIONS)).reason).toBe("too_complex");
+  });
+
   it("a series that needs more than 100,000 steps to reach the window is refused, quickly", () => {
     // COUNT keeps it from starting near the window: every step from 2020 is taken.
     const minutely = calendar(
