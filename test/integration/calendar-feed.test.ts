@@ -330,6 +330,11 @@ describe("GET /feeds/{token}.ics", () => {
       expect(cached.headers.get("etag")).toBe(etag);
     }
     expect((await fetchFeed(url, { "if-none-match": '"other"' })).status).toBe(200);
+    // A HEAD (some calendar apps check before fetching) carries the same tag and no body.
+    const head = await exports.default.fetch(new Request(url, { method: "HEAD" }));
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(etag);
+    expect(await head.text()).toBe("");
 
     const moved = await put(`/bookings/${uuid}/reschedule`, { reserved_on: `${date}T11:00:00Z` });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
