@@ -249,8 +249,8 @@ class Reader {
       const to = this.instant(dtend);
       if (from === null || to === null) return () => null;
       return (start) => {
-        const at = this.instant(start);
-        return at === null ? null : at + (to - from);
+        const begins = this.instant(start);
+        return begins === null ? null : begins + (to - from);
       };
     }
     if (duration instanceof ICAL.Duration) {
@@ -261,8 +261,8 @@ class Reader {
       return (start) => {
         const end = start.clone();
         end.day += days;
-        const at = this.instant(end);
-        return at === null ? null : at + exact;
+        const nominal = this.instant(end);
+        return nominal === null ? null : nominal + exact;
       };
     }
     return () => null;
@@ -302,12 +302,12 @@ class Reader {
           "too_complex",
           `The calendar's recurring events need more than ${this.limits.maxSteps} occurrences to reach the next days.`,
         );
-      const at = this.instant(next);
-      if (at === null || at >= this.window.end) break;
-      if (replaced.has(at)) continue;
+      const begins = this.instant(next);
+      if (begins === null || begins >= this.window.end) break;
+      if (replaced.has(begins)) continue;
       // ical.js rolls an invalid date over (30 February → 2 March); RFC 5545 §3.3.10 ignores it.
       if (monthDays && !monthDays(next)) continue;
-      this.add(at, ending(next));
+      this.add(begins, ending(next));
     }
   }
 
