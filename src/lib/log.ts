@@ -9,7 +9,7 @@
  * - fields named like a credential (secret, token, authorization, headers,
  *   params, password, api key, cookie) are replaced, at any depth;
  * - the finished line is scrubbed once more for anything shaped like an API
- *   key, a webhook signing secret or a Bearer/Basic credential.
+ *   key, a webhook signing secret, a calendar feed token or a Bearer/Basic credential.
  */
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -22,6 +22,8 @@ const MAX_DEPTH = 5;
 const SHAPES: [RegExp, string][] = [
   [/\b(sk|pk)_[0-9a-f]{16}_[A-Za-z0-9_-]+/g, `$1_${REDACTED}`],
   [/\bwhsec_[A-Za-z0-9+/=]+/g, `whsec_${REDACTED}`],
+  // A staffer's calendar feed token, in its URL's path (src/lib/feed-token.ts).
+  [/\bfeed_[A-Za-z0-9_-]{20,}/g, `feed_${REDACTED}`],
   [/\b(Bearer|Basic)\s+[^\s"'\\,;]+/gi, `$1 ${REDACTED}`],
 ];
 

@@ -59,6 +59,21 @@ export const HEADER_COMPONENTS = {
     description: "A download: the file name to save it as.",
     schema: { type: "string", example: 'attachment; filename="booking-….ics"' },
   },
+  ETag: {
+    description:
+      "A strong validator of the answer's content: send it back in If-None-Match to get a 304 while it is unchanged.",
+    schema: { type: "string", example: '"3f2a9c0d41b7e6a85c2d19f0b4e7a613"' },
+  },
+  CacheControl: {
+    description:
+      "`private, no-cache`: a cache may keep it but must revalidate it (ETag) every time.",
+    schema: { type: "string" },
+  },
+  FeedTruncated: {
+    description:
+      "`true` when more bookings or blocked spots start in the feed's window than it carries (3,000 of each): the latest are left out.",
+    schema: { type: "string", enum: ["true"] },
+  },
 } as const;
 
 export type HeaderComponent = keyof typeof HEADER_COMPONENTS;

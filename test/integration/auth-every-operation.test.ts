@@ -10,7 +10,7 @@ import { createShop, sellVouchers, type Shop } from "../helpers/shop";
 /**
  * Table-driven over both served OpenAPI documents: every operation, except the
  * ones the contract leaves open (the documents themselves, a booking's iCal
- * link and its manage link, whose tokens are their credentials), refuses a caller without credentials
+ * link and its manage link, a staffer's calendar feed, whose tokens are their credentials), refuses a caller without credentials
  * and a caller with another workspace's credentials with 401 and the one error
  * body. Path parameters are random uuids (1 for integer ids), so nothing here
  * depends on a record existing. Sent through `sendDirect` (hundreds of calls).
@@ -21,6 +21,8 @@ const BASES: Record<Api, string> = { public: PUBLIC, admin: ADMIN };
 /** Operations callable without credentials, written down here independently of src/. */
 const OPEN = new Set([
   "GET public:/bookings/{booking_uuid}/ical",
+  // A staffer's calendar feed: its URL's token is the credential (test/integration/calendar-feed.test.ts).
+  "GET public:/feeds/{feed_file}",
   // A booking's manage link: its signed token is the credential (test/integration/manage.test.ts).
   "GET public:/manage/{token}",
   "GET public:/manage/{token}/time-slots",
@@ -127,6 +129,9 @@ describe("every operation of both OpenAPI documents needs credentials", () => {
     // The iCal link: an unknown booking is a 404 (the token is the credential), never a 401.
     const ical = await sendDirect(`${PUBLIC}/bookings/${crypto.randomUUID()}/ical?token=x`);
     expect(ical.status).toBe(404);
+    // A staffer's calendar feed: an unknown token is a 404, never a 401.
+    const feed = await sendDirect(`${PUBLIC}/feeds/feed_${"A".repeat(43)}.ics`);
+    expect(feed.status).toBe(404);
     // The manage link: a made-up token is refused as a token (invalid_token), not as a missing key.
     const manage = await sendDirect(`${PUBLIC}/manage/${"A".repeat(71)}`);
     expect(manage.status).toBe(401);

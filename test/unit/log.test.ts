@@ -48,6 +48,16 @@ describe("log redaction", () => {
     expect(clean).toContain("Bearer [redacted]");
   });
 
+  it("replaces a staffer's calendar feed token, wherever its URL appears", () => {
+    const token = `feed_${"Zq9-_".repeat(8)}abc`;
+    const url = `https://api.example/api/public/v2/feeds/${token}.ics`;
+    const out = captured(() => log("error", `fetch ${url} failed`, { url, nested: { path: url } }));
+    expect(out).not.toContain(token.slice(5));
+    expect(out).toContain("feeds/feed_[redacted].ics");
+    // Column names that start alike are not tokens.
+    expect(redact("select feed_starts_at")).toBe("select feed_starts_at");
+  });
+
   it("replaces fields named like credentials at any depth", () => {
     const out = captured(() =>
       log("info", "x", {

@@ -1,6 +1,7 @@
 export * from "./bookings";
 export * from "./booking-form";
 export * from "./calendar";
+export * from "./calendar-feeds";
 export * from "./catalogue";
 export * from "./customers";
 export * from "./events";

@@ -17,6 +17,7 @@ import { registerBookingForm } from "./booking-form";
 import { registerBookingStatuses } from "./booking-statuses";
 import { registerBookingFeed, registerBookings } from "./bookings";
 import { registerCustomers } from "./customers";
+import { registerFeeds } from "./feeds";
 import { registerGoods } from "./goods";
 import { documentKeyErrors } from "./key-errors";
 import { registerLocations } from "./locations";
@@ -34,8 +35,8 @@ import { registerWebhooks } from "./webhooks";
 
 /**
  * Public API v2. Each route declares the keys it takes (`defineRoute`): every
- * route but its own OpenAPI document, a booking's calendar file and its manage
- * link (whose links carry their own tokens) needs an API key, and a publishable key only what a
+ * route but its own OpenAPI document, a booking's calendar file, a staffer's
+ * calendar feed and a manage link (whose links carry their own tokens) needs an API key, and a publishable key only what a
  * booking widget needs.
  */
 export function publicApi() {
@@ -89,6 +90,7 @@ export function publicApi() {
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
+  registerFeeds(open);
   registerManage(open);
   router.route("/", open);
   documentKeyErrors(router);

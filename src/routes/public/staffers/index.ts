@@ -1,6 +1,8 @@
 import type { Router } from "../../../lib/openapi";
+import * as calendarFeed from "./calendar-feed";
 import * as list from "./list";
 
 export function registerStaffers(router: Router) {
   router.openapi(list.route, list.handler);
+  router.openapi(calendarFeed.route, calendarFeed.handler);
 }

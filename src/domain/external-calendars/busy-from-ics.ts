@@ -1,0 +1,401 @@
+import ICAL from "ical.js";
+import { Temporal } from "temporal-polyfill";
+import type { Interval } from "../availability/types";
+import { IcsError } from "./errors";
+import { ensureIanaZone, wallClockOffset } from "./zones";
+
+/** The limits of one calendar (docs/decisions.md, "External calendars (part 1)"). */
+export const ICS_LIMITS = {
+  /** Bytes of ICS text read at most (the fetch stops at it too). */
+  maxBytes: 2 * 1024 * 1024,
+  /** Busy occurrences in the window at most (before merging). */
+  maxBusy: 5000,
+  /** Occurrences generated at most, the ones before the window included (old daily series). */
+  maxSteps: 100_000,
+  /**
+   * VTIMEZONEs at most (ical.js looks a TZID it has not cached up among all of them, for
+   * every time it reads), and EXDATE and RDATE values of one event (ical.js sorts them by
+   * inserting one at a time). Real calendars have a handful of zones and dozens of exceptions.
+   */
+  maxZones: 100,
+  maxDates: 1000,
+} as const;
+
+export interface BusyOptions {
+  /** The window starts here (epoch ms): earlier time is not busy any more. */
+  now: number;
+  /** The window's length in days from `now` (180). */
+  days?: number;
+  /**
+   * The IANA zone that floating times, all-day events and TZIDs the runtime does not know are
+   * read in: the staffer's location's zone.
+   */
+  defaultZone: string;
+  /** Lower limits for tests; never higher than `ICS_LIMITS` in production. */
+  limits?: Partial<Record<keyof typeof ICS_LIMITS, number>>;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The busy time an ICS text gives for the window [now, now + days): sorted, overlapping and
+ * touching intervals merged, each clipped to the window, UTC epoch ms, end exclusive. Pure:
+ * no I/O, no clock. Rules (RFC 5545; docs/decisions.md, "External calendars (part 1)"):
+ * - every VEVENT is busy from DTSTART to DTEND, or DTSTART + DURATION; without either, a
+ *   DATE-TIME start lasts no time (not busy) and a DATE start one day (§3.6.1);
+ * - an all-day event (DATE values) blocks whole days in `defaultZone`, from the start of its
+ *   first day to the start of the day after its last;
+ * - a DATE-TIME with a TZID is read in the file's VTIMEZONE of that name, else in the IANA
+ *   zone of that name, else (an unknown name) in `defaultZone`, as a floating time is;
+ * - RRULE (and RDATE) occurrences, less EXDATEs; a VEVENT with RECURRENCE-ID replaces the
+ *   occurrence it names (its own time, status and transparency); it counts on its own;
+ * - `TRANSP:TRANSPARENT` and `STATUS:CANCELLED` are not busy (on the series: none of it;
+ *   on an override: that occurrence); TENTATIVE and CONFIRMED are.
+ * Throws `IcsError` (`calendar_invalid`) for text over 2 MB, text that is not one readable
+ * VCALENDAR, more than 5,000 busy occurrences in the window, series that need more than
+ * 100,000 expansion steps, more than 100 VTIMEZONEs or an event with more than 1,000
+ * EXDATE and RDATE values.
+ */
+export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
+  const limits = { ...ICS_LIMITS, ...options.limits };
+  const window = { start: options.now, end: options.now + (options.days ?? 180) * DAY_MS };
+  if (text.length > limits.maxBytes || new TextEncoder().encode(text).length > limits.maxBytes)
+    throw new IcsError("too_large", `The calendar is larger than ${limits.maxBytes} bytes.`);
+  const events = readEvents(text, limits);
+  const reader = new Reader(options.defaultZone, window, limits);
+  try {
+    // Overrides by UID: each replaces one occurrence of its series, and is busy on its own.
+    const overrides = new Map<string, number[]>();
+    for (const event of events) {
+      if (!event.hasProperty("recurrence-id")) continue;
+      reader.prepareZones(event);
+      const uid = String(event.getFirstPropertyValue("uid") ?? "");
+      const replaced = reader.instant(event.getFirstPropertyValue("recurrence-id"));
+      if (replaced !== null) overrides.set(uid, [...(overrides.get(uid) ?? []), replaced]);
+      reader.single(event);
+    }
+    for (const event of events) {
+      if (event.hasProperty("recurrence-id")) continue;
+      reader.prepareZones(event);
+      const uid = String(event.getFirstPropertyValue("uid") ?? "");
+      reader.series(event, new Set(overrides.get(uid) ?? []));
+    }
+  } catch (error) {
+    if (error instanceof IcsError) throw error;
+    // ical.js decodes values lazily: a date that does not parse throws here, not in parse().
+    throw new IcsError(
+      "unreadable",
+      `The calendar has a value that cannot be read: ${message(error)}`,
+    );
+  }
+  return merge(reader.busy);
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The calendar's VEVENTs, each under a parent that holds only the file's VTIMEZONEs: ical.js
+ * looks a TZID up among its root's subcomponents (all of them, filtered by name) every time a
+ * TZID it has not cached is decoded, so under the real root a 2,000-event file with IANA TZIDs
+ * (not cached: no VTIMEZONE) scans 2,000 components per time read.
+ */
+function readEvents(
+  text: string,
+  limits: Record<keyof typeof ICS_LIMITS, number>,
+): ICAL.Component[] {
+  let parsed: unknown;
+  try {
+    parsed = ICAL.parse(text);
+  } catch (error) {
+    throw new IcsError("unreadable", `The text is not iCalendar: ${message(error)}`);
+  }
+  // One component parses to its jCal array; several top-level ones to an array of them.
+  const jcal = parsed as unknown[];
+  if (!Array.isArray(jcal) || jcal[0] !== "vcalendar" || !Array.isArray(jcal[2]))
+    throw new IcsError("not_a_calendar", "The text is not one VCALENDAR.");
+  const children = jcal[2] as unknown[][];
+  const timezones = children.filter((c) => c[0] === "vtimezone");
+  if (timezones.length > limits.maxZones)
+    throw new IcsError(
+      "too_complex",
+      `The calendar defines more than ${limits.maxZones} time zones.`,
+    );
+  const zones = new ICAL.Component(["vcalendar", [], timezones]);
+  return children
+    .filter((c) => c[0] === "vevent")
+    .map((c) => {
+      // jCal properties are [name, parameters, type, ...values]: counted before ical.js reads them.
+      const properties = (c[1] ?? []) as unknown[][];
+      const dates = properties
+        .filter((p) => p[0] === "exdate" || p[0] === "rdate")
+        .reduce((sum, p) => sum + Math.max(0, p.length - 3), 0);
+      if (dates > limits.maxDates)
+        throw new IcsError(
+          "too_complex",
+          `An event of the calendar has more than ${limits.maxDates} EXDATE and RDATE values.`,
+        );
+      return new ICAL.Component(c, zones);
+    });
+}
+
+type Time = ICAL.Time;
+
+/** Reads the events of one calendar into busy intervals, counting against the limits. */
+class Reader {
+  readonly busy: Interval[] = [];
+  private steps = 0;
+
+  constructor(
+    private readonly defaultZone: string,
+    private readonly window: Interval,
+    private readonly limits: Record<keyof typeof ICS_LIMITS, number>,
+  ) {}
+
+  /**
+   * Makes every TZID the event names known to ical.js before any of its values is decoded
+   * (values decode lazily, on first read): the file's VTIMEZONE wins; an IANA name is
+   * registered from the runtime's data; anything else stays floating (read in defaultZone).
+   */
+  prepareZones(event: ICAL.Component) {
+    for (const property of event.getAllProperties()) {
+      const tzid = property.getParameter("tzid");
+      if (typeof tzid !== "string" || tzid.length === 0 || this.zones.has(tzid)) continue;
+      this.zones.add(tzid);
+      if (event.parent?.getTimeZoneByID(tzid)) continue;
+      ensureIanaZone(tzid);
+    }
+  }
+
+  /** TZIDs already made known (the file's own, or registered). */
+  private readonly zones = new Set<string>();
+
+  /** A time as UTC epoch ms: zoned and UTC times by their zone, floating ones in defaultZone. */
+  instant(value: unknown): number | null {
+    if (!(value instanceof ICAL.Time)) return null;
+    if (value.isDate) return this.dayStart(value);
+    if (value.zone && value.zone !== ICAL.Timezone.localTimezone) return value.toUnixTime() * 1000;
+    const wall = Date.UTC(
+      value.year,
+      value.month - 1,
+      value.day,
+      value.hour,
+      value.minute,
+      value.second,
+    );
+    return wall - wallClockOffset(this.defaultZone, value) * 1000;
+  }
+
+  /** The start of a date's day in defaultZone. */
+  private dayStart(date: Time): number {
+    const wall = {
+      year: date.year,
+      month: date.month,
+      day: date.day,
+      hour: 0,
+      minute: 0,
+      second: 0,
+    };
+    return (
+      Date.UTC(date.year, date.month - 1, date.day) - wallClockOffset(this.defaultZone, wall) * 1000
+    );
+  }
+
+  private isBusy(event: ICAL.Component): boolean {
+    const status = String(event.getFirstPropertyValue("status") ?? "").toUpperCase();
+    const transparency = String(event.getFirstPropertyValue("transp") ?? "").toUpperCase();
+    return status !== "CANCELLED" && transparency !== "TRANSPARENT";
+  }
+
+  /** One occurrence, as instants. */
+  private add(from: number | null, to: number | null) {
+    if (from === null || to === null || to <= from) return;
+    if (to <= this.window.start || from >= this.window.end) return;
+    if (this.busy.length >= this.limits.maxBusy)
+      throw new IcsError(
+        "too_many_busy",
+        `The calendar has more than ${this.limits.maxBusy} busy events in the next days.`,
+      );
+    this.busy.push({
+      start: Math.max(from, this.window.start),
+      end: Math.min(to, this.window.end),
+    });
+  }
+
+  /**
+   * How an event's occurrences end, from each one's start (RFC 5545 §3.6.1, §3.8.5.3):
+   * - all-day: as many days as DTEND (or DURATION) gives, whole days in defaultZone;
+   * - DTEND: the exact time between DTSTART and DTEND after every start;
+   * - DURATION: its days and weeks on the wall clock (a day is 23 hours on a spring-forward
+   *   day), its hours, minutes and seconds exactly: PT30M at 02:30 on a fall-back night ends
+   *   half an hour later, not at 03:00 wall-clock an hour and a half later, as ical.js's
+   *   wall-clock addition would have it;
+   * - neither: a date-time start lasts no time (null: not busy), a date one day.
+   */
+  private ending(event: ICAL.Event): (start: Time) => number | null {
+    const component = event.component;
+    const first = event.startDate;
+    const dtend = component.getFirstPropertyValue("dtend");
+    const duration = component.getFirstPropertyValue("duration");
+    if (first.isDate) {
+      const days = Math.round(event.duration.toSeconds() / 86_400);
+      return (start) => {
+        const end = start.clone();
+        end.day += days;
+        return this.instant(end);
+      };
+    }
+    if (dtend instanceof ICAL.Time) {
+      const from = this.instant(first);
+      const to = this.instant(dtend);
+      if (from === null || to === null) return () => null;
+      return (start) => {
+        const begins = this.instant(start);
+        return begins === null ? null : begins + (to - from);
+      };
+    }
+    if (duration instanceof ICAL.Duration) {
+      const sign = duration.isNegative ? -1 : 1;
+      const days = sign * (duration.weeks * 7 + duration.days);
+      const exact =
+        sign * (duration.hours * 3600 + duration.minutes * 60 + duration.seconds) * 1000;
+      return (start) => {
+        const end = start.clone();
+        end.day += days;
+        const nominal = this.instant(end);
+        return nominal === null ? null : nominal + exact;
+      };
+    }
+    return () => null;
+  }
+
+  /** A VEVENT that is one occurrence (an override): its own start and end. */
+  single(component: ICAL.Component) {
+    if (!this.isBusy(component) || !component.hasProperty("dtstart")) return;
+    const event = new ICAL.Event(component, { exceptions: [] });
+    const start = event.startDate;
+    this.add(this.instant(start), this.ending(event)(start));
+  }
+
+  /**
+   * A VEVENT and its recurrences (one occurrence when it has neither RRULE nor RDATE), less
+   * EXDATEs (ical.js's expansion) and less the occurrences an override replaces.
+   */
+  series(component: ICAL.Component, replaced: ReadonlySet<number>) {
+    if (!this.isBusy(component) || !component.hasProperty("dtstart")) return;
+    // No exceptions related: overrides were read on their own (relating them scans every
+    // VEVENT of the calendar per series).
+    const event = new ICAL.Event(component, { exceptions: [] });
+    const start = event.startDate;
+    const ending = this.ending(event);
+    if (!event.isRecurring()) {
+      this.add(this.instant(start), ending(start));
+      return;
+    }
+    if (!start.isDate && start.zone === ICAL.Timezone.localTimezone) this.floatUntil(component);
+    const rules = component.getAllProperties("rrule").map((p) => p.getFirstValue());
+    const monthDays =
+      rules.length === 1 && rules[0] instanceof ICAL.Recur ? monthDaysOf(rules[0]) : null;
+    const expansion = event.iterator(this.fastForward(component, start, event.duration));
+    for (let next = expansion.next(); next; next = expansion.next()) {
+      if (++this.steps > this.limits.maxSteps)
+        throw new IcsError(
+          "too_complex",
+          `The calendar's recurring events need more than ${this.limits.maxSteps} occurrences to reach the next days.`,
+        );
+      const begins = this.instant(next);
+      if (begins === null || begins >= this.window.end) break;
+      if (replaced.has(begins)) continue;
+      // ical.js rolls an invalid date over (30 February → 2 March); RFC 5545 §3.3.10 ignores it.
+      if (monthDays && !monthDays(next)) continue;
+      this.add(begins, ending(next));
+    }
+  }
+
+  /**
+   * Where the expansion may start instead of DTSTART: a series without COUNT or RDATE whose
+   * period is fixed has the same occurrences from any start a whole number of INTERVALs later
+   * (same wall-clock time), so an old series (a daily one since 2010) starts two periods
+   * before the window instead of iterating years of the past. Only where ical.js agrees with a
+   * full expansion from DTSTART (checked over 328 rule, start and distance combinations):
+   * DAILY (any BY part but BYSETPOS), WEEKLY with INTERVAL 1, MINUTELY. Its first week may
+   * differ (ical.js skips the rest of the start's week, and the start itself counts); the
+   * margin keeps that week before the window. HOURLY and WEEKLY with an INTERVAL drift from
+   * the full expansion, so they start at DTSTART. Undefined when it must start at DTSTART.
+   */
+  private fastForward(component: ICAL.Component, start: Time, duration: ICAL.Duration) {
+    if (component.hasProperty("rdate")) return undefined;
+    const rules = component.getAllProperties("rrule");
+    const rule = rules.length === 1 ? rules[0]?.getFirstValue() : undefined;
+    if (!(rule instanceof ICAL.Recur) || rule.count || rule.parts.BYSETPOS) return undefined;
+    const interval = Math.max(1, rule.interval || 1);
+    const seconds = PERIOD_SECONDS[rule.freq];
+    if (seconds === undefined || (rule.freq === "WEEKLY" && interval > 1)) return undefined;
+    const from = this.instant(start);
+    if (from === null) return undefined;
+    const period = seconds * interval;
+    // Two periods and the event's length of margin: DST moves wall-clock time by an hour.
+    const margin = 2 * period * 1000 + duration.toSeconds() * 1000 + 3_600_000;
+    const skip = Math.floor((this.window.start - margin - from) / (period * 1000));
+    if (skip <= 0) return undefined;
+    const later = start.clone();
+    later.addDuration(ICAL.Duration.fromSeconds(skip * period));
+    return later;
+  }
+
+  /**
+   * RFC 5545 wants UNTIL in the form of DTSTART; a floating DTSTART (no TZID, or one the
+   * runtime does not know) with a UTC UNTIL is compared by ical.js as if local time were UTC.
+   * Such an UNTIL is turned into defaultZone's wall-clock time first, so the last occurrence
+   * is kept or dropped at the right instant.
+   */
+  private floatUntil(component: ICAL.Component) {
+    for (const property of component.getAllProperties("rrule")) {
+      const rule = property.getFirstValue();
+      if (!(rule instanceof ICAL.Recur) || !rule.until || rule.until.isDate) continue;
+      if (rule.until.zone !== ICAL.Timezone.utcTimezone) continue;
+      const local = Temporal.Instant.fromEpochMilliseconds(
+        rule.until.toUnixTime() * 1000,
+      ).toZonedDateTimeISO(this.defaultZone);
+      rule.until = new ICAL.Time(
+        {
+          year: local.year,
+          month: local.month,
+          day: local.day,
+          hour: local.hour,
+          minute: local.minute,
+          second: local.second,
+          isDate: false,
+        },
+        ICAL.Timezone.localTimezone,
+      );
+    }
+  }
+}
+
+const PERIOD_SECONDS: Partial<Record<string, number>> = {
+  WEEKLY: 7 * 86_400,
+  DAILY: 86_400,
+  MINUTELY: 60,
+};
+
+/** Whether an occurrence's day is one of the rule's BYMONTHDAYs; null for a rule without them. */
+function monthDaysOf(rule: ICAL.Recur): ((time: Time) => boolean) | null {
+  const days = rule.parts.BYMONTHDAY;
+  if (!days || days.length === 0) return null;
+  return (time) => {
+    const length = ICAL.Time.daysInMonth(time.month, time.year);
+    return days.some((d) => (d > 0 ? d === time.day : length + 1 + d === time.day));
+  };
+}
+
+/** Sorted by start; overlapping and touching intervals become one. */
+function merge(intervals: Interval[]): Interval[] {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: Interval[] = [];
+  for (const interval of sorted) {
+    const last = merged.at(-1);
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ ...interval });
+  }
+  return merged;
+}
