@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { Temporal } from "temporal-polyfill";
 import { expect } from "vitest";
 import { customer, type Salon } from "./salon";
@@ -12,13 +11,14 @@ export interface SeededSeries {
 
 /**
  * A recurring series with an occurrence at each of `starts` (UTC instants),
- * each booked through `POST /bookings` (so calendars, entries, reminders and
- * events are as a real booking leaves them), then tied together as a series
- * in D1: the `series` row and each booking's `series_id`.
- *
- * The ONE place that makes series for the series-change tests: once the
- * series create (`POST /bookings/series`) is merged, this becomes one call
- * to it with the same starts, and no test changes.
+ * made through `POST /bookings/series` exactly as a client makes one: one
+ * request with the first start as `reserved_on`, a rule that yields `starts`
+ * (given, or derived from them: every `starts` at one local time in the
+ * location's zone, a fixed number of days apart) and `on_conflict: reject`.
+ * So the series the change tests act on has what the API gives a series:
+ * an order per occurrence, one confirmation listing every date, events with
+ * `series_uuid`. Refuses (throws) starts no rule yields, rather than seeding
+ * a series the API could not have made.
  */
 export async function seedSeries(
   salon: Salon,
@@ -29,46 +29,59 @@ export async function seedSeries(
     /** Any other service, by uuid (one that needs a resource). */
     serviceId?: string;
     phone?: string;
+    /** The RRULE to send; derived from `starts` when not given. */
     rule?: string;
   },
 ): Promise<SeededSeries> {
-  const bookings: string[] = [];
-  let customerId = "";
-  for (const start of options.starts) {
-    const res = await salon.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: options.serviceId ?? salon[options.service ?? "cut"].uuid,
-        staffer_uuid: salon.staffers[options.staffer ?? 0]?.uuid,
-        reserved_on: start,
-        ...customer(options.phone ?? "+49 151 70000000"),
-      },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    bookings.push(res.body.uuid);
-    customerId = res.body.customer_uuid;
-  }
-  const id = crypto.randomUUID();
-  const now = Date.now();
-  await env.DB.batch([
-    env.DB.prepare(
-      "insert into series (id, workspace_id, location_id, customer_id, rule, count, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 0, ?, ?)",
-    ).bind(
-      id,
-      salon.ws.id,
-      salon.location.uuid,
-      customerId,
-      options.rule ?? `FREQ=WEEKLY;INTERVAL=1;COUNT=${options.starts.length}`,
-      options.starts.length,
-      now,
-      now,
-    ),
-    env.DB.prepare(
-      "update bookings set series_id = ? where id in (select value from json_each(?))",
-    ).bind(id, JSON.stringify(bookings)),
-  ]);
-  return { id, bookings, customerId };
+  const rule = options.rule ?? ruleOf(options.starts, salon.location.timezone);
+  const res = await salon.ws.api("/bookings/series", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: options.serviceId ?? salon[options.service ?? "cut"].uuid,
+      staffer_uuid: salon.staffers[options.staffer ?? 0]?.uuid,
+      reserved_on: options.starts[0],
+      recurrence: { rule },
+      on_conflict: "reject",
+      ...customer(options.phone ?? "+49 151 70000000"),
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const bookings: { uuid: string; start_time: string; customer_uuid: string }[] = res.body.bookings;
+  // The rule made exactly the starts asked for (same instants, same order).
+  expect(bookings.map((b) => Date.parse(b.start_time))).toEqual(
+    options.starts.map((s) => Date.parse(s)),
+  );
+  return {
+    id: res.body.series.uuid,
+    bookings: bookings.map((b) => b.uuid),
+    customerId: res.body.series.customer_uuid,
+  };
+}
+
+/**
+ * The RRULE whose occurrences are `starts` in `zone`: one local time, the
+ * same number of days between each two (WEEKLY when a whole number of weeks,
+ * else DAILY). Throws for starts no rule the API takes can make.
+ */
+export function ruleOf(starts: string[], zone: string): string {
+  const local = starts.map((s) => Temporal.Instant.from(s).toZonedDateTimeISO(zone));
+  const [first] = local;
+  const steps = local
+    .slice(1)
+    .map((l, i) => (local[i] as Temporal.ZonedDateTime).toPlainDate().until(l.toPlainDate()).days);
+  const step = steps[0] ?? 0;
+  const ruled =
+    first !== undefined &&
+    local.length >= 2 &&
+    local.length <= 52 &&
+    step > 0 &&
+    steps.every((d) => d === step) &&
+    local.every((l) => l.toPlainTime().equals(first.toPlainTime()));
+  if (!ruled) throw new Error(`no series rule makes these starts in ${zone}: ${starts.join(", ")}`);
+  return step % 7 === 0
+    ? `FREQ=WEEKLY;INTERVAL=${step / 7};COUNT=${starts.length}`
+    : `FREQ=DAILY;INTERVAL=${step};COUNT=${starts.length}`;
 }
 
 /** Weekly starts from `first` (a UTC instant), `count` of them, at the same UTC time. */

@@ -190,7 +190,7 @@ describe("PUT /series/{uuid}/cancel", () => {
 
   it("refuses a from_booking_uuid that is not in the series (422) and writes nothing", async () => {
     const s = await seedSeries(salon, { starts: weekly("2031-06-03T10:00:00Z", 2) });
-    const other = await seedSeries(salon, { starts: weekly("2031-06-04T10:00:00Z", 1) });
+    const other = await seedSeries(salon, { starts: weekly("2031-06-04T10:00:00Z", 2) });
     const before = await snapshot(s.id, s.bookings);
     const res = await cancel(s.id, { from_booking_uuid: other.bookings[0] });
     expect(res.status).toBe(422);
@@ -279,7 +279,7 @@ describe("PUT /series/{uuid}/reschedule", () => {
 
   it("answers 422 for an occurrence of another series, a start in the past, or outside hours", async () => {
     const s = await seedSeries(salon, { starts: weekly("2031-10-07T09:00:00Z", 2) });
-    const other = await seedSeries(salon, { starts: weekly("2031-10-08T09:00:00Z", 1) });
+    const other = await seedSeries(salon, { starts: weekly("2031-10-08T09:00:00Z", 2) });
     const before = await snapshot(s.id, s.bookings);
     const foreign = await reschedule(s.id, {
       from_booking_uuid: other.bookings[0],
@@ -394,7 +394,7 @@ describe("a series whose service needs a room", () => {
 
 describe("who may change a series", () => {
   it("another workspace's series, or an unknown one, is 404; a publishable key is 403", async () => {
-    const s = await seedSeries(salon, { starts: weekly("2031-12-02T09:00:00Z", 1) });
+    const s = await seedSeries(salon, { starts: weekly("2031-12-02T09:00:00Z", 2) });
     const stranger = await createWorkspace();
     for (const act of [cancel, reschedule]) {
       const body = { from_booking_uuid: s.bookings[0], reserved_on: "2031-12-02T10:00:00Z" };

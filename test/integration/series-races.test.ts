@@ -4,7 +4,7 @@ import { failpoints } from "../../src/lib/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import type { Received } from "../helpers/http";
 import { createSalon, type Salon } from "../helpers/salon";
-import { seedSeries, type SeededSeries } from "../helpers/series";
+import { seedSeries, type SeededSeries, weeklyLocal } from "../helpers/series";
 
 /**
  * Two series changes at once, or a series change racing a change of one of
@@ -26,14 +26,18 @@ const HOUR = 3_600_000;
 const WEEK = 7 * 86_400_000;
 const ROUNDS = 3;
 
-/** Each round on its own three Mondays, three weeks after the last round's. */
+/**
+ * Each round on its own three Mondays at 10:00 local, three weeks after the
+ * last round's (a weekly series keeps its local time across a DST change).
+ */
 let round = 0;
 function nextSeries(): Promise<SeededSeries & { starts: number[] }> {
-  const first = Date.parse("2033-01-03T09:00:00Z") + round * 3 * WEEK;
+  const monday = new Date(Date.parse("2033-01-03T00:00:00Z") + round * 3 * WEEK);
   round += 1;
-  const starts = [0, 1, 2].map((i) => first + i * WEEK);
+  const local = weeklyLocal(monday.toISOString().slice(0, 10), "10:00", 3);
+  const starts = local.map((s) => Date.parse(s));
   return seedSeries(salon, {
-    starts: starts.map((ms) => new Date(ms).toISOString()),
+    starts: local,
     phone: `+49 151 72${String(round).padStart(6, "0")}`,
   }).then((s) => ({ ...s, starts }));
 }
