@@ -29,6 +29,8 @@ export async function seedSeries(
     /** Any other service, by uuid (one that needs a resource). */
     serviceId?: string;
     phone?: string;
+    /** The customer's `customer_browser_language` (a new customer's message language). */
+    language?: string;
     /** The RRULE to send; derived from `starts` when not given. */
     rule?: string;
   },
@@ -44,6 +46,7 @@ export async function seedSeries(
       recurrence: { rule },
       on_conflict: "reject",
       ...customer(options.phone ?? "+49 151 70000000"),
+      ...(options.language ? { customer_browser_language: options.language } : {}),
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);

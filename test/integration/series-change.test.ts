@@ -6,7 +6,7 @@ import { PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { createResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
-import { seedSeries, weekly } from "../helpers/series";
+import { seedSeries, weekly, weeklyLocal } from "../helpers/series";
 
 /**
  * Series changes (cancel and reschedule from one occurrence on) through HTTP:
@@ -135,6 +135,32 @@ describe("PUT /series/{uuid}/cancel", () => {
       },
     });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
+  it("tells the customer every canceled date in one message, in their language", async () => {
+    // Tuesdays at 10:00 Berlin, on both sides of the DST change of 2032-03-28.
+    const s = await seedSeries(salon, {
+      starts: weeklyLocal("2032-03-16", "10:00", 4),
+      phone: "+49 151 70000030",
+      language: "de",
+    });
+    const res = await cancel(s.id, { from_booking_uuid: s.bookings[1] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const told = await salon.ws.api(
+      `/messages?per_page=100&customer_uuid=${s.customerId}&kind=booking-canceled`,
+    );
+    expect(told.status, JSON.stringify(told.body)).toBe(200);
+    expect(told.body.data).toHaveLength(1);
+    const [message] = told.body.data;
+    expect(message).toMatchObject({ locale: "de", channel: "email", booking_uuid: s.bookings[1] });
+    for (const date of [
+      "Dienstag, 23. März 2032",
+      "Dienstag, 30. März 2032",
+      "Dienstag, 6. April 2032",
+    ])
+      expect(message.body).toContain(`${date}, 10:00`);
+    // The first occurrence is not canceled, so not named.
+    expect(message.body).not.toContain("16. März");
   });
 
   it("cancels from one occurrence on; earlier, past, completed and canceled ones stay as they are", async () => {

@@ -62,22 +62,22 @@ export const BUILT_IN_TEXTS: Texts = {
   "booking-canceled": {
     en: {
       subject: "Your booking at {{location_name}} is canceled",
-      body: "Hello {{customer_first_name}},\n\nyour booking at {{location_name}} on {{date}} at {{time}} ({{service_names}}) is canceled.\n\nWe hope to see you another time.",
+      body: "Hello {{customer_first_name}},\n\nyour booking at {{location_name}} is canceled:\n\n{{items}}\n\nWe hope to see you another time.",
       sms: "{{location_name}}: your booking {{date}}, {{time}} is canceled.",
     },
     de: {
       subject: "Ihre Buchung bei {{location_name}} wurde storniert",
-      body: "Hallo {{customer_first_name}},\n\nIhr Termin bei {{location_name}} am {{date}} um {{time}} ({{service_names}}) wurde storniert.\n\nWir freuen uns auf ein anderes Mal.",
+      body: "Hallo {{customer_first_name}},\n\nIhre Buchung bei {{location_name}} wurde storniert:\n\n{{items}}\n\nWir freuen uns auf ein anderes Mal.",
       sms: "{{location_name}}: Ihr Termin {{date}}, {{time}} wurde storniert.",
     },
     fr: {
       subject: "Votre réservation chez {{location_name}} est annulée",
-      body: "Bonjour {{customer_first_name}},\n\nvotre rendez-vous chez {{location_name}} le {{date}} à {{time}} ({{service_names}}) est annulé.\n\nAu plaisir de vous revoir.",
+      body: "Bonjour {{customer_first_name}},\n\nvotre réservation chez {{location_name}} est annulée :\n\n{{items}}\n\nAu plaisir de vous revoir.",
       sms: "{{location_name}} : votre rendez-vous du {{date}}, {{time}} est annulé.",
     },
     es: {
       subject: "Tu reserva en {{location_name}} está cancelada",
-      body: "Hola {{customer_first_name}}:\n\ntu cita en {{location_name}} el {{date}} a las {{time}} ({{service_names}}) está cancelada.\n\nEsperamos verte en otra ocasión.",
+      body: "Hola {{customer_first_name}}:\n\ntu reserva en {{location_name}} está cancelada:\n\n{{items}}\n\nEsperamos verte en otra ocasión.",
       sms: "{{location_name}}: tu cita del {{date}}, {{time}} está cancelada.",
     },
   },

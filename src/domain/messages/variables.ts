@@ -10,7 +10,7 @@ export const VARIABLES = {
   location_address: "The location's address (empty while locations have none)",
   date: "The local date of the (first) booking, with its weekday, in the location's time zone",
   time: "The local start time of the (first) booking, in the location's time zone",
-  items: "One line per booking of a cart: date, time, services and staffer",
+  items: "One line per booking of a cart or of a series change: date, time, services and staffer",
   total: "The order's total with its currency",
   manage_url: "A link where the customer sees, moves or cancels the booking (empty if none)",
   ical_url: "A link to the booking as a calendar file (.ics)",

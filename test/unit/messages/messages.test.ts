@@ -79,6 +79,21 @@ describe("built-in texts", () => {
   });
 });
 
+describe("a summary of several bookings (a series change, a cart)", () => {
+  // Three Saturdays at 10:00 Berlin, the last after the DST change.
+  const three = ["2026-03-14T09:00:00Z", "2026-03-21T09:00:00Z", "2026-03-28T09:00:00Z"].map(
+    (iso, i) => ({ ...booking, id: `b${i}`, startAt: Date.parse(iso) }),
+  );
+  for (const kind of ["booking-confirmation", "booking-rescheduled", "booking-canceled"] as const)
+    for (const locale of BUILT_IN_LOCALES)
+      it(`${kind} in ${locale} names every date in its e-mail`, () => {
+        const c = ctx({ customer: { ...ctx().customer, locale } });
+        const text = writeMessage(kind, "email", c, three);
+        for (const b of three)
+          expect(text.body, text.body).toContain(localDate(b.startAt, "Europe/Berlin", locale));
+      });
+});
+
 describe("locale fallback", () => {
   it("goes de-AT → de → workspace → en", () => {
     expect(localeChain("de-AT", "fr")).toEqual(["de-AT", "de", "fr", "en"]);
