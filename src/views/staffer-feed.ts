@@ -1,5 +1,6 @@
 import ical, { ICalEventStatus, ICalEventTransparency } from "ical-generator";
 import type { FeedContent } from "../db/queries/calendar-feeds";
+import { icsText } from "./ics";
 
 /** iCalendar keeps whole seconds: the stamps are cut to them so an unchanged feed is the same bytes. */
 const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
@@ -54,8 +55,5 @@ export function renderStafferFeed(feed: FeedContent): string {
       transparency: ICalEventTransparency.OPAQUE,
     });
   }
-  // RFC 5545 §3.1: every content line ends with CRLF, the last one too; ical-generator leaves
-  // it off after END:VCALENDAR (a strict reader then sees an unterminated line).
-  const text = calendar.toString();
-  return text.endsWith("\r\n") ? text : `${text}\r\n`;
+  return icsText(calendar);
 }

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { prop, strictIcs } from "../helpers/ics";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -17,10 +18,10 @@ beforeAll(async () => {
 const put = (path: string, body: unknown) => salon.ws.api(path, { method: "PUT", body });
 
 let day = 0;
-/** Each test books on its own day in 2030 so tests never share calendar time. */
+/** Each test books on its own weekday in 2030 so tests never share calendar time. */
+const DAYS = ["2030-05-01", "2030-05-02", "2030-05-03", "2030-05-06", "2030-05-07", "2030-05-08"];
 async function book() {
-  day += 1;
-  const date = `2030-05-0${day}`;
+  const date = DAYS[day++] ?? "";
   const res = await salon.ws.api("/bookings", {
     method: "POST",
     body: {
@@ -47,6 +48,8 @@ async function download(link: string): Promise<Exported> {
   const res = await exports.default.fetch(new Request(link));
   const text = await res.text();
   expect(res.status, text).toBe(200);
+  // Every download read by the letter of RFC 5545 too (throws on any breach).
+  strictIcs(text);
   const calendar = new ICAL.Component(ICAL.parse(text));
   const events = calendar.getAllSubcomponents("vevent");
   const [event, ...more] = events;
@@ -90,6 +93,24 @@ async function expectFollows(exported: Exported, uuid: string) {
 }
 
 describe("the booking's .ics", () => {
+  it("is RFC 5545 text to the letter (the strict reader): CRLF after every line, END:VCALENDAR's too", async () => {
+    const b = await book();
+    // TEXT that must be escaped and folded: commas, semicolons, a backslash, a newline, 200 octets.
+    const notes = `Bring: towel, shampoo; \\ no dye\nsecond line ${"ä".repeat(80)}`;
+    const noted = await salon.ws.api(`/bookings/${b.uuid}/public_notes`, {
+      method: "POST",
+      body: { value: notes },
+    });
+    expect(noted.status, JSON.stringify(noted.body)).toBe(200);
+    const { text } = await download(b.link);
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    const calendar = strictIcs(text);
+    const events = calendar.children.filter((c) => c.name === "VEVENT");
+    expect(events).toHaveLength(1);
+    expect(prop(events[0] ?? calendar, "UID")).toBe(b.uuid);
+    expect(prop(events[0] ?? calendar, "DESCRIPTION")).toBe(noted.body.public_notes);
+  });
+
   it("a reschedule raises SEQUENCE and moves DTSTART; DTSTAMP and LAST-MODIFIED are the change; UID stays", async () => {
     const b = await book();
     const first = await download(b.link);

@@ -8,6 +8,7 @@ import { constantTimeEqual } from "../../../lib/api-keys";
 import { notFound } from "../../../lib/errors";
 import { headerRef } from "../../../lib/openapi-headers";
 import { errorCodes, queryErrors, rateLimitError } from "../../../lib/responses";
+import { icsText } from "../../../views/ics";
 import { BookingPath } from "./schema";
 
 export const route = defineRoute({
@@ -62,7 +63,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     // Times stay in UTC: calendar apps show them in the viewer's zone without a VTIMEZONE block.
     status: booking.isCanceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   });
-  return c.body(calendar.toString(), 200, {
+  return c.body(icsText(calendar), 200, {
     "content-type": "text/calendar; charset=utf-8",
     "content-disposition": `attachment; filename="booking-${booking.id}.ics"`,
   });
