@@ -41,6 +41,7 @@ const OPEN = new Set([
   "GET public:/manage/{token}/time-slots",
   "POST public:/manage/{token}/cancel",
   "POST public:/manage/{token}/reschedule",
+  "GET public:/feeds/{feed_file}",
 ]);
 
 /** Parameter names differ between spellings of one path; the scope compares shapes. */
