@@ -112,10 +112,17 @@ describe("what tools need from both documents", () => {
       "POST /manage/{token}/cancel",
       "POST /manage/{token}/reschedule",
     ];
+    // A staffer's calendar feed: its secret URL is the credential.
+    const feed = "GET /feeds/{feed_file}";
     expect(await open(PUBLIC)).toEqual(
-      expect.arrayContaining(["GET /openapi.json", "GET /bookings/{booking_uuid}/ical", ...manage]),
+      expect.arrayContaining([
+        "GET /openapi.json",
+        "GET /bookings/{booking_uuid}/ical",
+        ...manage,
+        feed,
+      ]),
     );
-    expect(await open(PUBLIC)).toHaveLength(6);
+    expect(await open(PUBLIC)).toHaveLength(7);
     expect(await open(ADMIN)).toEqual(["GET /openapi.json"]);
   });
 });

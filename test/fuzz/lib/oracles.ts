@@ -37,8 +37,9 @@ export function errorBodyProblems(
     else if (expected !== status)
       problems.push(`code ${body.code} belongs to ${expected}, sent with ${status}`);
   }
-  // A taken slot's 409 may offer other starts (at most 5), and nothing else may.
-  const allowed = body.code === "slot_unavailable" ? ["alternatives"] : [];
+  // A taken slot's 409 may offer other starts (at most 5), a series' 409 its occurrences that
+  // cannot be booked or moved (at most 52), and nothing else may.
+  const allowed = body.code === "slot_unavailable" ? ["alternatives", "conflicts"] : [];
   const extra = Object.keys(body).filter((k) => !ERROR_KEYS.has(k) && !allowed.includes(k));
   if (extra.length) problems.push(`unexpected keys ${extra.join(", ")}`);
   if (body.alternatives !== undefined) {
@@ -56,6 +57,26 @@ export function errorBodyProblems(
       )
     )
       problems.push("alternatives is not a list of at most 5 { start, staffer_uuid }");
+  }
+  if (body.conflicts !== undefined) {
+    const conflicts = body.conflicts;
+    if (
+      !Array.isArray(conflicts) ||
+      conflicts.length > 52 ||
+      !conflicts.every((c) => {
+        const conflict = c as Record<string, unknown>;
+        return (
+          typeof c === "object" &&
+          c !== null &&
+          typeof conflict.start === "string" &&
+          !Number.isNaN(Date.parse(conflict.start)) &&
+          (conflict.reason === "slot_unavailable" || conflict.reason === "outside_working_hours") &&
+          Array.isArray(conflict.alternatives) &&
+          conflict.alternatives.length <= 5
+        );
+      })
+    )
+      problems.push("conflicts is not a list of at most 52 { start, reason, alternatives }");
   }
   if (body.errors !== undefined) {
     if (typeof body.errors !== "object" || body.errors === null || Array.isArray(body.errors))
