@@ -264,3 +264,19 @@ describe("the count's plan", () => {
     expect(details.filter((d) => /SCAN messages\b/.test(d) && !d.includes("INDEX"))).toEqual([]);
   });
 });
+
+describe("what the documents say", () => {
+  it("the customer change routes and the message's error document the booking's daily bound", async () => {
+    const doc = await send(`${PUBLIC}/openapi.json`);
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths as Record<string, Record<string, { description?: string }>>;
+    const described = [
+      paths["/bookings/{booking_uuid}/reschedule"]?.put,
+      paths["/bookings/{booking_uuid}/status/cancel"]?.put,
+      paths["/manage/{token}/reschedule"]?.post,
+      paths["/manage/{token}/cancel"]?.post,
+    ].map((op) => op?.description?.includes("booking_quota") ?? false);
+    expect(described).toEqual([true, true, true, true]);
+    expect(JSON.stringify(doc.body.components.schemas.Message)).toContain("booking_quota");
+  });
+});
