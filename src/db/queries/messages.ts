@@ -5,7 +5,6 @@ import {
   eq,
   getTableColumns,
   gt,
-  inArray,
   isNotNull,
   ne,
   type SQL,
@@ -108,11 +107,7 @@ function visitorFull(scope: Scope, row: NewMessage, bound: CustomerBounds["visit
  * `+workspace_id`, which no index may serve (EXPLAIN QUERY PLAN, test
  * `message-booking-quota`).
  */
-function bookingFull(
-  scope: Scope,
-  row: NewMessage,
-  bound: CustomerBounds["booking"],
-): SQL | null {
+function bookingFull(scope: Scope, row: NewMessage, bound: CustomerBounds["booking"]): SQL | null {
   if (!bound || !row.bookingId || !bound.kinds.includes(row.kind)) return null;
   const used = scope.db
     .select({ n: count() })
@@ -122,7 +117,7 @@ function bookingFull(
         sql`+${messages.workspaceId} = ${scope.workspaceId}`,
         eq(messages.bookingId, row.bookingId),
         eq(messages.channel, row.channel),
-        inArray(messages.kind, [...bound.kinds]),
+        idIn(messages.kind, bound.kinds),
         isNotNull(messages.visitor),
         gt(messages.createdAt, row.createdAt - bound.windowMs),
         ne(messages.status, "skipped"),
