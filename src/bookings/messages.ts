@@ -2,10 +2,10 @@ import type { BookingView } from "../db/queries/bookings";
 import {
   cancelScheduledReminders,
   type ChangeMessagesContext,
+  type CustomerBounds,
   insertMessages,
   moveReminder,
   type NewMessage,
-  type VisitorBound,
 } from "../db/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
@@ -20,7 +20,12 @@ import {
   writeMessage,
 } from "../domain/messages";
 import { normaliseLocale } from "../domain/messages/locale";
-import { PUBLIC_MESSAGES, VISITOR_QUOTA } from "../domain/public-visit";
+import {
+  BOOKING_MESSAGES,
+  BOOKING_QUOTA,
+  PUBLIC_MESSAGES,
+  VISITOR_QUOTA,
+} from "../domain/public-visit";
 import { icalLink, type RenderContext } from "../views/booking";
 import type { MessageEffects } from "./change-value";
 
@@ -39,17 +44,24 @@ export interface MessageDeps {
   messageVisitor?: string | undefined;
 }
 
-/** The daily bound on a visitor's messages, as the write's batch decides it. */
-const VISITOR_BOUND: VisitorBound = {
-  perVisitor: PUBLIC_MESSAGES.perVisitor,
-  windowMs: PUBLIC_MESSAGES.windowSeconds * 1000,
-  error: VISITOR_QUOTA,
-  counts: (row) => row.kind !== "booking-reminder",
+/** The daily bounds on a customer's messages (per visitor, per booking), as the write's batch decides them. */
+const CUSTOMER_BOUNDS: CustomerBounds = {
+  visitor: {
+    perVisitor: PUBLIC_MESSAGES.perVisitor,
+    windowMs: PUBLIC_MESSAGES.windowSeconds * 1000,
+    error: VISITOR_QUOTA,
+  },
+  booking: {
+    perBooking: BOOKING_MESSAGES.perBooking,
+    windowMs: BOOKING_MESSAGES.windowSeconds * 1000,
+    error: BOOKING_QUOTA,
+    kinds: BOOKING_MESSAGES.kinds,
+  },
 };
 
-/** A write's message rows, bounded per visitor when a customer's write caused them. */
+/** A write's message rows, bounded per visitor and per booking when a customer's write caused them. */
 const insertBounded = (deps: MessageDeps, rows: NewMessage[]) =>
-  insertMessages(deps.scope, rows, deps.messageVisitor ? VISITOR_BOUND : undefined);
+  insertMessages(deps.scope, rows, deps.messageVisitor ? CUSTOMER_BOUNDS : undefined);
 
 /** A booking as its messages tell it, from its view and its staff's first names. */
 export function messageBooking(

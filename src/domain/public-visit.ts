@@ -41,6 +41,26 @@ export const PUBLIC_MESSAGES = {
 /** The `error` of a message the visitor's daily bound skipped. */
 export const VISITOR_QUOTA = "visitor_quota";
 
+/**
+ * What one booking's customer is told of the changes customers make to it
+ * (publishable key or manage link, from any address): the booking-rescheduled
+ * messages of the last `windowSeconds` caused by a customer count, per channel;
+ * past `perBooking` they are written `skipped` with the error `BOOKING_QUOTA`
+ * (the move itself succeeds). A per-address bound is no bound for a stranger
+ * who rotates addresses; this one does not depend on the mover. Not bounded:
+ * staff's messages (nor do they count), the confirmation (once per booking),
+ * the cancel (once per booking, and what a customer must hear whoever moved
+ * the booking before), reminders (moved, never added, by a change).
+ */
+export const BOOKING_MESSAGES = {
+  perBooking: 5,
+  windowSeconds: 86_400,
+  kinds: ["booking-rescheduled"],
+} as const;
+
+/** The `error` of a message the booking's daily bound skipped. */
+export const BOOKING_QUOTA = "booking_quota";
+
 /** The services' count over all items, reported on the item whose services go past it. */
 export function visitShapeProblems(
   items: readonly { services: readonly unknown[] }[],

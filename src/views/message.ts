@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { MessageRow } from "../db/queries/messages";
 import { CHANNELS, STATUSES } from "../domain/messages";
-import { PUBLIC_MESSAGES, VISITOR_QUOTA } from "../domain/public-visit";
+import {
+  BOOKING_MESSAGES,
+  BOOKING_QUOTA,
+  PUBLIC_MESSAGES,
+  VISITOR_QUOTA,
+} from "../domain/public-visit";
 import { toIso } from "../lib/clock";
 
 export const MessageSchema = z
@@ -26,7 +31,7 @@ export const MessageSchema = z
       .string()
       .nullable()
       .openapi({
-        description: `Why it failed, or \`${VISITOR_QUOTA}\` when it was skipped because the visitor whose write caused it (publishable key or manage link, by client address) had already caused ${PUBLIC_MESSAGES.perVisitor} messages in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours`,
+        description: `Why it failed, or \`${VISITOR_QUOTA}\` when it was skipped because the visitor whose write caused it (publishable key or manage link, by client address) had already caused ${PUBLIC_MESSAGES.perVisitor} messages in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours, or \`${BOOKING_QUOTA}\` when it is a booking-rescheduled message of a customer's move (from any address) and customers' moves of that booking had already been told ${BOOKING_MESSAGES.perBooking} times on its channel in ${BOOKING_MESSAGES.windowSeconds / 3600} hours`,
       }),
   })
   .openapi("Message");

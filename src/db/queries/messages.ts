@@ -5,6 +5,7 @@ import {
   eq,
   getTableColumns,
   gt,
+  isNotNull,
   ne,
   type SQL,
   type SQLWrapper,
@@ -29,46 +30,57 @@ import { listPage } from "./list";
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
 
-/** A visitor's daily bound on the messages their writes cause (publishable key, manage link). */
-export interface VisitorBound {
-  /** At most this many counted messages of the visitor in the window ... */
-  perVisitor: number;
-  windowMs: number;
-  /** ... and those past it are written `skipped` with this `error`. */
-  error: string;
-  /** Whether a row counts (and is bounded): reminders do not. */
-  counts: (row: NewMessage) => boolean;
+/**
+ * The daily bounds on the messages a customer's write causes (publishable
+ * key, manage link): the visitor's (client address) on everything but
+ * reminders, and the booking's on the kinds it names (per channel, counting
+ * only customer-caused messages, whoever the visitor).
+ */
+export interface CustomerBounds {
+  visitor: {
+    /** At most this many of the visitor's messages (reminders aside) in the window ... */
+    perVisitor: number;
+    windowMs: number;
+    /** ... and those past it are written `skipped` with this `error`. */
+    error: string;
+  };
+  booking?: {
+    /** At most this many customer-caused messages of `kinds` per booking and channel in the window ... */
+    perBooking: number;
+    windowMs: number;
+    /** ... and those past it are written `skipped` with this `error`. */
+    error: string;
+    kinds: readonly string[];
+  };
 }
 
 /**
  * New messages, in as few statements as D1 allows (one JSON insert for a
- * cart's worth). A visitor's messages that count for `bound` are each one
- * `INSERT … SELECT` whose status is decided in the batch by counting the
- * visitor's messages of the window at that moment (D1 runs one batch at a
- * time, so writes fired at once never pass the bound together).
+ * cart's worth). A customer's messages (`visitor` set) other than reminders
+ * are each one `INSERT … SELECT` whose status is decided in the batch by
+ * counting, at that moment, the visitor's messages of the window and (for the
+ * kinds `bounds.booking` names) the booking's customer-caused ones on the same
+ * channel. D1 runs one batch at a time, so writes fired at once never pass a
+ * bound together, and the counts cost no round trip of their own.
  */
 export function insertMessages(
   scope: Scope,
   rows: NewMessage[],
-  bound?: VisitorBound,
+  bounds?: CustomerBounds,
 ): Statement[] {
-  const bounded = bound ? rows.filter((r) => r.visitor && bound.counts(r)) : [];
+  const bounded = bounds ? rows.filter((r) => r.visitor && r.kind !== "booking-reminder") : [];
   return [
     ...insertRows(
       scope.db,
       messages,
       rows.filter((r) => !bounded.includes(r)),
     ),
-    ...(bound ? bounded.map((row) => boundedInsert(scope, row, bound)) : []),
+    ...(bounds ? bounded.map((row) => boundedInsert(scope, row, bounds)) : []),
   ];
 }
 
-/**
- * One message of a visitor, `skipped` with the bound's error when the
- * visitor's counted messages of the window (those not skipped) already reach
- * it; one parameter per column, so it stays under D1's 100.
- */
-function boundedInsert(scope: Scope, row: NewMessage, bound: VisitorBound): Statement {
+/** Whether the visitor's counted messages of the window (those not skipped) reach the bound. */
+function visitorFull(scope: Scope, row: NewMessage, bound: CustomerBounds["visitor"]): SQL {
   const used = scope.db
     .select({ n: count() })
     .from(messages)
@@ -82,15 +94,60 @@ function boundedInsert(scope: Scope, row: NewMessage, bound: VisitorBound): Stat
         ne(messages.status, "skipped"),
       ),
     );
-  const full = sql`(${used}) >= ${bound.perVisitor}`;
+  return sql`(${used}) >= ${bound.perVisitor}`;
+}
+
+/**
+ * Whether the booking's customer-caused messages of the row's kinds on the
+ * row's channel in the window (those not skipped) reach the bound; null when
+ * the bound does not apply to the row. It must read one booking's messages
+ * through `messages_booking_idx`: without statistics SQLite prefers
+ * `messages_workspace_created_idx` (workspace and a range of `created_at`,
+ * every message of the workspace's day), so the workspace's term is written
+ * `+workspace_id`, which no index may serve (EXPLAIN QUERY PLAN, test
+ * `message-booking-quota`).
+ */
+function bookingFull(scope: Scope, row: NewMessage, bound: CustomerBounds["booking"]): SQL | null {
+  if (!bound || !row.bookingId || !bound.kinds.includes(row.kind)) return null;
+  const used = scope.db
+    .select({ n: count() })
+    .from(messages)
+    .where(
+      and(
+        sql`+${messages.workspaceId} = ${scope.workspaceId}`,
+        eq(messages.bookingId, row.bookingId),
+        eq(messages.channel, row.channel),
+        idIn(messages.kind, bound.kinds),
+        isNotNull(messages.visitor),
+        gt(messages.createdAt, row.createdAt - bound.windowMs),
+        ne(messages.status, "skipped"),
+      ),
+    );
+  return sql`(${used}) >= ${bound.perBooking}`;
+}
+
+/**
+ * One message of a customer, `skipped` with the first full bound's error
+ * (the visitor's, then the booking's); one parameter per column besides the
+ * counts', so it stays under D1's 100.
+ */
+function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): Statement {
+  const full: [SQL, string][] = [[visitorFull(scope, row, bounds.visitor), bounds.visitor.error]];
+  const booking = bookingFull(scope, row, bounds.booking);
+  if (booking && bounds.booking) full.push([booking, bounds.booking.error]);
+  const decided = (then: (error: string) => SQL, otherwise: unknown) =>
+    sql`case ${sql.join(
+      full.map(([when, error]) => sql`when ${when} then ${then(error)}`),
+      sql` `,
+    )} else ${otherwise} end`;
   const cells = Object.entries(getTableColumns(messages)).map(([key, column]) => {
     const given = (row as Record<string, unknown>)[key];
     const value = given === undefined ? (column.default ?? null) : given;
     const driver = value === null ? null : (column.mapToDriverValue(value) as unknown);
     if (key === "status" && row.status === "scheduled")
-      return sql`case when ${full} then 'skipped' else ${driver} end`;
+      return decided(() => sql`'skipped'`, driver);
     if (key === "error" && row.status === "scheduled")
-      return sql`case when ${full} then ${bound.error} else ${driver} end`;
+      return decided((error) => sql`${error}`, driver);
     return sql`${driver}`;
   });
   return scope.db.insert(messages).select(sql`select ${sql.join(cells, sql`, `)}`);

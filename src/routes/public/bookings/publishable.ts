@@ -1,4 +1,6 @@
 import {
+  BOOKING_MESSAGES,
+  BOOKING_QUOTA,
   PUBLIC_BOOKINGS,
   PUBLIC_MESSAGES,
   PUBLIC_VISIT,
@@ -13,4 +15,6 @@ export const PUBLISHABLE_BOOKINGS =
   `The messages one visitor's writes cause (confirmations, reschedules, cancels; each channel one) past ${PUBLIC_MESSAGES.perVisitor} in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours are written \`skipped\` with error \`${VISITOR_QUOTA}\`; the write itself succeeds.`;
 
 /** What bounds the messages of a customer's change (publishable key or manage link), for the OpenAPI descriptions. */
-export const CUSTOMER_CHANGE_MESSAGES = `A customer's change (publishable key or manage link) tells the customer, but its messages count against the visitor's daily bound (by client address): past ${PUBLIC_MESSAGES.perVisitor} in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours they are written \`skipped\` with error \`${VISITOR_QUOTA}\`, and the change itself succeeds.`;
+export const CUSTOMER_CHANGE_MESSAGES =
+  `A customer's change (publishable key or manage link) tells the customer, but its messages count against the visitor's daily bound (by client address): past ${PUBLIC_MESSAGES.perVisitor} in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours they are written \`skipped\` with error \`${VISITOR_QUOTA}\`, and the change itself succeeds. ` +
+  `Whoever moves it and from wherever, customers' moves of one booking tell its customer at most ${BOOKING_MESSAGES.perBooking} times in ${BOOKING_MESSAGES.windowSeconds / 3600} hours on each channel: past that the booking-rescheduled message is written \`skipped\` with error \`${BOOKING_QUOTA}\` and the move itself succeeds. A cancel (once per booking) is not bounded per booking. Staff changes are bounded by neither and do not count.`;
