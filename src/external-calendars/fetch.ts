@@ -3,9 +3,7 @@ import { webhookUrlProblem } from "../domain/webhooks/url";
 import { ApiError } from "../lib/errors";
 
 /** What fetching an external calendar gave: its text, or "unchanged since this ETag". */
-export type Fetched =
-  | { changed: true; text: string; etag: string | null }
-  | { changed: false };
+export type Fetched = { changed: true; text: string; etag: string | null } | { changed: false };
 
 export interface FetchOptions {
   /** The ETag of the last text read: a 304 answer keeps the busy time. */

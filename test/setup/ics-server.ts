@@ -33,9 +33,10 @@ export default async function setup(project: TestProject) {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (req.method === "PUT" && url.pathname.startsWith("/_set/")) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      served.set(url.pathname.slice("/_set".length), JSON.parse(Buffer.concat(chunks).toString()));
+      req.setEncoding("utf8");
+      let text = "";
+      for await (const chunk of req) text += String(chunk);
+      served.set(url.pathname.slice("/_set".length), JSON.parse(text) as Served);
       seen.delete(url.pathname.slice("/_set".length));
       res.writeHead(204).end();
       return;
@@ -64,7 +65,7 @@ export default async function setup(project: TestProject) {
     if (s.etag) headers.etag = s.etag;
     if (s.streamBytes) {
       res.writeHead(s.status ?? 200, headers);
-      const chunk = Buffer.alloc(64 * 1024, "X");
+      const chunk = new TextEncoder().encode("X".repeat(64 * 1024));
       for (let sent = 0; sent < s.streamBytes && !res.destroyed; sent += chunk.length) {
         if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
       }

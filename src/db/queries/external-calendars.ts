@@ -1,6 +1,12 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
-import { calendarEntries, externalCalendars, locations, stafferLocations, staffers } from "../schema";
+import {
+  calendarEntries,
+  externalCalendars,
+  locations,
+  stafferLocations,
+  staffers,
+} from "../schema";
 import type { ExternalCalendarRow } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import { listPage } from "./list";
@@ -204,7 +210,10 @@ export async function deleteExternalCalendar(
           eq(calendarEntries.stafferId, stafferId),
         ),
       ),
-    db.delete(externalCalendars).where(ofStaffer(scope, stafferId, id)).returning(),
+    db
+      .delete(externalCalendars)
+      .where(ofStaffer(scope, stafferId, id))
+      .returning(),
   ]);
   return deleted[0];
 }

@@ -14,15 +14,12 @@ export const ExternalCalendarPath = z.object({
 
 export const CreateExternalCalendarBody = z
   .object({
-    url: z
-      .string()
-      .max(MAX_URL, `At most ${MAX_URL} characters.`)
-      .openapi({
-        description:
-          "An iCalendar (.ics) URL, http or https (webcal:// is https://). Private, loopback and link-local addresses are refused, also as a redirect's target.",
-        example: "https://calendar.example.com/private-3f1c/basic.ics",
-        maxLength: MAX_URL,
-      }),
+    url: z.string().max(MAX_URL, `At most ${MAX_URL} characters.`).openapi({
+      description:
+        "An iCalendar (.ics) URL, http or https (webcal:// is https://). Private, loopback and link-local addresses are refused, also as a redirect's target.",
+      example: "https://calendar.example.com/private-3f1c/basic.ics",
+      maxLength: MAX_URL,
+    }),
     name: z
       .string()
       .trim()
