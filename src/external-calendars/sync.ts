@@ -16,6 +16,7 @@ import { busyFromIcs, IcsError } from "../domain/external-calendars";
 import type { Env } from "../env";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { fetchCalendar } from "./fetch";
+import { startRefresh, stopRefresh } from "./refresh";
 
 export interface SyncDeps {
   scope: Scope;
@@ -97,6 +98,7 @@ export async function addExternalCalendar(
       1,
       busy,
     );
+    await startRefresh(env, row.id);
     return { row, conflicts };
   } catch (error) {
     await deleteExternalCalendar(scope, stafferId, row.id);
@@ -178,4 +180,5 @@ export async function removeExternalCalendar(
   const removed = await deleteExternalCalendar(scope, stafferId, id);
   if (!removed) throw notFound("External calendar");
   await removeExternalBusy(env, { workspaceId: scope.workspaceId, stafferId }, id);
+  await stopRefresh(env, id);
 }

@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
@@ -403,5 +403,47 @@ describe("the audit and the rebuild of a calendar cover external busy time", () 
     expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
     expect((await book(utc(day, 10))).status).toBe(409);
     await expectInSync(salon.ws.id, [staffer]);
+  });
+});
+
+describe("the refresh alarm", () => {
+  it("refetches every 15 minutes on its own, and stops once the calendar is removed", async () => {
+    const day = nextDay();
+    const p = freshPath();
+    const url = await serve(p, {
+      body: ics([{ uid: "a", start: utc(day, 10), end: utc(day, 11) }]),
+      etag: '"1"',
+    });
+    const before = Date.now();
+    const added = await add({ url });
+    const clock = env.CALENDAR_SYNCS.getByName(added.body.uuid);
+    const alarmAt = await runInDurableObject(clock, (_i, state) => state.storage.getAlarm());
+    expect(alarmAt).toBeGreaterThanOrEqual(before + 15 * 60_000);
+    expect(alarmAt).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
+
+    await serve(p, {
+      body: ics([{ uid: "b", start: utc(day, 13), end: utc(day, 14) }]),
+      etag: '"2"',
+    });
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    expect(await objectExternal(added.body.uuid)).toEqual([
+      { starts_at: utc(day, 13), ends_at: utc(day, 14) },
+    ]);
+    expect(await externalEntries(added.body.uuid)).toEqual([
+      { starts_at: utc(day, 13), ends_at: utc(day, 14) },
+    ]);
+    expect((await seen(p)).map((s) => s.ifNoneMatch)).toEqual(['"1"']);
+    // Re-armed for the next round; a 304 round keeps the time.
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    expect((await seen(p)).map((s) => s.ifNoneMatch)).toEqual(['"1"', '"2"']);
+    expect(await objectExternal(added.body.uuid)).toHaveLength(1);
+    // A failing fetch keeps the time and the clock.
+    await serve(p, { status: 503 });
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    expect(await objectExternal(added.body.uuid)).toHaveLength(1);
+    await expectInSync(salon.ws.id, [staffer]);
+
+    expect((await remove(added.body.uuid)).status).toBe(204);
+    expect(await runDurableObjectAlarm(clock)).toBe(false);
   });
 });
