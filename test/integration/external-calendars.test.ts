@@ -254,8 +254,7 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
     expect((await sync(mine.body.uuid, staffer, () => other.api)).status).toBe(404);
     expect((await remove(mine.body.uuid, staffer, () => other.api)).status).toBe(404);
     const listed = await other.api(`/staffers/${staffer}/external-calendars`);
-    expect(listed.status).toBe(200);
-    expect(listed.body.data).toEqual([]);
+    expect(listed.status).toBe(404);
     expect((await sync(mine.body.uuid)).status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import {
   calendarEntries,
@@ -9,7 +9,6 @@ import {
 } from "../schema";
 import type { ExternalCalendarRow } from "../schema";
 import { type Scope, whereIn } from "../scope";
-import { listPage } from "./list";
 
 /** Busy intervals as the sync hands them to D1 and the calendar object: `[start, end]` epoch ms. */
 export type BusyPairs = readonly (readonly [number, number])[];
@@ -77,14 +76,28 @@ export async function externalCalendarById(
   return found;
 }
 
-export function listExternalCalendars(scope: Scope, stafferId: string, page: PageRequest) {
-  return listPage(
-    scope.db,
-    externalCalendars,
-    whereIn(scope, externalCalendars, eq(externalCalendars.stafferId, stafferId)),
-    [asc(externalCalendars.createdAt), asc(externalCalendars.id)],
-    page,
-  );
+/**
+ * A page of the staffer's external calendars and their total, with whether
+ * the workspace has the staffer, in one round trip.
+ */
+export async function listExternalCalendars(scope: Scope, stafferId: string, page: PageRequest) {
+  const { db } = scope;
+  const where = whereIn(scope, externalCalendars, eq(externalCalendars.stafferId, stafferId));
+  const [found, totals, rows] = await db.batch([
+    db
+      .select({ id: staffers.id })
+      .from(staffers)
+      .where(whereIn(scope, staffers, eq(staffers.id, stafferId))),
+    db.select({ total: count() }).from(externalCalendars).where(where),
+    db
+      .select()
+      .from(externalCalendars)
+      .where(where)
+      .orderBy(asc(externalCalendars.createdAt), asc(externalCalendars.id))
+      .limit(page.perPage)
+      .offset(page.offset),
+  ]);
+  return { found: found.length > 0, rows, total: totals[0]?.total ?? 0 };
 }
 
 /**
