@@ -2,9 +2,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
+import { fetchCalendar } from "../../src/external-calendars/fetch";
 import { adminDirect } from "../helpers/direct";
 import { audit, expectInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";
+import { d1RoundTrips } from "../helpers/http";
 import { ics, seen, serve } from "../helpers/ics-server";
 import { createPublishableKey } from "../helpers/keys";
 import { createSalon, customer, type Salon } from "../helpers/salon";
@@ -67,6 +69,8 @@ const starts = async (day: number): Promise<string[]> => {
     `/locations/${salon.location.uuid}/time-slots?service_uuid=${salon.cut.uuid}&range_start=${date}&range_end=${date}`,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // External busy time is read in slot search's one batch: still one D1 round trip.
+  expect(d1RoundTrips(res.headers)).toBe(1);
   return (res.body.dates[0]?.slots ?? []).map((s: { start: string }) => s.start);
 };
 /** The Berlin wall-clock HH:MM of an instant (the time-slot search answers in the location's zone). */
@@ -216,6 +220,14 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
       () => serve(freshPath(), { body: ics([]), delayMs: 4_000 }),
       "calendar_unreachable",
     ],
+    [
+      "redirects in a loop",
+      async () => {
+        const p = freshPath();
+        return serve(p, { status: 302, headers: { location: p } });
+      },
+      "calendar_unreachable",
+    ],
     ["not iCalendar", () => serve(freshPath(), { body: "<html>hello</html>" }), "calendar_invalid"],
     [
       "more than 2 MB, streamed without a length",
@@ -229,6 +241,28 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
     expect(res.body).toMatchObject({ code, message: expect.any(String) });
     expect(await rows("external_calendars")).toBe(calendars);
     expect(await rows("calendar_entries")).toBe(entries);
+  });
+
+  it("follows a redirect to the calendar", async () => {
+    const target = await serve(freshPath(), { body: ics([]) });
+    const url = await serve(freshPath(), {
+      status: 301,
+      headers: { location: new URL(target).pathname },
+    });
+    const res = await add({ url });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ url, busy_count: 0 });
+  });
+
+  it("judges every redirect's target by the URL guard (where private addresses are not allowed)", async () => {
+    // The first URL passed the route's guard; the redirect would lead into a private network.
+    const url = await serve(freshPath(), {
+      status: 302,
+      headers: { location: "http://10.0.0.7/calendar.ics" },
+    });
+    const refused = fetchCalendar(url, { etag: null, timeoutMs: 1_500, allowPrivate: false });
+    await expect(refused).rejects.toMatchObject({ code: "calendar_unreachable" });
+    await expect(refused).rejects.toThrow(/redirects to an address that is not allowed/);
   });
 
   it("applies the URL guard: http(s) only, no credentials", async () => {
