@@ -29,8 +29,23 @@ export interface Synced {
   conflicts: string[];
 }
 
-/** What adding a calendar can be wrong about (422): a staffer who works at no location has no zone. */
+/**
+ * External calendars one staffer may have: each may bring 5,000 busy intervals into the
+ * staffer's calendar object and is fetched every 15 minutes.
+ */
+export const MAX_EXTERNAL_CALENDARS = 10;
+
+/**
+ * What adding a calendar can be wrong about (422): a staffer who works at no location has no
+ * zone; a staffer with the most calendars has no room for another.
+ */
 export type ExternalCalendarSubject = { is: "staffer" };
+
+const full = () =>
+  invalid<ExternalCalendarSubject>(
+    { is: "staffer" },
+    `The staffer has ${MAX_EXTERNAL_CALENDARS} external calendars, the most allowed; remove one first.`,
+  );
 
 /** The ICS text as busy pairs for the next 180 days, or 422 `calendar_invalid`. */
 function busyOf(text: string, zone: string, now: number): BusyPairs {
@@ -72,6 +87,7 @@ export async function addExternalCalendar(
       "The staffer works at no location, so the calendar's times have no zone to be read in.",
     );
   }
+  if (staffer.calendars >= MAX_EXTERNAL_CALENDARS) throw full();
   const fetched = await fetchCalendar(input.url, fetchOptions(env, null));
   if (!fetched.changed) throw new Error("a first fetch has no ETag to match");
   const busy = busyOf(fetched.text, staffer.home.zone, now);
@@ -89,7 +105,11 @@ export async function addExternalCalendar(
     seq: 1,
     createdAt: now,
   };
-  if (!(await insertExternalCalendar(scope, row, busy))) throw notFound("Staffer");
+  if (!(await insertExternalCalendar(scope, row, busy, MAX_EXTERNAL_CALENDARS))) {
+    // The staffer was there a moment ago: either gone since, or another add took the last place.
+    const again = await stafferHome(scope, stafferId);
+    throw again.found ? full() : notFound("Staffer");
+  }
   try {
     const conflicts = await replaceExternalBusy(
       env,

@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { fetchCalendar } from "../../src/external-calendars/fetch";
 import { adminDirect } from "../helpers/direct";
@@ -43,6 +43,12 @@ const freshPath = () => `/cal-${++path}-${crypto.randomUUID()}.ics`;
 beforeAll(async () => {
   salon = await createSalon(1);
   staffer = salon.staffers[0]?.uuid ?? "";
+});
+
+// A staffer may have 10 calendars: each test starts with none (their busy time goes with them).
+afterEach(async () => {
+  const list = await salon.ws.api(`/staffers/${staffer}/external-calendars?per_page=100`);
+  for (const c of list.body.data) expect((await remove(c.uuid)).status).toBe(204);
 });
 
 const add = (body: Record<string, unknown>, stafferId = staffer, api = () => salon.ws.api) =>
@@ -263,6 +269,22 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
     const refused = fetchCalendar(url, { etag: null, timeoutMs: 1_500, allowPrivate: false });
     await expect(refused).rejects.toMatchObject({ code: "calendar_unreachable" });
     await expect(refused).rejects.toThrow(/redirects to an address that is not allowed/);
+  });
+
+  it("allows a staffer 10 calendars: the 11th is 422, and two adds racing for the last place get one", async () => {
+    const own = await createSalon(1);
+    const who = own.staffers[0]?.uuid ?? "";
+    const url = await serve(freshPath(), { body: ics([]) });
+    const addTo = () => add({ url }, who, () => own.ws.api);
+    for (let i = 0; i < 9; i++) expect((await addTo()).status).toBe(201);
+    const pair = await Promise.all([addTo(), addTo()]);
+    expect(pair.map((r) => r.status).sort()).toEqual([201, 422]);
+    const past = await addTo();
+    expect(past.status).toBe(422);
+    expect(past.body.code).toBe("validation_failed");
+    expect(past.body.errors.staffer_uuid[0]).toMatch(/10 external calendars/);
+    const list = await own.ws.api(`/staffers/${who}/external-calendars`);
+    expect(list.body.meta.total).toBe(10);
   });
 
   it("applies the URL guard: http(s) only, no credentials", async () => {

@@ -22,7 +22,7 @@ export const externalEntryId = (calendarId: string, start: number) => `${calenda
  */
 export async function stafferHome(scope: Scope, stafferId: string) {
   const { db } = scope;
-  const [found, home] = await db.batch([
+  const [found, home, calendars] = await db.batch([
     db
       .select({ id: staffers.id })
       .from(staffers)
@@ -34,8 +34,12 @@ export async function stafferHome(scope: Scope, stafferId: string) {
       .where(whereIn(scope, stafferLocations, eq(stafferLocations.stafferId, stafferId)))
       .orderBy(asc(locations.createdAt), asc(locations.id))
       .limit(1),
+    db
+      .select({ n: count() })
+      .from(externalCalendars)
+      .where(whereIn(scope, externalCalendars, eq(externalCalendars.stafferId, stafferId))),
   ]);
-  return { found: found.length > 0, home: home[0] ?? null };
+  return { found: found.length > 0, home: home[0] ?? null, calendars: calendars[0]?.n ?? 0 };
 }
 
 const ofStaffer = (scope: Scope, stafferId: string, id: string) =>
@@ -151,12 +155,15 @@ function insertBusy(scope: Scope, id: string, busy: BusyPairs) {
 
 /**
  * A new external calendar with its first busy time, in one batch; its row is
- * written only when the workspace still has the staffer.
+ * written only when the workspace still has the staffer and the staffer has
+ * fewer than `max` calendars (checked in the statement: two adds racing for
+ * the last place cannot both get it).
  */
 export async function insertExternalCalendar(
   scope: Scope,
   row: ExternalCalendarRow,
   busy: BusyPairs,
+  max: number,
 ): Promise<boolean> {
   const { db } = scope;
   const [inserted] = await db.batch([
@@ -179,7 +186,14 @@ export async function insertExternalCalendar(
             createdAt: sql<number>`${row.createdAt}`.as("created_at"),
           })
           .from(staffers)
-          .where(whereIn(scope, staffers, eq(staffers.id, row.stafferId))),
+          .where(
+            whereIn(
+              scope,
+              staffers,
+              eq(staffers.id, row.stafferId),
+              sql`(select count(*) from ${externalCalendars} where ${externalCalendars.stafferId} = ${row.stafferId}) < ${max}`,
+            ),
+          ),
       )
       .returning({ id: externalCalendars.id }),
     insertBusy(scope, row.id, busy),
