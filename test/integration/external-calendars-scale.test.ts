@@ -70,6 +70,8 @@ describe("external calendars at scale", () => {
         changed_d1_round_trips: d1RoundTrips(changed.headers),
         unchanged_304_ms: sameMs,
         unchanged_d1_round_trips: d1RoundTrips(same.headers),
+        server_timing_changed: changed.headers.get("server-timing"),
+        server_timing_unchanged: same.headers.get("server-timing"),
         server_timing_add: added.headers.get("server-timing"),
       }),
     );
