@@ -458,6 +458,34 @@ describe("the audit and the rebuild of a calendar cover external busy time", () 
     expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
     expect((await book(utc(day, 10))).status).toBe(409);
     await expectInSync(salon.ws.id, [staffer]);
+
+    // A calendar object that starts empty (a reset namespace) loads D1 before its first claim,
+    // the external time with the rest.
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec("DELETE FROM entries");
+      state.storage.sql.exec("DELETE FROM meta");
+    });
+    // Straight to the calendar object (a booking through HTTP is refused by slot search first).
+    const claim = await stub.claim({
+      owner: { workspaceId: salon.ws.id, calendarId: staffer },
+      holdId: crypto.randomUUID(),
+      entries: [
+        {
+          id: crypto.randomUUID(),
+          kind: "booking",
+          source: crypto.randomUUID(),
+          start: utc(day, 10, 15),
+          end: utc(day, 10, 45),
+        },
+      ],
+      checkConflicts: true,
+    });
+    expect(claim).toMatchObject({
+      ok: false,
+      reason: "overlap",
+      conflicts: [{ kind: "external", source: added.body.uuid }],
+    });
+    await expectInSync(salon.ws.id, [staffer]);
   });
 });
 
