@@ -17,7 +17,8 @@ export default defineConfig(async () => ({
         MANAGE_RATE_LIMIT: 120,
         MANAGE_WRITE_RATE_LIMIT: 10,
       },
-      { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1" },
+      // External calendars: a fetch that hangs is given up after 1.5 s instead of 10 s.
+      { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1", EXTERNAL_CALENDAR_TIMEOUT_MS: "1500" },
     ),
   ],
   test: {
@@ -28,5 +29,7 @@ export default defineConfig(async () => ({
       "test/fuzz/**/*.test.ts",
     ],
     setupFiles: ["./test/setup/apply-migrations.ts"],
+    // A local HTTP server for the external-calendar tests (real TCP, outside workerd).
+    globalSetup: ["./test/setup/ics-server.ts"],
   },
 }));

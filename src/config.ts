@@ -27,6 +27,8 @@ const ConfigSchema = z.object({
     .transform((v) => v === "true"),
   /** Base of the webhook retry backoff, seconds. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
+  /** How long fetching an external calendar may take, ms: 10 s, lower only in tests. */
+  EXTERNAL_CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(10_000),
 });
 
 export interface Config {
@@ -34,6 +36,7 @@ export interface Config {
   manageTokenSecret: string | null;
   allowPrivateWebhooks: boolean;
   webhookRetryBaseSeconds: number;
+  externalCalendarTimeoutMs: number;
 }
 
 const parsed = new WeakMap<object, Config>();
@@ -44,6 +47,7 @@ export interface Settings {
   MANAGE_TOKEN_SECRET?: string | undefined;
   ALLOW_PRIVATE_WEBHOOKS?: string | undefined;
   WEBHOOK_RETRY_BASE_SECONDS?: string | undefined;
+  EXTERNAL_CALENDAR_TIMEOUT_MS?: string | undefined;
 }
 
 export function configOf(env: Settings): Config {
@@ -58,6 +62,7 @@ export function configOf(env: Settings): Config {
     manageTokenSecret: result.data.MANAGE_TOKEN_SECRET,
     allowPrivateWebhooks: result.data.ALLOW_PRIVATE_WEBHOOKS,
     webhookRetryBaseSeconds: result.data.WEBHOOK_RETRY_BASE_SECONDS,
+    externalCalendarTimeoutMs: result.data.EXTERNAL_CALENDAR_TIMEOUT_MS,
   };
   parsed.set(env, config);
   return config;

@@ -12,6 +12,7 @@ import type { WebhookMessage } from "./webhooks/messages";
 
 export { Calendar } from "./durable-objects/calendar";
 export { MessageClock } from "./durable-objects/message-clock";
+export { CalendarSync } from "./durable-objects/calendar-sync";
 
 const app = createApp();
 

@@ -103,6 +103,7 @@ export class Calendar extends BaseCalendar {
 
 /** The workspace clocks as they are (their D1 calls are only the messages they hand over). */
 export { MessageClock } from "../../src/durable-objects/message-clock";
+export { CalendarSync } from "../../src/durable-objects/calendar-sync";
 
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, farEnv(env), ctx),

@@ -7,7 +7,9 @@ const owner = (e: CalendarEntry) =>
     ? { blocked_spot_uuid: e.source }
     : e.kind === "held"
       ? { reservation_uuid: e.source }
-      : { booking_uuid: e.source };
+      : e.kind === "external"
+        ? { external_calendar_uuid: e.source }
+        : { booking_uuid: e.source };
 
 const interval = (e: CalendarEntry): AuditInterval => ({
   ...owner(e),

@@ -23,7 +23,7 @@ export interface RawEntryRow {
   yields: number | boolean | null;
 }
 
-const KINDS = new Set<string>(["booking", "blocked", "held"]);
+const KINDS = new Set<string>(["booking", "blocked", "held", "external"]);
 
 export const toEntry = (r: RawEntryRow): CalendarEntry => ({
   id: r.id,

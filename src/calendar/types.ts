@@ -9,7 +9,7 @@ import type { BusyInterval } from "../domain/availability";
 export interface CalendarEntry extends BusyInterval {
   /** The `calendar_entries` row id in D1: the same id on both sides. */
   id: string;
-  /** The booking, blocked spot or reservation (`held`) the interval belongs to. */
+  /** The booking, blocked spot, reservation (`held`) or external calendar the interval belongs to. */
   source: string;
   /** Reservations only: busy until this instant, then as if gone (epoch ms). */
   expires?: number | null;
@@ -70,6 +70,8 @@ export interface AuditInterval {
   booking_uuid?: string;
   blocked_spot_uuid?: string;
   reservation_uuid?: string;
+  /** A staffer's external calendar's busy time. */
+  external_calendar_uuid?: string;
   starts_at: string;
   ends_at: string;
 }

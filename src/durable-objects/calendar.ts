@@ -13,6 +13,7 @@ import type { Interval } from "../domain/availability";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { CalendarStore } from "./calendar-store";
+import { ExternalBusy } from "./external-busy";
 
 /** How soon a settlement that could not reach D1 is tried again. */
 const SETTLE_RETRY_MS = 10_000;
@@ -41,10 +42,38 @@ const MAX_REPLACING_WAIT_MS = 1_000;
  */
 export class Calendar extends DurableObject<Env> {
   private readonly store: CalendarStore;
+  private readonly external: ExternalBusy;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new CalendarStore(ctx.storage.sql);
+    this.external = new ExternalBusy(ctx.storage.sql);
+  }
+
+  /**
+   * An external calendar's busy time becomes exactly `flat` (`[start, end, …]`
+   * pairs, epoch ms): one call carries the whole set, applied in one
+   * transaction, so every claim sees the old set or the new one. D1 was
+   * written first with `seq`; an older sync arriving late changes nothing.
+   * Busy time is a fact, not a claim: it is laid over bookings (like a
+   * blocked spot), and the bookings it covers come back as `conflicts`.
+   */
+  async replaceExternal(
+    owner: ClaimRequest["owner"],
+    source: string,
+    seq: number,
+    flat: number[],
+  ): Promise<{ applied: boolean; conflicts: string[] }> {
+    if (!this.store.loaded()) await this.rebuild(owner.workspaceId, owner.calendarId);
+    const conflicts = this.ctx.storage.transactionSync(() =>
+      this.external.replace(source, seq, flat, Date.now()),
+    );
+    return { applied: conflicts !== null, conflicts: conflicts ?? [] };
+  }
+
+  /** An external calendar was removed (D1 first): its busy time goes, for good. */
+  removeExternal(source: string): void {
+    this.ctx.storage.transactionSync(() => this.external.remove(source));
   }
 
   /** Atomically checks the entries against live busy time and holds them. */

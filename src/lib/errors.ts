@@ -39,6 +39,8 @@ export const ErrorCodeSchema = z
     "rate_limited",
     "too_many_holds",
     "too_many_bookings",
+    "calendar_unreachable",
+    "calendar_invalid",
     "internal_error",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
@@ -86,6 +88,8 @@ export function statusFor(
     case "request_too_large":
     case "account_requires_action":
     case "order_has_booked_services":
+    case "calendar_unreachable":
+    case "calendar_invalid":
       return 422;
     case "rate_limited":
     case "too_many_holds":

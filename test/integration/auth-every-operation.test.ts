@@ -4,6 +4,7 @@ import { type Api, type Doc, type Operation, operationsOf } from "../fuzz/lib/sc
 import { sendDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, ADMIN_TOKEN, PUBLIC } from "../helpers/http";
+import { ics, serve } from "../helpers/ics-server";
 import { customer } from "../helpers/salon";
 import { createShop, sellVouchers, type Shop } from "../helpers/shop";
 
@@ -207,6 +208,14 @@ describe("every public operation on another workspace's record is a 404", () => 
       },
     });
     expect(reservation.status, JSON.stringify(reservation.body)).toBe(201);
+    const external = await theirs.ws.api(
+      `/staffers/${theirs.staffers[0]?.uuid}/external-calendars`,
+      {
+        method: "POST",
+        body: { url: await serve("/auth-every-operation.ics", { body: ics([]) }) },
+      },
+    );
+    expect(external.status, JSON.stringify(external.body)).toBe(201);
     // The booking's confirmation to its customer (e-mail is on by default).
     const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
     expect(messages.body.data.length).toBeGreaterThan(0);
@@ -222,6 +231,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       reservation_uuid: reservation.body.uuid,
       message_uuid: messages.body.data[0].uuid,
       series_uuid: series.body.series.uuid,
+      external_calendar_uuid: external.body.uuid,
     };
   });
 
@@ -246,6 +256,9 @@ describe("every public operation on another workspace's record is a 404", () => 
         starts_at: "2030-03-04T12:00:00Z",
         ends_at: "2030-03-04T13:00:00Z",
       },
+    },
+    "POST public:/staffers/{staffer_uuid}/external-calendars": {
+      body: { url: "https://calendar.example.com/personal.ics" },
     },
     "PUT public:/bookings/{booking_uuid}/status/complete": {
       body: { account_uuid: mine.cash.uuid },

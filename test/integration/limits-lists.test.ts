@@ -18,6 +18,7 @@ const COUNT = MAX_PER_PAGE + 1;
 let ws: TestWorkspace;
 let location: { uuid: string };
 let webhookId: number;
+let sellerId: string;
 
 const pad = (i: number) => String(i).padStart(3, "0");
 const day = (offset: number) =>
@@ -48,6 +49,7 @@ beforeAll(async () => {
     permissions: ["access-pos"],
     schedule: WEEKDAYS_9_TO_18(location.uuid),
   });
+  sellerId = seller.uuid;
   const path = (p: string) => `/workspaces/${ws.id}${p}`;
   const post = (p: string, body: unknown) => adminDirect(path(p), { method: "POST", body });
 
@@ -168,16 +170,19 @@ async function listPaths(): Promise<string[]> {
   };
   return Object.entries(doc.paths)
     .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === "per_page"))
-    .map(([p]) => p.replace("{webhook_id}", String(webhookId)));
+    .map(([p]) => p.replace("{webhook_id}", String(webhookId)).replace("{staffer_uuid}", sellerId));
 }
 
-// Lists whose records the set-up cannot make 101 of cheaply: a webhook's deliveries
-// (they come from the queue). For those the maximum is still accepted, on fewer records.
-const partial = (p: string) => p.endsWith("/deliveries");
+// Lists whose records the set-up cannot make 101 of: a webhook's deliveries (they come from
+// the queue), a staffer's external calendars (at most 10). For those the maximum is still
+// accepted, on fewer records.
+const partial = (p: string) => p.endsWith("/deliveries") || p.endsWith("/external-calendars");
 
 describe("per_page at its maximum", () => {
   it("covers every list endpoint of the document", async () => {
-    expect((await listPaths()).map((p) => p.replace(/\/\d+\//, "/{webhook_id}/")).sort()).toEqual(
+    const named = (p: string) =>
+      p.replace(/\/\d+\//, "/{webhook_id}/").replace(sellerId, "{staffer_uuid}");
+    expect((await listPaths()).map(named).sort()).toEqual(
       [
         "/accounts",
         "/booking-statuses",
@@ -191,6 +196,7 @@ describe("per_page at its maximum", () => {
         "/resources",
         "/services",
         "/staffers",
+        "/staffers/{staffer_uuid}/external-calendars",
         "/webhooks",
         "/webhooks/{webhook_id}/deliveries",
       ].sort(),

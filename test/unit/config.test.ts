@@ -10,6 +10,7 @@ describe("configOf (Worker settings parsed once with zod)", () => {
       manageTokenSecret: null,
       allowPrivateWebhooks: false,
       webhookRetryBaseSeconds: 30,
+      externalCalendarTimeoutMs: 10_000,
     });
     expect(
       configOf(
@@ -17,6 +18,7 @@ describe("configOf (Worker settings parsed once with zod)", () => {
           ADMIN_TOKEN: "secret",
           ALLOW_PRIVATE_WEBHOOKS: "true",
           WEBHOOK_RETRY_BASE_SECONDS: "0",
+          EXTERNAL_CALENDAR_TIMEOUT_MS: "1500",
         }),
       ),
     ).toEqual({
@@ -24,7 +26,14 @@ describe("configOf (Worker settings parsed once with zod)", () => {
       manageTokenSecret: null,
       allowPrivateWebhooks: true,
       webhookRetryBaseSeconds: 0,
+      externalCalendarTimeoutMs: 1500,
     });
+  });
+
+  it("never lets an external calendar's fetch take longer than 10 s", () => {
+    expect(() => configOf(env({ EXTERNAL_CALENDAR_TIMEOUT_MS: "10001" }))).toThrow(
+      /EXTERNAL_CALENDAR_TIMEOUT_MS/,
+    );
   });
 
   it("treats an empty admin token as none (nobody gets in)", () => {

@@ -50,8 +50,8 @@ export const calendarEntries = sqliteTable(
     /** Which unit of the resource (1 … quantity). */
     unit: integer("unit"),
     locationId: text("location_id").notNull(),
-    kind: text("kind", { enum: ["booking", "blocked", "held"] }).notNull(),
-    /** The booking, blocked spot or reservation (`held`) this interval belongs to. */
+    kind: text("kind", { enum: ["booking", "blocked", "held", "external"] }).notNull(),
+    /** The booking, blocked spot, reservation (`held`) or external calendar this interval belongs to. */
     sourceId: text("source_id").notNull(),
     startsAt: integer("starts_at").notNull(),
     endsAt: integer("ends_at").notNull(),

@@ -2,6 +2,7 @@ export * from "./bookings";
 export * from "./booking-form";
 export * from "./calendar";
 export * from "./calendar-feeds";
+export * from "./external-calendars";
 export * from "./catalogue";
 export * from "./customers";
 export * from "./events";

@@ -32,8 +32,8 @@ export interface Interval {
 export interface BusyInterval extends Interval {
   /** For bookings this already includes the booked service's buffer (`busyEnd`). */
   end: number;
-  /** `held`: a reservation's time, busy like a booking until it expires. */
-  kind: "booking" | "blocked" | "held";
+  /** `held`: a reservation's time, busy like a booking until it expires; `external`: a staffer's own calendar's event, busy like a blocked spot. */
+  kind: "booking" | "blocked" | "held" | "external";
   /** A publishable key's hold: staff may book over it (the hold then ends). */
   yields?: boolean;
 }

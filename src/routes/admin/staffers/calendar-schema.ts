@@ -5,6 +5,10 @@ const Interval = z
     booking_uuid: z.uuid().optional(),
     blocked_spot_uuid: z.uuid().optional(),
     reservation_uuid: z.uuid().optional(),
+    external_calendar_uuid: z
+      .uuid()
+      .optional()
+      .openapi({ description: "Busy time of one of the staffer's external calendars." }),
     starts_at: z.string().openapi({ example: "2030-03-04T09:00:00Z" }),
     ends_at: z.string().openapi({ example: "2030-03-04T10:00:00Z" }),
   })

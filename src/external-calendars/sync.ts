@@ -1,0 +1,204 @@
+import { removeExternalBusy, replaceExternalBusy } from "../calendar/external";
+import { configOf } from "../config";
+import {
+  type BusyPairs,
+  deleteExternalCalendar,
+  type ExternalCalendarWithZone,
+  getExternalCalendar,
+  insertExternalCalendar,
+  markSynced,
+  saveBusy,
+  stafferHome,
+} from "../db/queries/external-calendars";
+import type { ExternalCalendarRow } from "../db/schema";
+import type { Scope } from "../db/scope";
+import { busyFromIcs, IcsError } from "../domain/external-calendars";
+import type { Env } from "../env";
+import { ApiError, invalid, notFound } from "../lib/errors";
+import { fetchCalendar } from "./fetch";
+import { startRefresh, stopRefresh } from "./refresh";
+
+export interface SyncDeps {
+  scope: Scope;
+  env: Env;
+}
+
+/** What an add or a sync answers: the calendar as it is now, and the bookings its busy time covers. */
+export interface Synced {
+  row: ExternalCalendarRow;
+  conflicts: string[];
+}
+
+/**
+ * External calendars one staffer may have: each may bring 5,000 busy intervals into the
+ * staffer's calendar object and is fetched every 15 minutes.
+ */
+export const MAX_EXTERNAL_CALENDARS = 10;
+
+/**
+ * What adding a calendar can be wrong about (422): a staffer who works at no location has no
+ * zone; a staffer with the most calendars has no room for another.
+ */
+export type ExternalCalendarSubject = { is: "staffer" };
+
+const full = () =>
+  invalid<ExternalCalendarSubject>(
+    { is: "staffer" },
+    `The staffer has ${MAX_EXTERNAL_CALENDARS} external calendars, the most allowed; remove one first.`,
+  );
+
+/** The ICS text as busy pairs for the next 180 days, or 422 `calendar_invalid`. */
+function busyOf(text: string, zone: string, now: number): BusyPairs {
+  try {
+    return busyFromIcs(text, { now, defaultZone: zone }).map((i) => [i.start, i.end] as const);
+  } catch (error) {
+    if (error instanceof IcsError) throw new ApiError("calendar_invalid", error.message);
+    throw error;
+  }
+}
+
+const fetchOptions = (env: Env, etag: string | null) => {
+  const config = configOf(env);
+  return {
+    etag,
+    timeoutMs: config.externalCalendarTimeoutMs,
+    allowPrivate: config.allowPrivateWebhooks,
+  };
+};
+
+/**
+ * Adds an ICS calendar to a staffer: fetched and read before anything is
+ * written, so a calendar that cannot be fetched or read leaves nothing (422).
+ * D1 first (the row and its busy time in one batch), then the calendar object;
+ * if that call fails, the row goes again.
+ */
+export async function addExternalCalendar(
+  deps: SyncDeps,
+  stafferId: string,
+  input: { url: string; name?: string | undefined },
+  now: number,
+): Promise<Synced> {
+  const { scope, env } = deps;
+  const staffer = await stafferHome(scope, stafferId);
+  if (!staffer.found) throw notFound("Staffer");
+  if (!staffer.home) {
+    throw invalid<ExternalCalendarSubject>(
+      { is: "staffer" },
+      "The staffer works at no location, so the calendar's times have no zone to be read in.",
+    );
+  }
+  if (staffer.calendars >= MAX_EXTERNAL_CALENDARS) throw full();
+  const fetched = await fetchCalendar(input.url, fetchOptions(env, null));
+  if (!fetched.changed) throw new Error("a first fetch has no ETag to match");
+  const busy = busyOf(fetched.text, staffer.home.zone, now);
+  const row: ExternalCalendarRow = {
+    id: crypto.randomUUID(),
+    workspaceId: scope.workspaceId,
+    stafferId,
+    locationId: staffer.home.locationId,
+    url: input.url,
+    name: input.name ?? null,
+    etag: fetched.etag,
+    status: "ok",
+    lastSyncedAt: now,
+    busyCount: busy.length,
+    seq: 1,
+    createdAt: now,
+  };
+  if (!(await insertExternalCalendar(scope, row, busy, MAX_EXTERNAL_CALENDARS))) {
+    // The staffer was there a moment ago: either gone since, or another add took the last place.
+    const again = await stafferHome(scope, stafferId);
+    throw again.found ? full() : notFound("Staffer");
+  }
+  try {
+    const conflicts = await replaceExternalBusy(
+      env,
+      { workspaceId: scope.workspaceId, stafferId },
+      row.id,
+      1,
+      busy,
+    );
+    await startRefresh(env, row.id);
+    return { row, conflicts };
+  } catch (error) {
+    await deleteExternalCalendar(scope, stafferId, row.id);
+    await removeExternalBusy(env, { workspaceId: scope.workspaceId, stafferId }, row.id).catch(
+      () => undefined,
+    );
+    throw error;
+  }
+}
+
+/**
+ * Refetches a calendar now. A 304 keeps the busy time; a new text replaces it
+ * as a whole (D1 in one batch, then the calendar object in one call). A fetch
+ * or read that fails keeps the busy time as it was, records why in `status`
+ * and answers 422 with that code.
+ */
+export async function syncExternalCalendar(
+  deps: SyncDeps,
+  stafferId: string,
+  id: string,
+  now: number,
+): Promise<Synced> {
+  const found = await getExternalCalendar(deps.scope, stafferId, id);
+  if (!found) throw notFound("External calendar");
+  return syncFound(deps, found, now);
+}
+
+/** The sync of a calendar already read (the alarm reads it by id alone). */
+export async function syncFound(
+  deps: SyncDeps,
+  found: ExternalCalendarWithZone,
+  now: number,
+): Promise<Synced> {
+  const { scope, env } = deps;
+  const { row, zone } = found;
+  let busy: BusyPairs;
+  let etag: string | null;
+  try {
+    const fetched = await fetchCalendar(row.url, fetchOptions(env, row.etag));
+    if (!fetched.changed) {
+      const kept = await markSynced(scope, row.id, { status: "ok", syncedAt: now });
+      if (!kept) throw notFound("External calendar");
+      return { row: kept, conflicts: [] };
+    }
+    busy = busyOf(fetched.text, zone, now);
+    etag = fetched.etag;
+  } catch (error) {
+    if (error instanceof ApiError && error.code.startsWith("calendar_")) {
+      await markSynced(scope, row.id, { status: error.code, syncedAt: now });
+    }
+    throw error;
+  }
+  const saved = await saveBusy(scope, row.id, { etag, syncedAt: now, busy });
+  if (!saved) throw notFound("External calendar");
+  try {
+    const conflicts = await replaceExternalBusy(
+      env,
+      { workspaceId: saved.workspaceId, stafferId: saved.stafferId },
+      saved.id,
+      saved.seq,
+      busy,
+    );
+    return { row: saved, conflicts };
+  } catch (error) {
+    // D1 has the new time and the calendar object may not: forget the ETag, so the next sync
+    // reads the whole text again and hands it over with a newer seq.
+    await markSynced(scope, row.id, { status: "ok", syncedAt: now, forgetEtag: true });
+    throw error;
+  }
+}
+
+/** Removes the calendar: D1 first (a failure there keeps everything), then the calendar object. */
+export async function removeExternalCalendar(
+  deps: SyncDeps,
+  stafferId: string,
+  id: string,
+): Promise<void> {
+  const { scope, env } = deps;
+  const removed = await deleteExternalCalendar(scope, stafferId, id);
+  if (!removed) throw notFound("External calendar");
+  await removeExternalBusy(env, { workspaceId: scope.workspaceId, stafferId }, id);
+  await stopRefresh(env, id);
+}
