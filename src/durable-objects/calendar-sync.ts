@@ -31,10 +31,14 @@ export class CalendarSync extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const id = await this.ctx.storage.get<string>("id");
     if (!id) return;
+    // The next round is set before this one runs: a sync the runtime stops (CPU, memory, an
+    // eviction) must not stop the clock with it.
+    await this.ctx.storage.setAlarm(Date.now() + SYNC_EVERY_MS);
     const db = createDb(this.env.DB);
     try {
       const found = await externalCalendarById(db, id);
       if (!found) {
+        await this.ctx.storage.deleteAlarm();
         await this.ctx.storage.deleteAll();
         return;
       }
@@ -51,6 +55,5 @@ export class CalendarSync extends DurableObject<Env> {
         log("error", "external calendar refresh failed", { external_calendar_id: id, error });
       }
     }
-    await this.ctx.storage.setAlarm(Date.now() + SYNC_EVERY_MS);
   }
 }

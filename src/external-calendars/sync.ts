@@ -2,6 +2,7 @@ import { removeExternalBusy, replaceExternalBusy } from "../calendar/external";
 import { configOf } from "../config";
 import {
   type BusyPairs,
+  confirmEtag,
   deleteExternalCalendar,
   type ExternalCalendarWithZone,
   getExternalCalendar,
@@ -15,6 +16,7 @@ import type { Scope } from "../db/scope";
 import { busyFromIcs, IcsError } from "../domain/external-calendars";
 import type { Env } from "../env";
 import { ApiError, invalid, notFound } from "../lib/errors";
+import { failpoint } from "../lib/failpoints";
 import { fetchCalendar } from "./fetch";
 import { startRefresh, stopRefresh } from "./refresh";
 
@@ -69,8 +71,11 @@ const fetchOptions = (env: Env, etag: string | null) => {
 /**
  * Adds an ICS calendar to a staffer: fetched and read before anything is
  * written, so a calendar that cannot be fetched or read leaves nothing (422).
- * D1 first (the row and its busy time in one batch), then the calendar object;
- * if that call fails, the row goes again.
+ * The refresh clock first (it stops itself at its first round if the row never
+ * came), then D1 (the row and its busy time in one batch, without an ETag), then
+ * the calendar object, then the ETag: an invocation stopped anywhere in between
+ * leaves a row whose next round fetches the whole text and hands it over. If the
+ * object's call fails, the row goes again.
  */
 export async function addExternalCalendar(
   deps: SyncDeps,
@@ -98,18 +103,22 @@ export async function addExternalCalendar(
     locationId: staffer.home.locationId,
     url: input.url,
     name: input.name ?? null,
-    etag: fetched.etag,
+    etag: null,
     status: "ok",
     lastSyncedAt: now,
     busyCount: busy.length,
     seq: 1,
     createdAt: now,
   };
+  await startRefresh(env, row.id);
   if (!(await insertExternalCalendar(scope, row, busy, MAX_EXTERNAL_CALENDARS))) {
     // The staffer was there a moment ago: either gone since, or another add took the last place.
+    await stopRefresh(env, row.id).catch(() => undefined);
     const again = await stafferHome(scope, stafferId);
     throw again.found ? full() : notFound("Staffer");
   }
+  // A test stops the invocation here: D1 has the row and its time, the object none of it.
+  failpoint("external-calendars.handover", "add");
   try {
     const conflicts = await replaceExternalBusy(
       env,
@@ -118,13 +127,14 @@ export async function addExternalCalendar(
       1,
       busy,
     );
-    await startRefresh(env, row.id);
-    return { row, conflicts };
+    await confirmEtag(scope, row.id, { seq: 1, etag: fetched.etag });
+    return { row: { ...row, etag: fetched.etag }, conflicts };
   } catch (error) {
     await deleteExternalCalendar(scope, stafferId, row.id);
     await removeExternalBusy(env, { workspaceId: scope.workspaceId, stafferId }, row.id).catch(
       () => undefined,
     );
+    await stopRefresh(env, row.id).catch(() => undefined);
     throw error;
   }
 }
@@ -171,23 +181,21 @@ export async function syncFound(
     }
     throw error;
   }
-  const saved = await saveBusy(scope, row.id, { etag, syncedAt: now, busy });
+  // Saved without an ETag: it is recorded once the calendar object holds this time, so a sync
+  // stopped before that fetches the whole text again (no 304) and hands it over.
+  const saved = await saveBusy(scope, row.id, { etag: null, syncedAt: now, busy });
   if (!saved) throw notFound("External calendar");
-  try {
-    const conflicts = await replaceExternalBusy(
-      env,
-      { workspaceId: saved.workspaceId, stafferId: saved.stafferId },
-      saved.id,
-      saved.seq,
-      busy,
-    );
-    return { row: saved, conflicts };
-  } catch (error) {
-    // D1 has the new time and the calendar object may not: forget the ETag, so the next sync
-    // reads the whole text again and hands it over with a newer seq.
-    await markSynced(scope, row.id, { status: "ok", syncedAt: now, forgetEtag: true });
-    throw error;
-  }
+  // A test stops the invocation here: D1 has the new time, the object the old.
+  failpoint("external-calendars.handover", "sync");
+  const conflicts = await replaceExternalBusy(
+    env,
+    { workspaceId: saved.workspaceId, stafferId: saved.stafferId },
+    saved.id,
+    saved.seq,
+    busy,
+  );
+  await confirmEtag(scope, saved.id, { seq: saved.seq, etag });
+  return { row: { ...saved, etag }, conflicts };
 }
 
 /** Removes the calendar: D1 first (a failure there keeps everything), then the calendar object. */

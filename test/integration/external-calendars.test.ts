@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { fetchCalendar } from "../../src/external-calendars/fetch";
+import { failpoints } from "../../src/lib/failpoints";
 import { adminDirect } from "../helpers/direct";
 import { audit, expectInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";
@@ -528,5 +529,59 @@ describe("the refresh alarm", () => {
 
     expect((await remove(added.body.uuid)).status).toBe(204);
     expect(await runDurableObjectAlarm(clock)).toBe(false);
+  });
+});
+
+describe("an invocation that stops between D1 and the calendar object", () => {
+  afterEach(() => failpoints.disarmAll());
+
+  it("a sync stopped after the D1 batch: the next sync hands the time over, a booking onto it is 409", async () => {
+    const day = nextDay();
+    const p = freshPath();
+    const url = await serve(p, {
+      body: ics([{ uid: "a", start: utc(day, 10), end: utc(day, 11) }]),
+      etag: '"1"',
+    });
+    const added = await add({ url });
+    expect(added.status).toBe(201);
+    await serve(p, {
+      body: ics([{ uid: "b", start: utc(day, 13), end: utc(day, 14) }]),
+      etag: '"2"',
+    });
+    failpoints.arm("external-calendars.handover", (d) => d === "sync");
+    expect((await sync(added.body.uuid)).status).toBe(500);
+    const want = [{ starts_at: utc(day, 13), ends_at: utc(day, 14) }];
+    expect(await externalEntries(added.body.uuid)).toEqual(want);
+
+    const again = await sync(added.body.uuid);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await objectExternal(added.body.uuid)).toEqual(want);
+    expect((await book(utc(day, 13, 15))).status).toBe(409);
+    await expectInSync(salon.ws.id, [staffer]);
+    // Handed over: the next sync may be answered 304 again.
+    expect((await sync(added.body.uuid)).status).toBe(200);
+    expect((await seen(p)).at(-1)?.ifNoneMatch).toBe('"2"');
+  });
+
+  it("an add stopped after the D1 insert: its clock runs, and its first round hands the time over", async () => {
+    const day = nextDay();
+    const url = await serve(freshPath(), {
+      body: ics([{ uid: "a", start: utc(day, 10), end: utc(day, 11) }]),
+      etag: '"1"',
+    });
+    failpoints.arm("external-calendars.handover", (d) => d === "add");
+    expect((await add({ url })).status).toBe(500);
+    const list = await salon.ws.api(`/staffers/${staffer}/external-calendars`);
+    const id: string = list.body.data[0]?.uuid;
+    expect(id).toBeTruthy();
+    expect(await objectExternal(id)).toEqual([]);
+
+    const clock = env.CALENDAR_SYNCS.getByName(id);
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    const want = [{ starts_at: utc(day, 10), ends_at: utc(day, 11) }];
+    expect(await externalEntries(id)).toEqual(want);
+    expect(await objectExternal(id)).toEqual(want);
+    expect((await book(utc(day, 10, 15))).status).toBe(409);
+    await expectInSync(salon.ws.id, [staffer]);
   });
 });

@@ -205,18 +205,39 @@ export async function insertExternalCalendar(
 export async function markSynced(
   scope: Scope,
   id: string,
-  state: { status: string; syncedAt: number; forgetEtag?: boolean },
+  state: { status: string; syncedAt: number },
 ): Promise<ExternalCalendarRow | undefined> {
   const [row] = await scope.db
     .update(externalCalendars)
     .set({
       status: state.status,
       lastSyncedAt: state.syncedAt,
-      ...(state.forgetEtag ? { etag: null } : {}),
     })
     .where(and(eq(externalCalendars.id, id), eq(externalCalendars.workspaceId, scope.workspaceId)))
     .returning();
   return row;
+}
+
+/**
+ * Records the ETag of the text whose busy time the calendar object now holds: only once the
+ * object confirmed it (D1 alone having it would let every later 304 keep the object stale).
+ * Only if no newer sync has saved other time since (`seq`).
+ */
+export async function confirmEtag(
+  scope: Scope,
+  id: string,
+  state: { seq: number; etag: string | null },
+): Promise<void> {
+  await scope.db
+    .update(externalCalendars)
+    .set({ etag: state.etag })
+    .where(
+      and(
+        eq(externalCalendars.id, id),
+        eq(externalCalendars.workspaceId, scope.workspaceId),
+        eq(externalCalendars.seq, state.seq),
+      ),
+    );
 }
 
 /** Removes the calendar and its busy time in one batch; the row as it was, or undefined. */
