@@ -2,6 +2,7 @@ import ICAL from "ical.js";
 import { Temporal } from "temporal-polyfill";
 import type { Interval } from "../availability/types";
 import { IcsError } from "./errors";
+import { refuseUnboundedRules } from "./rules";
 import { ensureIanaZone, wallClockOffset } from "./zones";
 
 /** The limits of one calendar (docs/decisions.md, "External calendars (part 1)"). */
@@ -113,6 +114,7 @@ function readEvents(
   const jcal = parsed as unknown[];
   if (!Array.isArray(jcal) || jcal[0] !== "vcalendar" || !Array.isArray(jcal[2]))
     throw new IcsError("not_a_calendar", "The text is not one VCALENDAR.");
+  refuseUnboundedRules(jcal);
   const children = jcal[2] as unknown[][];
   const timezones = children.filter((c) => c[0] === "vtimezone");
   if (timezones.length > limits.maxZones)

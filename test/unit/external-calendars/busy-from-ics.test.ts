@@ -408,3 +408,65 @@ function calendar(...parts: string[]) {
 function vevent(uid: string, body: string) {
   return `BEGIN:VEVENT\nUID:${uid}\nDTSTAMP:20270101T000000Z\n${body}\nEND:VEVENT`;
 }
+
+describe("busyFromIcs: rules whose expansion has no bound are refused before any expansion", () => {
+  const zone = (start: string, rule: string) =>
+    `BEGIN:VTIMEZONE\nTZID:Hostile\nBEGIN:STANDARD\nDTSTART:${start}\nRRULE:${rule}\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0100\nEND:STANDARD\nEND:VTIMEZONE`;
+  const zoned = vevent(
+    "z",
+    "DTSTART;TZID=Hostile:20270302T100000\nDTEND;TZID=Hostile:20270302T110000",
+  );
+  const refusedFast = (text: string) => {
+    const started = performance.now();
+    expect(refusal(() => busyFromIcs(text, OPTIONS))).toEqual({
+      code: "calendar_invalid",
+      reason: "too_complex",
+    });
+    expect(performance.now() - started).toBeLessThan(200);
+  };
+
+  it.each([
+    "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
+    "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29",
+    "FREQ=SECONDLY;COUNT=2",
+    "FREQ=MINUTELY;BYMONTHDAY=31;BYMONTH=4",
+    "FREQ=HOURLY;BYYEARDAY=366",
+    "FREQ=DAILY;BYWEEKNO=53",
+  ])("an event's RRULE:%s", (rule) => {
+    refusedFast(
+      calendar(vevent("h", `DTSTART:20270301T090000Z\nDTEND:20270301T100000Z\nRRULE:${rule}`)),
+    );
+  });
+
+  it("an EXRULE with FREQ=SECONDLY", () => {
+    refusedFast(
+      calendar(
+        vevent(
+          "h",
+          "DTSTART:20270301T090000Z\nDTEND:20270301T100000Z\nRRULE:FREQ=DAILY;COUNT=3\nEXRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30",
+        ),
+      ),
+    );
+  });
+
+  it("a VTIMEZONE rule that is not YEARLY, or that starts before 1601", () => {
+    refusedFast(calendar(zone("00010101T000000", "FREQ=MINUTELY"), zoned));
+    refusedFast(calendar(zone("20000101T000000", "FREQ=DAILY"), zoned));
+    refusedFast(calendar(zone("15000101T000000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU"), zoned));
+  });
+
+  it("keeps what real calendars send: a zone's YEARLY rules from 1601, DAILY with BYDAY", () => {
+    const outlook = zone("16010101T030000", "FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU");
+    expect(busy(calendar(outlook, zoned))).toHaveLength(1);
+    expect(
+      busy(
+        calendar(
+          vevent(
+            "d",
+            "DTSTART:20270301T090000Z\nDTEND:20270301T100000Z\nRRULE:FREQ=DAILY;BYDAY=MO,TU;COUNT=4",
+          ),
+        ),
+      ),
+    ).toHaveLength(4);
+  });
+});
