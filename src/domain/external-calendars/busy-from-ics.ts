@@ -20,6 +20,11 @@ export const ICS_LIMITS = {
    */
   maxZones: 100,
   maxDates: 1000,
+  /**
+   * Distinct TZID spellings a file may name: each is looked up (and a zone's offsets read)
+   * once; real calendars name a handful.
+   */
+  maxTzids: 100,
 } as const;
 
 export interface BusyOptions {
@@ -156,20 +161,30 @@ class Reader {
   /**
    * Makes every TZID the event names known to ical.js before any of its values is decoded
    * (values decode lazily, on first read): the file's VTIMEZONE wins; an IANA name is
-   * registered from the runtime's data; anything else stays floating (read in defaultZone).
+   * registered from the runtime's data under its canonical spelling, and the property is
+   * pointed at that spelling (so no spelling of a file adds to ical.js's shared zone service);
+   * anything else stays floating (read in defaultZone). At most `maxTzids` distinct names.
    */
   prepareZones(event: ICAL.Component) {
     for (const property of event.getAllProperties()) {
       const tzid = property.getParameter("tzid");
-      if (typeof tzid !== "string" || tzid.length === 0 || this.zones.has(tzid)) continue;
-      this.zones.add(tzid);
-      if (event.parent?.getTimeZoneByID(tzid)) continue;
-      ensureIanaZone(tzid);
+      if (typeof tzid !== "string" || tzid.length === 0) continue;
+      let known = this.zones.get(tzid);
+      if (known === undefined) {
+        if (this.zones.size >= this.limits.maxTzids)
+          throw new IcsError(
+            "too_complex",
+            `The calendar names more than ${this.limits.maxTzids} time zones.`,
+          );
+        known = event.parent?.getTimeZoneByID(tzid) ? tzid : (ensureIanaZone(tzid) ?? tzid);
+        this.zones.set(tzid, known);
+      }
+      if (known !== tzid) property.setParameter("tzid", known);
     }
   }
 
-  /** TZIDs already made known (the file's own, or registered). */
-  private readonly zones = new Set<string>();
+  /** TZIDs as the file spells them → the name ical.js knows them by (the same when unknown). */
+  private readonly zones = new Map<string, string>();
 
   /** A time as UTC epoch ms: zoned and UTC times by their zone, floating ones in defaultZone. */
   instant(value: unknown): number | null {

@@ -40,32 +40,49 @@ const TABLE_FROM = Date.UTC(1970, 0, 1);
 const TABLE_TO = Date.UTC(2060, 0, 1);
 const TABLES = new Map<string, OffsetTable>();
 
+/** Offset tables kept at most: names are canonical, so real use stays far below it. */
+const MAX_TABLES = 1_000;
+
 /** The zone's offsets, read once per isolate (they depend on the zone's name only). */
-function tableOf(timeZone: string): OffsetTable {
+function tableOf(name: string): OffsetTable {
+  const timeZone = canonicalZone(name) ?? name;
   let table = TABLES.get(timeZone);
   if (!table) {
+    if (TABLES.size >= MAX_TABLES) TABLES.clear();
     table = new OffsetTable(timeZone, TABLE_FROM, TABLE_TO);
     TABLES.set(timeZone, table);
   }
   return table;
 }
 
-/** Whether the runtime knows this IANA zone name (Intl's database, as Temporal uses it). */
-export function isIanaZone(name: string): boolean {
-  if (KNOWN.has(name)) return KNOWN.get(name) ?? false;
-  let known: boolean;
+/**
+ * The runtime's own spelling of an IANA zone name, or null when it knows no such zone. Intl
+ * accepts any letter case ("eUROPE/berlin"): names are used as keys (offset tables, ical.js's
+ * zone service) only in this spelling, so a file cannot grow them with new spellings.
+ */
+export function canonicalZone(name: string): string | null {
+  const cached = KNOWN.get(name);
+  if (cached !== undefined) return cached;
+  let canonical: string | null;
   try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    known = name.length > 0;
+    canonical =
+      name.length > 0
+        ? new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions().timeZone
+        : null;
   } catch {
-    known = false;
+    canonical = null;
   }
   if (KNOWN.size > 10_000) KNOWN.clear();
-  KNOWN.set(name, known);
-  return known;
+  KNOWN.set(name, canonical);
+  return canonical;
 }
 
-const KNOWN = new Map<string, boolean>();
+/** Whether the runtime knows this IANA zone name (Intl's database, as Temporal uses it). */
+export function isIanaZone(name: string): boolean {
+  return canonicalZone(name) !== null;
+}
+
+const KNOWN = new Map<string, string | null>();
 
 /**
  * An ical.js zone for an IANA name whose offsets come from the runtime (Intl/Temporal), for
@@ -79,15 +96,18 @@ function ianaZone(tzid: string): ICAL.Timezone {
 }
 
 /**
- * Makes an IANA name known to ical.js's zone service (it looks a TZID up there when the file
+ * Makes an IANA name (in the runtime's spelling: `canonicalZone`) known to ical.js's zone service (it looks a TZID up there when the file
  * has no VTIMEZONE of that name; a VTIMEZONE in the file always wins, and is never registered:
  * the service is shared by every calendar this isolate reads). What is registered depends only
  * on the name and the runtime's zone data, never on a file, so sharing it is harmless.
- * True when the name is an IANA zone (now known to ical.js).
+ * The canonical name it is known under, or null when the name is no IANA zone.
  */
-export function ensureIanaZone(tzid: string): boolean {
-  if (ICAL.TimezoneService.has(tzid)) return tzid !== "floating";
-  if (!isIanaZone(tzid)) return false;
-  ICAL.TimezoneService.register(ianaZone(tzid), tzid);
-  return true;
+export function ensureIanaZone(tzid: string): string | null {
+  if (tzid === "floating") return null;
+  const canonical = canonicalZone(tzid);
+  if (canonical === null) return null;
+  if (!ICAL.TimezoneService.has(canonical)) {
+    ICAL.TimezoneService.register(ianaZone(canonical), canonical);
+  }
+  return canonical;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import ICAL from "ical.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { busyFromIcs, type BusyOptions, IcsError } from "../../../src/domain/external-calendars";
@@ -468,5 +469,36 @@ describe("busyFromIcs: rules whose expansion has no bound are refused before any
         ),
       ),
     ).toHaveLength(4);
+  });
+});
+
+describe("busyFromIcs: TZID spellings", () => {
+  /** The k-th letter-case spelling of Europe/Berlin (Intl accepts them all). */
+  const spelling = (k: number) => {
+    let bit = 0;
+    return [..."europe/berlin"]
+      .map((c) => (c === "/" ? c : (k >> bit++) & 1 ? c.toUpperCase() : c))
+      .join("");
+  };
+  const at = (k: number) =>
+    vevent(
+      `t${k}`,
+      `DTSTART;TZID=${spelling(k)}:20270302T100000\nDTEND;TZID=${spelling(k)}:20270302T110000`,
+    );
+
+  it("any letter case of an IANA name is that zone, known to ical.js under its canonical name only", () => {
+    expect(busy(calendar(at(5), at(4095)))).toEqual([["2027-03-02T09:00Z", "2027-03-02T10:00Z"]]);
+    expect(ICAL.TimezoneService.has(spelling(5))).toBe(false);
+    expect(ICAL.TimezoneService.has(spelling(4095))).toBe(false);
+    expect(ICAL.TimezoneService.has("Europe/Berlin")).toBe(true);
+  });
+
+  it("100 distinct TZID spellings in a file at most; one more is refused", () => {
+    const spellings = (n: number) => calendar(...Array.from({ length: n }, (_, k) => at(k + 100)));
+    expect(busy(spellings(100))).toHaveLength(1);
+    expect(refusal(() => busyFromIcs(spellings(101), OPTIONS))).toEqual({
+      code: "calendar_invalid",
+      reason: "too_complex",
+    });
   });
 });
