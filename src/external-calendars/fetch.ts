@@ -52,7 +52,11 @@ export async function fetchCalendar(url: string, options: FetchOptions): Promise
         await response.body?.cancel();
         const location = response.headers.get("location");
         if (!location || hop >= MAX_REDIRECTS) throw unreachable("too many redirects");
-        target = new URL(location, target).href;
+        try {
+          target = new URL(location, target).href;
+        } catch {
+          throw unreachable("it redirects to something that is not a URL");
+        }
         if (webhookUrlProblem(target, options.allowPrivate)) {
           throw unreachable("it redirects to an address that is not allowed");
         }

@@ -261,6 +261,15 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
     expect(res.body).toMatchObject({ url, busy_count: 0 });
   });
 
+  it("a redirect whose Location is no URL: 422 calendar_unreachable, nothing kept", async () => {
+    const before = await rows("external_calendars");
+    const url = await serve(freshPath(), { status: 302, headers: { location: "http://[" } });
+    const res = await add({ url });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.code).toBe("calendar_unreachable");
+    expect(await rows("external_calendars")).toBe(before);
+  });
+
   it("judges every redirect's target by the URL guard (where private addresses are not allowed)", async () => {
     // The first URL passed the route's guard; the redirect would lead into a private network.
     const url = await serve(freshPath(), {

@@ -89,15 +89,11 @@ export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
   } catch (error) {
     if (error instanceof IcsError) throw error;
     // ical.js decodes values lazily: a date that does not parse throws here, not in parse().
-    throw new IcsError(
-      "unreadable",
-      `The calendar has a value that cannot be read: ${message(error)}`,
-    );
+    // Its message quotes the value: a private calendar's text stays out of answers and logs.
+    throw new IcsError("unreadable", "The calendar has a value that cannot be read.");
   }
   return merge(reader.busy);
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The calendar's VEVENTs, each under a parent that holds only the file's VTIMEZONEs: ical.js
@@ -112,8 +108,9 @@ function readEvents(
   let parsed: unknown;
   try {
     parsed = ICAL.parse(text);
-  } catch (error) {
-    throw new IcsError("unreadable", `The text is not iCalendar: ${message(error)}`);
+  } catch {
+    // ical.js's message quotes the offending line: a private calendar's text stays out.
+    throw new IcsError("unreadable", "The text is not iCalendar.");
   }
   // One component parses to its jCal array; several top-level ones to an array of them.
   const jcal = parsed as unknown[];

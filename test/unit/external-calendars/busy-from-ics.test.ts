@@ -238,6 +238,24 @@ describe("busyFromIcs: bounds and invalid text", () => {
     });
   });
 
+  it("a refusal's message never quotes the calendar's text (it is private)", () => {
+    const texts = [
+      "BEGIN:VCALENDAR\nSECRET therapy with Dr Example\nEND:VCALENDAR\n",
+      calendar(vevent("x", "DTSTART:SECRET-2027-13-45\nDTEND:20270305T100000Z")),
+      calendar(vevent("x", "DTSTART;VALUE=DATE-TIME:SECRET\nDTEND:20270305T100000Z")),
+    ];
+    for (const text of texts) {
+      let message = "";
+      try {
+        busyFromIcs(text, OPTIONS);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, text).toMatch(/^The /);
+      expect(message).not.toMatch(/SECRET|Example/);
+    }
+  });
+
   it("2 MB at most: one byte over is refused before parsing (multi-byte characters count as bytes)", () => {
     const head = calendar(vevent("x", "DTSTART:20270305T090000Z\nDTEND:20270305T100000Z"));
     const pad = (bytes: number) => `X-PAD:${"a".repeat(bytes)}\n`;
