@@ -200,3 +200,10 @@ export const tokenIn = (text: string) => {
   if (!link?.[1]) throw new Error(`no manage link in: ${text}`);
   return link[1];
 };
+
+/** A booking's messages as GET /messages lists them (oldest first), through `api` (a secret key). */
+export const listedMessages = async <M>(api: Client, bookingId: string): Promise<M[]> => {
+  const res = await api(`/messages?per_page=100&booking_uuid=${bookingId}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+};

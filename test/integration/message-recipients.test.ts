@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, PUBLIC, send } from "../helpers/http";
-import { addresses, createMessagingSalon, fromAddress, tokenIn } from "../helpers/messages";
+import {
+  addresses,
+  createMessagingSalon,
+  fromAddress,
+  listedMessages,
+  tokenIn,
+} from "../helpers/messages";
 import { at, type Salon } from "../helpers/salon";
 
 /**
@@ -46,11 +52,7 @@ interface Message {
   booking_uuid: string;
 }
 
-const messagesOf = async (bookingId: string): Promise<Message[]> => {
-  const res = await salon.ws.api(`/messages?per_page=100&booking_uuid=${bookingId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
+const messagesOf = (bookingId: string) => listedMessages<Message>(salon.ws.api, bookingId);
 
 /** Every message row of a booking as [kind, channel, to]. */
 const addressed = async (bookingId: string) =>
