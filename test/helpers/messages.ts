@@ -126,7 +126,9 @@ export async function until<T>(
  * A salon (`createSalon(staffers)`) with a publishable key and both channels
  * on: every announcement is an e-mail and an SMS.
  */
-export async function createMessagingSalon(staffers: number): Promise<{ salon: Salon; pk: Client }> {
+export async function createMessagingSalon(
+  staffers: number,
+): Promise<{ salon: Salon; pk: Client }> {
   const salon = await createSalon(staffers);
   const pk = (await createPublishableKey(salon.ws)).api;
   const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
