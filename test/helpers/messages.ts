@@ -209,3 +209,22 @@ export const listedMessages = async <M>(api: Client, bookingId: string): Promise
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 };
+
+/** POST /bookings through `api`: a cut with staffer `staffer` of `salon` at `start`, for `customer` (request fields). */
+export const bookFor = (
+  salon: Salon,
+  api: Client,
+  start: string,
+  customer: Record<string, string>,
+  staffer = 0,
+) =>
+  api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[staffer]?.uuid,
+      reserved_on: start,
+      ...customer,
+    },
+  });

@@ -5,6 +5,7 @@ import { insertMessages } from "../../src/db/queries/messages";
 import { type Client, PUBLIC, send } from "../helpers/http";
 import {
   addresses,
+  bookFor,
   bookingMessageRows,
   createMessagingSalon,
   fate,
@@ -43,18 +44,13 @@ const fromNewAddress = (path: string, sent: { method?: string; body?: unknown } 
   fromAddress(pk, newAddress())(path, sent);
 
 const book = async (api: Client, start: string, phone: string, staffer = 0) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
-      customer_phone: phone,
-      customer_first_name: "Victim",
-      customer_email: "victim@example.org",
-    },
-  });
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    { customer_phone: phone, customer_first_name: "Victim", customer_email: "victim@example.org" },
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.uuid as string;
 };

@@ -4,6 +4,7 @@ import { type Client, PUBLIC, send } from "../helpers/http";
 import {
   addresses,
   announcements,
+  bookFor,
   bookingMessageRows,
   createMessagingSalon,
   fate,
@@ -45,16 +46,7 @@ const target = {
 };
 
 const book = (api: Client, start: string, staffer = 0) =>
-  api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
-      ...target,
-    },
-  });
+  bookFor(salon, api, start, target, staffer);
 
 const cancel = (api: Client, id: string) =>
   api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });

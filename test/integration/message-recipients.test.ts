@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, PUBLIC, send } from "../helpers/http";
 import {
   addresses,
+  bookFor,
   createMessagingSalon,
   fromAddress,
   listedMessages,
@@ -64,18 +65,17 @@ const bookWith = async (
   who: { phone: string; firstName: string; email?: string },
   staffer = 0,
 ) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    {
       customer_phone: who.phone,
       customer_first_name: who.firstName,
       ...(who.email ? { customer_email: who.email } : {}),
     },
-  });
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { uuid: string; customer_uuid: string };
 };

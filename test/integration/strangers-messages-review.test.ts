@@ -5,6 +5,7 @@ import { createPublishableKey } from "../helpers/keys";
 import {
   addresses,
   announcements,
+  bookFor,
   bookingMessageRows,
   createMessagingSalon,
   fromAddress,
@@ -64,19 +65,18 @@ interface Who {
 }
 
 const bookWith = async (api: Client, start: string, who: Who, staffer = 0) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    {
       customer_phone: who.phone,
       customer_first_name: who.firstName,
       ...(who.email ? { customer_email: who.email } : {}),
       ...(who.language ? { customer_browser_language: who.language } : {}),
     },
-  });
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { uuid: string; customer_uuid: string; start_time: string };
 };
