@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC, type Received, send } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
+import { listedMessages, tokenIn } from "../helpers/messages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -43,17 +44,7 @@ interface Message {
   body: string;
 }
 
-const messagesOf = async (bookingId: string): Promise<Message[]> => {
-  const res = await salon.ws.api(`/messages?per_page=100&booking_uuid=${bookingId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-
-const tokenIn = (text: string) => {
-  const link = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(text);
-  if (!link?.[1]) throw new Error(`no manage link in: ${text}`);
-  return link[1];
-};
+const messagesOf = (bookingId: string) => listedMessages<Message>(salon.ws.api, bookingId);
 
 /** The token of the newest message of `kind` (the list is oldest first). */
 const latestToken = async (bookingId: string, kind: string) => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC, send } from "../helpers/http";
+import { listedMessages, tokenIn } from "../helpers/messages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -30,18 +31,7 @@ interface Message {
   scheduled_for: string;
 }
 
-const messagesOf = async (bookingId: string): Promise<Message[]> => {
-  const res = await salon.ws.api(`/messages?per_page=100&booking_uuid=${bookingId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-
-/** The manage token in a message's text, as the customer would click it. */
-const tokenIn = (text: string) => {
-  const link = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(text);
-  if (!link?.[1]) throw new Error(`no manage link in: ${text}`);
-  return link[1];
-};
+const messagesOf = (bookingId: string) => listedMessages<Message>(salon.ws.api, bookingId);
 
 const viaLink = (path: string, body: unknown) =>
   send(`${PUBLIC}/manage/${path}`, {

@@ -2,9 +2,17 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { insertMessages } from "../../src/db/queries/messages";
-import { admin, type Client, PUBLIC, send } from "../helpers/http";
-import { createPublishableKey } from "../helpers/keys";
-import { at, createSalon, type Salon } from "../helpers/salon";
+import { type Client, PUBLIC, send } from "../helpers/http";
+import {
+  addresses,
+  bookFor,
+  bookingMessageRows,
+  createMessagingSalon,
+  fate,
+  fromAddress,
+  weekdays,
+} from "../helpers/messages";
+import { at, type Salon } from "../helpers/salon";
 
 /**
  * A stranger who rotates client addresses is held by no per-address bound: the
@@ -19,54 +27,30 @@ const PER_BOOKING = 5;
 let salon: Salon;
 let pk: Client;
 beforeAll(async () => {
-  salon = await createSalon(3);
-  pk = (await createPublishableKey(salon.ws)).api;
   // Both channels on: every announcement is an e-mail and an SMS.
-  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-    method: "PUT",
-    body: {
-      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-      sms: { enabled: true },
-      reminders: [{ channel: "email", minutes_before: 1440 }],
-      templates: {},
-    },
-  });
-  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  ({ salon, pk } = await createMessagingSalon(3));
 });
 
-let days = 0;
 /** A weekday of its own per call (from Monday 2032-09-06), so tests never share calendar time. */
-const nextDay = () => {
-  const n = days++;
-  const week = Math.floor(n / 5);
-  return new Date(Date.UTC(2032, 8, 6) + (week * 7 + (n % 5)) * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-};
+const nextDay = weekdays(Date.UTC(2032, 8, 6));
 
-let addresses = 0;
 /** A client address of its own: every request of a pumping stranger comes from a new one. */
-const newAddress = () => `198.51.100.${++addresses}`;
+const newAddress = addresses("198.51.100.");
 
 let phones = 0;
 const newPhone = () => `+49151${String(70_000_000 + ++phones)}`;
 
 const fromNewAddress = (path: string, sent: { method?: string; body?: unknown } = {}) =>
-  pk(path, { ...sent, headers: { "cf-connecting-ip": newAddress() } });
+  fromAddress(pk, newAddress())(path, sent);
 
 const book = async (api: Client, start: string, phone: string, staffer = 0) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
-      customer_phone: phone,
-      customer_first_name: "Victim",
-      customer_email: "victim@example.org",
-    },
-  });
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    { customer_phone: phone, customer_first_name: "Victim", customer_email: "victim@example.org" },
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.uuid as string;
 };
@@ -81,18 +65,9 @@ interface Row {
   error: string | null;
 }
 
-const rowsOf = async (id: string): Promise<Row[]> =>
-  (
-    await env.DB.prepare(
-      `select kind, channel, status, error from messages
-       where workspace_id = ? and booking_id = ? order by created_at, kind, channel`,
-    )
-      .bind(salon.ws.id, id)
-      .all<Row>()
-  ).results;
+const rowsOf = (id: string) =>
+  bookingMessageRows<Row>(salon.ws.id, [id], "kind, channel, status, error");
 
-const told = (r: Row) => r.status === "scheduled" || r.status === "sent";
-const fate = (r: Row) => (told(r) ? "told" : `${r.status}:${r.error ?? ""}`);
 /** The fates of a booking's messages of one kind on one channel, oldest first. */
 const fates = async (id: string, kind: string, channel: string) =>
   (await rowsOf(id)).filter((r) => r.kind === kind && r.channel === channel).map(fate);

@@ -1,8 +1,18 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, type Client, PUBLIC, send } from "../helpers/http";
-import { createPublishableKey } from "../helpers/keys";
-import { at, createSalon, type Salon } from "../helpers/salon";
+import { type Client, PUBLIC, send } from "../helpers/http";
+import {
+  addresses,
+  announcements,
+  bookFor,
+  bookingMessageRows,
+  createMessagingSalon,
+  fate,
+  fromAddress,
+  told,
+  weekdays,
+} from "../helpers/messages";
+import { at, type Salon } from "../helpers/salon";
 
 /**
  * A stranger with the widget's key must not make the salon send messages at
@@ -18,38 +28,16 @@ const MESSAGES_CAP = 20;
 let salon: Salon;
 let pk: Client;
 beforeAll(async () => {
-  salon = await createSalon(3);
-  pk = (await createPublishableKey(salon.ws)).api;
   // SMS on: every announcement is two messages (e-mail and SMS), as a pumping target would get.
-  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-    method: "PUT",
-    body: {
-      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-      sms: { enabled: true },
-      reminders: [{ channel: "email", minutes_before: 1440 }],
-      templates: {},
-    },
-  });
-  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  ({ salon, pk } = await createMessagingSalon(3));
 });
 
-let days = 0;
 /** A weekday of its own per call (from Monday 2031-10-06), so tests never share calendar time. */
-const nextDay = () => {
-  const n = days++;
-  const week = Math.floor(n / 5);
-  return new Date(Date.UTC(2031, 9, 6) + (week * 7 + (n % 5)) * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-};
+const nextDay = weekdays(Date.UTC(2031, 9, 6));
 
-let addresses = 0;
-const newAddress = () => `192.0.2.${++addresses}`;
+const newAddress = addresses("192.0.2.");
 /** The publishable key from one client address (a visitor). */
-const visitorAt =
-  (ip: string) =>
-  (path: string, sent: { method?: string; body?: unknown } = {}) =>
-    pk(path, { ...sent, headers: { "cf-connecting-ip": ip } });
+const visitorAt = (ip: string) => fromAddress(pk, ip);
 
 const target = {
   customer_phone: "+49 151 77777777",
@@ -58,16 +46,7 @@ const target = {
 };
 
 const book = (api: Client, start: string, staffer = 0) =>
-  api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
-      ...target,
-    },
-  });
+  bookFor(salon, api, start, target, staffer);
 
 const cancel = (api: Client, id: string) =>
   api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });
@@ -81,24 +60,8 @@ interface Row {
 }
 
 /** The message rows of these bookings, oldest first. */
-const rowsOf = async (ids: string[]): Promise<Row[]> =>
-  (
-    await env.DB.prepare(
-      `select booking_id, kind, channel, status, error from messages
-       where workspace_id = ? and booking_id in (select value from json_each(?))
-       order by created_at, kind, channel`,
-    )
-      .bind(salon.ws.id, JSON.stringify(ids))
-      .all<Row>()
-  ).results;
-
-const announcements = (rows: Row[]) => rows.filter((r) => r.kind !== "booking-reminder");
-
-/** Written to go out (the log provider may already have sent it): neither skipped nor canceled. */
-const told = (r: Row) => r.status === "scheduled" || r.status === "sent";
-
-/** A row's fate: `told`, or its status and error. */
-const fate = (r: Row) => (told(r) ? "told" : `${r.status}:${r.error ?? ""}`);
+const rowsOf = (ids: string[]) =>
+  bookingMessageRows<Row>(salon.ws.id, ids, "booking_id, kind, channel, status, error");
 
 describe("bookings per visitor count canceled ones", () => {
   it("book-then-cancel 7 times: the 7th booking is 429 too_many_bookings", async () => {

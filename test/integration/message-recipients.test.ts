@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, type Client, PUBLIC, send } from "../helpers/http";
-import { createPublishableKey } from "../helpers/keys";
-import { at, createSalon, type Salon } from "../helpers/salon";
+import { type Client, PUBLIC, send } from "../helpers/http";
+import {
+  addresses,
+  bookFor,
+  createMessagingSalon,
+  fromAddress,
+  listedMessages,
+  tokenIn,
+} from "../helpers/messages";
+import { at, type Salon } from "../helpers/salon";
 
 /**
  * Anyone holding the widget's publishable key can type any phone number. A
@@ -15,19 +22,8 @@ import { at, createSalon, type Salon } from "../helpers/salon";
 let salon: Salon;
 let pk: Client;
 beforeAll(async () => {
-  salon = await createSalon(2);
-  pk = (await createPublishableKey(salon.ws)).api;
   // Both channels on, so every row's `to` is checked on each.
-  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-    method: "PUT",
-    body: {
-      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-      sms: { enabled: true },
-      reminders: [{ channel: "email", minutes_before: 1440 }],
-      templates: {},
-    },
-  });
-  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  ({ salon, pk } = await createMessagingSalon(2));
 });
 
 let week = 0;
@@ -44,14 +40,9 @@ const newPhone = () => {
   return `+49151${String(50_000_000 + phones)}`;
 };
 
-let addresses = 0;
+const newAddress = addresses("198.51.100.");
 /** The publishable key from an address of its own (a visitor of the widget). */
-const stranger = () => {
-  addresses += 1;
-  const ip = `198.51.100.${addresses}`;
-  return (path: string, sent: { method?: string; body?: unknown } = {}) =>
-    pk(path, { ...sent, headers: { "cf-connecting-ip": ip } });
-};
+const stranger = () => fromAddress(pk, newAddress());
 
 interface Message {
   kind: string;
@@ -62,11 +53,7 @@ interface Message {
   booking_uuid: string;
 }
 
-const messagesOf = async (bookingId: string): Promise<Message[]> => {
-  const res = await salon.ws.api(`/messages?per_page=100&booking_uuid=${bookingId}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
+const messagesOf = (bookingId: string) => listedMessages<Message>(salon.ws.api, bookingId);
 
 /** Every message row of a booking as [kind, channel, to]. */
 const addressed = async (bookingId: string) =>
@@ -78,18 +65,17 @@ const bookWith = async (
   who: { phone: string; firstName: string; email?: string },
   staffer = 0,
 ) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    {
       customer_phone: who.phone,
       customer_first_name: who.firstName,
       ...(who.email ? { customer_email: who.email } : {}),
     },
-  });
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { uuid: string; customer_uuid: string };
 };
@@ -97,13 +83,6 @@ const bookWith = async (
 const ok = async (res: Promise<{ status: number; body: unknown }>) => {
   const done = await res;
   expect(done.status, JSON.stringify(done.body)).toBe(200);
-};
-
-/** The manage token in a message's text, as its reader would click it. */
-const tokenIn = (text: string) => {
-  const link = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(text);
-  if (!link?.[1]) throw new Error(`no manage link in: ${text}`);
-  return link[1];
 };
 
 describe("a publishable booking of a known phone", () => {

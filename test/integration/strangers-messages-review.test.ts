@@ -2,6 +2,17 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, type Client, PUBLIC, type Received, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import {
+  addresses,
+  announcements,
+  bookFor,
+  bookingMessageRows,
+  createMessagingSalon,
+  fromAddress,
+  tokenIn,
+  told,
+  weekdays,
+} from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
 import { customerIdFor } from "../../src/domain/customer-id";
 
@@ -22,44 +33,21 @@ const BOOKING_CAP = 5;
 let salon: Salon;
 let pk: Client;
 beforeAll(async () => {
-  salon = await createSalon(3);
-  const created = await createPublishableKey(salon.ws);
-  pk = created.api;
   // Both channels on: every announcement is an e-mail and an SMS, as a pumping target would get.
-  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-    method: "PUT",
-    body: {
-      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-      sms: { enabled: true },
-      reminders: [{ channel: "email", minutes_before: 1440 }],
-      templates: {},
-    },
-  });
-  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  ({ salon, pk } = await createMessagingSalon(3));
 });
 
-let days = 0;
 /** A weekday of its own per call (from Monday 2032-03-01), so tests never share calendar time. */
-const nextDay = () => {
-  const n = days++;
-  const week = Math.floor(n / 5);
-  return new Date(Date.UTC(2032, 2, 1) + (week * 7 + (n % 5)) * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-};
+const nextDay = weekdays(Date.UTC(2032, 2, 1));
 
-let addresses = 0;
 /** A client address of its own (IPv4 documentation range). */
-const newAddress = () => `203.0.113.${++addresses}`;
+const newAddress = addresses("203.0.113.");
 
 let phones = 0;
 const newPhone = () => `+49151${String(60_000_000 + ++phones)}`;
 
 /** The publishable key from one client address. */
-const visitorAt =
-  (ip: string, api: Client = pk) =>
-  (path: string, sent: { method?: string; body?: unknown } = {}) =>
-    api(path, { ...sent, headers: { "cf-connecting-ip": ip } });
+const visitorAt = (ip: string, api: Client = pk) => fromAddress(api, ip);
 
 /** A manage route, from a client address. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -77,21 +65,41 @@ interface Who {
 }
 
 const bookWith = async (api: Client, start: string, who: Who, staffer = 0) => {
-  const res = await api("/bookings", {
-    method: "POST",
-    body: {
-      location_uuid: salon.location.uuid,
-      service_uuid: salon.cut.uuid,
-      staffer_uuid: salon.staffers[staffer]?.uuid,
-      reserved_on: start,
+  const res = await bookFor(
+    salon,
+    api,
+    start,
+    {
       customer_phone: who.phone,
       customer_first_name: who.firstName,
       ...(who.email ? { customer_email: who.email } : {}),
       ...(who.language ? { customer_browser_language: who.language } : {}),
     },
-  });
+    staffer,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { uuid: string; customer_uuid: string; start_time: string };
+};
+
+/** Holds `start` with staffer 1 (a reservation, asserted 201), then books it for `customer`. */
+const bookReserved = async (api: Client, start: string, customer: Record<string, string>) => {
+  const services = [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }];
+  const held = await api("/reservations", {
+    method: "POST",
+    body: { location_uuid: salon.location.uuid, items: [{ datetime_start: start, services }] },
+  });
+  expect(held.status, JSON.stringify(held.body)).toBe(201);
+  return api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[1]?.uuid,
+      reserved_on: start,
+      reservation_uuid: held.body.uuid,
+      ...customer,
+    },
+  });
 };
 
 interface Row {
@@ -106,25 +114,12 @@ interface Row {
 }
 
 /** A booking's message rows, oldest first. */
-const rowsOf = async (bookingId: string): Promise<Row[]> =>
-  (
-    await env.DB.prepare(
-      `select kind, channel, "to", locale, status, error, subject, body from messages
-       where workspace_id = ? and booking_id = ? order by created_at, kind, channel`,
-    )
-      .bind(salon.ws.id, bookingId)
-      .all<Row>()
-  ).results;
-
-const announcements = (rows: Row[]) => rows.filter((r) => r.kind !== "booking-reminder");
-/** Written to go out (the log provider may already have sent it). */
-const told = (r: Row) => r.status === "scheduled" || r.status === "sent";
-
-const tokenIn = (text: string) => {
-  const link = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(text);
-  if (!link?.[1]) throw new Error(`no manage link in: ${text}`);
-  return link[1];
-};
+const rowsOf = (bookingId: string) =>
+  bookingMessageRows<Row>(
+    salon.ws.id,
+    [bookingId],
+    `kind, channel, "to", locale, status, error, subject, body`,
+  );
 
 /** The manage token of a booking's newest e-mail of `kind`. */
 const linkOf = async (bookingId: string, kind = "booking-confirmation") => {
@@ -147,25 +142,10 @@ describe("where a stranger's booking of someone else's phone is told", () => {
     const me = visitorAt(newAddress());
     const made: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const start = at(`${String(9 + i).padStart(2, "0")}:00`, date);
-      const services = [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }];
-      const held = await me("/reservations", {
-        method: "POST",
-        body: { location_uuid: salon.location.uuid, items: [{ datetime_start: start, services }] },
-      });
-      expect(held.status, JSON.stringify(held.body)).toBe(201);
-      const booked = await me("/bookings", {
-        method: "POST",
-        body: {
-          location_uuid: salon.location.uuid,
-          service_uuid: salon.cut.uuid,
-          staffer_uuid: salon.staffers[1]?.uuid,
-          reserved_on: start,
-          reservation_uuid: held.body.uuid,
-          customer_phone: phone,
-          customer_first_name: "Mallory",
-          customer_email: "mallory@example.net",
-        },
+      const booked = await bookReserved(me, at(`${String(9 + i).padStart(2, "0")}:00`, date), {
+        customer_phone: phone,
+        customer_first_name: "Mallory",
+        customer_email: "mallory@example.net",
       });
       if (i < 6) expect(booked.status, JSON.stringify(booked.body)).toBe(201);
       made.push(booked.body.uuid);
@@ -178,24 +158,9 @@ describe("where a stranger's booking of someone else's phone is told", () => {
     ]);
     for (const r of rows) expect(r.body).not.toContain("Victoria");
     // The 7th booking of the day through reservations is refused like any other.
-    const start = at("15:00", date);
-    const services = [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }];
-    const held = await me("/reservations", {
-      method: "POST",
-      body: { location_uuid: salon.location.uuid, items: [{ datetime_start: start, services }] },
-    });
-    expect(held.status, JSON.stringify(held.body)).toBe(201);
-    const seventh = await me("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[1]?.uuid,
-        reserved_on: start,
-        reservation_uuid: held.body.uuid,
-        customer_phone: phone,
-        customer_first_name: "Mallory",
-      },
+    const seventh = await bookReserved(me, at("15:00", date), {
+      customer_phone: phone,
+      customer_first_name: "Mallory",
     });
     expect(seventh.status, JSON.stringify(seventh.body)).toBe(429);
     expect(seventh.body.code).toBe("too_many_bookings");
