@@ -1,18 +1,13 @@
-import { commitPlanned } from "../calendar/client";
 import { attempt } from "../changes/attempts";
-import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import type { ChangeMessagesContext } from "../db/queries/messages";
 import { type LoadedSeries, seriesMessagesRead, seriesRead } from "../db/queries/series-read";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
-import type { BusyInterval } from "../domain/availability";
 import { ApiError, notFound, RecordChangedError, SlotTakenError } from "../lib/errors";
-import { rendezvous } from "../lib/failpoints";
 import { renderBooking } from "../views/booking";
 import type { Booking } from "../views/booking-schema";
-import type { Planning } from "./change";
+import { claimedWrites, type Planning } from "./change";
 import { changesWrite, type PlannedChange } from "./change-write-many";
-import { ClaimRetries } from "./claim-retries";
 import type { BookingDeps } from "./deps";
 import { stableIds } from "./plan-ids";
 
@@ -96,13 +91,7 @@ async function commitSeries<R>(
   { loaded, reads, told }: { loaded: LoadedSeries; reads: R; told: ChangeMessagesContext | null },
   previous: R | undefined,
 ): Promise<SeriesChanged> {
-  const { scope, env } = deps;
-  const taken = new Map<string, BusyInterval[]>();
-  const retries = new ClaimRetries((id) => {
-    const busy = taken.get(id) ?? [];
-    taken.set(id, busy);
-    return busy;
-  });
+  const { taken, retries, write } = claimedWrites(deps);
   const ids = stableIds();
   const planning = (): Planning<R> => ({
     now: Date.now(),
@@ -126,22 +115,8 @@ async function commitSeries<R>(
   };
   const first = plan();
   if (!first) return answer([]);
-  // The same meeting point as a single booking change: a race test lines up either kind.
-  await rendezvous("booking.change.before_write");
-  if (first.claims.length === 0) {
-    await runBatch(scope.db, first.build());
-    return answer(first.value);
-  }
   try {
-    const value = await commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
-      plan: () => {
-        const next = plan();
-        if (!next?.claims.length) throw new Error("the change no longer moves busy time");
-        return next;
-      },
-      replan: (refusal) => retries.learn(refusal),
-    });
-    return answer(value);
+    return answer(await write(first, plan));
   } catch (error) {
     // A calendar refused time D1 did not show taken: planned again with it marked taken, the
     // plan names every occurrence that cannot move (its own refusal), or the refusal stands.

@@ -1,5 +1,5 @@
 import { type ConflictQuery, withAlternatives } from "../availability/alternatives";
-import { commitPlanned } from "../calendar/client";
+import { commitPlanned, type PlannedWrite } from "../calendar/client";
 import { attempt } from "../changes/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
@@ -124,14 +124,7 @@ async function commitChange<R>(
   { loaded, reads, told }: { loaded: LoadedBooking; reads: R; told: ChangeMessagesContext | null },
   previous: R | undefined,
 ): Promise<Booking> {
-  const { scope, env } = deps;
-  // What calendars refused is known for this read only: a fresh read starts afresh.
-  const taken = new Map<string, BusyInterval[]>();
-  const retries = new ClaimRetries((id) => {
-    const busy = taken.get(id) ?? [];
-    taken.set(id, busy);
-    return busy;
-  });
+  const { taken, write } = claimedWrites(deps);
   const ids = stableIds();
   const plan = () => {
     const now = Date.now();
@@ -140,17 +133,43 @@ async function commitChange<R>(
   };
   const first = plan();
   if (!first) return renderBooking(loaded, deps.render);
-  await rendezvous("booking.change.before_write");
-  if (first.claims.length === 0) {
-    await runBatch(scope.db, first.build());
-    return first.value;
-  }
-  return commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
-    plan: () => {
-      const next = plan();
-      if (!next?.claims.length) throw new Error("the change no longer moves busy time");
-      return next;
-    },
-    replan: (refusal) => retries.learn(refusal),
+  return write(first, plan);
+}
+
+/**
+ * What the plans on one read share (a single booking's change or a series'):
+ * the busy time calendars refused (known for this read only: a fresh read
+ * starts afresh), the retries that learn it, and the write of the first plan:
+ * the claims first when busy time moves (a calendar that refuses a staffer or
+ * unit another write won has the change planned again on the same read, the
+ * granted claims kept), then one batch.
+ */
+export function claimedWrites(deps: BookingDeps) {
+  const { scope, env } = deps;
+  const taken = new Map<string, BusyInterval[]>();
+  const retries = new ClaimRetries((id) => {
+    const busy = taken.get(id) ?? [];
+    taken.set(id, busy);
+    return busy;
   });
+  const write = async <T>(
+    first: PlannedWrite<T>,
+    plan: () => PlannedWrite<T> | null,
+  ): Promise<T> => {
+    // The one meeting point of booking and series changes: a race test lines up either kind.
+    await rendezvous("booking.change.before_write");
+    if (first.claims.length === 0) {
+      await runBatch(scope.db, first.build());
+      return first.value;
+    }
+    return commitPlanned(env, scope.db, scope.workspaceId, first, deps.defer, {
+      plan: () => {
+        const next = plan();
+        if (!next?.claims.length) throw new Error("the change no longer moves busy time");
+        return next;
+      },
+      replan: (refusal) => retries.learn(refusal),
+    });
+  };
+  return { taken, retries, write };
 }

@@ -35,7 +35,7 @@ export interface Synced {
  * External calendars one staffer may have: each may bring 5,000 busy intervals into the
  * staffer's calendar object and is fetched every 15 minutes.
  */
-export const MAX_EXTERNAL_CALENDARS = 10;
+const MAX_EXTERNAL_CALENDARS = 10;
 
 /**
  * What adding a calendar can be wrong about (422): a staffer who works at no location has no

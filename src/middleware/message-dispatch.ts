@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { deliverCreated } from "../delivery/wake-up";
 import type { PublicEnv } from "../env";
-import { log } from "../lib/log";
+import { afterWrite } from "./outbox-dispatch";
 
 /**
  * After a write succeeds, the customer messages it created are handed over
@@ -13,16 +13,7 @@ import { log } from "../lib/log";
 export const messageDispatch = createMiddleware<PublicEnv>(async (c, next) => {
   const since = Date.now();
   await next();
-  const method = c.req.method;
-  if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
-  const workspaceId = c.var.workspace?.id;
-  if (!workspaceId) return;
-  // Only once the API key passed its check, as for the outbox (src/middleware/outbox-dispatch.ts).
-  const dispatch = c.var.gate.pass().then(
-    () => deliverCreated(c.env, workspaceId, since),
-    () => undefined,
-  );
-  c.executionCtx.waitUntil(
-    dispatch.catch((error: unknown) => log("error", "message dispatch failed", { error })),
+  afterWrite(c, "message dispatch failed", (workspaceId) =>
+    deliverCreated(c.env, workspaceId, since),
   );
 });

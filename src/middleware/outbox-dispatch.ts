@@ -1,7 +1,31 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { PublicEnv } from "../env";
 import { log } from "../lib/log";
 import { dispatchPending } from "../webhooks/dispatch";
+
+/**
+ * Once a write succeeded (not a GET or HEAD, no error status, a workspace),
+ * runs `send` for its workspace after the response has gone out (waitUntil),
+ * logging `failure` if it throws. Only once the API key passed its check (it
+ * may still be running): a refused request answers its error, and must not
+ * set anything moving, not even others' pending work.
+ */
+export function afterWrite(
+  c: Context<PublicEnv>,
+  failure: string,
+  send: (workspaceId: string) => Promise<unknown>,
+): void {
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
+  const workspaceId = c.var.workspace?.id;
+  if (!workspaceId) return;
+  const dispatch = c.var.gate.pass().then(
+    () => send(workspaceId),
+    () => undefined,
+  );
+  c.executionCtx.waitUntil(dispatch.catch((error: unknown) => log("error", failure, { error })));
+}
 
 /**
  * After a write succeeds, hands the workspace's new outbox events to the queue
@@ -10,17 +34,7 @@ import { dispatchPending } from "../webhooks/dispatch";
  */
 export const outboxDispatch = createMiddleware<PublicEnv>(async (c, next) => {
   await next();
-  const method = c.req.method;
-  if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
-  const workspaceId = c.var.workspace?.id;
-  if (!workspaceId) return;
-  // Only once the API key passed its check (it may still be running): a refused request
-  // answers its error, and must not set anything moving, not even others' pending events.
-  const dispatch = c.var.gate.pass().then(
-    () => dispatchPending(c.env, { workspaceId, maxRounds: 1 }),
-    () => undefined,
-  );
-  c.executionCtx.waitUntil(
-    dispatch.catch((error: unknown) => log("error", "outbox dispatch failed", { error })),
+  afterWrite(c, "outbox dispatch failed", (workspaceId) =>
+    dispatchPending(c.env, { workspaceId, maxRounds: 1 }),
   );
 });

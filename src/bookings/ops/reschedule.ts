@@ -1,11 +1,14 @@
 import { engineInputs } from "../../availability/engine-input";
 import { availabilityRead, shiftDate } from "../../db/queries/availability";
 import { bookingRefs } from "../../db/queries/booking-refs";
+import type { LoadedBooking } from "../../db/queries/bookings";
 import { utcDate } from "../../lib/clock";
 import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
 import { changeBooking } from "../change";
+import type { BookingChange } from "../change-value";
 import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, unitsFor } from "../placement";
+import type { PlannedUnit } from "../planner";
 import { assertPolicyAllows } from "../policy-window";
 
 /** What a reschedule can be wrong about: the new start. */
@@ -63,36 +66,12 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
       }));
       assertPlacementsFit(inputs, placements, now, { is: "start" });
       const units = unitsFor(inputs, placements, ids);
-      const moved = loaded.services.map((s, i) => ({
-        ...s,
-        reservedOn: s.reservedOn + delta,
-        reservedUntil: s.reservedUntil + delta,
-        resourceIds: (units[i] ?? []).map((u) => u.resourceId),
-      }));
-      const owner = bookingOwner(loaded.booking);
-      return {
-        event: "booking-rescheduled",
-        booking: {
-          startAt: loaded.booking.startAt + delta,
-          endAt: loaded.booking.endAt + delta,
-          notifyOnReschedule: input.notifyOnReschedule ?? false,
-        },
-        services: moved.map(({ id, reservedOn, reservedUntil, resourceIds }) => ({
-          id,
-          reservedOn,
-          reservedUntil,
-          resourceIds,
-        })),
-        // The customer hears of it when staff ask so, and always when it is their own change.
-        messages: {
-          send: input.notifyOnReschedule || input.heldToPolicy ? "booking-rescheduled" : undefined,
-          reminders: "move",
-        },
-        busy: moved.flatMap((s, i) => [
-          bookedEntry(owner, s, ids(`staffer ${s.id}`)),
-          ...(units[i] ?? []).map((u) => unitEntry(owner, s, u)),
-        ]),
-      };
+      // The customer hears of it when staff ask so, and always when it is their own change.
+      return movedBy(loaded, delta, units, {
+        notifyOnReschedule: input.notifyOnReschedule ?? false,
+        send: Boolean(input.notifyOnReschedule || input.heldToPolicy),
+        entryId: (key) => ids(key),
+      });
     },
     alternatives: (loaded) => ({
       locationId: loaded.booking.locationId,
@@ -109,4 +88,45 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
       ignoreEntries: new Set(loaded.entries.map((e) => e.id)),
     }),
   });
+}
+
+/**
+ * The change that moves a booking's services by `delta` ms onto the resource units
+ * taken for them at the new time (one reschedule, or one occurrence of a series').
+ */
+export function movedBy(
+  loaded: LoadedBooking,
+  delta: number,
+  units: PlannedUnit[][],
+  how: { notifyOnReschedule: boolean; send: boolean; entryId: (key: string) => string },
+): BookingChange {
+  const moved = loaded.services.map((s, i) => ({
+    ...s,
+    reservedOn: s.reservedOn + delta,
+    reservedUntil: s.reservedUntil + delta,
+    resourceIds: (units[i] ?? []).map((u) => u.resourceId),
+  }));
+  const owner = bookingOwner(loaded.booking);
+  return {
+    event: "booking-rescheduled",
+    booking: {
+      startAt: loaded.booking.startAt + delta,
+      endAt: loaded.booking.endAt + delta,
+      notifyOnReschedule: how.notifyOnReschedule,
+    },
+    services: moved.map(({ id, reservedOn, reservedUntil, resourceIds }) => ({
+      id,
+      reservedOn,
+      reservedUntil,
+      resourceIds,
+    })),
+    messages: {
+      send: how.send ? "booking-rescheduled" : undefined,
+      reminders: "move",
+    },
+    busy: moved.flatMap((s, i) => [
+      bookedEntry(owner, s, how.entryId(`staffer ${s.id}`)),
+      ...(units[i] ?? []).map((u) => unitEntry(owner, s, u)),
+    ]),
+  };
 }

@@ -39,7 +39,7 @@ export interface SeriesService {
  * the past or outside every staffer's hours it is refused (422) as a single
  * booking's is; a later occurrence that cannot be booked is `unbooked`.
  */
-export function planSeries(
+function planSeries(
   starts: readonly number[],
   service: SeriesService,
   ctx: PlanContext,

@@ -9,8 +9,8 @@ import { isOpen } from "../../domain/booking-rules";
 import { localShift } from "../../domain/series/shift";
 import { toIso } from "../../lib/clock";
 import { ApiError, InvalidError, invalid } from "../../lib/errors";
-import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
 import { changeSeries } from "../change-many";
+import { movedBy } from "../ops/reschedule";
 import type { BookingDeps } from "../deps";
 import { assertPlacementsFit, type Placement, unitsFor } from "../placement";
 import { occurrence, upcomingOpen } from "./occurrences";
@@ -134,40 +134,14 @@ export function rescheduleSeries(
         }
       });
       if (refused.length > 0) throw new OccurrencesRefused(refused, ignoreEntries);
-      return planned.map(({ b, delta, units }) => {
-        const owner = bookingOwner(b.booking);
-        const moved = b.services.map((s, i) => ({
-          ...s,
-          reservedOn: s.reservedOn + delta,
-          reservedUntil: s.reservedUntil + delta,
-          resourceIds: (units[i] ?? []).map((u) => u.resourceId),
-        }));
-        return {
-          loaded: b,
-          change: {
-            event: "booking-rescheduled" as const,
-            booking: {
-              startAt: b.booking.startAt + delta,
-              endAt: b.booking.endAt + delta,
-              notifyOnReschedule: input.notifyOnReschedule ?? false,
-            },
-            services: moved.map(({ id, reservedOn, reservedUntil, resourceIds }) => ({
-              id,
-              reservedOn,
-              reservedUntil,
-              resourceIds,
-            })),
-            messages: {
-              send: input.notifyOnReschedule ? ("booking-rescheduled" as const) : undefined,
-              reminders: "move" as const,
-            },
-            busy: moved.flatMap((s, i) => [
-              bookedEntry(owner, s, ids(`${b.booking.id} staffer ${s.id}`)),
-              ...(units[i] ?? []).map((u) => unitEntry(owner, s, u)),
-            ]),
-          },
-        };
-      });
+      return planned.map(({ b, delta, units }) => ({
+        loaded: b,
+        change: movedBy(b, delta, units, {
+          notifyOnReschedule: input.notifyOnReschedule ?? false,
+          send: Boolean(input.notifyOnReschedule),
+          entryId: (key) => ids(`${b.booking.id} ${key}`),
+        }),
+      }));
     },
     refusal: async (error, loaded) => {
       if (!(error instanceof OccurrencesRefused)) return error;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import {
   calendarEntries,
@@ -128,19 +128,20 @@ export async function saveBusy(
       })
       .where(and(eq(externalCalendars.id, id), eq(externalCalendars.workspaceId, workspaceId)))
       .returning(),
-    db
-      .delete(calendarEntries)
-      .where(
-        and(
-          eq(calendarEntries.sourceId, id),
-          eq(calendarEntries.kind, "external"),
-          eq(calendarEntries.workspaceId, workspaceId),
-        ),
-      ),
+    db.delete(calendarEntries).where(externalEntriesOf(workspaceId, id)),
     insertBusy(scope, id, state.busy),
   ]);
   return updated[0];
 }
+
+/** The busy entries an external calendar put in (and any further condition on them). */
+const externalEntriesOf = (workspaceId: string, id: string, ...more: SQL[]) =>
+  and(
+    eq(calendarEntries.sourceId, id),
+    eq(calendarEntries.kind, "external"),
+    eq(calendarEntries.workspaceId, workspaceId),
+    ...more,
+  );
 
 /** The busy rows of one external calendar, from its row (none when the row is not there). */
 function insertBusy(scope: Scope, id: string, busy: BusyPairs) {
@@ -250,14 +251,7 @@ export async function deleteExternalCalendar(
   const [, deleted] = await db.batch([
     db
       .delete(calendarEntries)
-      .where(
-        and(
-          eq(calendarEntries.sourceId, id),
-          eq(calendarEntries.kind, "external"),
-          eq(calendarEntries.workspaceId, workspaceId),
-          eq(calendarEntries.stafferId, stafferId),
-        ),
-      ),
+      .where(externalEntriesOf(workspaceId, id, eq(calendarEntries.stafferId, stafferId))),
     db
       .delete(externalCalendars)
       .where(ofStaffer(scope, stafferId, id))

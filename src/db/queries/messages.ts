@@ -153,8 +153,8 @@ function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): S
   return scope.db.insert(messages).select(sql`select ${sql.join(cells, sql`, `)}`);
 }
 
-/** A canceled booking's reminders that were still to go out: they never will. */
-export const cancelScheduledReminders = (scope: Scope, bookingId: string): Statement =>
+/** Reminders of the bookings `which` picks that were still to go out: they never will. */
+export const cancelRemindersWhere = (scope: Scope, which: SQL): Statement =>
   scope.db
     .update(messages)
     .set({ status: "canceled" })
@@ -162,11 +162,15 @@ export const cancelScheduledReminders = (scope: Scope, bookingId: string): State
       whereIn(
         scope,
         messages,
-        eq(messages.bookingId, bookingId),
+        which,
         eq(messages.kind, "booking-reminder"),
         eq(messages.status, "scheduled"),
       ),
     );
+
+/** A canceled booking's reminders that were still to go out: they never will. */
+export const cancelScheduledReminders = (scope: Scope, bookingId: string): Statement =>
+  cancelRemindersWhere(scope, eq(messages.bookingId, bookingId));
 
 /** A reminder re-timed and re-written for a moved booking (canceled when its new time has passed). */
 export const moveReminder = (
@@ -190,7 +194,7 @@ export const settingsRead = (scope: Scope) =>
   read([selectSettings(scope)] as const, ([rows]) => rows[0]?.settings);
 
 /** First names of the staff of a location (given, or as a subquery on the booking). */
-const locationStaffNames = (scope: Scope, locationId: string | SQLWrapper) =>
+export const locationStaffNames = (scope: Scope, locationId: string | SQLWrapper) =>
   scope.db
     .select({ id: staffers.id, firstName: staffers.firstName })
     .from(staffers)

@@ -5,6 +5,7 @@ import { bookingServices, bookings, events, messages, series } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import type { Statement } from "../statement";
 import type { BookingPatch, ServicePatch } from "./booking-change";
+import { cancelRemindersWhere } from "./messages";
 import type { EventType } from "./outbox";
 
 /**
@@ -51,20 +52,7 @@ export const bumpSeries = (scope: Scope, seriesId: string, now: number) =>
 export const cancelRemindersOf = (scope: Scope, bookingIds: readonly string[]): Statement[] =>
   bookingIds.length === 0
     ? []
-    : [
-        scope.db
-          .update(messages)
-          .set({ status: "canceled" })
-          .where(
-            whereIn(
-              scope,
-              messages,
-              idIn(messages.bookingId, bookingIds),
-              eq(messages.kind, "booking-reminder"),
-              eq(messages.status, "scheduled"),
-            ),
-          ),
-      ];
+    : [cancelRemindersWhere(scope, idIn(messages.bookingId, bookingIds))];
 
 /** Reminders re-timed and re-written, each by id (only those still scheduled move). */
 export const moveReminders = (

@@ -11,12 +11,10 @@ import {
   messages,
   orders,
   series,
-  stafferLocations,
-  staffers,
 } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import { type LoadedBooking, policyColumns } from "./bookings";
-import { type ChangeMessagesContext, settingsRead } from "./messages";
+import { type ChangeMessagesContext, locationStaffNames, settingsRead } from "./messages";
 import { availabilityRead, shiftDate } from "./availability";
 
 /*
@@ -173,22 +171,7 @@ export function seriesMessagesRead(scope: Scope, seriesId: string): Read<ChangeM
         .select({ name: locations.name, timezone: locations.timezone })
         .from(locations)
         .where(whereIn(scope, locations, inSubquery(locations.id, refs.locationId))),
-      db
-        .select({ id: staffers.id, firstName: staffers.firstName })
-        .from(staffers)
-        .where(
-          whereIn(
-            scope,
-            staffers,
-            inSubquery(
-              staffers.id,
-              db
-                .select({ id: stafferLocations.stafferId })
-                .from(stafferLocations)
-                .where(inSubquery(stafferLocations.locationId, refs.locationId)),
-            ),
-          ),
-        ),
+      locationStaffNames(scope, refs.locationId),
       db
         .select()
         .from(messages)

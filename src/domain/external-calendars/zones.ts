@@ -77,11 +77,6 @@ export function canonicalZone(name: string): string | null {
   return canonical;
 }
 
-/** Whether the runtime knows this IANA zone name (Intl's database, as Temporal uses it). */
-export function isIanaZone(name: string): boolean {
-  return canonicalZone(name) !== null;
-}
-
 const KNOWN = new Map<string, string | null>();
 
 /**

@@ -11,6 +11,28 @@ import {
 import { BookingSchema } from "../../../views/booking-schema";
 
 /**
+ * What a change of one thing (`what`) answers: `ok` with it as it now is, or
+ * its own conflicts (409) and invalid fields (422), described per operation.
+ */
+export const changeResponsesOf = <Ok>(
+  ok: Ok,
+  what: string,
+  conflicts: { description: string; codes: readonly ErrorCode[] },
+  invalid: string,
+  /** The operation moves busy time to calendars it may not have held (reschedule, staffer, services). */
+  movesTime: boolean,
+) => ({
+  200: ok,
+  ...authErrors,
+  ...bodyErrors,
+  ...notFoundError(what),
+  ...conflictErrors(conflicts.description, conflicts.codes),
+  422: movesTime
+    ? errorCodes(`${invalid}, ${TOO_LARGE}`, ["validation_failed", "request_too_large"])
+    : errorCodes(invalid, ["validation_failed"]),
+});
+
+/**
  * What a booking lifecycle operation can answer: the booking as it now is, or
  * its own conflicts (409) and invalid fields (422), described per operation.
  */
@@ -19,13 +41,11 @@ export const changeResponses = (
   invalid: string,
   /** The operation moves busy time to calendars it may not have held (reschedule, staffer, services). */
   movesTime = false,
-) => ({
-  200: json(BookingSchema, "The booking as it now is"),
-  ...authErrors,
-  ...bodyErrors,
-  ...notFoundError("booking"),
-  ...conflictErrors(conflicts.description, conflicts.codes),
-  422: movesTime
-    ? errorCodes(`${invalid}, ${TOO_LARGE}`, ["validation_failed", "request_too_large"])
-    : errorCodes(invalid, ["validation_failed"]),
-});
+) =>
+  changeResponsesOf(
+    json(BookingSchema, "The booking as it now is"),
+    "booking",
+    conflicts,
+    invalid,
+    movesTime,
+  );
