@@ -29,6 +29,7 @@ declare namespace Cloudflare {
 		CALENDARS: DurableObjectNamespace<import("./src/index").Calendar>;
 		MESSAGE_CLOCKS: DurableObjectNamespace<import("./src/index").MessageClock>;
 		CALENDAR_SYNCS: DurableObjectNamespace<import("./src/index").CalendarSync>;
+		WAITLIST_DESKS: DurableObjectNamespace<import("./src/index").WaitlistDesk>;
 	}
 }
 interface Env extends Cloudflare.Env {}

@@ -8,11 +8,13 @@ import type { Env } from "./env";
 import { log } from "./lib/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
+import { sweepWaitlists } from "./waitlist/wake";
 import type { WebhookMessage } from "./webhooks/messages";
 
 export { Calendar } from "./durable-objects/calendar";
 export { MessageClock } from "./durable-objects/message-clock";
 export { CalendarSync } from "./durable-objects/calendar-sync";
+export { WaitlistDesk } from "./durable-objects/waitlist-desk";
 
 const app = createApp();
 
@@ -28,6 +30,7 @@ export default {
     ctx.waitUntil(logged("message sweep", sweepMessages(env)));
     ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));
     ctx.waitUntil(logged("expired rows pruning", pruneExpired(env.DB)));
+    ctx.waitUntil(logged("waitlist sweep", sweepWaitlists(env)));
   },
 } satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody>;
 

@@ -174,7 +174,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(cap ? [cap.guard(planned.length)] : []),
         ...(redeem ? [guard(scope, redeem.live())] : []),
         ...statements,
-        ...(redeem?.statements ?? []),
+        ...(redeem?.statements(planned[0]?.id ?? "") ?? []),
         ...creationMessages(
           deps,
           { ...messageContext, total: views[0]?.order.total ?? 0 },

@@ -15,8 +15,11 @@ export interface Redemption {
   entriesByCalendar: ReadonlyMap<string, string[]>;
   /** Batch condition, built when the batch is: the reservation is still unused and unexpired. */
   live: () => Condition;
-  /** Removes the held time from D1 and marks the reservation used. */
-  statements: Statement[];
+  /**
+   * Removes the held time from D1 and marks the reservation used; a waitlist
+   * entry it was offered to is booked (`bookingId`: the first booking made).
+   */
+  statements: (bookingId: string) => Statement[];
   /**
    * What to answer for a failed write: 409 `reservation_expired` when the
    * reservation was used, deleted or expired meanwhile (its time was nobody

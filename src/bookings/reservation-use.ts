@@ -8,6 +8,7 @@ import {
   reservationStillLive,
 } from "../db/queries/reservations";
 import type { Scope } from "../db/scope";
+import { bookedThroughOffer } from "../db/queries/waitlist";
 import { isGuardFailure } from "../db/constraints";
 import type { ItemSubject, Problem } from "../domain/problems";
 import { ApiError, InvalidError, invalid, RecordChangedError } from "../lib/errors";
@@ -104,7 +105,10 @@ function redeem(
       entryIds: new Set([...byCalendar.values()].flat()),
       entriesByCalendar: byCalendar,
       live: () => reservationStillLive(row.id, Date.now()),
-      statements: endReservation(scope, row.id, now),
+      statements: (bookingId) => [
+        ...endReservation(scope, row.id, now),
+        ...bookedThroughOffer(scope, row.id, bookingId, now),
+      ],
       explain: async (error) => {
         if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();
         // Refused as taken: another write used the reservation first, or it just expired.

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { wakeDesks } from "../waitlist/wake";
 import { createDb } from "../db/client";
 import { externalCalendarById } from "../db/queries/external-calendars";
 import { SYNC_EVERY_MS } from "../external-calendars/refresh";
@@ -42,11 +43,14 @@ export class CalendarSync extends DurableObject<Env> {
         await this.ctx.storage.deleteAll();
         return;
       }
+      const since = Date.now();
       await syncFound(
         { scope: { db, workspaceId: found.row.workspaceId }, env: this.env },
         found,
-        Date.now(),
+        since,
       );
+      // Busy time the sync removed is offered to the location's waitlist, as a request's would be.
+      await wakeDesks(this.env, found.row.workspaceId, since);
     } catch (error) {
       // A calendar that cannot be fetched or read keeps its busy time and says why in
       // `status` (the sync recorded it); anything else (D1, the calendar object) is logged.

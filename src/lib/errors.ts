@@ -39,6 +39,7 @@ export const ErrorCodeSchema = z
     "rate_limited",
     "too_many_holds",
     "too_many_bookings",
+    "too_many_entries",
     "calendar_unreachable",
     "calendar_invalid",
     "internal_error",
@@ -71,6 +72,7 @@ export function statusFor(
     case "booking_not_replaceable":
     case "booking_closed":
     case "booking_changed":
+    case "too_many_entries":
     case "reservation_expired":
     case "policy_window_passed":
     case "order_not_open":

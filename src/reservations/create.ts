@@ -11,6 +11,7 @@ import { holderHolds, holderWithinCap } from "../db/queries/reservations";
 import { type QuotaSpec, retryAfter, VisitorQuota } from "../bookings/visitor-quota";
 import { calendarEntries, reservations } from "../db/schema";
 import type { Scope } from "../db/scope";
+import type { Statement } from "../db/statement";
 import {
   type HoldSubject,
   PUBLIC_HOLDS,
@@ -34,6 +35,20 @@ export interface ReservationRequest extends PlanningRequest {
    * address). Such a hold is bounded, capped per holder, and gives way to staff.
    */
   publishable?: { holder: string } | undefined;
+  /**
+   * A waitlist offer: the hold gives way to staff as a widget's does (the
+   * front desk is never kept from a walk-in by it), and `statements` (the
+   * entry's, its messages and event) go into the hold's own batch.
+   */
+  offer?:
+    | {
+        statements: (
+          reservationId: string,
+          planned: PlannedBooking[],
+          expiresAt: number,
+        ) => Statement[];
+      }
+    | undefined;
 }
 
 /**
@@ -120,7 +135,7 @@ async function hold(
       entry: {
         ...entry,
         expires: expiresAt,
-        ...(holder ? { yields: true } : {}),
+        ...(holder || req.offer ? { yields: true } : {}),
       } satisfies CalendarEntry,
     }));
     return {
@@ -135,6 +150,7 @@ async function hold(
           calendarEntries,
           entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
         ),
+        ...(req.offer?.statements(id, planned, expiresAt) ?? []),
       ],
       value: row,
     };

@@ -14,7 +14,7 @@ export const MessageSchema = z
     uuid: z.string(),
     kind: z.string().openapi({
       description:
-        "booking-confirmation, booking-rescheduled, booking-canceled or booking-reminder (later kinds may be added)",
+        "booking-confirmation, booking-rescheduled, booking-canceled, booking-reminder or waitlist-offer (later kinds may be added)",
     }),
     channel: z.enum(CHANNELS),
     to: z.string().openapi({ description: "The e-mail address or phone number it goes to" }),
@@ -22,6 +22,10 @@ export const MessageSchema = z
     subject: z.string().nullable().openapi({ description: "E-mail only; null for SMS" }),
     body: z.string().openapi({ description: "Plain text" }),
     booking_uuid: z.string().nullable(),
+    waitlist_entry_uuid: z
+      .string()
+      .nullable()
+      .openapi({ description: "A waitlist-offer message: the entry offered the time" }),
     customer_uuid: z.string().nullable(),
     status: z.enum(STATUSES),
     scheduled_for: z.string().openapi({ description: "When it is (or was) due, UTC" }),
@@ -47,6 +51,7 @@ export const renderMessage = (m: MessageRow): Message => ({
   subject: m.subject,
   body: m.body,
   booking_uuid: m.bookingId,
+  waitlist_entry_uuid: m.waitlistEntryId,
   customer_uuid: m.customerId,
   status: m.status,
   scheduled_for: toIso(m.scheduledFor),

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   "order-cancelled",
   "order-refunded",
   "customer-created",
+  "waitlist-offered",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

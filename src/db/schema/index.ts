@@ -18,3 +18,4 @@ export * from "./vouchers";
 export * from "./webhooks";
 export * from "./workspaces";
 export * from "./guards";
+export * from "./waitlist";

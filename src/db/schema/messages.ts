@@ -17,6 +17,8 @@ export const messages = sqliteTable(
       .notNull()
       .references(() => workspaces.id),
     bookingId: text("booking_id"),
+    /** A waitlist offer's message: the entry it offers time to (no booking yet). */
+    waitlistEntryId: text("waitlist_entry_id"),
     customerId: text("customer_id"),
     kind: text("kind").notNull(),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),

@@ -144,12 +144,16 @@ export interface CartDay {
   assignments: Assignment[];
 }
 
-/** The first grid start of the first service that fits the whole cart, per local date. */
-function firstFitOn(
+/**
+ * The first grid start of the first service that fits the whole cart on a local date,
+ * among the starts `accept` lets through (all of them by default).
+ */
+export function firstFitOn(
   p: Prepared,
   date: string,
   services: CartService[],
   now: number,
+  accept: (start: number, assignments: Assignment[]) => boolean = () => true,
 ): CartDay | null {
   const first = services[0];
   if (!first) return null;
@@ -162,7 +166,7 @@ function firstFitOn(
   }
   for (const t of [...starts].sort((a, b) => a - b)) {
     const assignments = place(p, services, t, now);
-    if (assignments) return { date, start: t, assignments };
+    if (assignments && accept(t, assignments)) return { date, start: t, assignments };
   }
   return null;
 }

@@ -38,6 +38,8 @@ export interface MessageContext {
   location: { name: string; address: string; timezone: string };
   /** The order's total, in minor units. */
   total: number;
+  /** A waitlist offer: where it is booked, and until when it holds. */
+  offer?: { url: string; expiresAt: number } | undefined;
 }
 
 /** A message to write: the row's content, before it has an id. */
@@ -127,6 +129,8 @@ export function valuesFor(
     total: formatMoney(ctx.total, ctx.currency, locale),
     manage_url: first?.manageUrl ?? "",
     ical_url: first?.icalUrl ?? "",
+    offer_url: ctx.offer?.url ?? "",
+    offer_expires: ctx.offer ? localTime(ctx.offer.expiresAt, zone, locale) : "",
   };
 }
 

@@ -4,6 +4,7 @@ export const MESSAGE_KINDS = [
   "booking-rescheduled",
   "booking-canceled",
   "booking-reminder",
+  "waitlist-offer",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

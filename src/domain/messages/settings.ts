@@ -4,6 +4,9 @@ import { LOCALE_PATTERN } from "./locale";
 import { unknownVariables } from "./template";
 
 export const MAX_REMINDERS = 3;
+/** A day: the longest a waitlist offer may hold time for one customer. */
+export const MAX_OFFER_MINUTES = 1440;
+export const DEFAULT_OFFER_MINUTES = 30;
 /** Two weeks: the earliest a reminder may go out before its booking. */
 export const MAX_MINUTES_BEFORE = 20_160;
 
@@ -42,6 +45,14 @@ export const NotificationSettingsSchema = z.strictObject({
       }),
     )
     .max(MAX_REMINDERS, `At most ${MAX_REMINDERS} reminders.`),
+  /** How long a waitlist offer holds its time for the customer it goes to (minutes). */
+  waitlist_offer_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_OFFER_MINUTES)
+    .default(DEFAULT_OFFER_MINUTES)
+    .describe("How long a waitlist offer holds its time for its customer, in minutes."),
   templates: z.partialRecord(
     z.enum(MESSAGE_KINDS),
     z.record(
@@ -58,6 +69,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   email: { enabled: true, from_name: "", from_email: "" },
   sms: { enabled: false },
   reminders: [{ channel: "email", minutes_before: 1440 }],
+  waitlist_offer_minutes: DEFAULT_OFFER_MINUTES,
   templates: {},
 };
 

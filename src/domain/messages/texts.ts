@@ -103,4 +103,26 @@ export const BUILT_IN_TEXTS: Texts = {
       sms: "Recordatorio: {{location_name}} {{date}}, {{time}}. {{manage_url}}",
     },
   },
+  "waitlist-offer": {
+    en: {
+      subject: "A time opened up at {{location_name}}: {{date}}, {{time}}",
+      body: "Hello {{customer_first_name}},\n\ngood news: a time you were waiting for opened up at {{location_name}}.\n\n{{items}}\n\nIt is held for you until {{offer_expires}}. Book it here: {{offer_url}}\n\nIf you do not book it by then, we offer it to the next person waiting.",
+      sms: "{{location_name}}: {{date}}, {{time}} is free for you until {{offer_expires}}. Book: {{offer_url}}",
+    },
+    de: {
+      subject: "Ein Termin ist frei geworden bei {{location_name}}: {{date}}, {{time}}",
+      body: "Hallo {{customer_first_name}},\n\ngute Nachricht: ein Termin, auf den Sie gewartet haben, ist bei {{location_name}} frei geworden.\n\n{{items}}\n\nEr ist bis {{offer_expires}} für Sie reserviert. Hier buchen: {{offer_url}}\n\nBuchen Sie bis dahin nicht, bieten wir ihn der nächsten Person auf der Warteliste an.",
+      sms: "{{location_name}}: {{date}}, {{time}} ist bis {{offer_expires}} für Sie frei. Buchen: {{offer_url}}",
+    },
+    fr: {
+      subject: "Un créneau s'est libéré chez {{location_name}} : {{date}}, {{time}}",
+      body: "Bonjour {{customer_first_name}},\n\nbonne nouvelle : un créneau que vous attendiez s'est libéré chez {{location_name}}.\n\n{{items}}\n\nIl vous est réservé jusqu'à {{offer_expires}}. Réservez-le ici : {{offer_url}}\n\nSans réservation d'ici là, nous le proposons à la personne suivante.",
+      sms: "{{location_name}} : {{date}}, {{time}} est libre pour vous jusqu'à {{offer_expires}}. Réserver : {{offer_url}}",
+    },
+    es: {
+      subject: "Se ha liberado una hora en {{location_name}}: {{date}}, {{time}}",
+      body: "Hola {{customer_first_name}}:\n\nbuenas noticias: se ha liberado una hora que esperabas en {{location_name}}.\n\n{{items}}\n\nLa reservamos para ti hasta las {{offer_expires}}. Resérvala aquí: {{offer_url}}\n\nSi no la reservas antes, se la ofreceremos a la siguiente persona de la lista.",
+      sms: "{{location_name}}: {{date}}, {{time}} libre para ti hasta las {{offer_expires}}. Reservar: {{offer_url}}",
+    },
+  },
 };

@@ -14,6 +14,8 @@ export const VARIABLES = {
   total: "The order's total with its currency",
   manage_url: "A link where the customer sees, moves or cancels the booking (empty if none)",
   ical_url: "A link to the booking as a calendar file (.ics)",
+  offer_url: "Waitlist offers: a link where the customer books the offered time (empty otherwise)",
+  offer_expires: "Waitlist offers: the local time until which the offer holds (empty otherwise)",
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

@@ -5,6 +5,7 @@ import { requireApiKey } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../../middleware/json-body";
 import { messageDispatch } from "../../middleware/message-dispatch";
+import { waitlistDispatch } from "../../middleware/waitlist-dispatch";
 import { outboxDispatch } from "../../middleware/outbox-dispatch";
 import { corsPreflight } from "../../middleware/cors";
 import { declaredOperation, takesNoKeys } from "../../middleware/operation";
@@ -32,6 +33,8 @@ import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
 import { registerVouchers } from "./vouchers";
 import { registerWebhooks } from "./webhooks";
+import { registerWaitlist } from "./waitlist";
+import { registerWaitlistOffers } from "./waitlist-offers";
 
 /**
  * Public API v2. Each route declares the keys it takes (`defineRoute`): every
@@ -67,6 +70,7 @@ export function publicApi() {
     requireJsonBody,
     outboxDispatch,
     messageDispatch,
+    waitlistDispatch,
     except(takesNoKeys, idempotency),
   );
   registerLocations(router);
@@ -87,11 +91,13 @@ export function publicApi() {
   registerVouchers(router);
   registerWebhooks(router);
   registerMessages(router);
+  registerWaitlist(router);
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
   registerFeeds(open);
   registerManage(open);
+  registerWaitlistOffers(open);
   router.route("/", open);
   documentKeyErrors(router);
   return router;

@@ -12,6 +12,7 @@ import { clientAddress, limitCustomerChange } from "../../../middleware/rate-lim
 import type { ManageClaims } from "../../../lib/manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../delivery/wake-up";
+import { wakeDesks } from "../../../waitlist/wake";
 
 /**
  * The booking a manage link opens and the workspace it is in, both from the
@@ -76,6 +77,9 @@ export function dispatchAfterWrite(c: Context<OpenEnv>, workspaceId: string, sin
     ),
     deliverCreated(c.env, workspaceId, since).catch((error: unknown) =>
       log("error", "message dispatch failed", { error }),
+    ),
+    wakeDesks(c.env, workspaceId, since).catch((error: unknown) =>
+      log("error", "waitlist wake-up failed", { error }),
     ),
   ]);
   try {

@@ -1,0 +1,605 @@
+import { and, asc, count, desc, eq, lte, min, or, type SQL, sql } from "drizzle-orm";
+import type { PageRequest } from "../../lib/pagination";
+import type { Database } from "../client";
+import { idIn, inSubquery, insertRows } from "../bounded";
+import {
+  locations,
+  notificationSettings,
+  reservations,
+  serviceResources,
+  serviceStaffers,
+  services,
+  staffers,
+  waitlistDays,
+  waitlistEntries,
+  waitlistFreed,
+  workspaces,
+} from "../schema";
+import { read } from "../reads";
+import { type Scope, whereIn } from "../scope";
+import type { Statement } from "../statement";
+import { listPage } from "./list";
+
+export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
+export type WaitlistDayRow = typeof waitlistDays.$inferInsert;
+export type FreedRow = typeof waitlistFreed.$inferSelect;
+
+/** Entries that still want time: waiting, or holding an offer. */
+const open = () => or(eq(waitlistEntries.status, "waiting"), eq(waitlistEntries.status, "offered"));
+
+/** Batch condition: `who`'s open entries and `adding` more stay within `cap`. */
+export const openEntriesWithin = (
+  scope: Scope,
+  who: { phone: string } | { visitor: string },
+  cap: number,
+): SQL =>
+  sql`(${scope.db
+    .select({ n: count() })
+    .from(waitlistEntries)
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        "phone" in who
+          ? eq(waitlistEntries.phone, who.phone)
+          : eq(waitlistEntries.visitor, who.visitor),
+        open(),
+      ),
+    )}) + 1 <= ${cap}`;
+
+/** How many open entries a phone (or a visitor) has now: tells the cap's refusal from others. */
+export async function openEntries(
+  scope: Scope,
+  who: { phone: string } | { visitor: string },
+): Promise<number> {
+  const [row] = await scope.db
+    .select({ n: count() })
+    .from(waitlistEntries)
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        "phone" in who
+          ? eq(waitlistEntries.phone, who.phone)
+          : eq(waitlistEntries.visitor, who.visitor),
+        open(),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/**
+ * A new entry, its rows of the matching index, and its own window recorded
+ * as freed for it alone: time already free when it joins is offered too.
+ */
+export const insertEntry = (
+  scope: Scope,
+  row: typeof waitlistEntries.$inferInsert,
+  days: WaitlistDayRow[],
+): Statement[] => [
+  scope.db.insert(waitlistEntries).values(row),
+  ...insertRows(scope.db, waitlistDays, days),
+  scope.db.insert(waitlistFreed).values({
+    workspaceId: scope.workspaceId,
+    locationId: row.locationId,
+    entryId: row.id,
+    startsAt: row.windowStart,
+    endsAt: row.windowEnd,
+    dueAt: row.createdAt,
+    createdAt: row.createdAt,
+  }),
+];
+
+export async function findEntry(scope: Scope, id: string): Promise<WaitlistEntryRow | null> {
+  const [row] = await scope.db
+    .select()
+    .from(waitlistEntries)
+    .where(whereIn(scope, waitlistEntries, eq(waitlistEntries.id, id)));
+  return row ?? null;
+}
+
+export interface EntryFilter {
+  status?: WaitlistEntryRow["status"] | undefined;
+  locationId?: string | undefined;
+}
+
+/** A page of the workspace's entries, oldest first (the order offers go in). */
+export const listEntries = (scope: Scope, page: PageRequest, filter: EntryFilter) =>
+  listPage(
+    scope.db,
+    waitlistEntries,
+    whereIn(
+      scope,
+      waitlistEntries,
+      filter.status ? eq(waitlistEntries.status, filter.status) : undefined,
+      filter.locationId ? eq(waitlistEntries.locationId, filter.locationId) : undefined,
+    ),
+    [asc(waitlistEntries.createdAt), asc(waitlistEntries.id)],
+    page,
+  );
+
+/** The entry leaves the list (its offer, if any, released before): no longer matched. */
+export const cancelEntry = (scope: Scope, entry: WaitlistEntryRow, now: number): Statement[] => [
+  scope.db
+    .update(waitlistEntries)
+    .set({
+      status: "canceled",
+      offerReservationId: null,
+      offerStart: null,
+      offerEnd: null,
+      offerExpiresAt: null,
+      offerTokenHash: null,
+      version: entry.version + 1,
+      updatedAt: now,
+    })
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        eq(waitlistEntries.id, entry.id),
+        eq(waitlistEntries.version, entry.version),
+      ),
+    ),
+  dropDays(scope, [entry.id]),
+];
+
+const dropDays = (scope: Scope, entryIds: string[]) =>
+  scope.db
+    .delete(waitlistDays)
+    .where(whereIn(scope, waitlistDays, idIn(waitlistDays.entryId, entryIds)));
+
+/** Batch condition: the entry is still as read (nobody offered, booked or removed it since). */
+export const entryAtVersion = (scope: Scope, id: string, version: number): SQL =>
+  sql`exists ${scope.db
+    .select({ one: sql`1` })
+    .from(waitlistEntries)
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        eq(waitlistEntries.id, id),
+        eq(waitlistEntries.version, version),
+      ),
+    )}`;
+
+/**
+ * A booking used this reservation: the entry it was offered to is booked, in
+ * the booking's own batch (no entry was offered it: nothing happens).
+ */
+export const bookedThroughOffer = (
+  scope: Scope,
+  reservationId: string,
+  bookingId: string,
+  now: number,
+): Statement[] => [
+  scope.db
+    .update(waitlistEntries)
+    .set({
+      status: "booked",
+      bookingId,
+      updatedAt: now,
+      version: sql`${waitlistEntries.version} + 1`,
+    })
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        eq(waitlistEntries.offerReservationId, reservationId),
+        eq(waitlistEntries.status, "offered"),
+      ),
+    ),
+  scope.db.delete(waitlistDays).where(
+    whereIn(
+      scope,
+      waitlistDays,
+      inSubquery(
+        waitlistDays.entryId,
+        scope.db
+          .select({ id: waitlistEntries.id })
+          .from(waitlistEntries)
+          .where(
+            whereIn(scope, waitlistEntries, eq(waitlistEntries.offerReservationId, reservationId)),
+          ),
+      ),
+    ),
+  ),
+];
+
+/** The entry holds an offer: the reservation, its start and its expiry. */
+export const offerMade = (
+  scope: Scope,
+  entry: WaitlistEntryRow,
+  offer: {
+    reservationId: string;
+    start: number;
+    end: number;
+    expiresAt: number;
+    tokenHash: string;
+  },
+  now: number,
+) =>
+  scope.db
+    .update(waitlistEntries)
+    .set({
+      status: "offered",
+      offerReservationId: offer.reservationId,
+      offerStart: offer.start,
+      offerEnd: offer.end,
+      offerExpiresAt: offer.expiresAt,
+      offerTokenHash: offer.tokenHash,
+      version: entry.version + 1,
+      updatedAt: now,
+    })
+    .where(whereIn(scope, waitlistEntries, eq(waitlistEntries.id, entry.id)));
+
+// ---- the desk's run: what is due at one location ----
+
+/** The location, the workspace's money and language, and its notification settings. */
+export const deskContextRead = (scope: Scope, locationId: string) =>
+  read(
+    [
+      scope.db
+        .select()
+        .from(locations)
+        .where(whereIn(scope, locations, eq(locations.id, locationId))),
+      scope.db
+        .select({ currency: workspaces.currency, locale: workspaces.locale })
+        .from(workspaces)
+        .where(eq(workspaces.id, scope.workspaceId)),
+      scope.db
+        .select({ settings: notificationSettings.settings })
+        .from(notificationSettings)
+        .where(eq(notificationSettings.workspaceId, scope.workspaceId)),
+    ] as const,
+    ([location, workspace, settings]) => ({
+      location: location[0] ?? null,
+      workspace: workspace[0] ?? null,
+      settings: settings[0]?.settings,
+    }),
+  );
+
+/** Freed time due at `now` at the location, oldest first. */
+export const dueFreedRead = (scope: Scope, locationId: string, now: number, limit: number) =>
+  read(
+    [
+      scope.db
+        .select()
+        .from(waitlistFreed)
+        .where(
+          whereIn(
+            scope,
+            waitlistFreed,
+            eq(waitlistFreed.locationId, locationId),
+            lte(waitlistFreed.dueAt, now),
+          ),
+        )
+        .orderBy(asc(waitlistFreed.dueAt), asc(waitlistFreed.id))
+        .limit(limit),
+    ] as const,
+    ([rows]) => rows,
+  );
+
+/**
+ * Offers that ended without a booking: expired at `now`, or their
+ * reservation released (declined, deleted by staff, or taken over by a staff write).
+ */
+export const endedOffersRead = (scope: Scope, locationId: string, now: number, limit: number) =>
+  read(
+    [
+      scope.db
+        .select()
+        .from(waitlistEntries)
+        .where(
+          whereIn(
+            scope,
+            waitlistEntries,
+            eq(waitlistEntries.locationId, locationId),
+            eq(waitlistEntries.status, "offered"),
+            or(
+              lte(waitlistEntries.offerExpiresAt, now),
+              sql`exists (select 1 from ${reservations} where ${reservations.id} = ${waitlistEntries.offerReservationId} and ${reservations.releasedAt} is not null)`,
+            ),
+          ),
+        )
+        .limit(limit),
+    ] as const,
+    ([rows]) => rows,
+  );
+
+/**
+ * An offer ended unbooked: the entry waits again, keeping its place, and the
+ * offered time joins the times it passed on (never offered to it again).
+ */
+export const offerLapsed = (scope: Scope, entry: WaitlistEntryRow, interval: string, now: number) =>
+  scope.db
+    .update(waitlistEntries)
+    .set({
+      status: "waiting",
+      offerReservationId: null,
+      offerStart: null,
+      offerEnd: null,
+      offerExpiresAt: null,
+      offerTokenHash: null,
+      passed: sql`json_insert(${waitlistEntries.passed}, '$[#]', json(${interval}))`,
+      version: sql`${waitlistEntries.version} + 1`,
+      updatedAt: now,
+    })
+    .where(
+      whereIn(
+        scope,
+        waitlistEntries,
+        eq(waitlistEntries.id, entry.id),
+        eq(waitlistEntries.status, "offered"),
+        eq(waitlistEntries.offerReservationId, entry.offerReservationId ?? ""),
+      ),
+    );
+
+/** Waiting entries at the location whose last day is over: expired, out of the index. */
+export const expireEntries = (scope: Scope, locationId: string, now: number): Statement[] => {
+  const over = whereIn(
+    scope,
+    waitlistEntries,
+    eq(waitlistEntries.locationId, locationId),
+    eq(waitlistEntries.status, "waiting"),
+    lte(waitlistEntries.windowEnd, now),
+  );
+  return [
+    scope.db
+      .delete(waitlistDays)
+      .where(
+        whereIn(
+          scope,
+          waitlistDays,
+          inSubquery(
+            waitlistDays.entryId,
+            scope.db.select({ id: waitlistEntries.id }).from(waitlistEntries).where(over),
+          ),
+        ),
+      ),
+    scope.db
+      .update(waitlistEntries)
+      .set({ status: "expired", updatedAt: now, version: sql`${waitlistEntries.version} + 1` })
+      .where(over),
+  ];
+};
+
+/** The freed rows a run handled (due by `now`, up to the last id it read). */
+export const dropFreed = (scope: Scope, locationId: string, ids: number[]) =>
+  scope.db
+    .delete(waitlistFreed)
+    .where(
+      whereIn(
+        scope,
+        waitlistFreed,
+        eq(waitlistFreed.locationId, locationId),
+        sql`${waitlistFreed.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+      ),
+    );
+
+/**
+ * Waiting entries at the location that want one of `days` for a service the
+ * freed calendars serve, oldest first: key lookups in the matching index
+ * (location, day, service), whatever the number of entries that wait for
+ * other days or services.
+ */
+export function candidatesRead(
+  scope: Scope,
+  q: {
+    locationId: string;
+    days: string[];
+    stafferIds: string[];
+    resourceIds: string[];
+    /** Services the freed time suits whatever its calendars (an offer's lapsed time). */
+    serviceIds: string[];
+    excluded: string[];
+    limit: number;
+  },
+) {
+  const { db } = scope;
+  const services = or(
+    idIn(waitlistDays.serviceId, q.serviceIds),
+    inSubquery(
+      waitlistDays.serviceId,
+      db
+        .select({ id: serviceStaffers.serviceId })
+        .from(serviceStaffers)
+        .where(
+          and(
+            eq(serviceStaffers.workspaceId, scope.workspaceId),
+            idIn(serviceStaffers.stafferId, q.stafferIds),
+          ),
+        ),
+    ),
+    inSubquery(
+      waitlistDays.serviceId,
+      db
+        .select({ id: serviceResources.serviceId })
+        .from(serviceResources)
+        .where(
+          and(
+            eq(serviceResources.workspaceId, scope.workspaceId),
+            idIn(serviceResources.resourceId, q.resourceIds),
+          ),
+        ),
+    ),
+  );
+  const wanting = db
+    .selectDistinct({ id: waitlistDays.entryId })
+    .from(waitlistDays)
+    .where(
+      whereIn(
+        scope,
+        waitlistDays,
+        eq(waitlistDays.locationId, q.locationId),
+        idIn(waitlistDays.day, q.days),
+        services,
+      ),
+    );
+  return read(
+    [
+      db
+        .select()
+        .from(waitlistEntries)
+        .where(
+          whereIn(
+            scope,
+            waitlistEntries,
+            eq(waitlistEntries.locationId, q.locationId),
+            eq(waitlistEntries.status, "waiting"),
+            inSubquery(waitlistEntries.id, wanting),
+            sql`${waitlistEntries.id} not in (select value from json_each(${JSON.stringify(q.excluded)}))`,
+          ),
+        )
+        .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
+        .limit(q.limit),
+    ] as const,
+    ([rows]) => rows,
+  );
+}
+
+/** One waiting entry (a new entry's own window is matched against it alone). */
+export const waitingEntryRead = (scope: Scope, id: string) =>
+  read(
+    [
+      scope.db
+        .select()
+        .from(waitlistEntries)
+        .where(
+          whereIn(
+            scope,
+            waitlistEntries,
+            eq(waitlistEntries.id, id),
+            eq(waitlistEntries.status, "waiting"),
+          ),
+        ),
+    ] as const,
+    ([rows]) => rows,
+  );
+
+/**
+ * When the location's desk must look again: the next freed time coming due
+ * (a hold's expiry), the first offer to expire, the first waiting entry whose
+ * window ends.
+ */
+export const nextDueRead = (scope: Scope, locationId: string) =>
+  read(
+    [
+      scope.db
+        .select({ at: min(waitlistFreed.dueAt) })
+        .from(waitlistFreed)
+        .where(whereIn(scope, waitlistFreed, eq(waitlistFreed.locationId, locationId))),
+      scope.db
+        .select({ at: min(waitlistEntries.offerExpiresAt) })
+        .from(waitlistEntries)
+        .where(
+          whereIn(
+            scope,
+            waitlistEntries,
+            eq(waitlistEntries.locationId, locationId),
+            eq(waitlistEntries.status, "offered"),
+          ),
+        ),
+      scope.db
+        .select({ at: min(waitlistEntries.windowEnd) })
+        .from(waitlistEntries)
+        .where(
+          whereIn(
+            scope,
+            waitlistEntries,
+            eq(waitlistEntries.locationId, locationId),
+            eq(waitlistEntries.status, "waiting"),
+          ),
+        ),
+    ] as const,
+    (rows) => {
+      const ats = rows.map((r) => r[0]?.at ?? null).filter((a): a is number => a !== null);
+      return ats.length > 0 ? Math.min(...ats) : null;
+    },
+  );
+
+// ---- waking desks up ----
+
+/** The locations whose time a write recorded as freed since `since`, and when it comes due. */
+export async function freedSince(
+  db: Database,
+  workspaceId: string,
+  since: number,
+): Promise<{ locationId: string; dueAt: number }[]> {
+  const rows = await db
+    .select({ locationId: waitlistFreed.locationId, dueAt: min(waitlistFreed.dueAt) })
+    .from(waitlistFreed)
+    .where(
+      and(eq(waitlistFreed.workspaceId, workspaceId), sql`${waitlistFreed.createdAt} >= ${since}`),
+    )
+    .groupBy(waitlistFreed.locationId);
+  return rows.map((r) => ({ locationId: r.locationId, dueAt: r.dueAt ?? since }));
+}
+
+/** Locations with freed time overdue by `before` (a wake-up that never arrived), for the cron. */
+export async function overdueFreed(
+  db: Database,
+  before: number,
+  limit: number,
+): Promise<{ workspaceId: string; locationId: string }[]> {
+  return db
+    .selectDistinct({
+      workspaceId: waitlistFreed.workspaceId,
+      locationId: waitlistFreed.locationId,
+    })
+    .from(waitlistFreed)
+    .where(lte(waitlistFreed.dueAt, before))
+    .orderBy(desc(waitlistFreed.workspaceId))
+    .limit(limit);
+}
+
+/**
+ * The entry an offer link's token opens, in any workspace (the link carries
+ * no workspace): by its hash, while the offer is the entry's current one.
+ */
+export async function entryByOfferToken(
+  db: Database,
+  tokenHash: string,
+): Promise<WaitlistEntryRow | null> {
+  const [row] = await db
+    .select()
+    .from(waitlistEntries)
+    .where(eq(waitlistEntries.offerTokenHash, tokenHash))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What an offer's page shows besides the entry: the location, service names, staff first names. */
+export const offerDetailsRead = (
+  scope: Scope,
+  q: { locationId: string; serviceIds: string[]; stafferIds: string[] },
+) =>
+  read(
+    [
+      scope.db
+        .select({ name: locations.name, timezone: locations.timezone })
+        .from(locations)
+        .where(whereIn(scope, locations, eq(locations.id, q.locationId))),
+      scope.db
+        .select({ id: services.id, name: services.name })
+        .from(services)
+        .where(whereIn(scope, services, idIn(services.id, q.serviceIds))),
+      scope.db
+        .select({ id: staffers.id, firstName: staffers.firstName })
+        .from(staffers)
+        .where(whereIn(scope, staffers, idIn(staffers.id, q.stafferIds))),
+      scope.db
+        .select({
+          currency: workspaces.currency,
+          locale: workspaces.locale,
+          country: workspaces.country,
+        })
+        .from(workspaces)
+        .where(eq(workspaces.id, scope.workspaceId)),
+    ] as const,
+    ([location, serviceRows, stafferRows, workspace]) => ({
+      location: location[0] ?? null,
+      serviceNames: new Map(serviceRows.map((s) => [s.id, s.name])),
+      stafferNames: new Map(stafferRows.map((s) => [s.id, s.firstName])),
+      workspace: workspace[0] ?? null,
+    }),
+  );

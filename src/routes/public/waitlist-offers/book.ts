@@ -1,0 +1,98 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { BookingSubject } from "../../../bookings/create";
+import { offerDetailsRead } from "../../../db/queries/waitlist";
+import { run } from "../../../db/reads";
+import type { OpenEnv } from "../../../env";
+import { notFound } from "../../../lib/errors";
+import { manageUrl } from "../../../lib/manage-link";
+import { messageVisitor } from "../../../lib/message-visitor";
+import { defineRoute } from "../../../lib/operations";
+import { type FieldNames, withFields } from "../../../lib/request-fields";
+import { bodyErrors, calendarWriteErrors, conflictErrors, json } from "../../../lib/responses";
+import { clientAddress, limitCustomerChange } from "../../../middleware/rate-limit";
+import { BookingSchema } from "../../../views/booking-schema";
+import { bookOffer, openOffer } from "../../../waitlist/offer-book";
+import { dispatchAfterWrite } from "../manage/deps";
+import { offerErrors } from "./responses";
+import { BookOfferBody, OfferTokenPath } from "./schema";
+
+/** The body carries only what the entry may lack; anything else is about the offer itself. */
+const FIELDS: FieldNames<BookingSubject> = {
+  location: "token",
+  start: "token",
+  services: "token",
+  service: "token",
+  staffer: "token",
+  items: "token",
+  reservation: "token",
+  phone: "token",
+  form: ({ field }) => field,
+};
+
+export const route = defineRoute({
+  operationId: "bookWaitlistOffer",
+  keys: "none",
+  method: "post",
+  path: "/waitlist-offers/{token}/book",
+  tags: ["Waitlist"],
+  summary: "Book the time a waitlist offer holds",
+  description:
+    "Books exactly the held time for the entry's customer (phone, first name, e-mail), as a booking through the widget would: the reservation is used up in the booking's own write and the entry becomes booked (its booking_uuid set). A field the workspace's booking form requires that the entry lacks (last name, e-mail) comes from the body (422 on it otherwise). Needs no API key; rate-limited per client address. 409 reservation_expired once the offer was booked or lapsed.",
+  request: {
+    params: OfferTokenPath,
+    body: { content: { "application/json": { schema: BookOfferBody } }, required: false },
+  },
+  responses: {
+    201: json(BookingSchema, "Booked"),
+    ...offerErrors,
+    ...bodyErrors,
+    ...calendarWriteErrors,
+    ...conflictErrors("The offer was booked or has lapsed (`reservation_expired`)", [
+      "reservation_expired",
+    ]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const since = Date.now();
+  const { token } = c.req.valid("param");
+  const body = c.req.valid("json") ?? {};
+  const opened = await openOffer(c.var.db, token);
+  const { scope } = opened;
+  const { workspace } = await run(
+    scope.db,
+    offerDetailsRead(scope, {
+      locationId: opened.entry.locationId,
+      serviceIds: [],
+      stafferIds: [],
+    }),
+  );
+  if (!workspace) throw notFound("Waitlist entry");
+  const origin = new URL(c.req.url).origin;
+  // Its messages count against the client address, as a manage link's do.
+  const visitor = await messageVisitor(clientAddress(c));
+  const [booking] = await withFields(FIELDS, () =>
+    bookOffer(
+      {
+        scope,
+        env: c.env,
+        render: { currency: workspace.currency, locale: workspace.locale, origin },
+        defer: (task) => c.var.afterResponse(task),
+        staff: false,
+        limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
+        manageUrl: (b) => manageUrl(c.env, origin, b) ?? "",
+        messageVisitor: visitor,
+      },
+      opened,
+      {
+        country: workspace.country,
+        lastName: body.customer_last_name,
+        email: body.customer_email,
+        comment: body.comment,
+      },
+    ),
+  );
+  if (!booking) throw new Error("no booking was created");
+  dispatchAfterWrite(c, scope.workspaceId, since);
+  return c.json(booking, 201);
+};

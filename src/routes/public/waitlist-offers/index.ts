@@ -1,0 +1,15 @@
+import type { OpenEnv } from "../../../env";
+import type { Router } from "../../../lib/openapi";
+import { manageRateLimit } from "../../../middleware/rate-limit";
+import * as book from "./book";
+import * as get from "./get";
+
+/**
+ * A waitlist offer's link: no API key and no Workspace header (the token
+ * names the offer), limited per client address as manage links are.
+ */
+export function registerWaitlistOffers(router: Router<OpenEnv>) {
+  router.use("/waitlist-offers/*", manageRateLimit);
+  router.openapi(get.route, get.handler);
+  router.openapi(book.route, book.handler);
+}

@@ -1,0 +1,173 @@
+import { engineInputs } from "../availability/engine-input";
+import { itemProblems } from "../bookings/prepare";
+import { runBatch } from "../db/client";
+import { isGuardFailure } from "../db/constraints";
+import { guard } from "../db/guards";
+import { loadAvailability } from "../db/queries/availability";
+import {
+  insertEntry,
+  openEntries,
+  openEntriesWithin,
+  type WaitlistDayRow,
+  type WaitlistEntryRow,
+} from "../db/queries/waitlist";
+import type { Scope } from "../db/scope";
+import { instantToLocalDate } from "../domain/availability";
+import { normaliseLocale } from "../domain/messages/locale";
+import { normalisePhone } from "../domain/phone";
+import { type Problem, problem } from "../domain/problems";
+import {
+  daysBetween,
+  entryWindow,
+  type TimeWindow,
+  WAITLIST,
+  windowDays,
+} from "../domain/waitlist";
+import { ApiError, InvalidError } from "../lib/errors";
+import { renderWaitlistEntry } from "../views/waitlist-entry";
+
+/** What joining can be wrong about (422), named by the route's fields. */
+export type JoinSubject =
+  | { is: "location" }
+  | { is: "service"; item: number; service: number }
+  | { is: "staffer"; item: number; service: number }
+  | { is: "start"; item: number }
+  | { is: "services"; item: number }
+  | { is: "phone" }
+  | { is: "to" }
+  | { is: "times"; index: number };
+
+export interface JoinRequest {
+  locationId: string;
+  services: { serviceId: string; stafferId?: string | undefined }[];
+  phone: string;
+  /** The workspace's country, for a phone written without its country code. */
+  country: string;
+  firstName: string;
+  email?: string | undefined;
+  language?: string | undefined;
+  from: string;
+  to: string;
+  times?: TimeWindow[] | undefined;
+  /** The key that makes it; a publishable key's visitor (capped) and catalogue (widget only). */
+  apiKeyId: string;
+  visitor?: string | undefined;
+  /** Where offer links point: the API's own origin as the request reached it. */
+  origin: string;
+}
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * Puts a customer on a location's waitlist: one read (the location, the
+ * services and who performs them), one batch (the entry, its rows of the
+ * matching index, its window recorded for the desk, under the phone's and
+ * the visitor's caps decided in the batch itself).
+ */
+export async function joinWaitlist(scope: Scope, req: JoinRequest) {
+  const problems: Problem<JoinSubject>[] = [];
+  const phone = normalisePhone(req.phone, req.country);
+  if (!phone) problems.push(problem({ is: "phone" }, "Must be a valid phone number."));
+  if (daysBetween(req.from, req.to) < 0) {
+    problems.push(problem({ is: "to" }, "Must be on or after from."));
+  } else if (daysBetween(req.from, req.to) > WAITLIST.maxWindowDays) {
+    problems.push(problem({ is: "to" }, `At most ${WAITLIST.maxWindowDays} days after from.`));
+  }
+  (req.times ?? []).forEach((w, index) => {
+    if (minutes(w.end) <= minutes(w.start)) {
+      problems.push(problem({ is: "times", index }, "end must be after start."));
+    }
+  });
+
+  const loaded = await loadAvailability(scope, {
+    locationId: req.locationId,
+    serviceIds: [...new Set(req.services.map((s) => s.serviceId))],
+    fromDate: req.from,
+    toDate: req.from,
+    widgetOnly: req.visitor !== undefined,
+  });
+  const inputs = engineInputs(loaded);
+  if (!inputs) throw new InvalidError([problem({ is: "location" }, "Unknown location.")]);
+  problems.push(...itemProblems([{ start: 0, services: req.services }], loaded, inputs));
+  const now = Date.now();
+  const zone = inputs.rules.timezone;
+  if (problems.every((p) => p.about.is !== "to") && req.to < instantToLocalDate(now, zone)) {
+    problems.push(
+      problem({ is: "to" }, "Must not be in the past (the location's today or later)."),
+    );
+  }
+  if (problems.length > 0 || !phone) throw new InvalidError(problems);
+
+  const window = entryWindow(req.from, req.to, zone);
+  const row: WaitlistEntryRow = {
+    id: crypto.randomUUID(),
+    workspaceId: scope.workspaceId,
+    locationId: req.locationId,
+    services: JSON.stringify(
+      req.services.map((s) => ({ service_uuid: s.serviceId, staffer_uuid: s.stafferId ?? null })),
+    ),
+    phone,
+    firstName: req.firstName,
+    email: req.email ?? null,
+    locale: normaliseLocale(req.language),
+    fromDate: req.from,
+    toDate: req.to,
+    times: req.times && req.times.length > 0 ? JSON.stringify(req.times) : null,
+    windowStart: window.start,
+    windowEnd: window.end,
+    status: "waiting",
+    offerReservationId: null,
+    offerStart: null,
+    offerEnd: null,
+    offerExpiresAt: null,
+    offerTokenHash: null,
+    passed: "[]",
+    bookingId: null,
+    linkOrigin: req.origin,
+    apiKeyId: req.apiKeyId,
+    visitor: req.visitor ?? null,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const days: WaitlistDayRow[] = windowDays(req.from, req.to).flatMap((day) =>
+    [...new Set(req.services.map((s) => s.serviceId))].map((serviceId) => ({
+      workspaceId: scope.workspaceId,
+      locationId: req.locationId,
+      day,
+      serviceId,
+      entryId: row.id,
+      createdAt: now,
+    })),
+  );
+  try {
+    await runBatch(scope.db, [
+      guard(scope, openEntriesWithin(scope, { phone }, WAITLIST.perPhone)),
+      ...(req.visitor
+        ? [guard(scope, openEntriesWithin(scope, { visitor: req.visitor }, WAITLIST.perVisitor))]
+        : []),
+      ...insertEntry(scope, row, days),
+    ]);
+  } catch (error) {
+    if (!isGuardFailure(error)) throw error;
+    throw await capRefusal(scope, phone, req.visitor);
+  }
+  return renderWaitlistEntry(row);
+}
+
+/** Which cap refused the entry, as the caller can act on it. */
+async function capRefusal(scope: Scope, phone: string, visitor: string | undefined) {
+  if ((await openEntries(scope, { phone })) >= WAITLIST.perPhone) {
+    return new ApiError(
+      "too_many_entries",
+      `A phone number may wait in at most ${WAITLIST.perPhone} waitlist entries at once; delete one first.`,
+    );
+  }
+  if (visitor && (await openEntries(scope, { visitor })) >= WAITLIST.perVisitor) {
+    return new ApiError(
+      "too_many_entries",
+      `A booking widget's visitor may have at most ${WAITLIST.perVisitor} waitlist entries waiting at once.`,
+    );
+  }
+  return new ApiError("conflict", "The waitlist changed meanwhile; try again.");
+}

@@ -1,0 +1,81 @@
+import type { BookingDeps } from "../bookings/deps";
+import { createBookings } from "../bookings/create";
+import { heldItems } from "../calendar/held-items";
+import { findReservation, isLive } from "../db/queries/reservations";
+import { entryByOfferToken, type WaitlistEntryRow } from "../db/queries/waitlist";
+import type { Database } from "../db/client";
+import type { Scope } from "../db/scope";
+import { sha256Hex } from "../lib/api-keys";
+import { ApiError } from "../lib/errors";
+
+const refused = () =>
+  new ApiError("invalid_token", "The offer link is invalid or no longer open; ask the salon.");
+
+const gone = () =>
+  new ApiError(
+    "reservation_expired",
+    "The offer has expired or was already booked; the time may have gone to the next person waiting.",
+  );
+
+/**
+ * The entry and live reservation an offer link opens: 401 `invalid_token` for
+ * a token no current offer has (never issued, or replaced by a newer offer),
+ * 409 `reservation_expired` once the offer ended.
+ */
+export async function openOffer(db: Database, token: string) {
+  const entry = token.length === 43 ? await entryByOfferToken(db, await sha256Hex(token)) : null;
+  if (!entry) throw refused();
+  const scope: Scope = { db, workspaceId: entry.workspaceId };
+  const reservation =
+    entry.status === "offered" && entry.offerReservationId
+      ? await findReservation(scope, entry.offerReservationId)
+      : null;
+  if (!reservation || !isLive(reservation, Date.now())) throw gone();
+  return { entry, scope, reservation };
+}
+
+/**
+ * Books an offer as its customer: exactly the held time (the reservation is
+ * used up in the booking's own write, and the entry becomes `booked` there),
+ * for the entry's phone and names; a field the booking form requires that
+ * the entry lacks comes from the body.
+ */
+export async function bookOffer(
+  deps: BookingDeps,
+  opened: {
+    entry: WaitlistEntryRow;
+    reservation: NonNullable<Awaited<ReturnType<typeof findReservation>>>;
+  },
+  req: {
+    country: string;
+    lastName?: string | undefined;
+    email?: string | undefined;
+    comment?: string | undefined;
+  },
+) {
+  const { entry, reservation } = opened;
+  const items = heldItems(reservation).map((item) => ({
+    start: Date.parse(item.datetime_start),
+    services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
+  }));
+  const created = await createBookings(deps, {
+    country: req.country,
+    locationId: entry.locationId,
+    items,
+    customer: {
+      phone: entry.phone,
+      firstName: entry.firstName,
+      lastName: req.lastName,
+      email: req.email ?? entry.email ?? undefined,
+    },
+    publicNotes: req.comment,
+    source: "waitlist",
+    customerBrowserLanguage: entry.locale ?? undefined,
+    reservationId: reservation.id,
+    caller: "customer",
+  }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "reservation_expired") throw gone();
+    throw error;
+  });
+  return created;
+}

@@ -1,0 +1,135 @@
+import type { PlannedBooking } from "../bookings/planner";
+import { messageRows } from "../bookings/messages";
+import { customerIdFor } from "../domain/customer-id";
+import { findCustomer } from "../db/queries/customers";
+import { insertMessages } from "../db/queries/messages";
+import { eventStatement } from "../db/queries/outbox";
+import { entryAtVersion, offerMade, type WaitlistEntryRow } from "../db/queries/waitlist";
+import { guard } from "../db/guards";
+import type { Scope } from "../db/scope";
+import { announce, type MessageContext, type NotificationSettings } from "../domain/messages";
+import type { Env } from "../env";
+import { sha256Hex } from "../lib/api-keys";
+import { base64url } from "../lib/manage-token";
+import { createReservation } from "../reservations/create";
+import { renderWaitlistEntry } from "../views/waitlist-entry";
+import { entryServices } from "../views/waitlist-entry";
+import { offerUrl } from "./offer-link";
+
+/** What the location's offers are written with (read once per run). */
+export interface OfferContext {
+  settings: NotificationSettings;
+  workspace: { currency: string; locale: string };
+  location: { id: string; name: string; timezone: string };
+  stafferNames: ReadonlyMap<string, string>;
+  /** Each service's name and the price the customer pays for it. */
+  services: ReadonlyMap<string, { name: string; price: number }>;
+}
+
+/**
+ * Offers an entry the time at `start`, its staffers fixed as the fit placed
+ * them: a reservation (one claim per calendar) whose batch also moves the
+ * entry to `offered` at the version it was read (so an entry never holds two
+ * offers), writes the offer's messages and the `waitlist-offered` event. The
+ * calendars decide: time another write took is refused (409), nothing written.
+ */
+export async function makeOffer(
+  env: Env,
+  scope: Scope,
+  ctx: OfferContext,
+  entry: WaitlistEntryRow,
+  fit: { start: number; stafferIds: string[] },
+  now: number,
+): Promise<{ reservationId: string; expiresAt: number }> {
+  const services = entryServices(entry);
+  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const tokenHash = await sha256Hex(token);
+  const customerId = await customerIdFor(scope.workspaceId, entry.phone);
+  const customer = await findCustomer(scope, customerId);
+  const minutes = ctx.settings.waitlist_offer_minutes;
+
+  const statements = (reservationId: string, planned: PlannedBooking[], expiresAt: number) => {
+    const booked = planned.flatMap((b) => b.services);
+    const end = Math.max(...booked.map((s) => s.end));
+    const offered: WaitlistEntryRow = {
+      ...entry,
+      status: "offered",
+      offerReservationId: reservationId,
+      offerStart: fit.start,
+      offerEnd: end,
+      offerExpiresAt: expiresAt,
+      offerTokenHash: tokenHash,
+      version: entry.version + 1,
+      updatedAt: now,
+    };
+    const message: MessageContext = {
+      settings: ctx.settings,
+      workspaceLocale: ctx.workspace.locale,
+      currency: ctx.workspace.currency,
+      customer: {
+        id: customerId,
+        firstName: entry.firstName,
+        email: entry.email,
+        phone: entry.phone,
+        locale: entry.locale,
+        // A stored customer's opt-outs hold for offers too.
+        notifyEmail: customer?.notifyEmail ?? true,
+        notifySms: customer?.notifySms ?? true,
+      },
+      location: { name: ctx.location.name, address: "", timezone: ctx.location.timezone },
+      total: booked.reduce((sum, s) => sum + (ctx.services.get(s.serviceId)?.price ?? 0), 0),
+      offer: { url: offerUrl(entry.linkOrigin, token), expiresAt },
+    };
+    const drafts = announce(
+      "waitlist-offer",
+      message,
+      [
+        {
+          id: entry.id,
+          startAt: fit.start,
+          serviceNames: booked.map((s) => ctx.services.get(s.serviceId)?.name ?? s.name),
+          stafferFirstNames: booked.flatMap((s) => {
+            const name = ctx.stafferNames.get(s.stafferId);
+            return name ? [name] : [];
+          }),
+          icalUrl: "",
+          manageUrl: "",
+        },
+      ],
+      now,
+    );
+    const rows = messageRows(scope, customerId, drafts, now, entry.visitor ?? undefined).map(
+      (row) => ({
+        ...row,
+        bookingId: null,
+        customerId: customer ? customerId : null,
+        waitlistEntryId: entry.id,
+      }),
+    );
+    return [
+      guard(scope, entryAtVersion(scope, entry.id, entry.version)),
+      offerMade(scope, entry, { reservationId, start: fit.start, end, expiresAt, tokenHash }, now),
+      ...insertMessages(scope, rows),
+      eventStatement(scope.db, scope.workspaceId, "waitlist-offered", renderWaitlistEntry(offered)),
+    ];
+  };
+
+  const reservation = await createReservation(
+    { scope, env },
+    {
+      locationId: entry.locationId,
+      items: [
+        {
+          start: fit.start,
+          services: services.map((s, i) => ({
+            serviceId: s.service_uuid,
+            stafferId: fit.stafferIds[i] ?? s.staffer_uuid ?? undefined,
+          })),
+        },
+      ],
+      ttlSeconds: minutes * 60,
+      offer: { statements },
+    },
+  );
+  return { reservationId: reservation.uuid, expiresAt: Date.parse(reservation.expires_at) };
+}

@@ -1,0 +1,41 @@
+import { freedSince, overdueFreed } from "../db/queries/waitlist";
+import type { Env } from "../env";
+import { backgroundDb } from "../webhooks/db";
+
+/** A desk's name: one per location of a workspace. */
+const deskName = (workspaceId: string, locationId: string) => `${workspaceId}/${locationId}`;
+
+/** Brings a location's waitlist desk forward to run at `at` (now or earlier: at once). */
+export async function wakeDesk(
+  env: Env,
+  workspaceId: string,
+  locationId: string,
+  at: number,
+): Promise<void> {
+  await env.WAITLIST_DESKS.getByName(deskName(workspaceId, locationId)).wakeAt(
+    workspaceId,
+    locationId,
+    at,
+  );
+}
+
+/**
+ * After a write: the desks of the locations whose time it recorded as freed
+ * (the triggers on calendar entries did, in its own transaction) are woken
+ * for when it comes due. One indexed read; no desk call when it freed nothing
+ * anyone waits for. If this never runs, the cron sweep wakes them.
+ */
+export async function wakeDesks(env: Env, workspaceId: string, since: number): Promise<void> {
+  const freed = await freedSince(backgroundDb(env), workspaceId, since);
+  await Promise.all(freed.map((f) => wakeDesk(env, workspaceId, f.locationId, f.dueAt)));
+}
+
+/** Freed time due for this long without its desk having run: the wake-up was lost. */
+const OVERDUE_MS = 30_000;
+const SWEEP_LIMIT = 200;
+
+/** The cron's share: desks whose freed time is overdue are woken now. */
+export async function sweepWaitlists(env: Env, now = Date.now()): Promise<void> {
+  const overdue = await overdueFreed(backgroundDb(env), now - OVERDUE_MS, SWEEP_LIMIT);
+  await Promise.all(overdue.map((d) => wakeDesk(env, d.workspaceId, d.locationId, now)));
+}
