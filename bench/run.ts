@@ -4,11 +4,13 @@ import { runDistanceBench } from "./distance";
 import { runFanoutBench } from "./fanout";
 import { runIcsBench } from "./ics";
 import { runRemindersBench } from "./reminders";
+import { runWaitlistBench } from "./waitlist";
 
 // `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
 // `npm run bench -- --distance`: only the distance mode (a fixed delay on every D1 and calendar call).
 // `npm run bench -- --fanout`: only calendar calls and D1 statements per request at the maxima.
 // `npm run bench -- --reminders`: only how late reminders are sent under wrangler dev (its alarms).
+// `npm run bench -- --waitlist`: only freeing-to-offer times and matching reads under wrangler dev.
 // `npm run bench -- --ics`: only reading a 2,000-event ICS calendar into busy time (pure, no server).
 if (process.argv.includes("--distance")) {
   await runDistanceBench();
@@ -16,6 +18,8 @@ if (process.argv.includes("--distance")) {
   await runFanoutBench();
 } else if (process.argv.includes("--ics")) {
   runIcsBench();
+} else if (process.argv.includes("--waitlist")) {
+  await runWaitlistBench();
 } else if (process.argv.includes("--reminders")) {
   await runRemindersBench();
 } else {

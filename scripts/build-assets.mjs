@@ -16,7 +16,12 @@ mkdirSync(join(OUT, "docs"), { recursive: true });
 
 await build({
   // The booking widget and its manage page (one booking, opened from a customer's message).
-  entryPoints: { app: "widget/main.tsx", manage: "widget/manage/main.tsx" },
+  entryPoints: {
+    app: "widget/main.tsx",
+    manage: "widget/manage/main.tsx",
+    // A waitlist offer's page (one held time, opened from a customer's message).
+    offer: "widget/offer/main.tsx",
+  },
   bundle: true,
   minify: true,
   sourcemap: true,
@@ -31,6 +36,7 @@ await build({
 copyFileSync("widget/index.html", join(OUT, "widget.html"));
 // `/widget/manage` serves widget/manage.html the same way.
 copyFileSync("widget/manage.html", join(OUT, "widget", "manage.html"));
+copyFileSync("widget/offer.html", join(OUT, "widget", "offer.html"));
 copyFileSync("widget/styles.css", join(OUT, "widget", "app.css"));
 
 // The UMD standalone bundle: one file, no lazily imported chunks.

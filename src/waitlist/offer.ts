@@ -78,7 +78,7 @@ export async function makeOffer(
       },
       location: { name: ctx.location.name, address: "", timezone: ctx.location.timezone },
       total: booked.reduce((sum, s) => sum + (ctx.services.get(s.serviceId)?.price ?? 0), 0),
-      offer: { url: offerUrl(entry.linkOrigin, token), expiresAt },
+      offer: { url: offerUrl(entry.linkOrigin, token, entry.locale), expiresAt },
     };
     const drafts = announce(
       "waitlist-offer",

@@ -29,6 +29,9 @@ const OPEN = new Set([
   "GET public:/manage/{token}/time-slots",
   "POST public:/manage/{token}/cancel",
   "POST public:/manage/{token}/reschedule",
+  // A waitlist offer's link: its token is the credential (test/integration/waitlist.test.ts).
+  "GET public:/waitlist-offers/{token}",
+  "POST public:/waitlist-offers/{token}/book",
 ]);
 
 let docs: Record<Api, Doc>;
@@ -137,6 +140,10 @@ describe("every operation of both OpenAPI documents needs credentials", () => {
     const manage = await sendDirect(`${PUBLIC}/manage/${"A".repeat(71)}`);
     expect(manage.status).toBe(401);
     expect(manage.body.code).toBe("invalid_token");
+    // A waitlist offer's link: a made-up token is refused as a token too.
+    const offer = await sendDirect(`${PUBLIC}/waitlist-offers/${"A".repeat(43)}`);
+    expect(offer.status).toBe(401);
+    expect(offer.body.code).toBe("invalid_token");
     // With the right credentials the same calls get past authentication: never a 401.
     const authed: string[] = [];
     for (const op of ops.filter((o) => !OPEN.has(o.key))) {
@@ -216,6 +223,18 @@ describe("every public operation on another workspace's record is a 404", () => 
       },
     );
     expect(external.status, JSON.stringify(external.body)).toBe(201);
+    const entry = await theirs.ws.api("/waitlist", {
+      method: "POST",
+      body: {
+        location_uuid: theirs.location.uuid,
+        services: [{ service_uuid: theirs.cut.uuid }],
+        customer_phone: "+49 151 99999999",
+        customer_first_name: "Theirs",
+        from: "2030-03-09",
+        to: "2030-03-09",
+      },
+    });
+    expect(entry.status, JSON.stringify(entry.body)).toBe(201);
     // The booking's confirmation to its customer (e-mail is on by default).
     const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
     expect(messages.body.data.length).toBeGreaterThan(0);
@@ -232,6 +251,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       message_uuid: messages.body.data[0].uuid,
       series_uuid: series.body.series.uuid,
       external_calendar_uuid: external.body.uuid,
+      entry_uuid: entry.body.uuid,
     };
   });
 

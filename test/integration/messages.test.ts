@@ -434,8 +434,20 @@ describe("notification settings", () => {
       email: { enabled: true, from_name: "", from_email: "" },
       sms: { enabled: false },
       reminders: [{ channel: "email", minutes_before: 1440 }],
+      waitlist_offer_minutes: 30,
       templates: {},
     });
+    // A waitlist offer holds 1 minute to a day: the bounds are saved, one past them refused.
+    for (const minutes of [1, 1440]) {
+      const saved = await settingsOf(s, { ...DEFAULTS, waitlist_offer_minutes: minutes });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(saved.body.waitlist_offer_minutes).toBe(minutes);
+    }
+    for (const bad of [0, 1441, 2.5]) {
+      const res = await settingsOf(s, { ...DEFAULTS, waitlist_offer_minutes: bad });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(["waitlist_offer_minutes"]);
+    }
     const r = (minutes_before: number) => ({ channel: "email", minutes_before });
     expect((await settingsOf(s, { ...DEFAULTS, reminders: [r(1), r(20_160), r(60)] })).status).toBe(
       200,

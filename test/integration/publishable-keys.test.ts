@@ -31,6 +31,9 @@ const ALLOWED = new Set([
   "GET public:/bookings/{booking_uuid}",
   "PUT public:/bookings/{booking_uuid}/status/cancel",
   "PUT public:/bookings/{booking_uuid}/reschedule",
+  // The waitlist: a widget joins it, and deletes the entries it made.
+  "POST public:/waitlist",
+  "DELETE public:/waitlist/{entry_uuid}",
 ]);
 /** No key at all: the document and a booking's iCal link. */
 /** Operations that take no key at all: their credential is a token in the path or query. */
@@ -42,6 +45,8 @@ const OPEN = new Set([
   "POST public:/manage/{token}/cancel",
   "POST public:/manage/{token}/reschedule",
   "GET public:/feeds/{feed_file}",
+  "GET public:/waitlist-offers/{token}",
+  "POST public:/waitlist-offers/{token}/book",
 ]);
 
 /** Parameter names differ between spellings of one path; the scope compares shapes. */

@@ -9,7 +9,6 @@ import type { Client } from "../helpers/http";
 import {
   cancel,
   fullDay,
-  join,
   joined,
   lapse,
   local,

@@ -97,4 +97,18 @@ export const de: Catalogue = {
     "Für eine Online-Änderung dieses Termins ist es zu spät. Bitte wenden Sie sich an den Salon.",
   "manage.booking_closed":
     "Dieser Termin kann nicht mehr geändert werden: Er ist storniert oder hat bereits stattgefunden.",
+  "offer.title": "Ein Termin für Sie",
+  "offer.heading": "Ein Termin ist für Sie frei geworden",
+  "offer.no_token":
+    "Dieser Link ist unvollständig. Bitte öffnen Sie den Link aus Ihrer Nachricht erneut.",
+  "offer.invalid_token":
+    "Dieser Angebotslink ist ungültig (vielleicht hat ihn ein neueres Angebot ersetzt). Bitte wenden Sie sich an den Salon.",
+  "offer.gone":
+    "Dieses Angebot ist beendet: Es wurde gebucht, oder seine Zeit ist abgelaufen und ging an die nächste Person auf der Warteliste.",
+  "offer.held_until": "Für Sie reserviert bis {time}.",
+  "offer.book": "Diesen Termin buchen",
+  "offer.booking": "Wird gebucht…",
+  "offer.booked": "Gebucht! Bis {when}.",
+  "offer.last_name": "Nachname",
+  "offer.email": "E-Mail",
 };

@@ -95,6 +95,19 @@ export const en = {
     "It is too late to change this booking online. Please contact the salon.",
   "manage.booking_closed":
     "This booking can no longer be changed: it is canceled or has already taken place.",
+  "offer.title": "A time for you",
+  "offer.heading": "A time opened up for you",
+  "offer.no_token": "This link is incomplete. Please open the link from your message again.",
+  "offer.invalid_token":
+    "This offer link is not valid (a newer offer may have replaced it). Please contact the salon.",
+  "offer.gone":
+    "This offer has ended: it was booked, or its time has passed and went to the next person waiting.",
+  "offer.held_until": "Held for you until {time}.",
+  "offer.book": "Book this time",
+  "offer.booking": "Booking…",
+  "offer.booked": "Booked! See you on {when}.",
+  "offer.last_name": "Last name",
+  "offer.email": "E-mail",
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -94,4 +94,17 @@ export const es: Catalogue = {
   "manage.policy_window_passed":
     "Es demasiado tarde para cambiar esta cita en línea. Ponte en contacto con el salón.",
   "manage.booking_closed": "Esta cita ya no se puede cambiar: está cancelada o ya ha tenido lugar.",
+  "offer.title": "Una hora para ti",
+  "offer.heading": "Se ha liberado una hora para ti",
+  "offer.no_token": "Este enlace está incompleto. Vuelve a abrir el enlace de tu mensaje.",
+  "offer.invalid_token":
+    "Este enlace de oferta no es válido (puede que una oferta más reciente lo haya sustituido). Ponte en contacto con el salón.",
+  "offer.gone":
+    "Esta oferta ha terminado: se reservó, o su plazo pasó y fue para la siguiente persona de la lista.",
+  "offer.held_until": "Reservada para ti hasta las {time}.",
+  "offer.book": "Reservar esta hora",
+  "offer.booking": "Reservando…",
+  "offer.booked": "¡Reservado! Hasta el {when}.",
+  "offer.last_name": "Apellido",
+  "offer.email": "Correo electrónico",
 };

@@ -97,4 +97,17 @@ export const fr: Catalogue = {
     "Il est trop tard pour modifier ce rendez-vous en ligne. Veuillez contacter le salon.",
   "manage.booking_closed":
     "Ce rendez-vous ne peut plus être modifié : il est annulé ou a déjà eu lieu.",
+  "offer.title": "Un créneau pour vous",
+  "offer.heading": "Un créneau s'est libéré pour vous",
+  "offer.no_token": "Ce lien est incomplet. Veuillez rouvrir le lien de votre message.",
+  "offer.invalid_token":
+    "Ce lien d'offre n'est pas valide (une offre plus récente l'a peut-être remplacé). Veuillez contacter le salon.",
+  "offer.gone":
+    "Cette offre est terminée : elle a été réservée, ou son délai est passé et elle est allée à la personne suivante.",
+  "offer.held_until": "Réservé pour vous jusqu'à {time}.",
+  "offer.book": "Réserver ce créneau",
+  "offer.booking": "Réservation…",
+  "offer.booked": "Réservé ! À bientôt, {when}.",
+  "offer.last_name": "Nom",
+  "offer.email": "E-mail",
 };

@@ -1,0 +1,28 @@
+import { ApiFailure, type Client } from "../api";
+import type { MessageKey } from "../i18n/messages";
+import type { OfferView } from "./types";
+
+/** The offer page's API calls: the link's token is the only credential. */
+
+const base = (token: string) => `/waitlist-offers/${encodeURIComponent(token)}`;
+
+export const loadOffer = (api: Client, token: string) => api.get<OfferView>(base(token));
+
+/** Books the held time; the body carries only what the salon's form may require beyond the entry. */
+export const bookOffer = (
+  api: Client,
+  token: string,
+  extra: { customer_last_name?: string; customer_email?: string },
+) => api.post<{ uuid: string }>(`${base(token)}/book`, extra);
+
+/** What the page says for a refusal of the offer API, or null when it is no refusal of its own. */
+export function refusal(e: unknown): MessageKey | null {
+  if (!(e instanceof ApiFailure)) return null;
+  if (e.status === 401 || e.code === "invalid_token") return "offer.invalid_token";
+  if (e.code === "reservation_expired") return "offer.gone";
+  return null;
+}
+
+/** Fields of the booking form a 422 names: the page asks for exactly those and tries again. */
+export const missingFields = (e: unknown): string[] =>
+  e instanceof ApiFailure && e.status === 422 ? Object.keys(e.fields) : [];
