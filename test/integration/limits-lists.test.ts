@@ -154,6 +154,23 @@ beforeAll(async () => {
     }),
   );
 
+  // 101 waitlist entries, each its own phone (a phone may have 3), wanting a time that never fits.
+  const waiting = await setupClient();
+  await times(COUNT, (k) =>
+    waiting("/waitlist", {
+      method: "POST",
+      body: {
+        location_uuid: location.uuid,
+        services: [{ service_uuid: service.body.uuid }],
+        customer_phone: `+49 151 8${pad(k)}0000`,
+        customer_first_name: "Wait",
+        from: day(0),
+        to: day(4),
+        times: [{ start: "23:30", end: "23:45" }],
+      },
+    }),
+  );
+
   const hooks = (await times(COUNT, (i) =>
     desk("/webhooks", {
       method: "POST",
@@ -197,6 +214,7 @@ describe("per_page at its maximum", () => {
         "/services",
         "/staffers",
         "/staffers/{staffer_uuid}/external-calendars",
+        "/waitlist",
         "/webhooks",
         "/webhooks/{webhook_id}/deliveries",
       ].sort(),

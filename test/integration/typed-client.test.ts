@@ -114,15 +114,18 @@ describe("what tools need from both documents", () => {
     ];
     // A staffer's calendar feed: its secret URL is the credential.
     const feed = "GET /feeds/{feed_file}";
+    // A waitlist offer's link: its token is the credential.
+    const offer = ["GET /waitlist-offers/{token}", "POST /waitlist-offers/{token}/book"];
     expect(await open(PUBLIC)).toEqual(
       expect.arrayContaining([
         "GET /openapi.json",
         "GET /bookings/{booking_uuid}/ical",
         ...manage,
         feed,
+        ...offer,
       ]),
     );
-    expect(await open(PUBLIC)).toHaveLength(7);
+    expect(await open(PUBLIC)).toHaveLength(9);
     expect(await open(ADMIN)).toEqual(["GET /openapi.json"]);
   });
 });
