@@ -21,7 +21,7 @@ const PORT = 8796;
 const ROUNDS = 20;
 const ENTRIES = 1_000;
 const DAYS = 50;
-const IN_FLIGHT = 50;
+const IN_FLIGHT = 10;
 const DAY_MS = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -40,11 +40,15 @@ export async function runWaitlistBench(): Promise<void> {
       "content-type": "application/json",
     };
     const api = async (path: string, method = "GET", body?: unknown) => {
-      const res = await fetch(`${base}/api/public/v2${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      const send = () =>
+        fetch(`${base}/api/public/v2${path}`, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      let res = await send();
+      // wrangler dev's local proxy resets a request now and then under load ("worker restarted").
+      for (let tries = 0; res.status === 503 && tries < 3; tries++) res = await send();
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
       return text ? JSON.parse(text) : null;

@@ -24,6 +24,8 @@ CREATE TABLE `waitlist_entries` (
 	`link_origin` text NOT NULL,
 	`api_key_id` text NOT NULL,
 	`visitor` text,
+	`message_visitor` text,
+	`lapses` integer DEFAULT 0 NOT NULL,
 	`version` integer DEFAULT 0 NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
@@ -74,14 +76,15 @@ CREATE INDEX `waitlist_freed_created_idx` ON `waitlist_freed` (`workspace_id`,`c
 -- Every write that removes busy time (cancel, move, staffer change, a reservation used or
 -- released, a blocked spot or external busy time removed) deletes calendar_entries rows: the
 -- time they covered is recorded as freed, in the same transaction, when it is still to come and
--- someone at the location waits for time overlapping it. Nothing is recorded anywhere else.
+-- someone at the location waits (or holds an offer: a declined offer's release wakes the desk)
+-- for time overlapping it.
 CREATE TRIGGER `waitlist_freed_on_delete` AFTER DELETE ON `calendar_entries`
 WHEN OLD.`ends_at` > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
 	AND (OLD.`expires_at` IS NULL OR OLD.`expires_at` > CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
 	AND EXISTS (
 		SELECT 1 FROM `waitlist_entries` w
 		WHERE w.`workspace_id` = OLD.`workspace_id` AND w.`location_id` = OLD.`location_id`
-			AND w.`status` = 'waiting' AND w.`window_start` < OLD.`ends_at` AND w.`window_end` > OLD.`starts_at`
+			AND w.`status` IN ('waiting', 'offered') AND w.`window_start` < OLD.`ends_at` AND w.`window_end` > OLD.`starts_at`
 	)
 BEGIN
 	INSERT INTO `waitlist_freed` (`workspace_id`, `location_id`, `staffer_id`, `resource_id`, `starts_at`, `ends_at`, `due_at`, `created_at`)
@@ -95,7 +98,7 @@ WHEN NEW.`kind` = 'held' AND NEW.`expires_at` IS NOT NULL
 	AND EXISTS (
 		SELECT 1 FROM `waitlist_entries` w
 		WHERE w.`workspace_id` = NEW.`workspace_id` AND w.`location_id` = NEW.`location_id`
-			AND w.`status` = 'waiting' AND w.`window_start` < NEW.`ends_at` AND w.`window_end` > NEW.`starts_at`
+			AND w.`status` IN ('waiting', 'offered') AND w.`window_start` < NEW.`ends_at` AND w.`window_end` > NEW.`starts_at`
 	)
 BEGIN
 	INSERT INTO `waitlist_freed` (`workspace_id`, `location_id`, `staffer_id`, `resource_id`, `starts_at`, `ends_at`, `due_at`, `created_at`)

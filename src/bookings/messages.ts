@@ -61,7 +61,17 @@ const CUSTOMER_BOUNDS: CustomerBounds = {
 
 /** A write's message rows, bounded per visitor and per booking when a customer's write caused them. */
 const insertBounded = (deps: MessageDeps, rows: NewMessage[]) =>
-  insertMessages(deps.scope, rows, deps.messageVisitor ? CUSTOMER_BOUNDS : undefined);
+  insertVisitorMessages(deps.scope, rows, deps.messageVisitor);
+
+/**
+ * Message rows a visitor's write (or a waitlist entry a visitor made) causes: counted
+ * against that visitor's daily bound (rows past it are written `skipped`); staff's unbounded.
+ */
+export const insertVisitorMessages = (
+  scope: Scope,
+  rows: NewMessage[],
+  visitor: string | null | undefined,
+) => insertMessages(scope, rows, visitor ? CUSTOMER_BOUNDS : undefined);
 
 /** A booking as its messages tell it, from its view and its staff's first names. */
 export function messageBooking(

@@ -29,6 +29,15 @@ type Wrapped = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: stri
 /** A request's D1 use: round trips as latency feels them, and every statement sent. */
 export class D1Counter extends HopCounter {
   statements = 0;
+  /** Rows D1 says it read (its `meta.rows_read`), over every result that carries it. */
+  rowsRead = 0;
+
+  /** Adds what a result says it read; passes the result on. */
+  read<T>(result: T): T {
+    const meta = (result as { meta?: { rows_read?: unknown } } | null)?.meta;
+    if (typeof meta?.rows_read === "number") this.rowsRead += meta.rows_read;
+    return result;
+  }
 }
 
 /** The D1 limit, refused here with the statement named, in every environment. */
@@ -62,8 +71,8 @@ function wrapStatement(
     },
     first: (column?: string) =>
       timed(() => (column === undefined ? statement.first() : statement.first(column))),
-    run: () => timed(() => statement.run()),
-    all: () => timed(() => statement.all()),
+    run: () => timed(() => statement.run()).then((r) => hops.read(r)),
+    all: () => timed(() => statement.all()).then((r) => hops.read(r)),
     raw: (options?: { columnNames?: boolean }) =>
       timed(() => (options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw())),
   };
@@ -89,6 +98,7 @@ export function instrumentD1(
         // but the Worker cannot tell that from a lost answer).
         failpoint("d1.batch.lost", statements.map(queryOf).join(";\n"));
         const results = await db.batch(raw);
+        for (const result of results) hops.read(result);
         // Fault tests: the batch committed, but the Worker never hears of it.
         failpoint("d1.batch.committed", statements.map(queryOf).join(";\n"));
         return results;

@@ -5,6 +5,7 @@ import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
 import { loadAvailability } from "../db/queries/availability";
 import {
+  heldExpiriesIn,
   insertEntry,
   openEntries,
   openEntriesWithin,
@@ -35,6 +36,7 @@ export type JoinSubject =
   | { is: "services"; item: number }
   | { is: "phone" }
   | { is: "to" }
+  | { is: "from" }
   | { is: "times"; index: number };
 
 export interface JoinRequest {
@@ -52,6 +54,8 @@ export interface JoinRequest {
   /** The key that makes it; a publishable key's visitor (capped) and catalogue (widget only). */
   apiKeyId: string;
   visitor?: string | undefined;
+  /** A publishable key's client address as customer messages count it (hashed). */
+  messageVisitor?: string | undefined;
   /** Where offer links point: the API's own origin as the request reached it. */
   origin: string;
 }
@@ -91,9 +95,17 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   problems.push(...itemProblems([{ start: 0, services: req.services }], loaded, inputs));
   const now = Date.now();
   const zone = inputs.rules.timezone;
-  if (problems.every((p) => p.about.is !== "to") && req.to < instantToLocalDate(now, zone)) {
+  const today = instantToLocalDate(now, zone);
+  if (problems.every((p) => p.about.is !== "to") && req.to < today) {
     problems.push(
       problem({ is: "to" }, "Must not be in the past (the location's today or later)."),
+    );
+  }
+  // A widget's visitor waits for the coming weeks: an entry far ahead would only hold a
+  // phone's place (staff plan as far ahead as they like).
+  if (req.visitor && daysBetween(today, req.from) > WAITLIST.maxLeadDays) {
+    problems.push(
+      problem({ is: "from" }, `At most ${WAITLIST.maxLeadDays} days after the location's today.`),
     );
   }
   if (problems.length > 0 || !phone) throw new InvalidError(problems);
@@ -126,6 +138,8 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
     linkOrigin: req.origin,
     apiKeyId: req.apiKeyId,
     visitor: req.visitor ?? null,
+    messageVisitor: req.messageVisitor ?? null,
+    lapses: 0,
     version: 0,
     createdAt: now,
     updatedAt: now,
@@ -142,11 +156,14 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   );
   try {
     await runBatch(scope.db, [
-      guard(scope, openEntriesWithin(scope, { phone }, WAITLIST.perPhone)),
+      // Staff's entries count only staff's: a stranger's entries cannot lock a phone out at the desk.
+      guard(scope, openEntriesWithin(scope, { phone, staffOnly: !req.visitor }, WAITLIST.perPhone)),
       ...(req.visitor
         ? [guard(scope, openEntriesWithin(scope, { visitor: req.visitor }, WAITLIST.perVisitor))]
         : []),
       ...insertEntry(scope, row, days),
+      // Holds already in its window free their time at their expiry: recorded for the desk now.
+      heldExpiriesIn(scope, row),
     ]);
   } catch (error) {
     if (!isGuardFailure(error)) throw error;
@@ -155,18 +172,15 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   return renderWaitlistEntry(row);
 }
 
-/** Which cap refused the entry, as the caller can act on it. */
+/** Whether a cap refused the entry (else the batch lost a race some other way). */
 async function capRefusal(scope: Scope, phone: string, visitor: string | undefined) {
-  if ((await openEntries(scope, { phone })) >= WAITLIST.perPhone) {
+  const phoneFull = (await openEntries(scope, { phone, staffOnly: !visitor })) >= WAITLIST.perPhone;
+  const visitorFull = visitor && (await openEntries(scope, { visitor })) >= WAITLIST.perVisitor;
+  // One answer for either cap, so nobody learns how many entries a phone has.
+  if (phoneFull || visitorFull) {
     return new ApiError(
       "too_many_entries",
-      `A phone number may wait in at most ${WAITLIST.perPhone} waitlist entries at once; delete one first.`,
-    );
-  }
-  if (visitor && (await openEntries(scope, { visitor })) >= WAITLIST.perVisitor) {
-    return new ApiError(
-      "too_many_entries",
-      `A booking widget's visitor may have at most ${WAITLIST.perVisitor} waitlist entries waiting at once.`,
+      `At most ${WAITLIST.perPhone} waitlist entries may wait at once for one phone number, and a booking widget's visitor may make at most ${WAITLIST.perVisitor}; delete one first.`,
     );
   }
   return new ApiError("conflict", "The waitlist changed meanwhile; try again.");

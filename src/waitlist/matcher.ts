@@ -12,6 +12,7 @@ import type { Scope } from "../db/scope";
 import type { CartService, Interval } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { firstWaitlistFit, localDays, windowDays } from "../domain/waitlist";
+import type { D1Counter } from "../db/instrumented-d1";
 import type { Env } from "../env";
 import { ApiError, InvalidError } from "../lib/errors";
 import { entryServices, entryTimes } from "../views/waitlist-entry";
@@ -19,15 +20,21 @@ import { makeOffer, type OfferContext } from "./offer";
 
 /** Bounds of one pass; what is left is read by the next pass, a second later. */
 const PAGE = 25;
-const CANDIDATES_PER_RUN = 100;
+const CANDIDATES_PER_RUN = 1_000;
 const OFFERS_PER_RUN = 20;
 /** The longest window an entry has: freed time never needs more days than this looked at. */
 const MAX_DAYS = 63;
 
-/** One run's matching: candidates in order, each placed on the calendars as read. */
+/**
+ * One pass's matching: candidates in order, each placed on the calendars as
+ * read. Its bounds keep a pass short; `offer` answers which freed rows it
+ * looked at in full, and the desk keeps the others for its next pass.
+ */
 export class Matcher {
   offers = 0;
-  private looked = 0;
+  looked = 0;
+  /** Rows D1 read for the candidate queries: what matching costs as the list grows. */
+  candidateRowsRead = 0;
   /** The calendars as last read, for these services over these days (dropped by every offer). */
   private calendars: {
     services: Set<string>;
@@ -39,16 +46,51 @@ export class Matcher {
   constructor(
     private readonly env: Env,
     private readonly scope: Scope,
+    private readonly counter: D1Counter,
     private readonly ctx: OfferContext,
   ) {}
 
-  /** Freed time (and lapsed offers' time) goes to the oldest waiting entries it suits. */
-  async offerFreed(freed: FreedRow[], lapsed: WaitlistEntryRow[], now: number): Promise<void> {
-    const intervals: Interval[] = [
-      ...freed.map((f) => ({ start: f.startsAt, end: f.endsAt })),
-      ...lapsed.map((e) => ({ start: e.offerStart ?? 0, end: e.offerEnd ?? 0 })),
-    ];
-    const days = localDays(intervals, this.ctx.location.timezone, MAX_DAYS);
+  /**
+   * Offers freed time (and lapsed offers' time) to the oldest waiting entries
+   * it suits, then new entries their own windows; answers the ids of the freed
+   * rows done with. Shared time is looked at over at most MAX_DAYS days from
+   * its earliest day (rows starting later wait for the next pass) and is kept
+   * whole when the pass ran out of offers; a day with more older entries that
+   * do not fit than a pass looks at is given up after them.
+   */
+  async offer(freed: FreedRow[], lapsed: WaitlistEntryRow[], now: number): Promise<number[]> {
+    const done: number[] = [];
+    const zone = this.ctx.location.timezone;
+    const shared = freed.filter((f) => f.entryId === null).sort((a, b) => a.startsAt - b.startsAt);
+    const offered = lapsed.filter((e) => e.offerStart !== null && e.offerEnd !== null);
+    if (shared.length > 0 || offered.length > 0) {
+      const intervals = [
+        ...shared.map((f) => ({ start: f.startsAt, end: f.endsAt })),
+        ...offered.map((e) => ({ start: e.offerStart ?? 0, end: e.offerEnd ?? 0 })),
+      ].sort((a, b) => a.start - b.start);
+      const days = localDays(intervals, zone, MAX_DAYS);
+      const last = days.at(-1) ?? "";
+      const inSpan = shared.filter(
+        (f) => (localDays([{ start: f.startsAt, end: f.startsAt + 1 }], zone, 1)[0] ?? "") <= last,
+      );
+      const complete = await this.offerShared(inSpan, offered, days, now);
+      if (complete) done.push(...inSpan.map((f) => f.id));
+    }
+    for (const own of freed.filter((f) => f.entryId !== null)) {
+      if (this.offers >= OFFERS_PER_RUN) break;
+      await this.offerOwnWindow(own, now);
+      done.push(own.id);
+    }
+    return done;
+  }
+
+  /** Shared freed time to the oldest entries it suits; false when the pass ran out of offers. */
+  private async offerShared(
+    freed: FreedRow[],
+    lapsed: WaitlistEntryRow[],
+    days: string[],
+    now: number,
+  ): Promise<boolean> {
     const excluded: string[] = [];
     const query = {
       locationId: this.ctx.location.id,
@@ -57,12 +99,14 @@ export class Matcher {
       resourceIds: unique(freed.flatMap((f) => (f.resourceId ? [f.resourceId] : []))),
       serviceIds: unique(lapsed.flatMap((e) => entryServices(e).map((s) => s.service_uuid))),
     };
-    while (this.looked < CANDIDATES_PER_RUN && this.offers < OFFERS_PER_RUN) {
+    while (this.looked < CANDIDATES_PER_RUN) {
+      const before = this.counter.rowsRead;
       const candidates = await run(
         this.scope.db,
         candidatesRead(this.scope, { ...query, excluded, limit: PAGE }),
       );
-      if (candidates.length === 0) return;
+      this.candidateRowsRead += this.counter.rowsRead - before;
+      if (candidates.length === 0) return true;
       // One read of the calendars for the whole page, not one per candidate.
       await this.read(
         candidates.flatMap((e) => entryServices(e).map((x) => x.service_uuid)),
@@ -70,18 +114,19 @@ export class Matcher {
         days.at(-1) ?? "",
       );
       for (const entry of candidates) {
+        if (this.offers >= OFFERS_PER_RUN) return false;
         excluded.push(entry.id);
         this.looked++;
         await this.tryEntry(entry, days, now);
-        if (this.offers >= OFFERS_PER_RUN) return;
       }
-      if (candidates.length < PAGE) return;
+      if (candidates.length < PAGE) return true;
     }
+    return true;
   }
 
   /** A new entry: time already free in its window is offered to it at once. */
-  async offerOwnWindow(freed: FreedRow, now: number): Promise<void> {
-    if (!freed.entryId || this.offers >= OFFERS_PER_RUN) return;
+  private async offerOwnWindow(freed: FreedRow, now: number): Promise<void> {
+    if (!freed.entryId) return;
     const [entry] = await run(this.scope.db, waitingEntryRead(this.scope, freed.entryId));
     if (!entry) return;
     await this.tryEntry(entry, windowDays(entry.fromDate, entry.toDate), now);

@@ -1,8 +1,7 @@
 import type { PlannedBooking } from "../bookings/planner";
-import { messageRows } from "../bookings/messages";
+import { insertVisitorMessages, messageRows } from "../bookings/messages";
 import { customerIdFor } from "../domain/customer-id";
 import { findCustomer } from "../db/queries/customers";
-import { insertMessages } from "../db/queries/messages";
 import { eventStatement } from "../db/queries/outbox";
 import { entryAtVersion, offerMade, type WaitlistEntryRow } from "../db/queries/waitlist";
 import { guard } from "../db/guards";
@@ -98,7 +97,8 @@ export async function makeOffer(
       ],
       now,
     );
-    const rows = messageRows(scope, customerId, drafts, now, entry.visitor ?? undefined).map(
+    // A publishable key's entry: its offers count against that visitor's daily messages.
+    const rows = messageRows(scope, customerId, drafts, now, entry.messageVisitor ?? undefined).map(
       (row) => ({
         ...row,
         bookingId: null,
@@ -109,7 +109,7 @@ export async function makeOffer(
     return [
       guard(scope, entryAtVersion(scope, entry.id, entry.version)),
       offerMade(scope, entry, { reservationId, start: fit.start, end, expiresAt, tokenHash }, now),
-      ...insertMessages(scope, rows),
+      ...insertVisitorMessages(scope, rows, entry.messageVisitor),
       eventStatement(scope.db, scope.workspaceId, "waitlist-offered", renderWaitlistEntry(offered)),
     ];
   };

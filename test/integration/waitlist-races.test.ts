@@ -4,11 +4,11 @@ import { runDesk as runDeskNow } from "../../src/waitlist/desk";
 import { expectInSync } from "../helpers/calendar";
 import { createMessagingSalon, until } from "../helpers/messages";
 import type { Salon } from "../helpers/salon";
-import { fullDay, joined, local, runDesk } from "../helpers/waitlist";
+import { fullDay, joined, local, runDesk, WAIT_DAY } from "../helpers/waitlist";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const DAY = "2030-03-04";
+const DAY = WAIT_DAY;
 
 /** Every live calendar entry of the workspace (bookings, blocks, unexpired holds), per staffer. */
 async function liveBusy(workspaceId: string) {

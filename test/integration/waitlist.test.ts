@@ -17,9 +17,11 @@ import {
   offerMessages,
   offerTokenIn,
   runDesk,
+  plusDays,
+  WAIT_DAY,
 } from "../helpers/waitlist";
 
-const DAY = "2030-03-04";
+const DAY = WAIT_DAY;
 vi.setConfig({ testTimeout: 30_000 });
 let salon: Salon;
 let pk: Client;
@@ -142,8 +144,8 @@ describe("order, windows and times", () => {
     const { staffers } = salon;
     const saturday = await joined(salon, salon.ws.api, {
       customer_phone: "+49 151 30000011",
-      from: "2030-03-09",
-      to: "2030-03-09",
+      from: plusDays(DAY, 5),
+      to: plusDays(DAY, 5),
     });
     const afternoon = await joined(salon, salon.ws.api, {
       customer_phone: "+49 151 30000012",
@@ -220,7 +222,7 @@ describe("an offer that ends unbooked", () => {
   });
 
   it("an entry whose last day has passed expires", async () => {
-    const id = await joined(salon, salon.ws.api, { from: "2030-03-09", to: "2030-03-09" });
+    const id = await joined(salon, salon.ws.api, { from: plusDays(DAY, 5), to: plusDays(DAY, 5) });
     await env.DB.prepare("update waitlist_entries set window_end = ? where id = ?")
       .bind(Date.now() - 1, id)
       .run();
@@ -235,7 +237,7 @@ describe("freeing writes", () => {
     const id = await joined(salon, salon.ws.api);
     const moved = await salon.ws.api(`/bookings/${booking}/reschedule`, {
       method: "PUT",
-      body: { reserved_on: local("2030-03-05", "10:00") },
+      body: { reserved_on: local(plusDays(DAY, 1), "10:00") },
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await offered(salon, id)).offer.start).toBe(local(DAY, "09:00"));

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, lte, min, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, lte, min, or, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import type { Database } from "../client";
 import { idIn, inSubquery, insertRows } from "../bounded";
 import {
+  calendarEntries,
   locations,
   notificationSettings,
   reservations,
@@ -27,46 +28,65 @@ export type FreedRow = typeof waitlistFreed.$inferSelect;
 /** Entries that still want time: waiting, or holding an offer. */
 const open = () => or(eq(waitlistEntries.status, "waiting"), eq(waitlistEntries.status, "offered"));
 
-/** Batch condition: `who`'s open entries and `adding` more stay within `cap`. */
-export const openEntriesWithin = (
-  scope: Scope,
-  who: { phone: string } | { visitor: string },
-  cap: number,
-): SQL =>
+/** Whose open entries a cap counts: a phone's (staff's entries only, for staff), or a visitor's. */
+export type EntryHolder = { phone: string; staffOnly: boolean } | { visitor: string };
+
+const heldBy = (who: EntryHolder) =>
+  "phone" in who
+    ? and(
+        eq(waitlistEntries.phone, who.phone),
+        who.staffOnly ? isNull(waitlistEntries.visitor) : undefined,
+      )
+    : eq(waitlistEntries.visitor, who.visitor);
+
+/** Batch condition: `who`'s open entries and one more stay within `cap`. */
+export const openEntriesWithin = (scope: Scope, who: EntryHolder, cap: number): SQL =>
   sql`(${scope.db
     .select({ n: count() })
     .from(waitlistEntries)
-    .where(
-      whereIn(
-        scope,
-        waitlistEntries,
-        "phone" in who
-          ? eq(waitlistEntries.phone, who.phone)
-          : eq(waitlistEntries.visitor, who.visitor),
-        open(),
-      ),
-    )}) + 1 <= ${cap}`;
+    .where(whereIn(scope, waitlistEntries, heldBy(who), open()))}) + 1 <= ${cap}`;
 
-/** How many open entries a phone (or a visitor) has now: tells the cap's refusal from others. */
-export async function openEntries(
-  scope: Scope,
-  who: { phone: string } | { visitor: string },
-): Promise<number> {
+/** How many open entries `who` has now: tells a cap's refusal from other failures. */
+export async function openEntries(scope: Scope, who: EntryHolder): Promise<number> {
   const [row] = await scope.db
     .select({ n: count() })
     .from(waitlistEntries)
-    .where(
-      whereIn(
-        scope,
-        waitlistEntries,
-        "phone" in who
-          ? eq(waitlistEntries.phone, who.phone)
-          : eq(waitlistEntries.visitor, who.visitor),
-        open(),
-      ),
-    );
+    .where(whereIn(scope, waitlistEntries, heldBy(who), open()));
   return row?.n ?? 0;
 }
+
+/**
+ * The holds in a new entry's window, recorded as freed at their expiry (the
+ * trigger that does so for later holds did not see this entry yet).
+ */
+export const heldExpiriesIn = (scope: Scope, entry: typeof waitlistEntries.$inferInsert) =>
+  scope.db.insert(waitlistFreed).select(
+    scope.db
+      .select({
+        id: sql<number>`null`.as("id"),
+        workspaceId: calendarEntries.workspaceId,
+        locationId: calendarEntries.locationId,
+        stafferId: calendarEntries.stafferId,
+        resourceId: calendarEntries.resourceId,
+        entryId: sql<string | null>`null`.as("entry_id"),
+        startsAt: calendarEntries.startsAt,
+        endsAt: calendarEntries.endsAt,
+        dueAt: sql<number>`${calendarEntries.expiresAt}`.as("due_at"),
+        createdAt: sql<number>`${entry.createdAt}`.as("created_at"),
+      })
+      .from(calendarEntries)
+      .where(
+        whereIn(
+          scope,
+          calendarEntries,
+          eq(calendarEntries.locationId, entry.locationId),
+          eq(calendarEntries.kind, "held"),
+          sql`${calendarEntries.expiresAt} > ${entry.createdAt}`,
+          sql`${calendarEntries.startsAt} < ${entry.windowEnd}`,
+          sql`${calendarEntries.endsAt} > ${entry.windowStart}`,
+        ),
+      ),
+  );
 
 /**
  * A new entry, its rows of the matching index, and its own window recorded
@@ -307,32 +327,82 @@ export const endedOffersRead = (scope: Scope, locationId: string, now: number, l
   );
 
 /**
- * An offer ended unbooked: the entry waits again, keeping its place, and the
- * offered time joins the times it passed on (never offered to it again).
+ * An offer ended unbooked: the entry waits again, keeping its place (or, at
+ * its `maxLapses`-th lapse, expires), and the offered time joins the times it
+ * passed on (never offered to it again). The reservation is marked released
+ * first when it expired, in the same batch: a booking of it built just before
+ * its expiry but reaching D1 after this cannot commit any more (its guard
+ * wants the reservation unreleased), and a booking that committed first has
+ * made the entry `booked`, which this leaves alone.
  */
-export const offerLapsed = (scope: Scope, entry: WaitlistEntryRow, interval: string, now: number) =>
-  scope.db
-    .update(waitlistEntries)
-    .set({
-      status: "waiting",
-      offerReservationId: null,
-      offerStart: null,
-      offerEnd: null,
-      offerExpiresAt: null,
-      offerTokenHash: null,
-      passed: sql`json_insert(${waitlistEntries.passed}, '$[#]', json(${interval}))`,
-      version: sql`${waitlistEntries.version} + 1`,
-      updatedAt: now,
-    })
-    .where(
+export function offerLapsed(
+  scope: Scope,
+  entry: WaitlistEntryRow,
+  maxLapses: number,
+  now: number,
+): Statement[] {
+  const reservationId = entry.offerReservationId ?? "";
+  const interval = JSON.stringify({ start: entry.offerStart, end: entry.offerEnd });
+  const released = sql`exists (select 1 from ${reservations} where ${reservations.id} = ${reservationId} and ${reservations.releasedAt} is not null)`;
+  return [
+    scope.db
+      .update(reservations)
+      .set({ releasedAt: now })
+      .where(
+        whereIn(
+          scope,
+          reservations,
+          eq(reservations.id, reservationId),
+          isNull(reservations.releasedAt),
+          lte(reservations.expiresAt, now),
+        ),
+      ),
+    scope.db
+      .update(waitlistEntries)
+      .set({
+        status: sql`case when ${waitlistEntries.lapses} + 1 >= ${maxLapses} then 'expired' else 'waiting' end`,
+        lapses: sql`${waitlistEntries.lapses} + 1`,
+        offerReservationId: null,
+        offerStart: null,
+        offerEnd: null,
+        offerExpiresAt: null,
+        offerTokenHash: null,
+        passed: sql`json_insert(${waitlistEntries.passed}, '$[#]', json(${interval}))`,
+        version: sql`${waitlistEntries.version} + 1`,
+        updatedAt: now,
+      })
+      .where(
+        whereIn(
+          scope,
+          waitlistEntries,
+          eq(waitlistEntries.id, entry.id),
+          eq(waitlistEntries.status, "offered"),
+          eq(waitlistEntries.offerReservationId, reservationId),
+          released,
+        ),
+      ),
+    scope.db.delete(waitlistDays).where(
       whereIn(
         scope,
-        waitlistEntries,
-        eq(waitlistEntries.id, entry.id),
-        eq(waitlistEntries.status, "offered"),
-        eq(waitlistEntries.offerReservationId, entry.offerReservationId ?? ""),
+        waitlistDays,
+        inSubquery(
+          waitlistDays.entryId,
+          scope.db
+            .select({ id: waitlistEntries.id })
+            .from(waitlistEntries)
+            .where(
+              whereIn(
+                scope,
+                waitlistEntries,
+                eq(waitlistEntries.id, entry.id),
+                eq(waitlistEntries.status, "expired"),
+              ),
+            ),
+        ),
       ),
-    );
+    ),
+  ];
+}
 
 /** Waiting entries at the location whose last day is over: expired, out of the index. */
 export const expireEntries = (scope: Scope, locationId: string, now: number): Statement[] => {

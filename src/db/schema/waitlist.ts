@@ -65,6 +65,13 @@ export const waitlistEntries = sqliteTable(
     apiKeyId: text("api_key_id").notNull(),
     /** A publishable key's visitor (key and client address, hashed): its entries are capped. */
     visitor: text("visitor"),
+    /**
+     * The client address (hashed, as customer messages count it) of a publishable key's entry:
+     * its offers' messages count against that visitor's daily bound.
+     */
+    messageVisitor: text("message_visitor"),
+    /** Offers this entry let lapse; past `WAITLIST.maxLapses` it expires instead of waiting again. */
+    lapses: integer("lapses").notNull().default(0),
     version: integer("version").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

@@ -11,6 +11,10 @@ export const WAITLIST = {
   perPhone: 3,
   /** Open entries a publishable key's visitor (key and client address) may have made. */
   perVisitor: 3,
+  /** An entry that let this many offers lapse expires instead of waiting again. */
+  maxLapses: 3,
+  /** A publishable key's entry: `from` at most this many days after the location's today. */
+  maxLeadDays: 90,
 } as const;
 
 /** A local time-of-day window `HH:MM`–`HH:MM` (end after start; `24:00` is midnight after). */
@@ -65,12 +69,12 @@ export function localDays(
   const from = Math.min(...intervals.map((i) => i.start));
   const to = Math.max(...intervals.map((i) => i.end));
   const zone = new OffsetTable(timeZone, from - DAY, to + DAY);
+  const start = Math.min(...intervals.map((i) => zone.local(i.start).day));
   const days = new Set<number>();
   for (const i of intervals) {
     const first = zone.local(i.start).day;
-    const last = zone.local(Math.max(i.start, i.end - 1)).day;
-    for (let d = first; d <= last && days.size < limit; d++) days.add(d);
-    if (days.size >= limit) break;
+    const last = Math.min(zone.local(Math.max(i.start, i.end - 1)).day, start + limit - 1);
+    for (let d = first; d <= last; d++) days.add(d);
   }
   return [...days].sort((a, b) => a - b).map(dateOfDayNumber);
 }

@@ -16,6 +16,7 @@ const FIELDS: FieldNames<JoinSubject> = {
   staffer: ({ service }) => `services.${service}.staffer_uuid`,
   phone: "customer_phone",
   to: "to",
+  from: "from",
   times: ({ index }) => `times.${index}.end`,
 };
 
@@ -58,6 +59,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       times: body.times,
       apiKeyId: c.var.apiKey.id,
       visitor: c.var.deps.visitor,
+      messageVisitor: c.var.deps.messageVisitor,
       origin: new URL(c.req.url).origin,
     }),
   );
