@@ -214,7 +214,7 @@ export class Matcher {
       passed: JSON.parse(entry.passed) as Interval[],
       now,
     });
-    return fit && { start: fit.start, stafferIds: fit.assignments.map((a) => a.stafferId) };
+    return fit && { start: fit.start };
   }
 }
 

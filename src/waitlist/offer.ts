@@ -26,8 +26,8 @@ export interface OfferContext {
 }
 
 /**
- * Offers an entry the time at `start`, its staffers fixed as the fit placed
- * them: a reservation (one claim per calendar) whose batch also moves the
+ * Offers an entry the time at `start`, placed as a cart item is (the entry's
+ * staffers kept, others auto-allocated): a reservation (one claim per calendar) whose batch also moves the
  * entry to `offered` at the version it was read (so an entry never holds two
  * offers), writes the offer's messages and the `waitlist-offered` event. The
  * calendars decide: time another write took is refused (409), nothing written.
@@ -37,7 +37,7 @@ export async function makeOffer(
   scope: Scope,
   ctx: OfferContext,
   entry: WaitlistEntryRow,
-  fit: { start: number; stafferIds: string[] },
+  fit: { start: number },
   now: number,
 ): Promise<{ reservationId: string; expiresAt: number }> {
   const services = entryServices(entry);
@@ -121,9 +121,11 @@ export async function makeOffer(
       items: [
         {
           start: fit.start,
-          services: services.map((s, i) => ({
+          services: services.map((s) => ({
             serviceId: s.service_uuid,
-            stafferId: fit.stafferIds[i] ?? s.staffer_uuid ?? undefined,
+            // The entry's own choice; "anyone" is allocated by the hold itself, which tries
+            // another free staffer at this start when a write in flight took the first.
+            stafferId: s.staffer_uuid ?? undefined,
           })),
         },
       ],

@@ -90,7 +90,10 @@ describe("concurrent frees with several entries", () => {
     const rows = await entries(salon);
     const offered = rows.filter((e) => e.status === "offered");
     expect(new Set(offered.map((e) => e.offer_reservation_id)).size).toBe(offered.length);
-    expect(offered.map((e) => e.id)).toEqual(ids.slice(0, offered.length));
+    expect(
+      offered.map((e) => e.id),
+      JSON.stringify({ rows, ids }),
+    ).toEqual(ids.slice(0, offered.length));
     expect(overlapping(await liveBusy(salon.ws.id))).toEqual([]);
     expect(offered.length + (await walkIns(salon))).toBe(3);
     await expectInSync(
@@ -119,7 +122,10 @@ describe("concurrent frees with several entries", () => {
     );
     await runDesk(salon);
     const rows = await entries(salon);
-    expect(rows.filter((e) => e.status === "offered").map((e) => e.id)).toEqual([ids[0]]);
+    expect(
+      rows.filter((e) => e.status === "offered").map((e) => e.id),
+      JSON.stringify({ rows, ids }),
+    ).toEqual([ids[0]]);
     expect(overlapping(await liveBusy(salon.ws.id))).toEqual([]);
     await expectInSync(salon.ws.id, [salon.staffers[0]?.uuid ?? ""]);
   });
