@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { openSync } from "node:fs";
 import { BENCH_ADMIN_TOKEN } from "./open-salon";
 
 /** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
@@ -7,7 +8,10 @@ export async function startDevServer(
   vars: Record<string, string> = {},
   /** Another Worker entry than wrangler.toml's `main` (the distance bench's). */
   script?: string,
+  /** Where the Worker's log lines go (its stdout); nowhere by default. */
+  logFile?: string,
 ): Promise<{ base: string; stop: () => void; persist: string }> {
+  const log = logFile ? openSync(logFile, "w") : "ignore";
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -27,7 +31,7 @@ export async function startDevServer(
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
     {
-      stdio: ["ignore", "ignore", "ignore"],
+      stdio: ["ignore", log, log],
       env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
       detached: true,
     },

@@ -1,4 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createOpenSalon } from "./open-salon";
 import { queryD1, startDevServer } from "./server";
 import { percentile } from "./stats";
@@ -12,10 +14,11 @@ import { percentile } from "./stats";
  *    until the entry is offered. The latency is the entry's `updated_at` (the
  *    offer's write) minus the booking's (the cancel's write), both from D1 in ms.
  * 2. Matching with 1,000 waiting entries at the location, spread over 50 days
- *    (20 a day) and wanting a time that never fits: the rows the desk's
- *    candidate query reads for one freed day (D1's own `rows_read`, from the
- *    query as the desk builds it) against a scan of every waiting entry, and
- *    the freeing-to-offer time again for a fitting entry queued behind that day's 20.
+ *    (20 a day) and wanting a time that never fits: the pass that offers one
+ *    freed day, as the desk reports it (a log line): entries looked at, rows
+ *    D1 read for the candidate queries and for the whole pass (D1's own
+ *    `rows_read`), and the freeing-to-offer time for a fitting entry queued
+ *    behind that day's 20.
  */
 const PORT = 8796;
 const ROUNDS = 20;
@@ -30,7 +33,13 @@ const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 export async function runWaitlistBench(): Promise<void> {
-  const server = await startDevServer(PORT, { MANAGE_TOKEN_SECRET: "bench-manage-token-secret" });
+  const logFile = join(tmpdir(), `waitlist-bench-${PORT}.log`);
+  const server = await startDevServer(
+    PORT,
+    { MANAGE_TOKEN_SECRET: "bench-manage-token-secret" },
+    undefined,
+    logFile,
+  );
   try {
     const { base } = server;
     const salon = await createOpenSalon(base, { staffers: 1, slotStep: 30 });
@@ -119,22 +128,20 @@ export async function runWaitlistBench(): Promise<void> {
     const crowded = firstDay + DAY_MS + 10 * HOUR;
     const [crowd] = await Promise.all([round(crowded)]);
     const [behind] = latency(server.persist, [crowd]);
-    const reads = candidateReads(
-      server.persist,
-      salon.workspaceId,
-      salon.location,
-      salon.staffers,
-      date(crowded),
-    );
+    // The desk reports each pass (a log line): the pass that offered the crowded day's time.
+    const pass = deskPasses(logFile)
+      .filter((p) => p.offers > 0)
+      .at(-1);
     console.log(
-      `Waitlist: with ${ENTRIES} waiting, one freed day's candidates read ${reads.candidates} rows (a scan of every waiting entry reads ${reads.scan}); freeing → offer for the entry behind that day's ${ENTRIES / DAYS}: ${behind} ms`,
+      `Waitlist: with ${ENTRIES} waiting, the pass for one freed day looked at ${pass?.candidates} entries, its candidate queries read ${pass?.candidate_rows_read} rows (the pass ${pass?.rows_read} rows, ${pass?.d1_statements} statements, ${pass?.ms} ms); freeing → offer for the entry behind that day's ${ENTRIES / DAYS}: ${behind} ms`,
     );
     console.log(
       JSON.stringify({
         waitlist_offer_median_ms: percentile(latencies, 50),
         waitlist_offer_worst_ms: Math.max(...latencies),
-        waitlist_candidate_rows_read: reads.candidates,
-        waitlist_scan_rows_read: reads.scan,
+        waitlist_crowd_candidates: pass?.candidates,
+        waitlist_candidate_rows_read: pass?.candidate_rows_read,
+        waitlist_pass_rows_read: pass?.rows_read,
         waitlist_offer_behind_crowd_ms: behind,
       }),
     );
@@ -154,45 +161,19 @@ function latency(persist: string, pairs: { booking: string; entry: string }[]): 
   return pairs.map((p) => (at.get(p.entry) ?? 0) - (at.get(p.booking) ?? 0));
 }
 
-/**
- * D1's rows_read for the desk's candidate query of one freed day (built by the
- * same code the desk runs, its parameters written in), and for a plain scan of
- * the location's waiting entries.
- */
-function candidateReads(
-  persist: string,
-  workspaceId: string,
-  locationId: string,
-  stafferIds: string[],
-  day: string,
-) {
-  // Built by the desk's own code (bench/worker: Workers types, so a process of its own).
-  const inlined = execFileSync(
-    "npx",
-    ["tsx", "bench/worker/candidates-sql.ts", workspaceId, locationId, day, ...stafferIds],
-    { encoding: "utf8" },
-  );
-  const scan = `SELECT * FROM waitlist_entries WHERE workspace_id = '${workspaceId}' AND location_id = '${locationId}' AND status = 'waiting' ORDER BY created_at`;
-  const out = execFileSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persist,
-      "--json",
-      "--command",
-      `${inlined};\n${scan}`,
-    ],
-    {
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-    },
-  );
-  const results = JSON.parse(out) as { meta?: { rows_read?: number } }[];
-  return { candidates: results[0]?.meta?.rows_read ?? -1, scan: results[1]?.meta?.rows_read ?? -1 };
+interface DeskPass {
+  candidates: number;
+  offers: number;
+  candidate_rows_read: number;
+  rows_read: number;
+  d1_statements: number;
+  ms: number;
+}
+
+/** The desk's own report of each pass, from the Worker's log lines. */
+function deskPasses(logFile: string): DeskPass[] {
+  return readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"waitlist desk pass"'))
+    .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as DeskPass);
 }
