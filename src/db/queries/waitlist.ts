@@ -1,4 +1,17 @@
-import { and, asc, count, desc, eq, isNull, lte, min, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  isNull,
+  lte,
+  min,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import type { Database } from "../client";
 import { idIn, inSubquery, insertRows } from "../bounded";
@@ -466,58 +479,32 @@ export function candidatesRead(
   },
 ) {
   const { db } = scope;
-  const services = or(
-    idIn(waitlistDays.serviceId, q.serviceIds),
-    inSubquery(
-      waitlistDays.serviceId,
-      db
-        .select({ id: serviceStaffers.serviceId })
-        .from(serviceStaffers)
-        .where(
-          and(
-            eq(serviceStaffers.workspaceId, scope.workspaceId),
-            idIn(serviceStaffers.stafferId, q.stafferIds),
-          ),
-        ),
-    ),
-    inSubquery(
-      waitlistDays.serviceId,
-      db
-        .select({ id: serviceResources.serviceId })
-        .from(serviceResources)
-        .where(
-          and(
-            eq(serviceResources.workspaceId, scope.workspaceId),
-            idIn(serviceResources.resourceId, q.resourceIds),
-          ),
-        ),
-    ),
-  );
-  const wanting = db
-    .selectDistinct({ id: waitlistDays.entryId })
-    .from(waitlistDays)
-    .where(
-      whereIn(
-        scope,
-        waitlistDays,
-        eq(waitlistDays.locationId, q.locationId),
-        idIn(waitlistDays.day, q.days),
-        services,
-      ),
-    );
+  // The services the freed time suits: named ones, the freed staffers', the freed units'.
+  const services = sql`(select value from json_each(${JSON.stringify(q.serviceIds)})
+    union select ${serviceStaffers.serviceId} from ${serviceStaffers}
+      where ${serviceStaffers.workspaceId} = ${scope.workspaceId}
+        and ${serviceStaffers.stafferId} in (select value from json_each(${JSON.stringify(q.stafferIds)}))
+    union select ${serviceResources.serviceId} from ${serviceResources}
+      where ${serviceResources.workspaceId} = ${scope.workspaceId}
+        and ${serviceResources.resourceId} in (select value from json_each(${JSON.stringify(q.resourceIds)})))`;
   return read(
     [
       db
-        .select()
-        .from(waitlistEntries)
+        .selectDistinct(getTableColumns(waitlistEntries))
+        .from(waitlistDays)
+        .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistDays.entryId))
         .where(
-          whereIn(
-            scope,
-            waitlistEntries,
-            eq(waitlistEntries.locationId, q.locationId),
-            eq(waitlistEntries.status, "waiting"),
-            inSubquery(waitlistEntries.id, wanting),
-            sql`${waitlistEntries.id} not in (select value from json_each(${JSON.stringify(q.excluded)}))`,
+          and(
+            // Key lookups in the matching index (location, day, service), oldest first.
+            eq(waitlistDays.workspaceId, scope.workspaceId),
+            eq(waitlistDays.locationId, q.locationId),
+            idIn(waitlistDays.day, q.days),
+            sql`${waitlistDays.serviceId} in ${services}`,
+            // The entry by its id alone: unary + keeps SQLite from scanning the location's
+            // entries through their own index instead (every waiting entry there).
+            sql`+${waitlistEntries.workspaceId} = ${scope.workspaceId}`,
+            sql`+${waitlistEntries.status} = 'waiting'`,
+            sql`${waitlistDays.entryId} not in (select value from json_each(${JSON.stringify(q.excluded)}))`,
           ),
         )
         .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
