@@ -55,9 +55,12 @@ export async function runWaitlistBench(): Promise<void> {
           headers,
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
-      let res = await send();
-      // wrangler dev's local proxy resets a request now and then under load ("worker restarted").
-      for (let tries = 0; res.status === 503 && tries < 3; tries++) res = await send();
+      // wrangler dev's local proxy resets a request now and then under load ("worker
+      // restarted", or the connection dropped): tried again, a few times.
+      const attempt = () => send().catch(() => null);
+      let res = await attempt();
+      for (let tries = 0; (!res || res.status === 503) && tries < 3; tries++) res = await attempt();
+      if (!res) throw new Error(`${method} ${path}: no answer`);
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
       return text ? JSON.parse(text) : null;

@@ -123,11 +123,15 @@ export const insertEntry = (
   }),
 ];
 
-export async function findEntry(scope: Scope, id: string): Promise<WaitlistEntryRow | null> {
-  const [row] = await scope.db
+/** The workspace's entries that meet every condition. */
+const entriesWhere = (scope: Scope, ...conditions: (SQL | undefined)[]) =>
+  scope.db
     .select()
     .from(waitlistEntries)
-    .where(whereIn(scope, waitlistEntries, eq(waitlistEntries.id, id)));
+    .where(whereIn(scope, waitlistEntries, ...conditions));
+
+export async function findEntry(scope: Scope, id: string): Promise<WaitlistEntryRow | null> {
+  const [row] = await entriesWhere(scope, eq(waitlistEntries.id, id));
   return row ?? null;
 }
 
@@ -181,6 +185,21 @@ const dropDays = (scope: Scope, entryIds: string[]) =>
     .delete(waitlistDays)
     .where(whereIn(scope, waitlistDays, idIn(waitlistDays.entryId, entryIds)));
 
+/** The matching index loses the rows of the entries that meet `where` (they wait no more). */
+const dropDaysWhere = (scope: Scope, where: SQL) =>
+  scope.db
+    .delete(waitlistDays)
+    .where(
+      whereIn(
+        scope,
+        waitlistDays,
+        inSubquery(
+          waitlistDays.entryId,
+          scope.db.select({ id: waitlistEntries.id }).from(waitlistEntries).where(where),
+        ),
+      ),
+    );
+
 /** Batch condition: the entry is still as read (nobody offered, booked or removed it since). */
 export const entryAtVersion = (scope: Scope, id: string, version: number): SQL =>
   sql`exists ${scope.db
@@ -221,20 +240,9 @@ export const bookedThroughOffer = (
         eq(waitlistEntries.status, "offered"),
       ),
     ),
-  scope.db.delete(waitlistDays).where(
-    whereIn(
-      scope,
-      waitlistDays,
-      inSubquery(
-        waitlistDays.entryId,
-        scope.db
-          .select({ id: waitlistEntries.id })
-          .from(waitlistEntries)
-          .where(
-            whereIn(scope, waitlistEntries, eq(waitlistEntries.offerReservationId, reservationId)),
-          ),
-      ),
-    ),
+  dropDaysWhere(
+    scope,
+    whereIn(scope, waitlistEntries, eq(waitlistEntries.offerReservationId, reservationId)),
   ),
 ];
 
@@ -319,22 +327,15 @@ export const dueFreedRead = (scope: Scope, locationId: string, now: number, limi
 export const endedOffersRead = (scope: Scope, locationId: string, now: number, limit: number) =>
   read(
     [
-      scope.db
-        .select()
-        .from(waitlistEntries)
-        .where(
-          whereIn(
-            scope,
-            waitlistEntries,
-            eq(waitlistEntries.locationId, locationId),
-            eq(waitlistEntries.status, "offered"),
-            or(
-              lte(waitlistEntries.offerExpiresAt, now),
-              sql`exists (select 1 from ${reservations} where ${reservations.id} = ${waitlistEntries.offerReservationId} and ${reservations.releasedAt} is not null)`,
-            ),
-          ),
-        )
-        .limit(limit),
+      entriesWhere(
+        scope,
+        eq(waitlistEntries.locationId, locationId),
+        eq(waitlistEntries.status, "offered"),
+        or(
+          lte(waitlistEntries.offerExpiresAt, now),
+          sql`exists (select 1 from ${reservations} where ${reservations.id} = ${waitlistEntries.offerReservationId} and ${reservations.releasedAt} is not null)`,
+        ),
+      ).limit(limit),
     ] as const,
     ([rows]) => rows,
   );
@@ -394,24 +395,13 @@ export function offerLapsed(
           released,
         ),
       ),
-    scope.db.delete(waitlistDays).where(
+    dropDaysWhere(
+      scope,
       whereIn(
         scope,
-        waitlistDays,
-        inSubquery(
-          waitlistDays.entryId,
-          scope.db
-            .select({ id: waitlistEntries.id })
-            .from(waitlistEntries)
-            .where(
-              whereIn(
-                scope,
-                waitlistEntries,
-                eq(waitlistEntries.id, entry.id),
-                eq(waitlistEntries.status, "expired"),
-              ),
-            ),
-        ),
+        waitlistEntries,
+        eq(waitlistEntries.id, entry.id),
+        eq(waitlistEntries.status, "expired"),
       ),
     ),
   ];
@@ -427,18 +417,7 @@ export const expireEntries = (scope: Scope, locationId: string, now: number): St
     lte(waitlistEntries.windowEnd, now),
   );
   return [
-    scope.db
-      .delete(waitlistDays)
-      .where(
-        whereIn(
-          scope,
-          waitlistDays,
-          inSubquery(
-            waitlistDays.entryId,
-            scope.db.select({ id: waitlistEntries.id }).from(waitlistEntries).where(over),
-          ),
-        ),
-      ),
+    dropDaysWhere(scope, over),
     scope.db
       .update(waitlistEntries)
       .set({ status: "expired", updatedAt: now, version: sql`${waitlistEntries.version} + 1` })
@@ -518,17 +497,7 @@ export function candidatesRead(
 export const waitingEntryRead = (scope: Scope, id: string) =>
   read(
     [
-      scope.db
-        .select()
-        .from(waitlistEntries)
-        .where(
-          whereIn(
-            scope,
-            waitlistEntries,
-            eq(waitlistEntries.id, id),
-            eq(waitlistEntries.status, "waiting"),
-          ),
-        ),
+      entriesWhere(scope, eq(waitlistEntries.id, id), eq(waitlistEntries.status, "waiting")),
     ] as const,
     ([rows]) => rows,
   );
