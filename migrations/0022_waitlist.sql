@@ -33,7 +33,7 @@ CREATE TABLE `waitlist_entries` (
 --> statement-breakpoint
 CREATE INDEX `waitlist_entries_workspace_idx` ON `waitlist_entries` (`workspace_id`,`status`,`created_at`);
 --> statement-breakpoint
-CREATE INDEX `waitlist_entries_location_idx` ON `waitlist_entries` (`workspace_id`,`location_id`,`status`,`window_start`);
+CREATE INDEX `waitlist_entries_location_idx` ON `waitlist_entries` (`workspace_id`,`location_id`,`status`,`window_end`);
 --> statement-breakpoint
 CREATE INDEX `waitlist_entries_phone_idx` ON `waitlist_entries` (`workspace_id`,`phone`,`status`);
 --> statement-breakpoint

@@ -79,8 +79,9 @@ export const waitlistEntries = sqliteTable(
   (t) => [
     // Staff list a workspace's entries newest first, by status.
     index("waitlist_entries_workspace_idx").on(t.workspaceId, t.status, t.createdAt),
-    // The triggers ask "is anyone at this location waiting for time overlapping this?".
-    index("waitlist_entries_location_idx").on(t.workspaceId, t.locationId, t.status, t.windowStart),
+    // By when a window ends: the triggers' "is anyone here waiting for time overlapping this?"
+    // (window_end after the time's start), the expiry of windows over, and the next to end.
+    index("waitlist_entries_location_idx").on(t.workspaceId, t.locationId, t.status, t.windowEnd),
     // A phone's cap (and a visitor's) counts its open entries in the write that adds one.
     index("waitlist_entries_phone_idx").on(t.workspaceId, t.phone, t.status),
     index("waitlist_entries_visitor_idx").on(t.workspaceId, t.visitor, t.status),
