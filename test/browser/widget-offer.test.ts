@@ -53,6 +53,7 @@ describe("the waitlist offer page", () => {
         services: [{ service_uuid: salon.services.haircut, staffer_uuid: salon.staffers.mia }],
         customer_phone: "+4930765432",
         customer_first_name: "Wilma",
+        customer_email: "wilma@example.com",
         customer_browser_language: "de-AT",
         from: day,
         to: day,
