@@ -59,12 +59,18 @@ export const claimEntry = (e: {
   sourceId: string;
   startsAt: number;
   endsAt: number;
+  sessionKey: string | null;
+  seats: number;
+  capacity: number | null;
 }): CalendarEntry => ({
   id: e.id,
   kind: "booking",
   source: e.sourceId,
   start: e.startsAt,
   end: e.endsAt,
+  ...(e.sessionKey
+    ? { session: { key: e.sessionKey, seats: e.seats, capacity: e.capacity ?? 1 } }
+    : {}),
 });
 
 /**

@@ -11,6 +11,7 @@ export {
   type TakenUnits,
 } from "./cart";
 export { checkStart } from "./check";
+export { MAX_CAPACITY, sessionAskOf, sessionKey } from "./sessions";
 export {
   firstFreeUnit,
   freeUnits,
