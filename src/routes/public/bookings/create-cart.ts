@@ -47,6 +47,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     services: item.services.map((s) => ({
       serviceId: s.service_uuid,
       stafferId: s.staffer_uuid,
+      quantity: s.quantity,
     })),
   }));
   const bookings = await withFields(CART_FIELDS, () =>

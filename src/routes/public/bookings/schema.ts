@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CANCEL_REASONS, CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
 import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
+import { MAX_CAPACITY } from "../../../domain/availability";
 import {
   instant,
   nonEmpty,
@@ -60,12 +61,27 @@ const reservationUuid = uuid("reservation_uuid").optional().openapi({
     "Book the time this reservation holds: the body must name its location, starts, services and (if given) staffers; the reservation is used up in the same write. 409 reservation_expired once it expired or was used or deleted.",
 });
 
+/** What booking a group service means, for the create operations' descriptions. */
+export const SEATS =
+  "A group service (capacity > 1) books seats: bookings of it at one start with one staffer join one session (the staffer's time, and one unit of each resource, busy once), `quantity` seats each (1..capacity, default 1; more is 422); the price is per seat. More seats than the session has left is 409 session_full.";
+
+/** Seats of a group service; above the service's capacity is 422. */
+export const seats = z
+  .number()
+  .int("Must be a whole number.")
+  .min(1, "Must be at least 1.")
+  .max(MAX_CAPACITY, `May not be greater than ${MAX_CAPACITY}.`)
+  .openapi({
+    description: `Seats booked (party size), 1 to the service's capacity (at most ${MAX_CAPACITY}); default 1. The price is per seat.`,
+  });
+
 export const CreateBookingBody = z
   .object({
     location_uuid: uuid("location_uuid"),
     service_uuid: uuid("service_uuid"),
     reserved_on: instant,
     staffer_uuid: uuid("staffer_uuid").optional(),
+    quantity: seats.optional(),
     reservation_uuid: reservationUuid,
     ...CustomerFields,
   })
@@ -76,6 +92,7 @@ export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
 export const CartService = z.object({
   service_uuid: uuid("service_uuid"),
   staffer_uuid: uuid("staffer_uuid").optional(),
+  quantity: seats.optional(),
 });
 
 /** A cart's items (also a reservation's): up to 10 starts of up to 10 services each. */

@@ -48,7 +48,11 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const items = body.items.map((item) => ({
     start: Date.parse(item.datetime_start),
-    services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
+    services: item.services.map((s) => ({
+      serviceId: s.service_uuid,
+      stafferId: s.staffer_uuid,
+      quantity: s.quantity,
+    })),
   }));
   const { visitor, caller } = c.var.deps;
   const publishable = visitor ? { holder: visitor } : undefined;
