@@ -73,7 +73,11 @@ export function seatsOf(inputs: Inputs, placements: Placement[]): (SessionSeats 
   return placements.map((p) => {
     const ask = inputs.sessionOf(p.serviceId, p.seats);
     return (
-      ask && { key: sessionKey(p.serviceId, p.start), seats: ask.seats, capacity: ask.capacity }
+      ask && {
+        key: sessionKey(p.serviceId, p.stafferId, p.start),
+        seats: ask.seats,
+        capacity: ask.capacity,
+      }
     );
   });
 }
@@ -93,7 +97,7 @@ export function unitsFor(
   const given: TakenUnits = new Map();
   return placements.map((p, i) => {
     const end = p.start + busyLength(p.durationMin, p.bufferMin);
-    const key = inputs.sessionOf(p.serviceId) && sessionKey(p.serviceId, p.start);
+    const key = inputs.sessionOf(p.serviceId) && sessionKey(p.serviceId, p.stafferId, p.start);
     const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given, key);
     if (!ids) throw taken();
     return ids.map((id) =>

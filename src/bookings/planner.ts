@@ -153,7 +153,7 @@ export function placer(ctx: PlanContext): (item: PlanItem, k: number) => Planned
         const buffer = bufferOf(row);
         const ask = sessionAskOf(row, quantity);
         const session: SessionSeats | undefined = ask && {
-          key: sessionKey(row.id, p.start),
+          key: sessionKey(row.id, p.stafferId, p.start),
           seats: quantity,
           capacity: ask.capacity,
         };

@@ -132,7 +132,7 @@ export function fixedLayout(p: Prepared, services: CartService[], offsets: numbe
       const need = busyLength(service.durationMin, service.bufferMin);
       const mine = extra.get(id) ?? [];
       if (verdictFor(staffer, at, need, now, mine, p.zone, service.session) !== "ok") return null;
-      const key = service.session && sessionKey(service.session.serviceId, at);
+      const key = service.session && sessionKey(service.session.serviceId, id, at);
       if (!takeUnits(p.resources, service.resourceIds ?? [], at, at + need, taken, key))
         return null;
       extra.set(id, [...(extra.get(id) ?? []), { start: at, end: at + need }]);

@@ -119,13 +119,14 @@ export function place(
       if (verdictFor(staffer, t, need, now, mine, p.zone, service.session) !== "ok") continue;
       const minutes = staffer.bookedMinutes(from, from + DAY);
       // A group service fills an open session before it opens another one.
-      const fit = service.session && sessionFit(staffer.split, service.session, t, t + need, mine);
+      const fit =
+        service.session && sessionFit(staffer.split, service.session, id, t, t + need, mine);
       const open = fit ? fit.verdict === "ok" && fit.taken > 0 : false;
       if (!best || (open && !best.open) || (open === best.open && minutes < best.minutes))
         best = { id, minutes, open };
     }
     if (!best) return null;
-    const key = service.session && sessionKey(service.session.serviceId, t);
+    const key = service.session && sessionKey(service.session.serviceId, best.id, t);
     const unitIds = takeUnits(p.resources, service.resourceIds ?? [], t, t + need, taken, key);
     if (!unitIds) return null;
     out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE, unitIds });

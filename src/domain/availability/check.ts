@@ -57,7 +57,8 @@ export function verdictFor(
   const date = zone.localDate(start);
   const inside = staffer.workingOn(date).some((w) => w.start <= start && start + need <= w.end);
   if (!inside) return "outside_hours";
-  if (session) return sessionFit(staffer.split, session, start, start + need, extra).verdict;
+  if (session)
+    return sessionFit(staffer.split, session, staffer.id, start, start + need, extra).verdict;
   if (overlapsMerged(staffer.busy, start, start + need)) return "busy";
   if (extra.some((e) => e.start < start + need && start < e.end)) return "busy";
   return "ok";

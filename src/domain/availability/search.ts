@@ -98,7 +98,12 @@ function searchSessions(
       for (const work of staffer.workingOn(date)) {
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
         for (let t = work.start + skip * step; t + need <= work.end; t += step) {
-          const taken = seatsTakenAt(staffer.split, sessionKey(ask.serviceId, t), t, t + need);
+          const taken = seatsTakenAt(
+            staffer.split,
+            sessionKey(ask.serviceId, staffer.id, t),
+            t,
+            t + need,
+          );
           if (taken === null || taken >= ask.capacity) continue;
           let at = free.get(t);
           if (!at) free.set(t, (at = { stafferIds: [], open: 0, fresh: 0 }));

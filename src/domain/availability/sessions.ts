@@ -5,10 +5,13 @@ import type { BusyInterval, Interval, SessionAsk } from "./types";
 export const MAX_CAPACITY = 100;
 
 /**
- * The one key of a session: a group service at one start. A calendar is one
- * staffer's (or one resource unit's), so within it the key names one session.
+ * The one key of a session: a group service at one start with one staffer.
+ * The staffer is part of it because a resource unit's calendar is shared by
+ * every staffer: two staffers' sessions at one start are two sessions there,
+ * each needing a unit of its own.
  */
-export const sessionKey = (serviceId: string, start: number) => `${serviceId}@${start}`;
+export const sessionKey = (serviceId: string, stafferId: string, start: number) =>
+  `${serviceId}@${start}/${stafferId}`;
 
 /** The session a booking of `service` asks for with `seats`; none for a one-seat service. */
 export const sessionAskOf = (
@@ -78,11 +81,12 @@ export function seatsTakenAt(
 export function sessionFit(
   busy: SplitBusy,
   ask: SessionAsk,
+  stafferId: string,
   start: number,
   end: number,
   extra: readonly Interval[] = [],
 ): { verdict: "ok"; taken: number } | { verdict: "busy" | "full" } {
-  const taken = seatsTakenAt(busy, sessionKey(ask.serviceId, start), start, end, extra);
+  const taken = seatsTakenAt(busy, sessionKey(ask.serviceId, stafferId, start), start, end, extra);
   if (taken === null) return { verdict: "busy" };
   if (taken + ask.seats > ask.capacity) return { verdict: "full" };
   return { verdict: "ok", taken };
