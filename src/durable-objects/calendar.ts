@@ -161,8 +161,8 @@ export class Calendar extends DurableObject<Env> {
       // Seats are counted here, in the same synchronous step that holds them: N claims on C
       // free seats are granted exactly min(N, C) times, and first bookers of a new session
       // (the same key) join one session instead of refusing each other.
-      const full = seats.full();
-      if (full.length > 0) {
+      if (seats.overfull()) {
+        const full = seats.full();
         const freed = new Set(
           this.store.contested(
             full.map((m) => m.id),

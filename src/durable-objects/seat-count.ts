@@ -35,11 +35,20 @@ export class SeatCount {
     return n;
   }
 
-  /** The entries of every session the claim would overfill (empty: all fit). */
-  full(): CalendarEntry[] {
-    return [...this.sessions.values()].flatMap((s) =>
-      SeatCount.taken(s.mates.values()) + s.asked > s.capacity ? [...s.mates.values()] : [],
+  private overfilled() {
+    return [...this.sessions.values()].filter(
+      (s) => SeatCount.taken(s.mates.values()) + s.asked > s.capacity,
     );
+  }
+
+  /** Whether the claim would overfill a session (even one it opens: more seats than capacity). */
+  overfull(): boolean {
+    return this.overfilled().length > 0;
+  }
+
+  /** The entries already in the sessions the claim would overfill (its refusal's conflicts). */
+  full(): CalendarEntry[] {
+    return this.overfilled().flatMap((s) => [...s.mates.values()]);
   }
 
   /** Whether every session fits once the entries `freed` (another write is removing them) go. */
