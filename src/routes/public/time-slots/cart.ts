@@ -1,7 +1,12 @@
 import type { Context } from "hono";
 import { engineInputs } from "../../../availability/engine-input";
 import { loadAvailability } from "../../../db/queries/availability";
-import { type CartDay, type CartService, renderDays } from "../../../domain/availability";
+import {
+  type CartDay,
+  type CartService,
+  renderDays,
+  sessionAskOf,
+} from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
@@ -51,6 +56,8 @@ export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
       bufferMin: bufferOf(row),
       stafferIds: s.staffer_uuid ? [s.staffer_uuid] : performers,
       resourceIds: inputs.resourcesOf(row.id),
+      // A group service fits where one seat is free (a session with seats left, or a new one).
+      session: sessionAskOf(row),
     });
   });
   if (Object.keys(problems).length > 0) throw validationError(problems);
