@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
@@ -423,5 +424,157 @@ describe("keys and tenancy", () => {
       `/sessions?location_uuid=${salon.location.uuid}&from=2030-02-01T00:00:00Z&to=2030-01-01T00:00:00Z`,
     );
     expect(back.status).toBe(422);
+  });
+});
+
+describe("carts, reservations, series and other changes take seats", () => {
+  const date = monday(8);
+
+  it("a cart item books seats of a session beside a one-to-one service", async () => {
+    const res = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("08:00", date),
+            services: [
+              { service_uuid: yoga.uuid, staffer_uuid: staff[0], quantity: 2 },
+              { service_uuid: salon.cut.uuid, staffer_uuid: staff[0] },
+            ],
+          },
+        ],
+        ...customer("+49 151 40000001"),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const booking = res.body.bookings[0];
+    expect(booking.quantity).toBe(2);
+    expect(booking.ordered_services.map((s: { quantity: number }) => s.quantity)).toEqual([2, 1]);
+    expect(booking.order.total).toBe(2 * 2000 + salon.cut.price);
+    expect((await sessionsOn(date))[0]?.seats_taken).toBe(2);
+  });
+
+  it("a cart's quantity above the capacity is 422 on that service's quantity", async () => {
+    const res = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("12:00", date),
+            services: [{ service_uuid: yoga.uuid, quantity: 6 }],
+          },
+        ],
+        ...customer("+49 151 40000002"),
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(["items.0.services.0.quantity"]);
+  });
+
+  it("a reservation holds seats; its booking takes exactly them", async () => {
+    const held = await pk.api("/reservations", {
+      method: "POST",
+      headers: { origin: "https://salon.example" },
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("08:00", date),
+            services: [{ service_uuid: yoga.uuid, staffer_uuid: staff[0], quantity: 3 }],
+          },
+        ],
+      },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    expect(held.body.items[0].services[0].quantity).toBe(3);
+    // 2 booked + 3 held: the session is full for anyone else.
+    const other = await book(at("08:00", date), yoga.uuid, { staffer: staff[0] });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe("session_full");
+    const body = {
+      location_uuid: salon.location.uuid,
+      service_uuid: yoga.uuid,
+      reserved_on: at("08:00", date),
+      reservation_uuid: held.body.uuid,
+      ...customer("+49 151 40000003"),
+    };
+    const wrong = await pk.api("/bookings", {
+      method: "POST",
+      headers: { origin: "https://salon.example" },
+      body: { ...body, quantity: 2 },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.quantity).toBeDefined();
+    const booked = await pk.api("/bookings", {
+      method: "POST",
+      headers: { origin: "https://salon.example" },
+      body: { ...body, quantity: 3 },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect((await sessionsOn(date))[0]?.seats_taken).toBe(5);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("a series books seats in every occurrence's session", async () => {
+    const res = await salon.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: yoga.uuid,
+        staffer_uuid: staff[1],
+        reserved_on: at("12:00", date),
+        quantity: 2,
+        recurrence: { rule: "FREQ=DAILY;COUNT=3" },
+        ...customer("+49 151 40000004"),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.bookings.map((b: { quantity: number }) => b.quantity)).toEqual([2, 2, 2]);
+    for (const day of [0, 1, 2]) {
+      const d = new Date(Date.parse(date) + day * 86_400_000).toISOString().slice(0, 10);
+      const sessions = await sessionsOn(d);
+      expect(sessions.find((x) => x.start === at("12:00", d))?.seats_taken).toBe(2);
+    }
+  });
+
+  it("replacing a one-to-one service with a group service opens a session", async () => {
+    const cut = await book(at("14:00", date), salon.cut.uuid, { staffer: staff[1] });
+    expect(cut.status).toBe(201);
+    const replaced = await salon.ws.api(`/bookings/${cut.body.uuid}/services`, {
+      method: "PUT",
+      body: { service_uuid: yoga.uuid },
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const joined = await book(at("14:00", date), yoga.uuid, { staffer: staff[1], quantity: 4 });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+    const session = (await sessionsOn(date)).find((x) => x.start === at("14:00", date));
+    expect(session?.seats_taken).toBe(5);
+    expect(session?.booking_uuids).toEqual([cut.body.uuid, joined.body.uuid].sort());
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("the booking-created event carries the quantity", async () => {
+    const res = await book(at("13:00", date), yoga.uuid, { staffer: staff[0], quantity: 4 });
+    expect(res.status).toBe(201);
+    const row = await env.DB.prepare(
+      "select payload from events where type = 'booking-created' and json_extract(payload, '$.uuid') = ?",
+    )
+      .bind(res.body.uuid)
+      .first<{ payload: string }>();
+    expect(JSON.parse(row?.payload ?? "{}").quantity).toBe(4);
+  });
+
+  it("GET /sessions pages through the sessions by start", async () => {
+    const from = `${date}T00:00:00Z`;
+    const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+    const page = await salon.ws.api(
+      `/sessions?location_uuid=${salon.location.uuid}&from=${from}&to=${to}&per_page=1&page=2`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.meta.total).toBe(4);
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.data[0].start).toBe(at("12:00", date));
   });
 });
