@@ -403,6 +403,35 @@ describe("keys and tenancy", () => {
     expect((await sessionsOn(date))[0]?.seats_taken).toBe(3);
   });
 
+  it("a publishable key takes at most 10 seats in one request (422 on quantity); staff more", async () => {
+    const party = await service(salon, { name: "Party", duration: 60, price: 1000, capacity: 20 });
+    const date = monday(7);
+    const widget = (path: string, body: Record<string, unknown>) =>
+      pk.api(path, { method: "POST", headers: { origin: "https://salon.example" }, body });
+    const booking = await widget("/bookings", {
+      location_uuid: salon.location.uuid,
+      service_uuid: party.uuid,
+      reserved_on: at("12:00", date),
+      quantity: 11,
+      ...customer("+49 151 30000002"),
+    });
+    expect(booking.status).toBe(422);
+    expect(Object.keys(booking.body.errors)).toEqual(["quantity"]);
+    const held = await widget("/reservations", {
+      location_uuid: salon.location.uuid,
+      items: [
+        {
+          datetime_start: at("12:00", date),
+          services: [{ service_uuid: party.uuid, quantity: 11 }],
+        },
+      ],
+    });
+    expect(held.status).toBe(422);
+    expect(Object.keys(held.body.errors)).toEqual(["items.0.services.0.quantity"]);
+    const staffBooking = await book(at("12:00", date), party.uuid, { quantity: 20 });
+    expect(staffBooking.status, JSON.stringify(staffBooking.body)).toBe(201);
+  });
+
   it("another workspace sees none of these sessions and cannot book this service", async () => {
     const res = await other.ws.api(
       `/sessions?location_uuid=${salon.location.uuid}&from=2030-04-01T00:00:00Z&to=2030-05-31T00:00:00Z`,
