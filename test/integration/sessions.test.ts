@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createResource, type TestResource } from "../helpers/resources";
+import { createAccount } from "../helpers/shop";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -605,5 +606,107 @@ describe("carts, reservations, series and other changes take seats", () => {
     expect(page.body.meta.total).toBe(4);
     expect(page.body.data).toHaveLength(1);
     expect(page.body.data[0].start).toBe(at("12:00", date));
+  });
+});
+
+describe("more lifecycle: complete, staffer into a full session, series moves, units under a race", () => {
+  const date = monday(9);
+
+  it("completing a group booking charges price × seats once, and keeps its seats", async () => {
+    const account = await createAccount(salon.ws, salon.location.uuid, "cash");
+    const b = await book(at("08:00", date), yoga.uuid, { staffer: staff[0], quantity: 3 });
+    expect(b.status).toBe(201);
+    const done = await salon.ws.api(`/bookings/${b.body.uuid}/status/complete`, {
+      method: "PUT",
+      body: { account_uuid: account.uuid },
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.order).toMatchObject({ total: 6000, amount_paid: 6000 });
+    expect((await sessionsOn(date))[0]?.seats_taken).toBe(3);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("change staffer into a session with too few seats is 409 session_full, nothing moves", async () => {
+    const mine = await book(at("10:00", date), yoga.uuid, { staffer: staff[0], quantity: 2 });
+    const theirs = await book(at("10:00", date), yoga.uuid, { staffer: staff[1], quantity: 4 });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    const moved = await salon.ws.api(`/bookings/${mine.body.uuid}/staffer`, {
+      method: "PUT",
+      body: { staffer_uuid: staff[1] },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(moved.body.code).toBe("session_full");
+    const sessions = (await sessionsOn(date)).filter((x) => x.start === at("10:00", date));
+    expect(sessions.map((x) => [x.staffer_uuid, x.seats_taken])).toEqual(
+      [
+        [staff[0], 2],
+        [staff[1], 4],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("a series reschedule moves each occurrence's seats to the sessions at the new time", async () => {
+    const start = at("12:00", date);
+    const series = await salon.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: yoga.uuid,
+        staffer_uuid: staff[0],
+        reserved_on: start,
+        quantity: 2,
+        recurrence: { rule: "FREQ=DAILY;COUNT=2" },
+        ...customer("+49 151 40000005"),
+      },
+    });
+    expect(series.status, JSON.stringify(series.body)).toBe(201);
+    // Another party already in the 13:00 session of the first day: the seats join it.
+    const there = await book(at("13:00", date), yoga.uuid, { staffer: staff[0], quantity: 3 });
+    expect(there.status).toBe(201);
+    const moved = await salon.ws.api(`/series/${series.body.series.uuid}/reschedule`, {
+      method: "PUT",
+      body: { from_booking_uuid: series.body.bookings[0].uuid, reserved_on: at("13:00", date) },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const first = (await sessionsOn(date)).find((x) => x.start === at("13:00", date));
+    expect(first?.seats_taken).toBe(5);
+    expect((await sessionsOn(date)).some((x) => x.start === start)).toBe(false);
+    await expectInSync(salon.ws.id, staff);
+  });
+
+  it("concurrent first bookers of a session needing a two-unit resource share one unit", async () => {
+    const mats = await createResource(salon.ws, salon.location.uuid, {
+      name: "Mats",
+      kind: "equipment",
+      quantity: 2,
+    });
+    const pilates = await service(salon, {
+      name: "Pilates",
+      duration: 60,
+      price: 2500,
+      capacity: 6,
+      resource_uuids: [mats.uuid],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        book(at("14:00", date), pilates.uuid, {
+          staffer: staff[1],
+          phone: `+49 151 5000${String(i).padStart(4, "0")}`,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const units = await env.DB.prepare(
+      "select distinct unit from calendar_entries where resource_id = ? and kind = 'booking'",
+    )
+      .bind(mats.uuid)
+      .all<{ unit: number }>();
+    expect(units.results).toHaveLength(1);
+    // The other unit is free for another staffer's session at the same start.
+    const other = await book(at("14:00", date), pilates.uuid, { staffer: staff[0] });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    await expectInSync(salon.ws.id, staff);
+    await expectUnitsInSync(salon.ws.id, [{ uuid: mats.uuid, quantity: 2 }]);
   });
 });
