@@ -35,6 +35,8 @@ export interface SplitBusy {
   all: Interval[];
   plain: Interval[];
   sessions: SessionTime[];
+  /** The longest session entry: none starting more than this before a time can reach it. */
+  longest: number;
 }
 
 export function splitBusy(busy: readonly BusyInterval[]): SplitBusy {
@@ -49,7 +51,20 @@ export function splitBusy(busy: readonly BusyInterval[]): SplitBusy {
     all: sessions.length === 0 ? mergeBusy(plain) : mergeBusy(busy),
     plain: mergeBusy(plain),
     sessions,
+    longest: sessions.reduce((m, s) => Math.max(m, s.end - s.start), 0),
   };
+}
+
+/** Index of the first session starting at or after `t` (sessions are sorted by start). */
+function firstStartingFrom(sessions: readonly SessionTime[], t: number): number {
+  let lo = 0;
+  let hi = sessions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sessions[mid]?.start ?? 0) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many seats `key` has taken in the calendar, or null when [start, end) meets other busy time. */
@@ -63,9 +78,11 @@ export function seatsTakenAt(
   if (overlapsMerged(busy.plain, start, end)) return null;
   if (extra.some((e) => e.start < end && start < e.end)) return null;
   let taken = 0;
-  // Sessions are sorted by start; any overlapping one starts before `end`.
-  for (const s of busy.sessions) {
-    if (s.start >= end) break;
+  // Sessions are sorted by start: one overlapping [start, end) starts before `end` and no
+  // earlier than `start - longest`, so a search over many days looks at a few of them.
+  for (let i = firstStartingFrom(busy.sessions, start - busy.longest); ; i++) {
+    const s = busy.sessions[i];
+    if (!s || s.start >= end) break;
     if (s.end <= start) continue;
     if (s.key !== key) return null;
     taken += s.seats;
