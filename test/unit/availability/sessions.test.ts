@@ -9,7 +9,7 @@ import {
   sessionKey,
   type StafferCalendarInput,
 } from "../../../src/domain/availability";
-import { sessionFit, splitBusy } from "../../../src/domain/availability/sessions";
+import { seatsTakenAt, sessionFit, splitBusy } from "../../../src/domain/availability/sessions";
 import { SeatCount } from "../../../src/durable-objects/seat-count";
 import type { CalendarEntry } from "../../../src/calendar/types";
 
@@ -203,6 +203,40 @@ describe("seats never pass the capacity (property)", () => {
           if (asks.every((a) => a === 1)) expect(granted).toHaveLength(Math.min(ones, capacity));
         },
       ),
+    );
+  });
+});
+
+describe("seatsTakenAt against a brute force (property)", () => {
+  it("counts the key's seats, or null when anything else overlaps", () => {
+    const arbEntry = fc.record({
+      startQ: fc.integer({ min: 0, max: 40 }),
+      lenQ: fc.integer({ min: 1, max: 12 }),
+      key: fc.option(fc.constantFrom("k1", "k2"), { nil: undefined }),
+      seats: fc.integer({ min: 1, max: 5 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(arbEntry, { maxLength: 25 }),
+        fc.integer({ min: 0, max: 44 }),
+        fc.integer({ min: 1, max: 8 }),
+        (raw, fromQ, lenQ) => {
+          const q = 15 * MIN;
+          const busy: BusyInterval[] = raw.map((e) => ({
+            start: e.startQ * q,
+            end: (e.startQ + e.lenQ) * q,
+            kind: "booking",
+            ...(e.key ? { session: { key: e.key, seats: e.seats, capacity: 100 } } : {}),
+          }));
+          const [start, end] = [fromQ * q, (fromQ + lenQ) * q];
+          const hits = busy.filter((b) => b.start < end && start < b.end);
+          const expected = hits.every((b) => b.session?.key === "k1")
+            ? hits.reduce((n, b) => n + (b.session?.seats ?? 0), 0)
+            : null;
+          expect(seatsTakenAt(splitBusy(busy), "k1", start, end)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });
