@@ -710,3 +710,32 @@ describe("more lifecycle: complete, staffer into a full session, series moves, u
     await expectUnitsInSync(salon.ws.id, [{ uuid: mats.uuid, quantity: 2 }]);
   });
 });
+
+describe("the cart calendar with seats", () => {
+  const date = monday(10);
+  const cart = (quantity: number) =>
+    salon.ws.api(`/locations/${salon.location.uuid}/time-slots/cart`, {
+      method: "POST",
+      body: {
+        services: [{ service_uuid: yoga.uuid, staffer_uuid: staff[0], quantity }],
+        range_start: date,
+        range_end: date,
+      },
+    });
+
+  it("fits where the party's seats are left, prices every seat, and refuses more than capacity", async () => {
+    // Staffer 0's first start of the day is a session with 2 seats left.
+    const first = await book(at("07:00", date), yoga.uuid, { staffer: staff[0], quantity: 3 });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const two = await cart(2);
+    expect(two.status, JSON.stringify(two.body)).toBe(200);
+    expect(two.body.data[0].dates[0].slot).toMatchObject({ start: "09:00", price: 4000 });
+    // Three seats do not fit that session: the first fit is after it.
+    const three = await cart(3);
+    expect(three.status).toBe(200);
+    expect(three.body.data[0].dates[0].slot).toMatchObject({ start: "10:00", price: 6000 });
+    const tooMany = await cart(6);
+    expect(tooMany.status).toBe(422);
+    expect(Object.keys(tooMany.body.errors)).toEqual(["services.0.quantity"]);
+  });
+});

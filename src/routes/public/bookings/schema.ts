@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { CANCEL_REASONS, CUSTOMER_CANCEL_REASONS } from "../../../domain/booking-rules";
 import { MAX_ORDER_AMOUNT, MAX_ORDER_PAID } from "../../../domain/money";
-import { MAX_CAPACITY } from "../../../domain/availability";
 import {
   instant,
   nonEmpty,
   optionalText,
   personName,
   orderAmount,
+  seats,
   timezone,
   uuid,
 } from "../../../lib/fields";
@@ -64,16 +64,6 @@ const reservationUuid = uuid("reservation_uuid").optional().openapi({
 /** What booking a group service means, for the create operations' descriptions. */
 export const SEATS =
   "A group service (capacity > 1) books seats: bookings of it at one start with one staffer join one session (the staffer's time, and one unit of each resource, busy once), `quantity` seats each (1..capacity, default 1; more is 422); the price is per seat. More seats than the session has left is 409 session_full.";
-
-/** Seats of a group service; above the service's capacity is 422. */
-export const seats = z
-  .number()
-  .int("Must be a whole number.")
-  .min(1, "Must be at least 1.")
-  .max(MAX_CAPACITY, `May not be greater than ${MAX_CAPACITY}.`)
-  .openapi({
-    description: `Seats booked (party size), 1 to the service's capacity (at most ${MAX_CAPACITY}); default 1. The price is per seat.`,
-  });
 
 export const CreateBookingBody = z
   .object({
