@@ -86,6 +86,7 @@ export function App({ api, location }: { api: Client; location: string }) {
   const [form, setForm] = useState<BookingForm>(ALL_OPTIONAL);
   const [selected, setSelected] = useState<string[]>([]);
   const [staffer, setStaffer] = useState("");
+  const [seats, setSeats] = useState<Record<string, number>>({});
   const [date, setDate] = useState(today);
   const [slots, setSlots] = useState<SlotChoice[] | null>(null);
   const [alternatives, setAlternatives] = useState<Alternative[]>([]);
@@ -97,7 +98,7 @@ export function App({ api, location }: { api: Client; location: string }) {
   const [busy, setBusy] = useState(false);
   const [bookings, setBookings] = useState<Booking[]>([]);
 
-  const selection: Selection = { location, services: selected, staffer, zone };
+  const selection: Selection = { location, services: selected, staffer, zone, seats };
 
   const start = () => {
     setNotice(null);
@@ -251,6 +252,8 @@ export function App({ api, location }: { api: Client; location: string }) {
           onToggle={(uuid) =>
             setSelected((s) => (s.includes(uuid) ? s.filter((x) => x !== uuid) : [...s, uuid]))
           }
+          seats={seats}
+          onSeats={(uuid, n) => setSeats((s) => ({ ...s, [uuid]: n }))}
           onNext={() => {
             if (!performers.some((p) => p.uuid === staffer)) setStaffer("");
             setStep("staffer");

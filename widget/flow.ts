@@ -71,12 +71,22 @@ export interface Selection {
   /** "" = anyone. */
   staffer: string;
   zone: string;
+  /** Party size per group service (capacity > 1); absent: 1. */
+  seats?: Record<string, number>;
 }
 
+const seatsOf = (sel: Selection, service: string) => sel.seats?.[service] ?? 1;
+
+/** The API's `quantity` for a service: sent only for a party of more than one. */
+const quantityOf = (sel: Selection, service: string) =>
+  seatsOf(sel, service) > 1 ? { quantity: seatsOf(sel, service) } : {};
+
 const servicesOf = (sel: Selection) =>
-  sel.services.map((service_uuid) =>
-    sel.staffer ? { service_uuid, staffer_uuid: sel.staffer } : { service_uuid },
-  );
+  sel.services.map((service_uuid) => ({
+    service_uuid,
+    ...(sel.staffer ? { staffer_uuid: sel.staffer } : {}),
+    ...quantityOf(sel, service_uuid),
+  }));
 
 /**
  * Free starts: one service lists every start of the chosen day; several services
@@ -93,9 +103,15 @@ export async function searchSlots(api: Client, sel: Selection, date: string) {
     });
     if (sel.staffer) q.set("staffer_uuid", sel.staffer);
     const res = await api.get<TimeSlots>(`/locations/${sel.location}/time-slots?${q}`);
+    // A group service's slot shows the seats left there: a party needs that many.
+    const party = seatsOf(sel, sel.services[0] ?? "");
     return res.dates
       .filter((d) => d.date === date)
-      .flatMap((d) => d.slots.map((s): SlotChoice => ({ start: localToUtc(d.date, s.start) })));
+      .flatMap((d) =>
+        d.slots
+          .filter((s) => (s.quantity ?? 1) >= party)
+          .map((s): SlotChoice => ({ start: localToUtc(d.date, s.start) })),
+      );
   }
   const res = await api.post<CartSlots>(`/locations/${sel.location}/time-slots/cart`, {
     services: servicesOf(sel),
@@ -194,6 +210,7 @@ export async function book(
     const booking = await api.post<Booking>("/bookings", {
       ...common,
       service_uuid: sel.services[0],
+      ...quantityOf(sel, sel.services[0] ?? ""),
       reserved_on: slot.start,
       ...(sel.staffer ? { staffer_uuid: sel.staffer } : {}),
     });

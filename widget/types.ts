@@ -16,6 +16,8 @@ export interface Service {
   live_in_widget: boolean;
   locations: { uuid: string; name: string }[];
   staffers: { uuid: string }[];
+  /** Seats per session: above 1 a group service (a class), booked for a party size. */
+  capacity?: number;
 }
 
 /** A staffer as the API shows them to a publishable key (only those active in the widget). */
@@ -33,7 +35,11 @@ export interface Page<T> {
 
 export interface TimeSlots {
   timezone: string;
-  dates: { date: string; slots: { start: string; price_formatted: string }[] }[];
+  /** `quantity`: for a group service, the seats left at that start. */
+  dates: {
+    date: string;
+    slots: { start: string; price_formatted: string; quantity?: number }[];
+  }[];
 }
 
 export interface CartSlots {

@@ -1,6 +1,11 @@
 import { loadAvailability, shiftDate } from "../db/queries/availability";
 import type { Scope } from "../db/scope";
-import { type CartService, findCartStart, nearestStarts } from "../domain/availability";
+import {
+  type CartService,
+  findCartStart,
+  nearestStarts,
+  sessionAskOf,
+} from "../domain/availability";
 import { bufferOf } from "../domain/catalogue/service-terms";
 import { toIso, utcDate } from "../lib/clock";
 import { type Alternative, ApiError } from "../lib/errors";
@@ -14,7 +19,14 @@ const LIMIT = 5;
 export interface ConflictQuery {
   locationId: string;
   /** What was asked for; alternatives are for the first item that does not fit now. */
-  items: { start: number; services: { serviceId: string; stafferId?: string | undefined }[] }[];
+  items: {
+    start: number;
+    services: {
+      serviceId: string;
+      stafferId?: string | undefined;
+      quantity?: number | undefined;
+    }[];
+  }[];
   /** A booking being moved keeps its shape: each service's offset from the start. */
   offsetsMs?: number[];
   /** Busy time that is the request's own (a booking being moved). */
@@ -22,7 +34,8 @@ export interface ConflictQuery {
 }
 
 /**
- * Adds `alternatives` to a 409 `slot_unavailable`: up to 5 free starts near
+ * Adds `alternatives` to a 409 `slot_unavailable` (or `session_full`, a
+ * group session with too few seats left): up to 5 free starts near
  * the refused one, from a fresh read of D1 (one round trip, on this path
  * only). Any other error passes through; so does this one, bare, when the
  * alternatives cannot be computed.
@@ -32,10 +45,11 @@ export async function withAlternatives(
   error: unknown,
   query: ConflictQuery | undefined,
 ): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== "slot_unavailable" || !query) return error;
+  if (!(error instanceof ApiError) || !query) return error;
+  if (error.code !== "slot_unavailable" && error.code !== "session_full") return error;
   try {
     const alternatives = await findAlternatives(scope, query);
-    return new ApiError("slot_unavailable", error.message, { alternatives });
+    return new ApiError(error.code, error.message, { alternatives });
   } catch (failure) {
     log("warn", "alternatives failed", { error: failure });
     return error;
@@ -70,6 +84,7 @@ export async function findAlternatives(scope: Scope, query: ConflictQuery): Prom
         bufferMin: bufferOf(row),
         stafferIds: s.stafferId ? [s.stafferId] : inputs.performersOf(row.id).map((p) => p.id),
         resourceIds: inputs.resourcesOf(row.id),
+        session: sessionAskOf(row, s.quantity),
       });
     }
     return cart;

@@ -7,6 +7,7 @@ import type {
   StafferCalendarInput,
   UnitCalendarInput,
 } from "../domain/availability";
+import { sessionAskOf } from "../domain/availability";
 
 type Loaded = Awaited<ReturnType<typeof loadAvailability>>;
 
@@ -46,11 +47,21 @@ export function engineInputs(
   for (const o of loaded.overrides) {
     calendars.get(o.stafferId)?.overrides.push({ date: o.date, intervals: o.intervals });
   }
-  const busyOfRow = (b: BusyInterval & { yields: boolean }): BusyInterval => ({
+  const busyOfRow = (
+    b: Omit<BusyInterval, "session"> & {
+      yields: boolean;
+      sessionKey: string | null;
+      seats: number;
+      capacity: number | null;
+    },
+  ): BusyInterval => ({
     start: b.start,
     end: b.end,
     kind: b.kind,
     ...(b.yields ? { yields: true } : {}),
+    ...(b.sessionKey
+      ? { session: { key: b.sessionKey, seats: b.seats, capacity: b.capacity ?? 1 } }
+      : {}),
   });
   const skipped = (b: { id: string; yields: boolean }) =>
     // A booking being moved must not collide with its own current time.
@@ -102,9 +113,16 @@ export function engineInputs(
       .map((p) => calendars.get(p.stafferId))
       .filter((c): c is StafferCalendarInput => c !== undefined)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const capacities = new Map(loaded.services.map((s) => [s.id, s]));
+  /** The session `seats` of a service ask for (none for a one-seat service, or one not read). */
+  const sessionOf = (serviceId: string, seats = 1) => {
+    const row = capacities.get(serviceId);
+    return row ? sessionAskOf(row, seats) : undefined;
+  };
   return {
     rules,
     calendars,
+    sessionOf,
     performersOf,
     resources,
     resourcesOf,

@@ -8,6 +8,7 @@ import { type EntryOwner, entryRow } from "../calendar/entry-rows";
 import { calendarIdOf } from "../calendar/ids";
 import type { CalendarEntry } from "../calendar/types";
 import type { EntryRow } from "../db/schema";
+import type { SessionSeats } from "../domain/availability";
 import { busyEnd } from "../domain/duration";
 import type { PlannedBooking, PlannedUnit } from "./planner";
 
@@ -30,7 +31,13 @@ export const bookingOwner = (b: {
   bookingId: b.id,
 });
 
-type BookedTime = { reservedOn: number; reservedUntil: number; buffer: number };
+type BookedTime = {
+  reservedOn: number;
+  reservedUntil: number;
+  buffer: number;
+  /** A group service's seats in its session at this time. */
+  session?: SessionSeats | undefined;
+};
 
 /** A booked service's time in one calendar: from its start until its end plus buffer. */
 const bookedRow = (owner: BookingOwner, calendarId: string, s: BookedTime, id: string) =>
@@ -40,6 +47,7 @@ const bookedRow = (owner: BookingOwner, calendarId: string, s: BookedTime, id: s
     source: owner.bookingId,
     start: s.reservedOn,
     end: busyEnd(s.reservedUntil, s.buffer),
+    ...(s.session ? { session: s.session } : {}),
   });
 
 /** The `calendar_entries` row of a booked service in its staffer's calendar. */
@@ -59,12 +67,18 @@ export const claimEntry = (e: {
   sourceId: string;
   startsAt: number;
   endsAt: number;
+  sessionKey: string | null;
+  seats: number;
+  capacity: number | null;
 }): CalendarEntry => ({
   id: e.id,
   kind: "booking",
   source: e.sourceId,
   start: e.startsAt,
   end: e.endsAt,
+  ...(e.sessionKey
+    ? { session: { key: e.sessionKey, seats: e.seats, capacity: e.capacity ?? 1 } }
+    : {}),
 });
 
 /**
@@ -96,6 +110,8 @@ export function plannedEntries(
         source: source ?? booking.id,
         start: s.start,
         end: busyEnd(s.end, s.buffer),
+        // A seat's entries (its staffer's and its units') are the session's in each calendar.
+        ...(s.session ? { session: s.session } : {}),
       };
       return [
         { calendarId: s.stafferId, entry: { id: s.id, ...busy } },

@@ -41,7 +41,15 @@ export class ClaimRetries {
     for (const { calendarId, conflicts } of error.refused) {
       const busy = this.busyOf(calendarId);
       if (!busy) continue;
-      busy.push(...conflicts.map((e) => ({ start: e.start, end: e.end, kind: e.kind })));
+      // A session's seats stay seats: the plan then finds the session full, not the time busy.
+      busy.push(
+        ...conflicts.map((e) => ({
+          start: e.start,
+          end: e.end,
+          kind: e.kind,
+          ...(e.session ? { session: e.session } : {}),
+        })),
+      );
       learnt = true;
     }
     return learnt;

@@ -8,7 +8,11 @@ import { guard } from "../db/guards";
 import type { FormField } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
 import { customerIdFor } from "../domain/customer-id";
-import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
+import {
+  visitDurationProblems,
+  visitSeatProblems,
+  visitShapeProblems,
+} from "../domain/public-visit";
 import { normalisePhone } from "../domain/phone";
 import type { Problem } from "../domain/problems";
 import { ApiError, InvalidError, invalid } from "../lib/errors";
@@ -96,7 +100,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const customerId = await customerIdFor(workspaceId, phone);
   const bounded = Boolean(req.visitor && !reservation);
   if (bounded) {
-    const shape = visitShapeProblems(req.items, BOOKING_VISIT);
+    const shape: Problem<BookingSubject>[] = [
+      ...visitShapeProblems(req.items, BOOKING_VISIT),
+      ...visitSeatProblems(req.items, BOOKING_VISIT),
+    ];
     if (shape.length > 0) throw new InvalidError(shape);
   }
 

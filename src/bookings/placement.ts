@@ -1,5 +1,12 @@
 import type { engineInputs } from "../availability/engine-input";
-import { checkStart, prepareResource, type TakenUnits, takeUnits } from "../domain/availability";
+import {
+  checkStart,
+  prepareResource,
+  type SessionSeats,
+  sessionKey,
+  type TakenUnits,
+  takeUnits,
+} from "../domain/availability";
 import { busyLength } from "../domain/duration";
 import type { Subject } from "../domain/problems";
 import { ApiError, invalid } from "../lib/errors";
@@ -16,9 +23,13 @@ export interface Placement {
   start: number;
   durationMin: number;
   bufferMin: number;
+  /** Seats of a group service (default 1): the placement joins or opens its session. */
+  seats?: number | undefined;
 }
 
 const taken = () => new ApiError("slot_unavailable", "The requested time is not available.");
+const full = () =>
+  new ApiError("session_full", "The session has fewer seats left than the booking takes.");
 
 /**
  * Checks that each placement fits its staffer's working hours and known busy
@@ -43,13 +54,32 @@ export function assertPlacementsFit(
       bufferMin: p.bufferMin,
       start: p.start,
       now,
+      session: inputs.sessionOf(p.serviceId, p.seats),
     });
     if (verdict === "in_past")
       throw refuse("The time is in the past or inside the minimum notice.");
     if (verdict === "outside_hours")
       throw refuse("The time is outside the staffer's working hours.");
     if (verdict === "busy") throw taken();
+    if (verdict === "full") throw full();
   }
+}
+
+/**
+ * Each placement's seats in its session (undefined for a one-seat service):
+ * what its calendar entries carry, so the calendars count them.
+ */
+export function seatsOf(inputs: Inputs, placements: Placement[]): (SessionSeats | undefined)[] {
+  return placements.map((p) => {
+    const ask = inputs.sessionOf(p.serviceId, p.seats);
+    return (
+      ask && {
+        key: sessionKey(p.serviceId, p.stafferId, p.start),
+        seats: ask.seats,
+        capacity: ask.capacity,
+      }
+    );
+  });
 }
 
 /**
@@ -67,7 +97,8 @@ export function unitsFor(
   const given: TakenUnits = new Map();
   return placements.map((p, i) => {
     const end = p.start + busyLength(p.durationMin, p.bufferMin);
-    const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given);
+    const key = inputs.sessionOf(p.serviceId) && sessionKey(p.serviceId, p.stafferId, p.start);
+    const ids = takeUnits(resources, inputs.resourcesOf(p.serviceId), p.start, end, given, key);
     if (!ids) throw taken();
     return ids.map((id) =>
       plannedUnit(id, entryIds?.(`unit ${i} ${ownerColumns(id).resourceId ?? ""}`)),

@@ -6,6 +6,9 @@ import {
   findCartStart,
   type LocationRules,
   type ResourceInput,
+  type SessionSeats,
+  sessionAskOf,
+  sessionKey,
   type StafferCalendarInput,
 } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
@@ -41,6 +44,10 @@ export interface PlannedService {
   taxRateBp: number | null;
   /** One unit of every resource the service needs, for its duration and buffer. */
   units: PlannedUnit[];
+  /** Seats booked (1 unless a group service); the price is per seat. */
+  quantity: number;
+  /** A group service's session at its start: its staffer's and units' entries share it. */
+  session?: SessionSeats | undefined;
 }
 
 export interface PlannedBooking {
@@ -55,7 +62,8 @@ type ServiceRow = typeof servicesTable.$inferSelect;
 
 export interface PlanItem {
   start: number;
-  services: { serviceId: string; stafferId?: string }[];
+  /** `quantity`: seats of a group service (1..capacity, default 1). */
+  services: { serviceId: string; stafferId?: string; quantity?: number | undefined }[];
 }
 
 export interface PlanContext {
@@ -118,7 +126,7 @@ export function placer(ctx: PlanContext): (item: PlanItem, k: number) => Planned
       if (!row) throw new Error(`service ${s.serviceId} was not loaded`);
       const performers = ctx.performersOf(s.serviceId).map(calendarOf);
       const candidates = s.stafferId ? performers.filter((p) => p.id === s.stafferId) : performers;
-      return { row, candidates };
+      return { row, candidates, quantity: s.quantity ?? 1 };
     });
     const staffers = [...new Set(services.flatMap((s) => s.candidates))];
     const placed = findCartStart({
@@ -128,6 +136,7 @@ export function placer(ctx: PlanContext): (item: PlanItem, k: number) => Planned
         bufferMin: bufferOf(s.row),
         stafferIds: s.candidates.map((c) => c.id),
         resourceIds: ctx.resourcesOf(s.row.id),
+        session: sessionAskOf(s.row, s.quantity),
       })),
       staffers,
       resources,
@@ -139,12 +148,20 @@ export function placer(ctx: PlanContext): (item: PlanItem, k: number) => Planned
       id: ids(`booking ${k}`),
       services: placed.map((p, position) => {
         const row = services[position]?.row;
+        const quantity = services[position]?.quantity ?? 1;
         if (!row) throw new Error("placement does not match the services");
         const buffer = bufferOf(row);
+        const ask = sessionAskOf(row, quantity);
+        const session: SessionSeats | undefined = ask && {
+          key: sessionKey(row.id, p.stafferId, p.start),
+          seats: quantity,
+          capacity: ask.capacity,
+        };
         const busy: BusyInterval = {
           start: p.start,
           end: busyEnd(p.end, buffer),
           kind: "booking",
+          ...(session ? { session } : {}),
         };
         calendars.get(p.stafferId)?.busy.push(busy);
         for (const unitId of p.unitIds) unitBusy.get(unitId)?.push(busy);
@@ -162,6 +179,8 @@ export function placer(ctx: PlanContext): (item: PlanItem, k: number) => Planned
           originalPrice: row.price,
           taxName: row.taxName,
           taxRateBp: row.taxRateBp,
+          quantity,
+          session,
           units: p.unitIds.map((calendarId) =>
             plannedUnit(
               calendarId,
@@ -188,7 +207,7 @@ export function plannedUnit(
 function whyNot(
   item: PlanItem,
   index: number,
-  first: { row: ServiceRow; candidates: StafferCalendarInput[] } | undefined,
+  first: { row: ServiceRow; candidates: StafferCalendarInput[]; quantity: number } | undefined,
   ctx: PlanContext,
 ): ApiError | InvalidError<ItemSubject> {
   const start = { is: "start", item: index } as const;
@@ -203,12 +222,17 @@ function whyNot(
       bufferMin: bufferOf(first.row),
       start: item.start,
       now: ctx.now,
+      session: sessionAskOf(first.row, first.quantity),
     }),
   );
   if (verdicts.every((v) => v === "in_past")) {
     return invalid(start, "The time is in the past or inside the minimum notice.");
   }
-  if (verdicts.some((v) => v === "busy" || v === "ok")) {
+  // Only full sessions where a staffer is free otherwise: the seats are what is missing.
+  if (verdicts.some((v) => v === "full") && !verdicts.some((v) => v === "busy")) {
+    return new ApiError("session_full", "The session has fewer seats left than asked for.");
+  }
+  if (verdicts.some((v) => v === "busy" || v === "ok" || v === "full")) {
     return new ApiError("slot_unavailable", "The requested time is not available.");
   }
   return invalid(start, "The time is outside the working hours of every eligible staffer.");

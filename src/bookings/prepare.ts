@@ -82,7 +82,7 @@ export function itemProblems(
   loaded: Loaded,
   inputs: NonNullable<ReturnType<typeof engineInputs>>,
 ): Problem<ItemSubject>[] {
-  const known = new Set(loaded.services.map((s) => s.id));
+  const known = new Map(loaded.services.map((s) => [s.id, s]));
   return items.flatMap((item, i) =>
     item.services.flatMap((s, j): Problem<ItemSubject>[] => {
       const service = { is: "service", item: i, service: j } as const;
@@ -90,6 +90,17 @@ export function itemProblems(
       if (!loaded.offeredAt.has(s.serviceId))
         return [problem(service, "The service is not offered at this location.")];
       if (lacksResource(inputs, s.serviceId)) return [problem(service, LACKS_RESOURCE)];
+      const capacity = known.get(s.serviceId)?.capacity ?? 1;
+      if ((s.quantity ?? 1) > capacity) {
+        return [
+          problem(
+            { is: "quantity", item: i, service: j },
+            capacity === 1
+              ? "The service takes one person per booking (its capacity is 1)."
+              : `May not be greater than the service's capacity (${capacity}).`,
+          ),
+        ];
+      }
       if (s.stafferId && !inputs.performersOf(s.serviceId).some((p) => p.id === s.stafferId)) {
         return [
           problem(

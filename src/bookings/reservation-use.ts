@@ -80,6 +80,12 @@ function redeem(
       if (hs && s.serviceId !== hs.service_uuid) {
         refuse({ is: "service", item: i, service: j }, "Must be the reserved service.");
       }
+      if (hs && (s.quantity ?? 1) !== (hs.quantity ?? 1)) {
+        refuse(
+          { is: "quantity", item: i, service: j },
+          `Must be the reserved seats (${hs.quantity ?? 1}).`,
+        );
+      }
       if (hs && s.stafferId && s.stafferId !== hs.staffer_uuid) {
         refuse(
           { is: "staffer", item: i, service: j },
@@ -92,6 +98,7 @@ function redeem(
       services: h.services.map((hs) => ({
         serviceId: hs.service_uuid,
         stafferId: hs.staffer_uuid,
+        quantity: hs.quantity ?? 1,
       })),
     };
   });

@@ -116,7 +116,7 @@ export function bookingWrite(
       duration: s.duration,
       originalDuration: s.duration,
       buffer: s.buffer,
-      quantity: 1,
+      quantity: s.quantity,
       price: s.price,
       originalPrice: s.originalPrice,
       taxName: s.taxName,
@@ -145,7 +145,8 @@ export function bookingWrite(
     startAt: bookingStart(b),
     endAt: bookingEnd(b),
     timezone: details.timezone,
-    quantity: 1,
+    // Seats: a booking's group service's (its services have 1 each otherwise).
+    quantity: Math.max(...b.services.map((s) => s.quantity)),
     slotsCount: 1,
     isCanceled: false,
     isCompleted: false,

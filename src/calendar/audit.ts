@@ -17,7 +17,9 @@ const interval = (e: CalendarEntry): AuditInterval => ({
   ends_at: iso(e.end),
 });
 
-const key = (e: CalendarEntry) => `${e.id}|${e.start}|${e.end}`;
+/** A session's entry must agree on its seats too (the seats are what the calendar counts). */
+const key = (e: CalendarEntry) =>
+  `${e.id}|${e.start}|${e.end}|${e.session?.key ?? ""}|${e.session?.seats ?? ""}`;
 
 /** Compares a calendar object's intervals with D1's: same ids at the same times, nothing else. */
 export function compareCalendars(calendar: CalendarEntry[], d1: CalendarEntry[]): CalendarAudit {

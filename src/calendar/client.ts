@@ -78,7 +78,7 @@ function refusalOf(
   claimed: Claimed[],
   write: CalendarClaim[] = claims,
 ): unknown {
-  const taken: { calendarId: string; conflicts: CalendarEntry[] }[] = [];
+  const taken: { calendarId: string; conflicts: CalendarEntry[]; full: boolean }[] = [];
   let changed = false;
   // Only a change of an existing record (it replaces time) can meet its own record's time.
   const changing = write.some((c) => (c.replaces?.length ?? 0) > 0);
@@ -90,12 +90,23 @@ function refusalOf(
     if (c.result.reason === "replacing" || c.result.conflicts.some((e) => own.has(e.source))) {
       changed = true;
     } else {
-      taken.push({ calendarId: claims[i]?.calendarId ?? "", conflicts: c.result.conflicts });
+      taken.push({
+        calendarId: claims[i]?.calendarId ?? "",
+        conflicts: c.result.conflicts,
+        full: c.result.full ?? false,
+      });
     }
   }
   if (changed) return new RecordChangedError();
   const [first, ...others] = taken;
-  return first ? new SlotTakenError(first.calendarId, first.conflicts, others) : null;
+  return first
+    ? new SlotTakenError(
+        first.calendarId,
+        first.conflicts,
+        others,
+        taken.every((t) => t.full),
+      )
+    : null;
 }
 
 /** What one plan of a write claims and writes, and what the write answers once committed. */

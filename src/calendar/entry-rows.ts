@@ -19,6 +19,9 @@ export const entryRow = (owner: EntryOwner, calendarId: string, entry: CalendarE
   endsAt: entry.end,
   expiresAt: entry.expires ?? null,
   yields: entry.yields ?? false,
+  sessionKey: entry.session?.key ?? null,
+  seats: entry.session?.seats ?? 1,
+  capacity: entry.session?.capacity ?? null,
 });
 
 /** Rows of many entries, each with its calendar (new bookings, a reservation, a block). */

@@ -11,6 +11,8 @@ export interface HeldService {
   ends_at: string;
   /** The `calendar_entries` row (and calendar object entry) that holds its time. */
   entry_id: string;
+  /** Seats of a group service (absent: 1, and in reservations made before sessions). */
+  quantity?: number;
   /** The resource units it takes (absent in reservations made before resources). */
   units?: { calendar_id: string; resource_uuid: string; entry_id: string }[];
 }

@@ -21,6 +21,10 @@ export interface RawEntryRow {
   expires_at: number | null;
   /** 0/1 in SQLite. */
   yields: number | boolean | null;
+  /** A group service's session entry: its key, seats and capacity (see `SessionSeats`). */
+  session_key: string | null;
+  seats: number | null;
+  capacity: number | null;
 }
 
 const KINDS = new Set<string>(["booking", "blocked", "held", "external"]);
@@ -34,9 +38,13 @@ export const toEntry = (r: RawEntryRow): CalendarEntry => ({
   // Only reservations expire; other entries carry no expiry at all.
   ...(r.expires_at != null ? { expires: r.expires_at } : {}),
   ...(r.yields ? { yields: true } : {}),
+  ...(r.session_key
+    ? { session: { key: r.session_key, seats: r.seats ?? 1, capacity: r.capacity ?? 1 } }
+    : {}),
 });
 
-const COLUMNS = "id, kind, source_id, starts_at, ends_at, expires_at, yields";
+const COLUMNS =
+  "id, kind, source_id, starts_at, ends_at, expires_at, yields, session_key, seats, capacity";
 
 /**
  * Fences the holds and reads which of `ids` D1 holds, in one transaction: a

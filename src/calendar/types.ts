@@ -51,8 +51,12 @@ export interface ClaimRequest {
 export type ClaimResult =
   /** `displaced`: publishable holds this claim took over (now replaced by its hold). */
   | { ok: true; displaced?: DisplacedEntry[] }
-  /** Another booking or blocked spot holds the time. */
-  | { ok: false; reason: "overlap"; conflicts: CalendarEntry[] }
+  /**
+   * Another booking or blocked spot holds the time. `full`: only a session's
+   * seats are in the way (its entries are the conflicts): the session has
+   * fewer seats left than the claim asks.
+   */
+  | { ok: false; reason: "overlap"; conflicts: CalendarEntry[]; full?: true }
   /** Another live write is already replacing one of these entries: the record changed under us. */
   | { ok: false; reason: "replacing"; ids: string[] };
 

@@ -30,4 +30,6 @@ export type ItemSubject =
   | { is: "services"; item: number }
   | { is: "service"; item: number; service: number }
   /** The staffer asked for one service of an item. */
-  | { is: "staffer"; item: number; service: number };
+  | { is: "staffer"; item: number; service: number }
+  /** The seats asked for one service of an item (a group service's, 1..capacity). */
+  | { is: "quantity"; item: number; service: number };

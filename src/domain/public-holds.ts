@@ -1,5 +1,10 @@
 import { type ItemSubject, type Problem, problem } from "./problems";
-import { PUBLIC_VISIT, visitDurationProblems, visitShapeProblems } from "./public-visit";
+import {
+  PUBLIC_VISIT,
+  visitDurationProblems,
+  visitSeatProblems,
+  visitShapeProblems,
+} from "./public-visit";
 
 /**
  * What one visitor with a publishable key (which every salon's web page
@@ -22,7 +27,7 @@ const HOLDS = "A reservation with a publishable key holds";
 
 /** The shape-only bounds (no catalogue needed): the services' count and the ttl. */
 export function publicHoldShapeProblems(
-  items: readonly { services: readonly unknown[] }[],
+  items: readonly { services: readonly { quantity?: number | undefined }[] }[],
   ttlSeconds: number,
 ): Problem<HoldSubject>[] {
   const ttl: Problem<HoldSubject>[] =
@@ -34,7 +39,7 @@ export function publicHoldShapeProblems(
           ),
         ]
       : [];
-  return [...ttl, ...visitShapeProblems(items, HOLDS)];
+  return [...ttl, ...visitShapeProblems(items, HOLDS), ...visitSeatProblems(items, HOLDS)];
 }
 
 /** The staff time bound, once the services' durations are known (see `visitDurationProblems`). */

@@ -11,6 +11,12 @@ export const PUBLIC_VISIT = {
   services: 4,
   /** Staff time of one request: the sum of its services' durations. */
   staffMinutes: 240,
+  /**
+   * Seats of group services in one request, over all its services: a party,
+   * not a whole class (a stranger with the page's key could otherwise fill a
+   * session with one request).
+   */
+  seats: 10,
 } as const;
 
 /**
@@ -77,6 +83,31 @@ export function visitShapeProblems(
           `${wording} at most ${PUBLIC_VISIT.services} services in all.`,
         ),
       ];
+    }
+  }
+  return [];
+}
+
+/** The seats bound over the quantities asked in all items, reported on the one that goes past it. */
+export function visitSeatProblems(
+  items: readonly { services: readonly { quantity?: number | undefined }[] }[],
+  /** What the request is called: "A booking with a publishable key books". */
+  wording: string,
+): Problem<{ is: "quantity"; item: number; service: number }>[] {
+  let seats = 0;
+  for (const [i, item] of items.entries()) {
+    for (const [j, service] of item.services.entries()) {
+      // Only the seats asked for count: a service without `quantity` (one seat, or one
+      // person of a one-to-one service) is bounded by the services' count already.
+      seats += service.quantity ?? 0;
+      if (seats > PUBLIC_VISIT.seats) {
+        return [
+          problem(
+            { is: "quantity", item: i, service: j },
+            `${wording} at most ${PUBLIC_VISIT.seats} seats in all.`,
+          ),
+        ];
+      }
     }
   }
   return [];

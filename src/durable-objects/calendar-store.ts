@@ -5,9 +5,15 @@ type Row = RawEntryRow & Record<string, SqlStorageValue>;
 
 /** Columns as the D1 mirror names them, so one row mapper serves both sides. */
 const SELECT =
-  "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at, expires_ms AS expires_at, yields FROM entries";
+  "SELECT id, kind, source_id, start_ms AS starts_at, end_ms AS ends_at, expires_ms AS expires_at, yields, session_key, seats, capacity FROM entries";
 const INSERT =
-  "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms, yields)";
+  "INSERT INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms, yields, session_key, seats, capacity)";
+/** An entry's session columns, as bound after its other columns (null, 1, null outside sessions). */
+const sessionOf = (e: CalendarEntry) => [
+  e.session?.key ?? null,
+  e.session?.seats ?? 1,
+  e.session?.capacity ?? null,
+];
 /** A reservation's entry counts until it expires; every other entry has no expiry. */
 const LIVE = "(expires_ms IS NULL OR expires_ms > ?)";
 /**
@@ -50,6 +56,12 @@ export class CalendarStore {
     // Objects created before publishable holds gave way to staff.
     if (!columns.some((c) => c.name === "yields")) {
       sql.exec("ALTER TABLE entries ADD COLUMN yields INTEGER NOT NULL DEFAULT 0");
+    }
+    // Objects created before group sessions: every entry is one booking's own time.
+    if (!columns.some((c) => c.name === "session_key")) {
+      sql.exec("ALTER TABLE entries ADD COLUMN session_key TEXT");
+      sql.exec("ALTER TABLE entries ADD COLUMN seats INTEGER NOT NULL DEFAULT 1");
+      sql.exec("ALTER TABLE entries ADD COLUMN capacity INTEGER");
     }
     // Objects created before holds had their own tables kept everything in `busy`.
     const legacy = sql
@@ -150,7 +162,7 @@ export class CalendarStore {
     );
     for (const e of entries) {
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `${INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         e.id,
         e.kind,
         e.source,
@@ -159,6 +171,7 @@ export class CalendarStore {
         holdId,
         e.expires ?? null,
         e.yields ? 1 : 0,
+        ...sessionOf(e),
       );
     }
     for (const id of replaces) {
@@ -209,9 +222,10 @@ export class CalendarStore {
         continue;
       }
       this.sql.exec(
-        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
+        `${INSERT} VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
-           expires_ms = excluded.expires_ms, yields = excluded.yields, hold_id = NULL`,
+           expires_ms = excluded.expires_ms, yields = excluded.yields, hold_id = NULL,
+           session_key = excluded.session_key, seats = excluded.seats, capacity = excluded.capacity`,
         row.id,
         row.kind,
         row.source,
@@ -219,6 +233,7 @@ export class CalendarStore {
         row.end,
         row.expires ?? null,
         row.yields ? 1 : 0,
+        ...sessionOf(row),
       );
     }
     this.forget(holdId);
@@ -230,7 +245,7 @@ export class CalendarStore {
     this.sql.exec("DELETE FROM entries WHERE hold_id IS NULL");
     for (const e of d1) {
       this.sql.exec(
-        `INSERT OR IGNORE INTO entries (id, kind, source_id, start_ms, end_ms, hold_id, expires_ms, yields) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
+        `${INSERT.replace("INSERT", "INSERT OR IGNORE")} VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
         e.id,
         e.kind,
         e.source,
@@ -238,6 +253,7 @@ export class CalendarStore {
         e.end,
         e.expires ?? null,
         e.yields ? 1 : 0,
+        ...sessionOf(e),
       );
     }
   }

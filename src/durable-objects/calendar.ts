@@ -13,6 +13,7 @@ import type { Interval } from "../domain/availability";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { CalendarStore } from "./calendar-store";
+import { SeatCount } from "./seat-count";
 import { ExternalBusy } from "./external-busy";
 
 /** How soon a settlement that could not reach D1 is tried again. */
@@ -85,21 +86,17 @@ export class Calendar extends DurableObject<Env> {
     }
     const replaces = request.replaces ?? [];
     for (let waited = 0; ; waited += FREEING_POLL_MS) {
-      const result = this.tryClaim(request, replaces);
+      const { result, freeable } = this.tryClaim(request, replaces);
       if (result.ok) {
         await this.scheduleAlarm();
         return result;
       }
       // Time another write is freeing (a reschedule's old slot, a cancelled booking) stays
       // busy until that write confirms, which it does just after answering its client. A
-      // claim that meets only such time waits a moment for the confirm instead of refusing
-      // a client who acted on that answer. Bounded, so two writes never wait on each other.
-      const freeing =
-        result.reason === "overlap" &&
-        this.store.contested(
-          result.conflicts.map((c) => c.id),
-          request.holdId,
-        ).length === result.conflicts.length;
+      // claim that meets only such time (or a full session whose freed seats would do)
+      // waits a moment for the confirm instead of refusing a client who acted on that
+      // answer. Bounded, so two writes never wait on each other.
+      const freeing = result.reason === "overlap" && freeable;
       if (freeing && waited < MAX_FREEING_WAIT_MS) {
         await new Promise((resolve) => setTimeout(resolve, FREEING_POLL_MS));
         continue;
@@ -119,13 +116,18 @@ export class Calendar extends DurableObject<Env> {
     }
   }
 
-  private tryClaim(request: ClaimRequest, replaces: string[]): ClaimResult {
+  private tryClaim(
+    request: ClaimRequest,
+    replaces: string[],
+  ): { result: ClaimResult; freeable: boolean } {
     const now = Date.now();
-    return this.ctx.storage.transactionSync((): ClaimResult => {
+    return this.ctx.storage.transactionSync(() => {
+      const refuse = (result: ClaimResult, freeable = false) => ({ result, freeable });
       const contested = this.store.contested(replaces, request.holdId);
-      if (contested.length > 0) return { ok: false, reason: "replacing", ids: contested };
+      if (contested.length > 0) return refuse({ ok: false, reason: "replacing", ids: contested });
       const ignored = new Set(replaces);
       const found = new Map<string, CalendarEntry>();
+      const seats = new SeatCount();
       for (const entry of request.entries) {
         const taken = this.store.byId(entry.id);
         const hits = taken
@@ -136,7 +138,12 @@ export class Calendar extends DurableObject<Env> {
               // A blocked spot may cover bookings (a sick day), not a live reservation (but a
               // publishable one gives way to it, below).
               .filter((hit) => request.checkConflicts || hit.kind === "held");
-        for (const hit of hits) found.set(hit.id, hit);
+        for (const hit of hits) {
+          // A seat of the same session shares the time: it only counts against the capacity.
+          if (!taken && entry.session && hit.session?.key === entry.session.key) seats.mate(hit);
+          else found.set(hit.id, hit);
+        }
+        if (entry.session) seats.add(entry.session);
       }
       let conflicts = [...found.values()];
       // Staff win over a publishable key's hold: decided here, with the check, so a customer
@@ -146,12 +153,32 @@ export class Calendar extends DurableObject<Env> {
         const gone = new Set(displaced.map((d) => d.id));
         conflicts = conflicts.filter((c) => !gone.has(c.id));
       }
-      if (conflicts.length > 0) return { ok: false, reason: "overlap", conflicts };
+      if (conflicts.length > 0) {
+        const ids = conflicts.map((c) => c.id);
+        const freeable = this.store.contested(ids, request.holdId).length === ids.length;
+        return refuse({ ok: false, reason: "overlap", conflicts }, freeable);
+      }
+      // Seats are counted here, in the same synchronous step that holds them: N claims on C
+      // free seats are granted exactly min(N, C) times, and first bookers of a new session
+      // (the same key) join one session instead of refusing each other.
+      if (seats.overfull()) {
+        const full = seats.full();
+        const freed = new Set(
+          this.store.contested(
+            full.map((m) => m.id),
+            request.holdId,
+          ),
+        );
+        return refuse(
+          { ok: false, reason: "overlap", conflicts: full, full: true },
+          seats.fitsWithout(freed),
+        );
+      }
       this.store.hold(request.holdId, now + HOLD_TTL_MS, request.entries, [
         ...replaces,
         ...displaced.map((d) => d.id),
       ]);
-      return displaced.length > 0 ? { ok: true, displaced } : { ok: true };
+      return refuse(displaced.length > 0 ? { ok: true, displaced } : { ok: true });
     });
   }
 

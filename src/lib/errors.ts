@@ -21,6 +21,7 @@ export const ErrorCodeSchema = z
     "method_not_allowed",
     "conflict",
     "slot_unavailable",
+    "session_full",
     "booking_not_replaceable",
     "booking_closed",
     "booking_changed",
@@ -69,6 +70,7 @@ export function statusFor(
       return 405;
     case "conflict":
     case "slot_unavailable":
+    case "session_full":
     case "booking_not_replaceable":
     case "booking_closed":
     case "booking_changed":
@@ -206,8 +208,15 @@ export class SlotTakenError extends ApiError {
     calendarId: string,
     conflicts: BusyInterval[],
     others: { calendarId: string; conflicts: BusyInterval[] }[] = [],
+    /** Only a group session's seats were in the way: 409 `session_full`. */
+    full = false,
   ) {
-    super("slot_unavailable", "The requested time is no longer available.");
+    super(
+      full ? "session_full" : "slot_unavailable",
+      full
+        ? "The session has fewer seats left than asked for."
+        : "The requested time is no longer available.",
+    );
     this.calendarId = calendarId;
     this.conflicts = conflicts;
     this.refused = [{ calendarId, conflicts }, ...others];

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isSupportedCountry } from "libphonenumber-js";
+import { MAX_CAPACITY } from "../domain/availability/sessions";
 import { MAX_ORDER_AMOUNT, MAX_QUANTITY, MAX_UNIT_PRICE } from "../domain/money";
 
 /** Reusable field schemas: one definition each, so rules and docs never drift apart. */
@@ -103,6 +104,16 @@ export const money = minorUnits(MAX_UNIT_PRICE, "Unit price");
 
 /** An amount taken off or paid on a whole order: at most the largest order's base amount. */
 export const orderAmount = minorUnits(MAX_ORDER_AMOUNT, "Amount");
+
+/** Seats of a group service (a party's size); above the service's capacity is 422. */
+export const seats = z
+  .number()
+  .int("Must be a whole number.")
+  .min(1, "Must be at least 1.")
+  .max(MAX_CAPACITY, `May not be greater than ${MAX_CAPACITY}.`)
+  .openapi({
+    description: `Seats booked (party size), 1 to the service's capacity (at most ${MAX_CAPACITY}); default 1. The price is per seat.`,
+  });
 
 /** Units on one order line. */
 export const quantity = z

@@ -192,6 +192,7 @@ function heldItemsOf(planned: PlannedBooking[]): HeldItem[] {
         starts_at: toIso(s.start),
         ends_at: toIso(s.end),
         entry_id: s.id,
+        quantity: s.quantity,
         units: s.units.map((u) => ({
           calendar_id: u.calendarId,
           resource_uuid: u.resourceId,

@@ -13,6 +13,7 @@ export function renderReservation(row: ReservationRow) {
       services: item.services.map((s) => ({
         service_uuid: s.service_uuid,
         staffer_uuid: s.staffer_uuid,
+        quantity: s.quantity ?? 1,
         starts_at: s.starts_at,
         ends_at: s.ends_at,
         resource_uuids: (s.units ?? []).map((u) => u.resource_uuid),

@@ -32,6 +32,8 @@ export interface NewService {
   stafferIds?: string[];
   /** Each once; one unit of each is needed for the whole duration and buffer. */
   resourceIds?: string[];
+  /** Seats per session (1..100); above 1 a group service. */
+  capacity?: number | undefined;
 }
 
 /** What a new service can be wrong about: its name, category, locations, staff, each resource. */
@@ -117,6 +119,7 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     categoryId: cat?.id ?? null,
     taxName: null,
     taxRateBp: null,
+    capacity: input.capacity ?? 1,
     createdAt: Date.now(),
   };
   await runBatch(scope.db, insertService(scope, service, { locationIds, stafferIds, resourceIds }));

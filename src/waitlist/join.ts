@@ -32,6 +32,7 @@ export type JoinSubject =
   | { is: "location" }
   | { is: "service"; item: number; service: number }
   | { is: "staffer"; item: number; service: number }
+  | { is: "quantity"; item: number; service: number }
   | { is: "start"; item: number }
   | { is: "services"; item: number }
   | { is: "phone" }

@@ -291,6 +291,7 @@ describe("every public operation on another workspace's record is a 404", () => 
       body: { staffer_uuid: mine.staffers[0]?.uuid },
     },
     "PUT public:/bookings/{booking_uuid}/services": { body: { service_uuid: mine.colour.uuid } },
+    "PATCH public:/services/{service_uuid}": { body: { capacity: 2 } },
     "POST public:/bookings/{booking_uuid}/public_notes": { body: { value: "Hello" } },
     "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
     "POST public:/orders/{order_uuid}/refund": { body: {} },

@@ -64,6 +64,7 @@ describe("reads: one D1 hop, the key check included", () => {
     `/bookings/${booking.uuid}`,
     "/bookings?per_page=5",
     `/locations/${salon.location.uuid}/time-slots?service_uuid=${salon.cut.uuid}&range_start=2030-03-04&range_end=2030-03-08`,
+    `/sessions?location_uuid=${salon.location.uuid}&from=2030-03-04T00:00:00Z&to=2030-03-08T00:00:00Z`,
   ];
 
   it("lists, gets and the time-slot search take exactly 1 D1 round trip and no calendar call", async () => {

@@ -101,11 +101,12 @@ beforeAll(async () => {
     }),
   );
 
-  // 101 bookings through carts of 10 items, 30 minutes apart on the seller's weekdays.
+  // 101 bookings through carts of 10 items, 30 minutes apart on the seller's weekdays. The
+  // service has 2 seats, so each booking is also a group session (GET /sessions lists 101).
   const desk = await setupClient();
   const service = await desk("/services", {
     method: "POST",
-    body: { name: "Quick", duration: 15, price: 500 },
+    body: { name: "Quick", duration: 15, price: 500, capacity: 2 },
   });
   expect(service.status).toBe(201);
   const perDay = 18; // 08:00Z to 16:30Z, every half hour
@@ -187,8 +188,17 @@ async function listPaths(): Promise<string[]> {
   };
   return Object.entries(doc.paths)
     .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === "per_page"))
-    .map(([p]) => p.replace("{webhook_id}", String(webhookId)).replace("{staffer_uuid}", sellerId));
+    .map(([p]) => p.replace("{webhook_id}", String(webhookId)).replace("{staffer_uuid}", sellerId))
+    .map((p) => (p === "/sessions" ? `${p}?${sessionsQuery()}` : p));
 }
+
+/** GET /sessions needs its location and a range: the 101 bookings' weeks. */
+const sessionsQuery = () =>
+  `location_uuid=${location.uuid}&from=${day(0)}T00:00:00Z&to=${day(28)}T00:00:00Z`;
+
+/** A list path with more query parameters (it may carry its own already). */
+const withQuery = (path: string, query: string) =>
+  `${path}${path.includes("?") ? "&" : "?"}${query}`;
 
 // Lists whose records the set-up cannot make 101 of: a webhook's deliveries (they come from
 // the queue), a staffer's external calendars (at most 10). For those the maximum is still
@@ -198,7 +208,10 @@ const partial = (p: string) => p.endsWith("/deliveries") || p.endsWith("/externa
 describe("per_page at its maximum", () => {
   it("covers every list endpoint of the document", async () => {
     const named = (p: string) =>
-      p.replace(/\/\d+\//, "/{webhook_id}/").replace(sellerId, "{staffer_uuid}");
+      p
+        .replace(/\?.*$/, "")
+        .replace(/\/\d+\//, "/{webhook_id}/")
+        .replace(sellerId, "{staffer_uuid}");
     expect((await listPaths()).map(named).sort()).toEqual(
       [
         "/accounts",
@@ -212,6 +225,7 @@ describe("per_page at its maximum", () => {
         "/reservations",
         "/resources",
         "/services",
+        "/sessions",
         "/staffers",
         "/staffers/{staffer_uuid}/external-calendars",
         "/waitlist",
@@ -223,7 +237,7 @@ describe("per_page at its maximum", () => {
 
   it("answers a full page of 100 on every list, and the rest on the next page", async () => {
     for (const path of await listPaths()) {
-      const first = await ws.api(`${path}?per_page=100`);
+      const first = await ws.api(withQuery(path, "per_page=100"));
       expect(first.status, `${path}: ${JSON.stringify(first.body)}`).toBe(200);
       expect(first.body.meta.per_page, path).toBe(MAX_PER_PAGE);
       if (partial(path)) {
@@ -235,11 +249,13 @@ describe("per_page at its maximum", () => {
       expect(total, path).toBeLessThanOrEqual(2 * MAX_PER_PAGE);
       expect(first.body.data, path).toHaveLength(MAX_PER_PAGE);
       expect(first.body.meta, path).toMatchObject({ from: 1, to: 100, last_page: 2 });
-      const second = await ws.api(`${path}?per_page=100&page=2`);
+      const second = await ws.api(withQuery(path, "per_page=100&page=2"));
       expect(second.status, path).toBe(200);
       expect(second.body.data, path).toHaveLength(total - MAX_PER_PAGE);
+      // A session has no id of its own: its staffer, service and start name it.
       const ids = [...first.body.data, ...second.body.data].map(
-        (x: { uuid?: string; id?: number }) => x.uuid ?? x.id,
+        (x: { uuid?: string; id?: number; start?: string; staffer_uuid?: string }) =>
+          x.uuid ?? x.id ?? `${x.staffer_uuid} ${x.start}`,
       );
       expect(new Set(ids).size, path).toBe(total);
     }
@@ -247,7 +263,7 @@ describe("per_page at its maximum", () => {
 
   it("takes limit=100 as the alias", async () => {
     for (const path of await listPaths()) {
-      const res = await ws.api(`${path}?limit=100`);
+      const res = await ws.api(withQuery(path, "limit=100"));
       expect(res.status, path).toBe(200);
       expect(res.body.meta.per_page, path).toBe(MAX_PER_PAGE);
     }
@@ -256,7 +272,7 @@ describe("per_page at its maximum", () => {
   it("refuses per_page=101 and limit=101 with 422 on every list", async () => {
     for (const path of await listPaths()) {
       for (const param of ["per_page", "limit"]) {
-        const res = await ws.api(`${path}?${param}=101`);
+        const res = await ws.api(withQuery(path, `${param}=101`));
         expect(res.status, path).toBe(422);
         expect(res.body, path).toEqual({
           message: expect.any(String),

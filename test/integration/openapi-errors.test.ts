@@ -28,17 +28,24 @@ const lifecycle: [string, string, string[]][] = [
   [
     "put",
     "/bookings/{booking_uuid}/reschedule",
-    ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed", "conflict"],
+    [
+      "booking_closed",
+      "slot_unavailable",
+      "session_full",
+      "booking_changed",
+      "policy_window_passed",
+      "conflict",
+    ],
   ],
   [
     "put",
     "/bookings/{booking_uuid}/staffer",
-    ["booking_closed", "slot_unavailable", "booking_changed", "conflict"],
+    ["booking_closed", "slot_unavailable", "session_full", "booking_changed", "conflict"],
   ],
   [
     "put",
     "/bookings/{booking_uuid}/services",
-    ["booking_not_replaceable", "slot_unavailable", "booking_changed", "conflict"],
+    ["booking_not_replaceable", "slot_unavailable", "session_full", "booking_changed", "conflict"],
   ],
   ["post", "/bookings/{booking_uuid}/public_notes", ["booking_changed", "conflict"]],
 ];

@@ -109,6 +109,7 @@ describe("POST /reservations", () => {
               starts_at: start,
               ends_at: at("09:45", date),
               resource_uuids: [],
+              quantity: 1,
             },
           ],
         },

@@ -78,6 +78,7 @@ describe("POST /services", () => {
       locations: [{ uuid: main.uuid, name: "Main" }],
       staffers: [{ uuid: anna.uuid }],
       resource_uuids: [],
+      capacity: 1,
     });
     const fetched = await ws.api(`/services/${res.body.uuid}`);
     expect(fetched.body).toEqual(res.body);

@@ -102,6 +102,7 @@ describe("the README's examples", () => {
       "SERIES",
       "SECOND",
       "WAIT",
+      "CLASS",
     ])
       used.delete(own);
     const missing = [...used].filter((name) => name && !(name in exported));

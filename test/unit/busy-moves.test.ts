@@ -15,6 +15,9 @@ const entry = (id: string, calendarId: string, startsAt: number, endsAt: number)
   endsAt,
   expiresAt: null,
   yields: false,
+  sessionKey: null,
+  seats: 1,
+  capacity: null,
 });
 
 const key = (e: EntryRow) => `${e.id} ${e.stafferId ?? `${e.resourceId}#${e.unit}`} ${e.startsAt}`;

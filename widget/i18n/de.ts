@@ -30,6 +30,8 @@ export const de: Catalogue = {
   "services.none": "Hier können noch keine Leistungen online gebucht werden.",
   "services.legend": "Leistungen",
   "services.from_price": "ab {price}",
+  "services.party_size": "Personen",
+  "services.party_size_for": "Anzahl Personen für {service}",
   "staffer.heading": "Bei wem?",
   "staffer.legend": "Mitarbeiter:in",
   "staffer.anyone": "Egal, wer frei ist",

@@ -30,6 +30,8 @@ export const en = {
   "services.none": "No services can be booked online here yet.",
   "services.legend": "Services",
   "services.from_price": "from {price}",
+  "services.party_size": "Party size",
+  "services.party_size_for": "Party size for {service}",
   "staffer.heading": "Who should it be?",
   "staffer.legend": "Staff member",
   "staffer.anyone": "Anyone available",

@@ -29,6 +29,8 @@ export const es: Catalogue = {
   "services.none": "Aquí todavía no se pueden reservar servicios en línea.",
   "services.legend": "Servicios",
   "services.from_price": "desde {price}",
+  "services.party_size": "Personas",
+  "services.party_size_for": "Número de personas para {service}",
   "staffer.heading": "¿Con quién?",
   "staffer.legend": "Profesional",
   "staffer.anyone": "Cualquier persona disponible",

@@ -30,6 +30,8 @@ export const fr: Catalogue = {
   "services.none": "Aucune prestation ne peut encore être réservée en ligne ici.",
   "services.legend": "Prestations",
   "services.from_price": "à partir de {price}",
+  "services.party_size": "Personnes",
+  "services.party_size_for": "Nombre de personnes pour {service}",
   "staffer.heading": "Avec qui ?",
   "staffer.legend": "Membre de l’équipe",
   "staffer.anyone": "Peu importe, la première personne disponible",

@@ -7,9 +7,12 @@ export function ServicesStep(props: {
   services: Service[];
   selected: string[];
   onToggle: (uuid: string) => void;
+  /** Party size per group service (capacity > 1). */
+  seats: Record<string, number>;
+  onSeats: (uuid: string, seats: number) => void;
   onNext: () => void;
 }) {
-  const { services, selected } = props;
+  const { services, selected, seats } = props;
   const { t, format } = useI18n();
   return (
     <section aria-labelledby="step">
@@ -22,17 +25,27 @@ export function ServicesStep(props: {
           {services.map((s) => {
             const terms = serviceTerms(s, format, (price) => t("services.from_price", { price }));
             return (
-              <label class="choice" key={s.uuid}>
-                <input
-                  type="checkbox"
-                  name="service"
-                  value={s.uuid}
-                  checked={selected.includes(s.uuid)}
-                  onChange={() => props.onToggle(s.uuid)}
-                />
-                <span class="choice-name">{s.name}</span>
-                {terms && <span class="choice-meta">{terms}</span>}
-              </label>
+              <div key={s.uuid}>
+                <label class="choice">
+                  <input
+                    type="checkbox"
+                    name="service"
+                    value={s.uuid}
+                    checked={selected.includes(s.uuid)}
+                    onChange={() => props.onToggle(s.uuid)}
+                  />
+                  <span class="choice-name">{s.name}</span>
+                  {terms && <span class="choice-meta">{terms}</span>}
+                </label>
+                {(s.capacity ?? 1) > 1 && selected.includes(s.uuid) && (
+                  <PartySize
+                    name={s.name}
+                    max={s.capacity ?? 1}
+                    value={seats[s.uuid] ?? 1}
+                    onChange={(n) => props.onSeats(s.uuid, n)}
+                  />
+                )}
+              </div>
             );
           })}
         </fieldset>
@@ -48,5 +61,31 @@ export function ServicesStep(props: {
         </button>
       </div>
     </section>
+  );
+}
+
+/** A group service's party size: how many seats of the session to book (1..capacity). */
+function PartySize(props: {
+  name: string;
+  max: number;
+  value: number;
+  onChange: (seats: number) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <span class="choice-meta party-size">
+      {t("services.party_size")}{" "}
+      <select
+        aria-label={t("services.party_size_for", { service: props.name })}
+        value={String(props.value)}
+        onChange={(e) => props.onChange(Number((e.target as HTMLSelectElement).value))}
+      >
+        {Array.from({ length: props.max }, (_, i) => i + 1).map((n) => (
+          <option key={n} value={String(n)}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </span>
   );
 }

@@ -53,6 +53,8 @@ export async function managedMoveStarts(scope: Scope, claims: ManageClaims, rang
       bufferMin: s.buffer,
       stafferIds: [s.stafferId],
       resourceIds: inputs.resourcesOf(s.serviceId),
+      // A group booking's seats move to a session with that many seats left (or a new one).
+      session: inputs.sessionOf(s.serviceId, s.quantity),
     })),
     offsetsMs: loaded.services.map((s) => s.reservedOn - loaded.booking.startAt),
     fromDate,

@@ -5,7 +5,7 @@ import { invalid } from "../../lib/errors";
 import { bookedEntry, bookingOwner, entryOf } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit } from "../placement";
+import { assertPlacementsFit, seatsOf } from "../placement";
 
 /** What a change of staffer can be wrong about: the staffer, the service named. */
 export type ChangeStafferSubject = { is: "staffer" } | { is: "service" };
@@ -57,18 +57,17 @@ export function changeBookingStaffer(
           );
         }
       }
-      assertPlacementsFit(
-        inputs,
-        targets.map((s) => ({
-          serviceId: s.serviceId,
-          stafferId,
-          start: s.reservedOn,
-          durationMin: s.duration,
-          bufferMin: s.buffer,
-        })),
-        now,
-        { is: "staffer" },
-      );
+      const placements = targets.map((s) => ({
+        serviceId: s.serviceId,
+        stafferId,
+        start: s.reservedOn,
+        durationMin: s.duration,
+        bufferMin: s.buffer,
+        seats: s.quantity,
+      }));
+      assertPlacementsFit(inputs, placements, now, { is: "staffer" });
+      // A group service's seats join the new staffer's session at the same start.
+      const seats = seatsOf(inputs, placements);
       // Times stay, so the services keep the resource units they hold; only staffer time moves.
       const handedOver = new Set(targets.map((s) => entryOf(loaded.entries, s)?.id));
       const owner = bookingOwner(loaded.booking);
@@ -79,7 +78,7 @@ export function changeBookingStaffer(
         services: targets.map((s) => ({ id: s.id, stafferId })),
         busy: [
           ...loaded.entries.filter((e) => !handedOver.has(e.id)),
-          ...targets.map((s) => bookedEntry(owner, { ...s, stafferId })),
+          ...targets.map((s, i) => bookedEntry(owner, { ...s, stafferId, session: seats[i] })),
         ],
       };
     },

@@ -9,7 +9,7 @@ import { ApiError, invalid } from "../../lib/errors";
 import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, unitsFor } from "../placement";
+import { assertPlacementsFit, seatsOf, unitsFor } from "../placement";
 import { LACKS_RESOURCE, lacksResource } from "../prepare";
 
 /** What replacing a service can be wrong about: the service asked for. */
@@ -64,9 +64,12 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         start: current.reservedOn,
         durationMin: service.duration,
         bufferMin: buffer,
+        seats: current.quantity,
       };
       assertPlacementsFit(inputs, [placement], now, SERVICE);
       const units = unitsFor(inputs, [placement], ids)[0] ?? [];
+      // A group service taken in: the booking's seat joins (or opens) its session.
+      const [session] = seatsOf(inputs, [placement]);
 
       const columns = {
         serviceId,
@@ -99,8 +102,8 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
           total: invoice.total,
         },
         busy: [
-          bookedEntry(owner, replaced, ids("staffer")),
-          ...units.map((u) => unitEntry(owner, replaced, u)),
+          bookedEntry(owner, { ...replaced, session }, ids("staffer")),
+          ...units.map((u) => unitEntry(owner, { ...replaced, session }, u)),
         ],
       };
     },

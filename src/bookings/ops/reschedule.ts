@@ -7,7 +7,8 @@ import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingChange } from "../change-value";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, unitsFor } from "../placement";
+import { assertPlacementsFit, seatsOf, unitsFor } from "../placement";
+import type { SessionSeats } from "../../domain/availability";
 import type { PlannedUnit } from "../planner";
 import { assertPolicyAllows } from "../policy-window";
 
@@ -63,11 +64,12 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
         start: s.reservedOn + delta,
         durationMin: s.duration,
         bufferMin: s.buffer,
+        seats: s.quantity,
       }));
       assertPlacementsFit(inputs, placements, now, { is: "start" });
       const units = unitsFor(inputs, placements, ids);
       // The customer hears of it when staff ask so, and always when it is their own change.
-      return movedBy(loaded, delta, units, {
+      return movedBy(loaded, delta, units, seatsOf(inputs, placements), {
         notifyOnReschedule: input.notifyOnReschedule ?? false,
         send: Boolean(input.notifyOnReschedule || input.heldToPolicy),
         entryId: (key) => ids(key),
@@ -98,6 +100,8 @@ export function movedBy(
   loaded: LoadedBooking,
   delta: number,
   units: PlannedUnit[][],
+  /** Each service's seats in its session at the new time (a group service's seats move with it). */
+  seats: (SessionSeats | undefined)[],
   how: { notifyOnReschedule: boolean; send: boolean; entryId: (key: string) => string },
 ): BookingChange {
   const moved = loaded.services.map((s, i) => ({
@@ -105,6 +109,7 @@ export function movedBy(
     reservedOn: s.reservedOn + delta,
     reservedUntil: s.reservedUntil + delta,
     resourceIds: (units[i] ?? []).map((u) => u.resourceId),
+    session: seats[i],
   }));
   const owner = bookingOwner(loaded.booking);
   return {

@@ -34,6 +34,8 @@ export interface SeriesRequest extends Omit<
   start: number;
   serviceId: string;
   stafferId?: string | undefined;
+  /** Seats of a group service in every occurrence (default 1). */
+  quantity?: number | undefined;
   /** The RRULE as sent. */
   rule: string;
   /** reject: all or nothing (409 with every conflict); skip: book what fits. */
@@ -89,7 +91,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
   });
   const first = {
     start: req.start,
-    services: [{ serviceId: req.serviceId, stafferId: req.stafferId }],
+    services: [{ serviceId: req.serviceId, stafferId: req.stafferId, quantity: req.quantity }],
   };
   const problems: Problem<SeriesSubject>[] = [
     ...formProblems,
@@ -107,7 +109,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
     now,
     ids: stableIds(),
   };
-  const service = { serviceId: req.serviceId, stafferId: req.stafferId };
+  const service = { serviceId: req.serviceId, stafferId: req.stafferId, quantity: req.quantity };
   const seriesRow = {
     id: crypto.randomUUID(),
     workspaceId,

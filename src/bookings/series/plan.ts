@@ -1,5 +1,5 @@
 import type { engineInputs } from "../../availability/engine-input";
-import { type BusyInterval, nearestStarts } from "../../domain/availability";
+import { type BusyInterval, nearestStarts, sessionAskOf } from "../../domain/availability";
 import { bufferOf } from "../../domain/catalogue/service-terms";
 import { busyEnd } from "../../domain/duration";
 import { toIso } from "../../lib/clock";
@@ -26,6 +26,8 @@ export interface SeriesPlan {
 export interface SeriesService {
   serviceId: string;
   stafferId?: string | undefined;
+  /** Seats of a group service in each occurrence's session (default 1). */
+  quantity?: number | undefined;
 }
 
 /**
@@ -53,7 +55,8 @@ function planSeries(
     for (const k of only) {
       const start = starts[k] ?? 0;
       try {
-        planned.push(place({ start, services: [{ serviceId: service.serviceId, stafferId }] }, k));
+        const services = [{ serviceId: service.serviceId, stafferId, quantity: service.quantity }];
+        planned.push(place({ start, services }, k));
       } catch (error) {
         unbooked.push({
           index: k,
@@ -78,7 +81,12 @@ function planSeries(
 
 /** A later occurrence's refusal as a reason; the first start's 422, and anything unexpected, are thrown. */
 function reasonOf(error: unknown, index: number): UnbookedReason {
-  if (error instanceof ApiError && error.code === "slot_unavailable") return "slot_unavailable";
+  // A full session is taken time for an occurrence (the body's reasons stay the reference's).
+  if (
+    error instanceof ApiError &&
+    (error.code === "slot_unavailable" || error.code === "session_full")
+  )
+    return "slot_unavailable";
   if (error instanceof InvalidError && index > 0) return "outside_working_hours";
   throw error;
 }
@@ -124,7 +132,12 @@ export function alternativesOfUnbooked(
   const own = new Map<string, BusyInterval[]>();
   for (const booking of plan.planned)
     for (const s of booking.services) {
-      const busy = { start: s.start, end: busyEnd(s.end, s.buffer), kind: "booking" as const };
+      const busy = {
+        start: s.start,
+        end: busyEnd(s.end, s.buffer),
+        kind: "booking" as const,
+        ...(s.session ? { session: s.session } : {}),
+      };
       own.set(s.stafferId, [...(own.get(s.stafferId) ?? []), busy]);
     }
   const staffers = [...inputs.calendars.values()].map((c) => ({
@@ -139,6 +152,7 @@ export function alternativesOfUnbooked(
         ? [service.stafferId]
         : ctx.performersOf(row.id).map((p) => p.id),
       resourceIds: inputs.resourcesOf(row.id),
+      session: sessionAskOf(row, service.quantity),
     },
   ];
   return plan.unbooked.map((u) => ({

@@ -12,7 +12,7 @@ import { ApiError, InvalidError, invalid } from "../../lib/errors";
 import { changeSeries } from "../change-many";
 import { movedBy } from "../ops/reschedule";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, type Placement, unitsFor } from "../placement";
+import { assertPlacementsFit, type Placement, seatsOf, unitsFor } from "../placement";
 import { occurrence, upcomingOpen } from "./occurrences";
 
 /** What a series reschedule can be wrong about: the new start, the occurrence it starts from. */
@@ -60,6 +60,7 @@ const layoutOf = (b: LoadedBooking, start: number) => {
     start: s.reservedOn + delta,
     durationMin: s.duration,
     bufferMin: s.buffer,
+    seats: s.quantity,
   }));
   return { delta, placements };
 };
@@ -110,14 +111,15 @@ export function rescheduleSeries(
         try {
           assertPlacementsFit(inputs, placements, now, { is: "start" });
           const units = unitsFor(inputs, placements, scoped);
-          return [{ b, delta, units }];
+          return [{ b, delta, units, seats: seatsOf(inputs, placements) }];
         } catch (error) {
           // The first occurrence is refused as a single reschedule would be (422 on its start);
           // any occurrence that does not fit is a conflict of the whole request.
           if (b === from && error instanceof InvalidError) throw error;
           const cannotMove =
             error instanceof InvalidError ||
-            (error instanceof ApiError && error.code === "slot_unavailable");
+            (error instanceof ApiError &&
+              (error.code === "slot_unavailable" || error.code === "session_full"));
           if (!cannotMove) throw error;
           refused.push({
             start: newStart,
@@ -134,9 +136,9 @@ export function rescheduleSeries(
         }
       });
       if (refused.length > 0) throw new OccurrencesRefused(refused, ignoreEntries);
-      return planned.map(({ b, delta, units }) => ({
+      return planned.map(({ b, delta, units, seats }) => ({
         loaded: b,
-        change: movedBy(b, delta, units, {
+        change: movedBy(b, delta, units, seats, {
           notifyOnReschedule: input.notifyOnReschedule ?? false,
           send: Boolean(input.notifyOnReschedule),
           entryId: (key) => ids(`${b.booking.id} ${key}`),

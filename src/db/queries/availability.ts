@@ -188,6 +188,9 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         yields: calendarEntries.yields,
         start: calendarEntries.startsAt,
         end: calendarEntries.endsAt,
+        sessionKey: calendarEntries.sessionKey,
+        seats: calendarEntries.seats,
+        capacity: calendarEntries.capacity,
       })
       .from(calendarEntries)
       .where(
@@ -239,6 +242,9 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         yields: calendarEntries.yields,
         start: calendarEntries.startsAt,
         end: calendarEntries.endsAt,
+        sessionKey: calendarEntries.sessionKey,
+        seats: calendarEntries.seats,
+        capacity: calendarEntries.capacity,
       })
       .from(calendarEntries)
       .where(

@@ -146,11 +146,11 @@ const externalEntriesOf = (workspaceId: string, id: string, ...more: SQL[]) =>
 /** The busy rows of one external calendar, from its row (none when the row is not there). */
 function insertBusy(scope: Scope, id: string, busy: BusyPairs) {
   const { db, workspaceId } = scope;
-  // Columns in table order; `where true` is not needed (no upsert), the join filters the row.
+  // Columns in table order (the session columns last: no session); `where true` is not needed (no upsert), the join filters the row.
   return db
     .insert(calendarEntries)
     .select(
-      sql`select x.id || ':' || json_extract(j.value, '$[0]'), x.workspace_id, x.staffer_id, null, null, x.location_id, 'external', x.id, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), null, 0 from ${externalCalendars} x, json_each(${JSON.stringify(busy)}) j where x.id = ${id} and x.workspace_id = ${workspaceId}`,
+      sql`select x.id || ':' || json_extract(j.value, '$[0]'), x.workspace_id, x.staffer_id, null, null, x.location_id, 'external', x.id, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), null, 0, null, 1, null from ${externalCalendars} x, json_each(${JSON.stringify(busy)}) j where x.id = ${id} and x.workspace_id = ${workspaceId}`,
     );
 }
 

@@ -99,6 +99,20 @@ export async function getService(
   return row ? toView(row) : null;
 }
 
+/** Sets a service's capacity; false when the workspace has no such service. */
+export async function updateServiceCapacity(
+  scope: Scope,
+  id: string,
+  capacity: number,
+): Promise<boolean> {
+  const changed = await scope.db
+    .update(services)
+    .set({ capacity })
+    .where(whereIn(scope, services, eq(services.id, id)))
+    .returning({ id: services.id });
+  return changed.length > 0;
+}
+
 /**
  * What creating a service checks, in one round trip: the category asked for
  * (null when none or not found), the workspace's locations, its staff with

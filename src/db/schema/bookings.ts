@@ -119,5 +119,7 @@ export const bookingServices = sqliteTable(
   (t) => [
     index("booking_services_booking_idx").on(t.bookingId),
     index("booking_services_staffer_idx").on(t.stafferId, t.reservedOn),
+    // GET /sessions: one service's bookings in a time range.
+    index("booking_services_service_idx").on(t.serviceId, t.reservedOn),
   ],
 );

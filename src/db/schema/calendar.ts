@@ -59,6 +59,14 @@ export const calendarEntries = sqliteTable(
     expiresAt: integer("expires_at"),
     /** A publishable key's hold: a staff write over it takes the time and drops the hold. */
     yields: integer("yields", { mode: "boolean" }).notNull().default(false),
+    /**
+     * A group service's seat(s): the entries of one session (same service, start and
+     * calendar) share this key and overlap one another; `seats` is what each one takes,
+     * `capacity` the service's when it was claimed (what the claim filled up to).
+     */
+    sessionKey: text("session_key"),
+    seats: integer("seats").notNull().default(1),
+    capacity: integer("capacity"),
   },
   (t) => [
     // Slot search: one staffer's intervals that start before the range ends.

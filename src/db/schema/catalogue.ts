@@ -56,6 +56,8 @@ export const services = sqliteTable(
     taxName: text("tax_name"),
     /** Basis points (2000 = 20 %); null means untaxed. */
     taxRateBp: integer("tax_rate_bp"),
+    /** Seats per session (1..100): above 1 a group service, whose bookings at one start and staffer share it. */
+    capacity: integer("capacity").notNull().default(1),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("services_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],

@@ -7,6 +7,7 @@ import {
   takeUnits,
 } from "./cart";
 import { verdictFor } from "./check";
+import { sessionKey } from "./sessions";
 import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { dateOfDayNumber } from "./zone";
 import { busyLength, MINUTE } from "../duration";
@@ -129,8 +130,11 @@ export function fixedLayout(p: Prepared, services: CartService[], offsets: numbe
       if (!id || !staffer) return null;
       const at = start + (offsets[i] ?? 0);
       const need = busyLength(service.durationMin, service.bufferMin);
-      if (verdictFor(staffer, at, need, now, extra.get(id) ?? [], p.zone) !== "ok") return null;
-      if (!takeUnits(p.resources, service.resourceIds ?? [], at, at + need, taken)) return null;
+      const mine = extra.get(id) ?? [];
+      if (verdictFor(staffer, at, need, now, mine, p.zone, service.session) !== "ok") return null;
+      const key = service.session && sessionKey(service.session.serviceId, id, at);
+      if (!takeUnits(p.resources, service.resourceIds ?? [], at, at + need, taken, key))
+        return null;
       extra.set(id, [...(extra.get(id) ?? []), { start: at, end: at + need }]);
       if (!opener || at < opener.at) opener = { at, id };
     }

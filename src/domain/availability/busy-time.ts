@@ -1,3 +1,4 @@
+import { type SplitBusy, splitBusy } from "./sessions";
 import type { BusyInterval, Interval, LocationRules, StafferCalendarInput } from "./types";
 import { isoWeekday, localDateTimeToInstant } from "./zone";
 import { MINUTE } from "../duration";
@@ -38,6 +39,8 @@ export function overlapsMerged(merged: readonly Interval[], start: number, end: 
 export class PreparedStaffer {
   readonly id: string;
   readonly busy: Interval[];
+  /** The same busy time split into sessions of group services and the rest (seat questions). */
+  readonly split: SplitBusy;
   private readonly bookings: BusyInterval[];
   private readonly working = new Map<string, Interval[]>();
   private readonly overrides: Map<string, { start: string; end: string }[]>;
@@ -48,7 +51,8 @@ export class PreparedStaffer {
     private readonly toInstant: (date: string, hhmm: string) => number,
   ) {
     this.id = input.id;
-    this.busy = mergeBusy(input.busy);
+    this.split = splitBusy(input.busy);
+    this.busy = this.split.all;
     this.bookings = input.busy.filter((b) => b.kind === "booking");
     this.overrides = new Map(input.overrides.map((o) => [o.date, o.intervals]));
   }

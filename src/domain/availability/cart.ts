@@ -1,7 +1,14 @@
 import { instantConverter, PreparedStaffer } from "./busy-time";
 import { verdictFor } from "./check";
+import { sessionFit, sessionKey } from "./sessions";
 import { firstFreeUnit, type PreparedResource, prepareResource } from "./resources";
-import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
+import type {
+  Interval,
+  LocationRules,
+  ResourceInput,
+  SessionAsk,
+  StafferCalendarInput,
+} from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
 import { busyLength, MINUTE } from "../duration";
 
@@ -14,6 +21,8 @@ export interface CartService {
   stafferIds: string[];
   /** Resources the service requires: one unit of each for its duration + buffer. */
   resourceIds?: string[];
+  /** A group service: joins (or opens) the session at its start. */
+  session?: SessionAsk | undefined;
 }
 
 export interface Assignment {
@@ -45,6 +54,8 @@ export function takeUnits(
   start: number,
   end: number,
   taken: TakenUnits,
+  /** A group service's session: the unit it already has is shared, not taken again. */
+  session?: string,
 ): string[] | null {
   const out: string[] = [];
   for (const rid of resourceIds) {
@@ -52,7 +63,7 @@ export function takeUnits(
     if (!resource) return null;
     let mine = taken.get(rid);
     if (!mine) taken.set(rid, (mine = new Map()));
-    const unit = firstFreeUnit(resource, start, end, mine);
+    const unit = firstFreeUnit(resource, start, end, mine, session);
     if (!unit) return null;
     // Recorded at once, so a resource named twice takes two different units.
     mine.set(unit.id, [...(mine.get(unit.id) ?? []), { start, end }]);
@@ -100,16 +111,23 @@ export function place(
     const need = busyLength(service.durationMin, service.bufferMin);
     // Booked minutes count over the local day of this service's start.
     const from = t - p.zone.local(t).msOfDay;
-    let best: { id: string; minutes: number } | null = null;
+    let best: { id: string; minutes: number; open: boolean } | null = null;
     for (const id of [...service.stafferIds].sort()) {
       const staffer = p.staffers.get(id);
       if (!staffer) continue;
-      if (verdictFor(staffer, t, need, now, extra.get(id) ?? [], p.zone) !== "ok") continue;
+      const mine = extra.get(id) ?? [];
+      if (verdictFor(staffer, t, need, now, mine, p.zone, service.session) !== "ok") continue;
       const minutes = staffer.bookedMinutes(from, from + DAY);
-      if (!best || minutes < best.minutes) best = { id, minutes };
+      // A group service fills an open session before it opens another one.
+      const fit =
+        service.session && sessionFit(staffer.split, service.session, id, t, t + need, mine);
+      const open = fit ? fit.verdict === "ok" && fit.taken > 0 : false;
+      if (!best || (open && !best.open) || (open === best.open && minutes < best.minutes))
+        best = { id, minutes, open };
     }
     if (!best) return null;
-    const unitIds = takeUnits(p.resources, service.resourceIds ?? [], t, t + need, taken);
+    const key = service.session && sessionKey(service.session.serviceId, best.id, t);
+    const unitIds = takeUnits(p.resources, service.resourceIds ?? [], t, t + need, taken, key);
     if (!unitIds) return null;
     out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE, unitIds });
     extra.set(best.id, [...(extra.get(best.id) ?? []), { start: t, end: t + need }]);

@@ -14,6 +14,7 @@ export {
   type TakenUnits,
 } from "./cart";
 export { checkStart } from "./check";
+export { MAX_CAPACITY, sessionAskOf, sessionKey } from "./sessions";
 export {
   firstFreeUnit,
   freeUnits,

@@ -1,10 +1,13 @@
-import { firstEndingAfter, mergeBusy, overlapsMerged } from "./busy-time";
+import { firstEndingAfter, overlapsMerged } from "./busy-time";
+import { seatsTakenAt, type SplitBusy, splitBusy } from "./sessions";
 import type { Interval, ResourceInput } from "./types";
 
 /** One unit with its busy time merged once, so each question is a binary search. */
 export interface PreparedUnit {
   id: string;
   busy: Interval[];
+  /** The same time split for sessions: a session's unit serves all its seats. */
+  split: SplitBusy;
 }
 
 export interface PreparedResource {
@@ -16,7 +19,10 @@ export interface PreparedResource {
 export function prepareResource(resource: ResourceInput): PreparedResource {
   return {
     id: resource.id,
-    units: resource.units.map((u) => ({ id: u.id, busy: mergeBusy(u.busy) })),
+    units: resource.units.map((u) => {
+      const split = splitBusy(u.busy);
+      return { id: u.id, busy: split.all, split };
+    }),
   };
 }
 
@@ -29,14 +35,24 @@ export function freeUnits(resource: ResourceInput, start: number, end: number): 
 
 /**
  * The first unit free over [start, end) that the caller has not already given
- * to an overlapping service (`taken`: unit id → time handed out so far).
+ * to an overlapping service (`taken`: unit id → time handed out so far). A
+ * group service's seat (`session`, its key) takes the unit its session
+ * already has, so a session holds one unit of each resource however many
+ * seats it has.
  */
 export function firstFreeUnit(
   resource: PreparedResource,
   start: number,
   end: number,
   taken: ReadonlyMap<string, readonly Interval[]>,
+  session?: string,
 ): PreparedUnit | null {
+  if (session) {
+    for (const unit of resource.units) {
+      const mine = taken.get(unit.id) ?? [];
+      if ((seatsTakenAt(unit.split, session, start, end, mine) ?? 0) > 0) return unit;
+    }
+  }
   for (const unit of resource.units) {
     if (overlapsMerged(unit.busy, start, end)) continue;
     if ((taken.get(unit.id) ?? []).some((e) => e.start < end && start < e.end)) continue;

@@ -1,6 +1,7 @@
 import { firstEndingAfter, instantConverter, PreparedStaffer } from "./busy-time";
 import { prepareResource, UnitCounter } from "./resources";
-import type { DaySlots, Interval, Slot, SlotSearchInput } from "./types";
+import { seatsTakenAt, sessionKey } from "./sessions";
+import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput } from "./types";
 import { localDateRange } from "./zone";
 import { busyLength, MINUTE } from "../duration";
 
@@ -41,6 +42,8 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const earliest = input.now + location.minNoticeMin * MINUTE;
   const units = input.resources ? new UnitCounter(input.resources.map(prepareResource)) : null;
 
+  if (input.session) return searchSessions(input, input.session, staffers, units);
+
   return localDateRange(input.fromDate, input.toDate).map((date) => {
     const free = new Map<number, string[]>();
     for (const staffer of staffers) {
@@ -63,6 +66,59 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
     for (const [start, stafferIds] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
       const quantity = units ? units.minFree(start, need, stafferIds.length) : stafferIds.length;
       if (quantity > 0) slots.push({ start, end: start + length, stafferIds, quantity });
+    }
+    return {
+      date,
+      slots,
+      intervals: mergeSpans(slots.map((s) => ({ start: s.start, end: s.end }))),
+    };
+  });
+}
+
+/**
+ * The slots of a group service: per staffer, each grid start clear of
+ * everything but the service's own session there; an open session offers
+ * its seats left (none: not listed), a new one its capacity. A start's
+ * quantity is the seats left over its staffers; new sessions need a free
+ * unit of each required resource (an open session already has its units).
+ */
+function searchSessions(
+  input: SlotSearchInput,
+  ask: SessionAsk,
+  staffers: PreparedStaffer[],
+  units: UnitCounter | null,
+): DaySlots[] {
+  const need = busyLength(input.durationMin, input.bufferMin);
+  const length = input.durationMin * MINUTE;
+  const step = Math.max(1, input.location.slotStepMin) * MINUTE;
+  const earliest = input.now + input.location.minNoticeMin * MINUTE;
+  return localDateRange(input.fromDate, input.toDate).map((date) => {
+    const free = new Map<number, { stafferIds: string[]; open: number; fresh: number }>();
+    for (const staffer of staffers) {
+      for (const work of staffer.workingOn(date)) {
+        const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
+        for (let t = work.start + skip * step; t + need <= work.end; t += step) {
+          const taken = seatsTakenAt(
+            staffer.split,
+            sessionKey(ask.serviceId, staffer.id, t),
+            t,
+            t + need,
+          );
+          if (taken === null || taken >= ask.capacity) continue;
+          let at = free.get(t);
+          if (!at) free.set(t, (at = { stafferIds: [], open: 0, fresh: 0 }));
+          at.stafferIds.push(staffer.id);
+          if (taken > 0) at.open += ask.capacity - taken;
+          else at.fresh++;
+        }
+      }
+    }
+    const slots: Slot[] = [];
+    for (const [start, at] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
+      const sessions = units ? units.minFree(start, need, at.fresh) : at.fresh;
+      const quantity = at.open + sessions * ask.capacity;
+      if (quantity > 0)
+        slots.push({ start, end: start + length, stafferIds: at.stafferIds, quantity });
     }
     return {
       date,

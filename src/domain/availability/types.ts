@@ -36,6 +36,28 @@ export interface BusyInterval extends Interval {
   kind: "booking" | "blocked" | "held" | "external";
   /** A publishable key's hold: staff may book over it (the hold then ends). */
   yields?: boolean;
+  /** A seat (or seats) of a group service's session: shares its time with the same session. */
+  session?: SessionSeats;
+}
+
+/**
+ * The seats one entry takes in a session of a group service. Entries with
+ * the same `key` (the service and the start, `sessionKey`) in one calendar
+ * are one session: they may overlap one another, nothing else may overlap
+ * them, and their seats together never pass the capacity.
+ */
+export interface SessionSeats {
+  key: string;
+  seats: number;
+  /** The service's capacity when the entry was claimed: a claim fills the session up to it. */
+  capacity: number;
+}
+
+/** A group service being placed or searched: which session a start joins, and how many seats. */
+export interface SessionAsk {
+  serviceId: string;
+  capacity: number;
+  seats: number;
 }
 
 export interface StafferCalendarInput {
@@ -71,6 +93,11 @@ export interface SlotSearchInput {
    * unit of each over [start, start + duration + buffer).
    */
   resources?: ResourceInput[];
+  /**
+   * A group service (capacity > 1): a start with an open session of it shows
+   * its seats left, a free staffer a new session's capacity.
+   */
+  session?: SessionAsk;
 }
 
 export interface Slot {
@@ -82,6 +109,8 @@ export interface Slot {
   /**
    * Bookings that could still be made at this start: the free staffers, or
    * fewer when a required resource has fewer free units. Always at least 1.
+   * For a group service: the seats left (open sessions' free seats plus a
+   * full capacity for each new session a free staffer could start).
    */
   quantity: number;
 }
@@ -93,4 +122,5 @@ export interface DaySlots {
   intervals: Interval[];
 }
 
-export type StartVerdict = "ok" | "in_past" | "outside_hours" | "busy";
+/** `full`: the start joins a session of the service that has fewer seats left than asked. */
+export type StartVerdict = "ok" | "in_past" | "outside_hours" | "busy" | "full";

@@ -29,6 +29,7 @@ import { registerReservations } from "./reservations";
 import { registerResources } from "./resources";
 import { registerSeries } from "./series";
 import { registerServices } from "./services";
+import { registerSessions } from "./sessions";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "./time-slots";
 import { registerVouchers } from "./vouchers";
@@ -75,6 +76,7 @@ export function publicApi() {
   );
   registerLocations(router);
   registerServices(router);
+  registerSessions(router);
   registerResources(router);
   registerGoods(router);
   registerStaffers(router);

@@ -34,8 +34,8 @@ export const route = defineRoute({
       ["rate_limited", "too_many_bookings"],
     ),
     ...conflictErrors(
-      "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), or the reservation expired or was used (`reservation_expired`)",
-      ["slot_unavailable", "reservation_expired"],
+      "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), a group session has fewer seats left than its `quantity` (`session_full`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
+      ["slot_unavailable", "session_full", "reservation_expired"],
     ),
   },
 });
@@ -47,6 +47,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     services: item.services.map((s) => ({
       serviceId: s.service_uuid,
       stafferId: s.staffer_uuid,
+      quantity: s.quantity,
     })),
   }));
   const bookings = await withFields(CART_FIELDS, () =>

@@ -51,6 +51,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       start: Date.parse(body.reserved_on),
       serviceId: body.service_uuid,
       stafferId: body.staffer_uuid,
+      quantity: body.quantity,
       rule: body.recurrence.rule,
       onConflict: body.on_conflict,
       ...clientFields(body),

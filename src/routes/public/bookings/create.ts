@@ -15,7 +15,7 @@ import { clientFields } from "./client-fields";
 import { SINGLE_BOOKING_FIELDS } from "./fields";
 import { withFields } from "../../../lib/request-fields";
 import { BookingSchema } from "../../../views/booking-schema";
-import { CreateBookingBody, CUSTOMER_MATCH } from "./schema";
+import { CreateBookingBody, CUSTOMER_MATCH, SEATS } from "./schema";
 
 export const route = defineRoute({
   operationId: "createBooking",
@@ -24,7 +24,7 @@ export const route = defineRoute({
   path: "/bookings",
   tags: ["Bookings"],
   summary: "Create a single-service booking",
-  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422. ${PUBLISHABLE_BOOKINGS}`,
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422. ${SEATS} ${PUBLISHABLE_BOOKINGS}`,
   request: jsonBody(CreateBookingBody),
   responses: {
     201: json(BookingSchema, "Created"),
@@ -35,8 +35,8 @@ export const route = defineRoute({
       ["rate_limited", "too_many_bookings"],
     ),
     ...conflictErrors(
-      "The time is taken (`slot_unavailable`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
-      ["slot_unavailable", "reservation_expired"],
+      "The time is taken (`slot_unavailable`, with `alternatives`), the group session has fewer seats left than `quantity` (`session_full`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
+      ["slot_unavailable", "session_full", "reservation_expired"],
     ),
   },
 });
@@ -46,7 +46,9 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const items = [
     {
       start: Date.parse(body.reserved_on),
-      services: [{ serviceId: body.service_uuid, stafferId: body.staffer_uuid }],
+      services: [
+        { serviceId: body.service_uuid, stafferId: body.staffer_uuid, quantity: body.quantity },
+      ],
     },
   ];
   const [booking] = await withFields(SINGLE_BOOKING_FIELDS, () =>

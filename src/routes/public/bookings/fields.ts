@@ -9,6 +9,7 @@ export const ITEM_FIELDS: FieldNames<ItemSubject> = {
   services: ({ item }) => `items.${item}.services`,
   service: ({ item, service }) => `items.${item}.services.${service}.service_uuid`,
   staffer: ({ item, service }) => `items.${item}.services.${service}.staffer_uuid`,
+  quantity: ({ item, service }) => `items.${item}.services.${service}.quantity`,
 };
 
 /** What every booking body names alike: the customer, the form's fields, the reservation. */
@@ -36,5 +37,6 @@ export const SINGLE_BOOKING_FIELDS: FieldNames<BookingSubject> = {
   services: "service_uuid",
   service: "service_uuid",
   staffer: "staffer_uuid",
+  quantity: "quantity",
   items: "reservation_uuid",
 };

@@ -7,6 +7,7 @@ import {
   optionalText,
   personName,
   orderAmount,
+  seats,
   timezone,
   uuid,
 } from "../../../lib/fields";
@@ -60,12 +61,17 @@ const reservationUuid = uuid("reservation_uuid").optional().openapi({
     "Book the time this reservation holds: the body must name its location, starts, services and (if given) staffers; the reservation is used up in the same write. 409 reservation_expired once it expired or was used or deleted.",
 });
 
+/** What booking a group service means, for the create operations' descriptions. */
+export const SEATS =
+  "A group service (capacity > 1) books seats: bookings of it at one start with one staffer join one session (the staffer's time, and one unit of each resource, busy once), `quantity` seats each (1..capacity, default 1; more is 422); the price is per seat. More seats than the session has left is 409 session_full.";
+
 export const CreateBookingBody = z
   .object({
     location_uuid: uuid("location_uuid"),
     service_uuid: uuid("service_uuid"),
     reserved_on: instant,
     staffer_uuid: uuid("staffer_uuid").optional(),
+    quantity: seats.optional(),
     reservation_uuid: reservationUuid,
     ...CustomerFields,
   })
@@ -76,6 +82,7 @@ export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
 export const CartService = z.object({
   service_uuid: uuid("service_uuid"),
   staffer_uuid: uuid("staffer_uuid").optional(),
+  quantity: seats.optional(),
 });
 
 /** A cart's items (also a reservation's): up to 10 starts of up to 10 services each. */

@@ -24,8 +24,8 @@ export const route = defineRoute({
   responses: changeResponses(
     {
       description:
-        "The booking is not a simple open unpaid booking (`booking_not_replaceable`), the longer time is taken (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      codes: ["booking_not_replaceable", "slot_unavailable", "booking_changed"],
+        "The booking is not a simple open unpaid booking (`booking_not_replaceable`), the longer time is taken (`slot_unavailable`), the group session the new service would join has no seat left (`session_full`), or another request changed the booking at the same moment (`booking_changed`)",
+      codes: ["booking_not_replaceable", "slot_unavailable", "session_full", "booking_changed"],
     },
     "service_uuid is unknown, not offered at the booking's location, or not performed by the booking's staffer, or the new end is outside working hours",
   ),

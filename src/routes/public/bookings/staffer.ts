@@ -27,8 +27,8 @@ export const route = defineRoute({
   responses: changeResponses(
     {
       description:
-        "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), or another request changed the booking at the same moment (`booking_changed`)",
-      codes: ["booking_closed", "slot_unavailable", "booking_changed"],
+        "The booking is completed or canceled (`booking_closed`), the staffer is busy then (`slot_unavailable`), the staffer's group session at that start has too few seats left (`session_full`), or another request changed the booking at the same moment (`booking_changed`)",
+      codes: ["booking_closed", "slot_unavailable", "session_full", "booking_changed"],
     },
     "staffer_uuid cannot take the service at this location or time, or service_uuid is not on the booking",
   ),

@@ -30,8 +30,14 @@ export const route = defineRoute({
     ...manageErrors,
     ...bodyErrors,
     ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`, with `alternatives`), another request changed the booking at the same moment (`booking_changed`), or the location's change_offset before the current start has passed (`policy_window_passed`)",
-      ["booking_closed", "slot_unavailable", "booking_changed", "policy_window_passed"],
+      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`, with `alternatives`), a group session there has too few seats left (`session_full`), another request changed the booking at the same moment (`booking_changed`), or the location's change_offset before the current start has passed (`policy_window_passed`)",
+      [
+        "booking_closed",
+        "slot_unavailable",
+        "session_full",
+        "booking_changed",
+        "policy_window_passed",
+      ],
     ),
     422: errorCodes(
       `reserved_on is not a UTC instant, is in the past or inside the minimum notice, or is outside a staffer's working hours, ${TOO_LARGE}`,

@@ -38,9 +38,10 @@ export const route = defineRoute({
       "Rate limited (`rate_limited`), or a publishable key's visitor already holds the most live reservations (`too_many_holds`); see Retry-After",
       ["rate_limited", "too_many_holds"],
     ),
-    ...conflictErrors("A time is taken (`slot_unavailable`, with `alternatives`)", [
-      "slot_unavailable",
-    ]),
+    ...conflictErrors(
+      "A time is taken (`slot_unavailable`, with `alternatives`), or a group session has fewer seats left than a `quantity` (`session_full`)",
+      ["slot_unavailable", "session_full"],
+    ),
   },
 });
 
@@ -48,7 +49,11 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const body = c.req.valid("json");
   const items = body.items.map((item) => ({
     start: Date.parse(item.datetime_start),
-    services: item.services.map((s) => ({ serviceId: s.service_uuid, stafferId: s.staffer_uuid })),
+    services: item.services.map((s) => ({
+      serviceId: s.service_uuid,
+      stafferId: s.staffer_uuid,
+      quantity: s.quantity,
+    })),
   }));
   const { visitor, caller } = c.var.deps;
   const publishable = visitor ? { holder: visitor } : undefined;

@@ -46,6 +46,9 @@ export const ReservationSchema = z
             resource_uuids: z.array(z.uuid()).openapi({
               description: "The resources held for the service, one unit of each.",
             }),
+            quantity: z.number().int().openapi({
+              description: "Seats held in a group service's session (1 otherwise).",
+            }),
           }),
         ),
       }),

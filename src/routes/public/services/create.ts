@@ -56,6 +56,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       locationIds: body.location_uuids,
       stafferIds: body.staffer_uuids,
       resourceIds: body.resource_uuids,
+      capacity: body.capacity,
     }),
   );
   return c.json(renderService(view, c.var.deps.render.currency, c.var.deps.render.locale), 201);

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ServiceView } from "../../../db/queries/services";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
+import { MAX_CAPACITY } from "../../../domain/availability";
 import { durationObject } from "../../../domain/duration";
 import { formatMoney } from "../../../domain/money";
 import { money, nonEmpty, optionalText, uuid } from "../../../lib/fields";
@@ -13,6 +14,16 @@ import { DurationSchema } from "../../../views/booking-schema";
  * following this default (see docs/decisions.md).
  */
 export const DEFAULT_SERVICE_CLASS = "default";
+
+/** Seats of one session: above 1 the service is a group service (docs/decisions.md, "Group sessions"). */
+const capacity = z
+  .number()
+  .int("Must be a whole number.")
+  .min(1, "Must be at least 1.")
+  .max(MAX_CAPACITY, `May not be greater than ${MAX_CAPACITY}.`)
+  .openapi({
+    description: `Seats per session, 1 to ${MAX_CAPACITY} (default 1). Above 1 the service is a group service: bookings of it at one start with one staffer share that staffer's time (and one unit of each resource it needs) as one session, up to capacity seats.`,
+  });
 
 export const CreateServiceBody = z
   .object({
@@ -48,6 +59,7 @@ export const CreateServiceBody = z
       .optional()
       .openapi({ description: "At most 1000; omitted means every bookable staffer there" }),
     images: z.array(z.string().min(1).max(2048)).max(20, "At most 20 images.").optional(),
+    capacity: capacity.optional(),
     resource_uuids: z
       .array(uuid("resource_uuid"))
       .max(10, "At most 10 resources.")
@@ -72,6 +84,10 @@ export const CreateServiceBody = z
     }
   })
   .openapi("CreateService");
+
+export const UpdateServiceBody = z
+  .object({ capacity })
+  .openapi("UpdateService", { description: "The fields of a service that can change." });
 
 export const ServiceSchema = z
   .object({
@@ -110,6 +126,10 @@ export const ServiceSchema = z
     staffers: z.array(z.object({ uuid: z.string() })),
     resource_uuids: z.array(z.string()).openapi({
       description: "Resources the service needs (one unit of each), sorted; [] when none",
+    }),
+    capacity: z.number().int().openapi({
+      description:
+        "Seats per session: 1 for a one-to-one service; above 1 a group service (see GET /sessions)",
     }),
   })
   .openapi("Service");
@@ -157,5 +177,6 @@ export function renderService(
     locations: [...v.locations].sort((a, b) => (a.uuid < b.uuid ? -1 : 1)),
     staffers: [...v.stafferIds].sort().map((uuid) => ({ uuid })),
     resource_uuids: [...v.resourceIds].sort(),
+    capacity: s.capacity,
   };
 }

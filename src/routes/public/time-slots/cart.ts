@@ -1,7 +1,12 @@
 import type { Context } from "hono";
 import { engineInputs } from "../../../availability/engine-input";
 import { loadAvailability } from "../../../db/queries/availability";
-import { type CartDay, type CartService, renderDays } from "../../../domain/availability";
+import {
+  type CartDay,
+  type CartService,
+  renderDays,
+  sessionAskOf,
+} from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
 import type { PublicEnv } from "../../../env";
@@ -9,7 +14,11 @@ import { notFound, validationError } from "../../../lib/errors";
 
 export interface CartRequest {
   locationId: string;
-  services: { service_uuid: string; staffer_uuid?: string | undefined }[];
+  services: {
+    service_uuid: string;
+    staffer_uuid?: string | undefined;
+    quantity?: number | undefined;
+  }[];
   fromDate: string;
   toDate: string;
   timezone?: string | undefined;
@@ -45,12 +54,21 @@ export async function loadCart(c: Context<PublicEnv>, req: CartRequest) {
         "The staffer cannot be booked for this service at this location.",
       ];
     }
-    price += effectivePrice(row);
+    const quantity = s.quantity ?? 1;
+    if (quantity > row.capacity) {
+      problems[`services.${i}.quantity`] = [
+        `May not be greater than the service's capacity (${row.capacity}).`,
+      ];
+    }
+    // The price is per seat.
+    price += effectivePrice(row) * quantity;
     cart.push({
       durationMin: row.duration,
       bufferMin: bufferOf(row),
       stafferIds: s.staffer_uuid ? [s.staffer_uuid] : performers,
       resourceIds: inputs.resourcesOf(row.id),
+      // A group service fits where its seats are free (a session with seats left, or a new one).
+      session: sessionAskOf(row, quantity),
     });
   });
   if (Object.keys(problems).length > 0) throw validationError(problems);

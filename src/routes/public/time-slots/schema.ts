@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { RangeSubject } from "../../../availability/search-range";
-import { dateOrInstant, timezone, uuid } from "../../../lib/fields";
+import { dateOrInstant, seats, timezone, uuid } from "../../../lib/fields";
 import type { FieldNames } from "../../../lib/request-fields";
 
 /** `YYYY-MM-DD` (whole days in the location's zone) or an instant (src/lib/instant.ts). */
@@ -52,7 +52,14 @@ export const TimeSlotsResponse = z
 
 export const CartServices = z
   .array(
-    z.object({ service_uuid: uuid("service_uuid"), staffer_uuid: uuid("staffer_uuid").optional() }),
+    z.object({
+      service_uuid: uuid("service_uuid"),
+      staffer_uuid: uuid("staffer_uuid").optional(),
+      quantity: seats.optional().openapi({
+        description:
+          "Seats of a group service (1..capacity, default 1): it fits where that many seats are left, and the price counts each seat",
+      }),
+    }),
   )
   .min(1, "At least 1 service.")
   .max(10, "At most 10 services.");

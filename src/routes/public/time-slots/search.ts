@@ -9,6 +9,7 @@ import {
   mergeSpans,
   renderDays,
   searchSlots,
+  sessionAskOf,
 } from "../../../domain/availability";
 import { bufferOf, effectivePrice } from "../../../domain/catalogue/service-terms";
 import { formatMoney } from "../../../domain/money";
@@ -31,7 +32,7 @@ export const route = defineRoute({
   tags: ["Time slots"],
   summary: "Available time slots of a service",
   description:
-    "range_start and range_end are dates YYYY-MM-DD (whole days in the location's zone, inclusive) or ISO 8601 instants; at most 62 days. `timezone` renders the times on the client's clock (dates then follow that zone). quantity is the number of free staff (1 when staffer_uuid is given).",
+    "range_start and range_end are dates YYYY-MM-DD (whole days in the location's zone, inclusive) or ISO 8601 instants; at most 62 days. `timezone` renders the times on the client's clock (dates then follow that zone). quantity is the number of free staff (1 when staffer_uuid is given); for a group service (capacity > 1) it is the seats left at that start: open sessions' free seats plus the capacity of each new session a free staffer could start (a full session is not listed).",
   request: { params: LocationPath, query: TimeSlotsQuery },
   responses: {
     200: json(TimeSlotsResponse, "Slots per date"),
@@ -81,6 +82,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     durationMin: service.duration,
     bufferMin: bufferOf(service),
     resources: inputs.requiredBy(service.id),
+    session: sessionAskOf(service),
     fromDate,
     toDate,
     now,

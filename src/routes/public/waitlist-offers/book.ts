@@ -26,6 +26,7 @@ const FIELDS: FieldNames<BookingSubject> = {
   items: "token",
   reservation: "token",
   phone: "token",
+  quantity: "token",
   form: ({ field }) => field,
 };
 

@@ -14,6 +14,7 @@ const FIELDS: FieldNames<JoinSubject> = {
   start: "from",
   service: ({ service }) => `services.${service}.service_uuid`,
   staffer: ({ service }) => `services.${service}.staffer_uuid`,
+  quantity: ({ service }) => `services.${service}`,
   phone: "customer_phone",
   to: "to",
   from: "from",

@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PUBLIC_VISIT, visitSeatProblems } from "../../src/domain/public-visit";
+
+describe("a publishable request's seats", () => {
+  it("allows up to the bound over all items and reports the quantity that passes it", () => {
+    const items = [
+      { services: [{ quantity: 4 }, {}] },
+      { services: [{ quantity: 6 }, { quantity: 1 }] },
+    ];
+    expect(visitSeatProblems(items.slice(0, 1), "A booking books")).toEqual([]);
+    expect(visitSeatProblems(items, "A booking books")).toEqual([
+      {
+        about: { is: "quantity", item: 1, service: 1 },
+        messages: [`A booking books at most ${PUBLIC_VISIT.seats} seats in all.`],
+      },
+    ]);
+  });
+
+  it("refuses exactly when the quantities asked pass the bound (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined })), {
+          maxLength: 10,
+        }),
+        (raw) => {
+          const items = raw.map((q) => ({ services: q.map((quantity) => ({ quantity })) }));
+          const sum = raw.flat().reduce<number>((n, q) => n + (q ?? 0), 0);
+          expect(visitSeatProblems(items, "x").length > 0).toBe(sum > PUBLIC_VISIT.seats);
+        },
+      ),
+    );
+  });
+});
