@@ -9,7 +9,7 @@ import {
 } from "../db/queries/waitlist";
 import { run } from "../db/reads";
 import type { Scope } from "../db/scope";
-import type { CartService, Interval } from "../domain/availability";
+import { type CartService, type Interval, sessionAskOf } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
 import { firstWaitlistFit, localDays, windowDays } from "../domain/waitlist";
 import type { D1Counter } from "../db/instrumented-d1";
@@ -202,6 +202,8 @@ export class Matcher {
         bufferMin: bufferOf(row),
         stafferIds,
         resourceIds: inputs.resourcesOf(row.id),
+        // A class: a seat in an open session fits too (one seat; entries take no party size).
+        session: sessionAskOf(row, 1),
       });
     }
     const fit = firstWaitlistFit({

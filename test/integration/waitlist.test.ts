@@ -301,3 +301,56 @@ describe("freeing writes", () => {
     expect(held.body.items[0].services[0].staffer_uuid).toBe(salon.staffers[0]?.uuid);
   });
 });
+
+describe("classes (group sessions)", () => {
+  it("a seat freed in a full session is offered to the next waiting for that class", async () => {
+    const staffer = salon.staffers[0]?.uuid ?? "";
+    const yoga = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Yoga", duration: 60, price: 1500, capacity: 2 },
+    });
+    expect(yoga.status, JSON.stringify(yoga.body)).toBe(201);
+    for (const [from, to] of [
+      ["09:00", "10:00"],
+      ["11:00", "18:00"],
+    ] as const) {
+      const spot = await salon.ws.api(`/staffers/${staffer}/blocked-spots`, {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          starts_at: local(DAY, from),
+          ends_at: local(DAY, to),
+        },
+      });
+      expect(spot.status, JSON.stringify(spot.body)).toBe(201);
+    }
+    const seats = [];
+    for (const phone of ["+49 151 31000001", "+49 151 31000002"]) {
+      const seat = await salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: yoga.body.uuid,
+          staffer_uuid: staffer,
+          reserved_on: local(DAY, "10:00"),
+          customer_phone: phone,
+          customer_first_name: "Yogi",
+        },
+      });
+      expect(seat.status, JSON.stringify(seat.body)).toBe(201);
+      seats.push(seat.body.uuid as string);
+    }
+    const id = await joined(salon, salon.ws.api, { services: [{ service_uuid: yoga.body.uuid }] });
+    await runDesk(salon);
+    expect((await salon.ws.api(`/waitlist/${id}`)).body.status).toBe("waiting");
+    await cancel(salon, seats[0] ?? "");
+    const entry = await offered(salon, id);
+    expect(entry.offer.start).toBe(local(DAY, "10:00"));
+    // The other seat stays booked: the offer holds the freed seat in the same session.
+    const sessions = await salon.ws.api(
+      `/sessions?location_uuid=${salon.location.uuid}&service_uuid=${yoga.body.uuid}&from=${local(DAY, "00:00")}&to=${local(DAY, "23:00")}`,
+    );
+    expect(sessions.status, JSON.stringify(sessions.body)).toBe(200);
+    expect(sessions.body.data).toMatchObject([{ seats_taken: 1, booking_uuids: [seats[1]] }]);
+  });
+});
