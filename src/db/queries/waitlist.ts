@@ -38,6 +38,15 @@ export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
 export type WaitlistDayRow = typeof waitlistDays.$inferInsert;
 export type FreedRow = typeof waitlistFreed.$inferSelect;
 
+/** An entry's offer columns when it holds none (waiting again, canceled). */
+const NO_OFFER = {
+  offerReservationId: null,
+  offerStart: null,
+  offerEnd: null,
+  offerExpiresAt: null,
+  offerTokenHash: null,
+} as const;
+
 /** Entries that still want time: waiting, or holding an offer. */
 const open = () => or(eq(waitlistEntries.status, "waiting"), eq(waitlistEntries.status, "offered"));
 
@@ -161,11 +170,7 @@ export const cancelEntry = (scope: Scope, entry: WaitlistEntryRow, now: number):
     .update(waitlistEntries)
     .set({
       status: "canceled",
-      offerReservationId: null,
-      offerStart: null,
-      offerEnd: null,
-      offerExpiresAt: null,
-      offerTokenHash: null,
+      ...NO_OFFER,
       version: entry.version + 1,
       updatedAt: now,
     })
@@ -376,11 +381,7 @@ export function offerLapsed(
       .set({
         status: sql`case when ${waitlistEntries.lapses} + 1 >= ${maxLapses} then 'expired' else 'waiting' end`,
         lapses: sql`${waitlistEntries.lapses} + 1`,
-        offerReservationId: null,
-        offerStart: null,
-        offerEnd: null,
-        offerExpiresAt: null,
-        offerTokenHash: null,
+        ...NO_OFFER,
         passed: sql`json_insert(${waitlistEntries.passed}, '$[#]', json(${interval}))`,
         version: sql`${waitlistEntries.version} + 1`,
         updatedAt: now,
