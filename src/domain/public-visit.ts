@@ -97,9 +97,9 @@ export function visitSeatProblems(
   let seats = 0;
   for (const [i, item] of items.entries()) {
     for (const [j, service] of item.services.entries()) {
-      // Only the seats asked for count: a service without `quantity` (one seat, or one
-      // person of a one-to-one service) is bounded by the services' count already.
-      seats += service.quantity ?? 0;
+      // A service without `quantity` is one seat (or one person of a one-to-one service):
+      // four such items of one class and a party of ten are thirteen seats, not ten.
+      seats += service.quantity ?? 1;
       if (seats > PUBLIC_VISIT.seats) {
         return [
           problem(

@@ -335,6 +335,45 @@ describe("resources per session", () => {
   });
 });
 
+describe("review fixes", () => {
+  const date = monday(20);
+
+  it("a class that needs a room keeps its staffer: a staffer change is 422, the room stays one session's", async () => {
+    const a = await book(at("08:00", date), workshop.uuid, { staffer: staff[0], quantity: 2 });
+    const b = await book(at("08:00", date), workshop.uuid, { staffer: staff[0], quantity: 2 });
+    expect([a.status, b.status], JSON.stringify([a.body, b.body])).toEqual([201, 201]);
+    const moved = await salon.ws.api(`/bookings/${a.body.uuid}/staffer`, {
+      method: "PUT",
+      body: { staffer_uuid: staff[1] },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(422);
+    expect(Object.keys(moved.body.errors)).toEqual(["staffer_uuid"]);
+    const sessions = await sessionsOn(date, workshop.uuid);
+    expect(sessions.map((x) => [x.staffer_uuid, x.seats_taken])).toEqual([[staff[0], 4]]);
+    await expectInSync(salon.ws.id, staff);
+    await expectUnitsInSync(salon.ws.id, [{ uuid: studio.uuid, quantity: 1 }]);
+  });
+
+  it("a publishable key's items without quantity count a seat each towards its 10", async () => {
+    const item = (quantity?: number) => ({
+      datetime_start: at("08:00", monday(21)),
+      services: [
+        { service_uuid: yoga.uuid, staffer_uuid: staff[0], ...(quantity ? { quantity } : {}) },
+      ],
+    });
+    const res = await pk.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [item(5), item(), item(5)],
+        ...customer("+49 151 44440000"),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(["items.2.services.0.quantity"]);
+  });
+});
+
 describe("seats under concurrency", () => {
   it("12 concurrent one-seat bookings on 5 seats: exactly 5 win", async () => {
     const date = monday(5);

@@ -9,15 +9,16 @@ describe("a publishable request's seats", () => {
       { services: [{ quantity: 6 }, { quantity: 1 }] },
     ];
     expect(visitSeatProblems(items.slice(0, 1), "A booking books")).toEqual([]);
+    // 4 + 1 (a service without quantity is one seat) + 6 = 11: the third passes the bound.
     expect(visitSeatProblems(items, "A booking books")).toEqual([
       {
-        about: { is: "quantity", item: 1, service: 1 },
+        about: { is: "quantity", item: 1, service: 0 },
         messages: [`A booking books at most ${PUBLIC_VISIT.seats} seats in all.`],
       },
     ]);
   });
 
-  it("refuses exactly when the quantities asked pass the bound (property)", () => {
+  it("refuses exactly when the seats asked (one without quantity) pass the bound (property)", () => {
     fc.assert(
       fc.property(
         fc.array(fc.array(fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined })), {
@@ -25,7 +26,7 @@ describe("a publishable request's seats", () => {
         }),
         (raw) => {
           const items = raw.map((q) => ({ services: q.map((quantity) => ({ quantity })) }));
-          const sum = raw.flat().reduce<number>((n, q) => n + (q ?? 0), 0);
+          const sum = raw.flat().reduce<number>((n, q) => n + (q ?? 1), 0);
           expect(visitSeatProblems(items, "x").length > 0).toBe(sum > PUBLIC_VISIT.seats);
         },
       ),

@@ -68,6 +68,16 @@ export function changeBookingStaffer(
       assertPlacementsFit(inputs, placements, now, { is: "staffer" });
       // A group service's seats join the new staffer's session at the same start.
       const seats = seatsOf(inputs, placements);
+      // Its room or equipment stays the old session's (the units are not planned again here),
+      // and another staffer's session needs a unit of its own: such a class keeps its staffer.
+      targets.forEach((s, i) => {
+        if (seats[i] && inputs.resourcesOf(s.serviceId).length > 0) {
+          throw invalid(
+            { is: "staffer" },
+            "A class that needs a room or equipment keeps its staffer; reschedule it, or cancel and book it with the other staffer.",
+          );
+        }
+      });
       // Times stay, so the services keep the resource units they hold; only staffer time moves.
       const handedOver = new Set(targets.map((s) => entryOf(loaded.entries, s)?.id));
       const owner = bookingOwner(loaded.booking);
