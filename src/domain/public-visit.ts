@@ -94,6 +94,9 @@ export function visitSeatProblems(
   /** What the request is called: "A booking with a publishable key books". */
   wording: string,
 ): Problem<{ is: "quantity"; item: number; service: number }>[] {
+  // A visit over the services bound is refused for that alone (visitShapeProblems): its
+  // services would pass the seats bound too, and say the same thing twice.
+  if (items.reduce((n, item) => n + item.services.length, 0) > PUBLIC_VISIT.services) return [];
   let seats = 0;
   for (const [i, item] of items.entries()) {
     for (const [j, service] of item.services.entries()) {

@@ -244,7 +244,15 @@ describe("a storm of writes with group sessions", () => {
     }
     const summary = JSON.stringify(Object.fromEntries([...byOutcome].sort()));
     console.log(JSON.stringify({ storm: { requests: results.length, outcomes: summary } }));
-    const unexpected = results.filter(({ res }) => ![200, 201, 204, 404, 409].includes(res.status));
+    // A class that needs the room keeps its staffer: handing it over is 422 on staffer_uuid.
+    const keepsStaffer = (kind: string, res: Received) =>
+      kind === "staffer" &&
+      res.status === 422 &&
+      Object.keys((res.body as { errors?: object }).errors ?? {}).join() === "staffer_uuid";
+    const unexpected = results.filter(
+      ({ kind, res }) =>
+        ![200, 201, 204, 404, 409].includes(res.status) && !keepsStaffer(kind, res),
+    );
     expect(
       unexpected.map(({ kind, res }) => `${kind} ${res.status} ${JSON.stringify(res.body)}`),
       summary,
