@@ -189,7 +189,7 @@ export class Matcher {
     for (const s of wanted) {
       const row = rows.get(s.service_uuid);
       if (!row || !loaded.offeredAt.has(row.id)) return null;
-      (this.ctx.services as Map<string, { name: string; price: number }>).set(row.id, {
+      this.ctx.services.set(row.id, {
         name: row.name,
         price: effectivePrice(row),
       });

@@ -1,8 +1,8 @@
 import type { BookingDeps } from "../bookings/deps";
 import { createBookings } from "../bookings/create";
 import { heldItems } from "../calendar/held-items";
-import { findReservation, isLive } from "../db/queries/reservations";
-import { entryByOfferToken, type WaitlistEntryRow } from "../db/queries/waitlist";
+import { isLive, type ReservationRow } from "../db/queries/reservations";
+import { offerByToken, type WaitlistEntryRow } from "../db/queries/waitlist";
 import type { Database } from "../db/client";
 import type { Scope } from "../db/scope";
 import { sha256Hex } from "../lib/api-keys";
@@ -23,15 +23,13 @@ const gone = () =>
  * 409 `reservation_expired` once the offer ended.
  */
 export async function openOffer(db: Database, token: string) {
-  const entry = token.length === 43 ? await entryByOfferToken(db, await sha256Hex(token)) : null;
-  if (!entry) throw refused();
+  const found = token.length === 43 ? await offerByToken(db, await sha256Hex(token)) : null;
+  if (!found) throw refused();
+  const { entry, reservation, workspace } = found;
+  const live = entry.status === "offered" && reservation && isLive(reservation, Date.now());
+  if (!live) throw gone();
   const scope: Scope = { db, workspaceId: entry.workspaceId };
-  const reservation =
-    entry.status === "offered" && entry.offerReservationId
-      ? await findReservation(scope, entry.offerReservationId)
-      : null;
-  if (!reservation || !isLive(reservation, Date.now())) throw gone();
-  return { entry, scope, reservation };
+  return { entry, scope, reservation, workspace };
 }
 
 /**
@@ -44,7 +42,7 @@ export async function bookOffer(
   deps: BookingDeps,
   opened: {
     entry: WaitlistEntryRow;
-    reservation: NonNullable<Awaited<ReturnType<typeof findReservation>>>;
+    reservation: ReservationRow;
   },
   req: {
     country: string;

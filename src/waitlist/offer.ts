@@ -11,8 +11,7 @@ import type { Env } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { base64url } from "../lib/manage-token";
 import { createReservation } from "../reservations/create";
-import { renderWaitlistEntry } from "../views/waitlist-entry";
-import { entryServices } from "../views/waitlist-entry";
+import { entryServices, renderWaitlistEntry } from "../views/waitlist-entry";
 import { offerUrl } from "./offer-link";
 
 /** What the location's offers are written with (read once per run). */
@@ -21,8 +20,8 @@ export interface OfferContext {
   workspace: { currency: string; locale: string };
   location: { id: string; name: string; timezone: string };
   stafferNames: ReadonlyMap<string, string>;
-  /** Each service's name and the price the customer pays for it. */
-  services: ReadonlyMap<string, { name: string; price: number }>;
+  /** Each service's name and the price the customer pays for it (filled as the pass reads them). */
+  services: Map<string, { name: string; price: number }>;
 }
 
 /**

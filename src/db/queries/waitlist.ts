@@ -580,16 +580,30 @@ export async function overdueFreed(
 }
 
 /**
- * The entry an offer link's token opens, in any workspace (the link carries
- * no workspace): by its hash, while the offer is the entry's current one.
+ * What an offer link's token opens, in any workspace (the link carries no
+ * workspace), in one round trip: the entry whose current offer it is, that
+ * offer's reservation, and the workspace's money, language and country.
  */
-export async function entryByOfferToken(
-  db: Database,
-  tokenHash: string,
-): Promise<WaitlistEntryRow | null> {
+export async function offerByToken(db: Database, tokenHash: string) {
   const [row] = await db
-    .select()
+    .select({
+      entry: waitlistEntries,
+      reservation: reservations,
+      workspace: {
+        currency: workspaces.currency,
+        locale: workspaces.locale,
+        country: workspaces.country,
+      },
+    })
     .from(waitlistEntries)
+    .innerJoin(workspaces, eq(workspaces.id, waitlistEntries.workspaceId))
+    .leftJoin(
+      reservations,
+      and(
+        eq(reservations.id, waitlistEntries.offerReservationId),
+        eq(reservations.workspaceId, waitlistEntries.workspaceId),
+      ),
+    )
     .where(eq(waitlistEntries.offerTokenHash, tokenHash))
     .limit(1);
   return row ?? null;
@@ -614,19 +628,10 @@ export const offerDetailsRead = (
         .select({ id: staffers.id, firstName: staffers.firstName })
         .from(staffers)
         .where(whereIn(scope, staffers, idIn(staffers.id, q.stafferIds))),
-      scope.db
-        .select({
-          currency: workspaces.currency,
-          locale: workspaces.locale,
-          country: workspaces.country,
-        })
-        .from(workspaces)
-        .where(eq(workspaces.id, scope.workspaceId)),
     ] as const,
-    ([location, serviceRows, stafferRows, workspace]) => ({
+    ([location, serviceRows, stafferRows]) => ({
       location: location[0] ?? null,
       serviceNames: new Map(serviceRows.map((s) => [s.id, s.name])),
       stafferNames: new Map(stafferRows.map((s) => [s.id, s.firstName])),
-      workspace: workspace[0] ?? null,
     }),
   );

@@ -1,9 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { BookingSubject } from "../../../bookings/create";
-import { offerDetailsRead } from "../../../db/queries/waitlist";
-import { run } from "../../../db/reads";
 import type { OpenEnv } from "../../../env";
-import { notFound } from "../../../lib/errors";
 import { manageUrl } from "../../../lib/manage-link";
 import { messageVisitor } from "../../../lib/message-visitor";
 import { defineRoute } from "../../../lib/operations";
@@ -59,16 +56,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const opened = await openOffer(c.var.db, token);
-  const { scope } = opened;
-  const { workspace } = await run(
-    scope.db,
-    offerDetailsRead(scope, {
-      locationId: opened.entry.locationId,
-      serviceIds: [],
-      stafferIds: [],
-    }),
-  );
-  if (!workspace) throw notFound("Waitlist entry");
+  const { scope, workspace } = opened;
   const origin = new URL(c.req.url).origin;
   // Its messages count against the client address, as a manage link's do.
   const visitor = await messageVisitor(clientAddress(c));

@@ -32,7 +32,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
-  const { entry, scope, reservation } = await openOffer(c.var.db, token);
+  const { entry, scope, reservation, workspace } = await openOffer(c.var.db, token);
   const items = heldItems(reservation);
   const held = items.flatMap((i) => i.services);
   const details = await run(
@@ -47,7 +47,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     {
       entry_uuid: entry.id,
       customer_first_name: entry.firstName,
-      locale: entry.locale ?? details.workspace?.locale ?? "en",
+      locale: entry.locale ?? workspace.locale,
       location_uuid: entry.locationId,
       location_name: details.location?.name ?? "",
       timezone: details.location?.timezone ?? "UTC",
