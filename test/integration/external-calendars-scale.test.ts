@@ -38,7 +38,9 @@ describe("external calendars at scale", () => {
       salon.ws.api(`/staffers/${staffer}/external-calendars`, { method: "POST", body: { url } }),
     );
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(added.body.busy_count).toBeGreaterThan(500);
+    // The year is laid out from now and only the next 180 days are busy: how many of its
+    // events fall there moves with the clock (493 to over 500 in one afternoon), never near 400.
+    expect(added.body.busy_count).toBeGreaterThan(400);
     expect(calls(added.headers)).toBe(1);
 
     // The same year a week later: most events the same, the window moved.
