@@ -58,6 +58,7 @@ const ours = (
   step: number,
   aligned = false,
   withResources = false,
+  listStaffers = false,
 ) => {
   const fixture = buildFixture(days, aligned);
   const resources = withResources
@@ -73,6 +74,7 @@ const ours = (
       toDate: fixture.toDate,
       now: 0,
       resources,
+      listStaffers,
     });
 };
 
@@ -111,9 +113,10 @@ const peer = (configs: PeerConfig[]) => () => configs.map((config) => getSlots(c
 function compareAligned(): { equal: boolean; starts: number } {
   const fixture = buildFixture(31, true);
   const mine = new Map<string, Set<number>>();
-  for (const day of ours(31, 60, 0, 60, true)()) {
+  for (const day of ours(31, 60, 0, 60, true, false, true)()) {
     for (const slot of day.slots)
-      for (const id of slot.stafferIds) mine.set(id, (mine.get(id) ?? new Set()).add(slot.start));
+      for (const id of slot.stafferIds ?? [])
+        mine.set(id, (mine.get(id) ?? new Set()).add(slot.start));
   }
   const theirs = peer(peerConfigs(31, 60, true))();
   let equal = true;

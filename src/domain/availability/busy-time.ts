@@ -1,6 +1,7 @@
 import { type SplitBusy, splitBusy } from "./sessions";
 import type { BusyInterval, Interval, LocationRules, StafferCalendarInput } from "./types";
-import { isoWeekday, localDateTimeToInstant } from "./zone";
+import { type WeekPattern, WorkingHours } from "./working-hours";
+import { dateOfDayNumber, dayNumberOf } from "./zone";
 import { MINUTE } from "../duration";
 
 /** Sorted, merged busy time: one binary search answers "is [t, t+need) free?". */
@@ -27,6 +28,18 @@ export function firstEndingAfter(merged: readonly Interval[], t: number): number
   return lo;
 }
 
+/** Index of the first interval starting at or after t (intervals sorted by start). */
+export function firstStartingFrom(sorted: readonly Interval[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid]?.start ?? 0) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function overlapsMerged(merged: readonly Interval[], start: number, end: number): boolean {
   const hit = merged[firstEndingAfter(merged, start)];
   return hit !== undefined && hit.start < end;
@@ -34,65 +47,76 @@ export function overlapsMerged(merged: readonly Interval[], start: number, end: 
 
 /**
  * One staffer's calendar prepared for many questions: working intervals per
- * local date (converted once, DST-correct) and merged busy time.
+ * local day (converted once per week pattern, DST-correct, and shared with
+ * every staffer who works the same week), merged busy time, and booked
+ * minutes per day for fair auto-allocation.
  */
 export class PreparedStaffer {
   readonly id: string;
   readonly busy: Interval[];
   /** The same busy time split into sessions of group services and the rest (seat questions). */
   readonly split: SplitBusy;
-  private readonly bookings: BusyInterval[];
-  private readonly working = new Map<string, Interval[]>();
-  private readonly overrides: Map<string, { start: string; end: string }[]>;
+  /** Bookings only, sorted by start, with the longest one's length: a day's sum reads that day's. */
+  private readonly bookings: Interval[];
+  private readonly longestBooking: number;
+  private readonly minutesFrom = new Map<number, number>();
+  private readonly week: WeekPattern;
+  private readonly overrides: Map<number, { start: string; end: string }[]>;
+  private readonly ownDays = new Map<number, Interval[]>();
 
   constructor(
-    private readonly input: StafferCalendarInput,
+    input: StafferCalendarInput,
     private readonly location: LocationRules,
-    private readonly toInstant: (date: string, hhmm: string) => number,
+    private readonly hours: WorkingHours = new WorkingHours(location.timezone),
   ) {
     this.id = input.id;
     this.split = splitBusy(input.busy);
     this.busy = this.split.all;
-    this.bookings = input.busy.filter((b) => b.kind === "booking");
-    this.overrides = new Map(input.overrides.map((o) => [o.date, o.intervals]));
+    this.bookings = input.busy
+      .filter((b: BusyInterval) => b.kind === "booking")
+      .map((b) => ({ start: b.start, end: b.end }))
+      .sort((a, b) => a.start - b.start);
+    this.longestBooking = this.bookings.reduce((m, b) => Math.max(m, b.end - b.start), 0);
+    this.week = hours.week(input.weekly);
+    this.overrides = new Map(input.overrides.map((o) => [dayNumberOf(o.date), o.intervals]));
   }
 
+  /** Working intervals of a local date, sorted by start. */
   workingOn(date: string): Interval[] {
-    let intervals = this.working.get(date);
+    return this.workingOnDay(dayNumberOf(date));
+  }
+
+  /** The same by day number (days since 1970-01-01): the hot loops' form, no date text. */
+  workingOnDay(day: number): Interval[] {
+    if (this.overrides.size === 0 || !this.overrides.has(day)) {
+      return this.week.on(day);
+    }
+    let intervals = this.ownDays.get(day);
     if (!intervals) {
-      const spec =
-        this.overrides.get(date) ?? this.input.weekly.filter((w) => w.weekday === isoWeekday(date));
-      intervals = spec
-        .map((w) => ({ start: this.toInstant(date, w.start), end: this.toInstant(date, w.end) }))
-        .filter((i) => i.end > i.start)
-        .sort((a, b) => a.start - b.start);
-      this.working.set(date, intervals);
+      intervals = this.hours.convert(dateOfDayNumber(day), this.overrides.get(day) ?? []);
+      this.ownDays.set(day, intervals);
     }
     return intervals;
   }
 
-  /** Booked minutes inside [from, to), for fair auto-allocation. */
+  /** Booked minutes inside [from, to), for fair auto-allocation; remembered per `from` of a day. */
   bookedMinutes(from: number, to: number): number {
+    const memo = to - from === 86_400_000;
+    const known = memo ? this.minutesFrom.get(from) : undefined;
+    if (known !== undefined) return known;
     let ms = 0;
-    for (const b of this.bookings) ms += Math.max(0, Math.min(b.end, to) - Math.max(b.start, from));
-    return ms / MINUTE;
+    // Sorted by start: a booking reaching `from` starts at most the longest booking before it.
+    for (let i = firstStartingFrom(this.bookings, from - this.longestBooking); ; i++) {
+      const b = this.bookings[i];
+      if (!b || b.start >= to) break;
+      ms += Math.max(0, Math.min(b.end, to) - Math.max(b.start, from));
+    }
+    const minutes = ms / MINUTE;
+    if (memo) this.minutesFrom.set(from, minutes);
+    return minutes;
   }
 
   get rules() {
     return this.location;
   }
-}
-
-/** A memoising local→UTC converter shared by every staffer of one search. */
-export function instantConverter(timeZone: string) {
-  const cache = new Map<string, number>();
-  return (date: string, hhmm: string) => {
-    const key = `${date}T${hhmm}`;
-    let v = cache.get(key);
-    if (v === undefined) {
-      v = localDateTimeToInstant(date, hhmm, timeZone);
-      cache.set(key, v);
-    }
-    return v;
-  };
 }

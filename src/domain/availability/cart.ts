@@ -1,7 +1,14 @@
-import { instantConverter, PreparedStaffer } from "./busy-time";
 import { verdictFor } from "./check";
+import { type Prepared, prepare } from "./prepared";
+import { firstFreeUnit, type PreparedResource } from "./resources";
 import { sessionFit, sessionKey } from "./sessions";
-import { firstFreeUnit, type PreparedResource, prepareResource } from "./resources";
+import {
+  intersectShifted,
+  pushFreeRuns,
+  type StartRange,
+  startRangesOf,
+  sortRuns,
+} from "./start-ranges";
 import type {
   Interval,
   LocationRules,
@@ -11,6 +18,8 @@ import type {
 } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
 import { busyLength, MINUTE } from "../duration";
+
+export { type Prepared, prepare } from "./prepared";
 
 const DAY = 86_400_000;
 
@@ -31,13 +40,6 @@ export interface Assignment {
   end: number;
   /** The unit taken of each of the service's `resourceIds`, in that order. */
   unitIds: string[];
-}
-
-export interface Prepared {
-  staffers: Map<string, PreparedStaffer>;
-  resources: Map<string, PreparedResource>;
-  zone: OffsetTable;
-  location: LocationRules;
 }
 
 /** Units handed out so far in one placement: resource id → unit id → time. */
@@ -72,22 +74,6 @@ export function takeUnits(
   return out;
 }
 
-export function prepare(
-  location: LocationRules,
-  staffers: StafferCalendarInput[],
-  from: number,
-  to: number,
-  resources: ResourceInput[] = [],
-): Prepared {
-  const toInstant = instantConverter(location.timezone);
-  return {
-    staffers: new Map(staffers.map((s) => [s.id, new PreparedStaffer(s, location, toInstant)])),
-    resources: new Map(resources.map((r) => [r.id, prepareResource(r)])),
-    zone: new OffsetTable(location.timezone, from - DAY, to + DAY),
-    location,
-  };
-}
-
 /**
  * Places the services back to back from `start`: service i+1 starts when
  * service i's duration and buffer are over (the buffer is the room's and the
@@ -111,29 +97,64 @@ export function place(
     const need = busyLength(service.durationMin, service.bufferMin);
     // Booked minutes count over the local day of this service's start.
     const from = t - p.zone.local(t).msOfDay;
-    let best: { id: string; minutes: number; open: boolean } | null = null;
-    for (const id of [...service.stafferIds].sort()) {
-      const staffer = p.staffers.get(id);
-      if (!staffer) continue;
-      const mine = extra.get(id) ?? [];
-      if (verdictFor(staffer, t, need, now, mine, p.zone, service.session) !== "ok") continue;
-      const minutes = staffer.bookedMinutes(from, from + DAY);
-      // A group service fills an open session before it opens another one.
-      const fit =
-        service.session && sessionFit(staffer.split, service.session, id, t, t + need, mine);
-      const open = fit ? fit.verdict === "ok" && fit.taken > 0 : false;
-      if (!best || (open && !best.open) || (open === best.open && minutes < best.minutes))
-        best = { id, minutes, open };
-    }
-    if (!best) return null;
-    const key = service.session && sessionKey(service.session.serviceId, best.id, t);
+    const chosen = service.session
+      ? chooseForSession(p, service, service.session, t, need, now, from, extra)
+      : chooseStaffer(p, service, t, need, now, from, extra);
+    if (!chosen) return null;
+    const key = service.session && sessionKey(service.session.serviceId, chosen, t);
     const unitIds = takeUnits(p.resources, service.resourceIds ?? [], t, t + need, taken, key);
     if (!unitIds) return null;
-    out.push({ stafferId: best.id, start: t, end: t + service.durationMin * MINUTE, unitIds });
-    extra.set(best.id, [...(extra.get(best.id) ?? []), { start: t, end: t + need }]);
+    out.push({ stafferId: chosen, start: t, end: t + service.durationMin * MINUTE, unitIds });
+    extra.set(chosen, [...(extra.get(chosen) ?? []), { start: t, end: t + need }]);
     t += need;
   }
   return out;
+}
+
+/**
+ * The free candidate with the fewest booked minutes that day (ties by id):
+ * candidates are walked in that order, so the first free one is the answer
+ * and most placements look at a few calendars, not all of them.
+ */
+function chooseStaffer(
+  p: Prepared,
+  service: CartService,
+  t: number,
+  need: number,
+  now: number,
+  from: number,
+  extra: ReadonlyMap<string, Interval[]>,
+): string | null {
+  for (const staffer of p.allocationOrder(service.stafferIds, from)) {
+    if (verdictFor(staffer, t, need, now, extra.get(staffer.id) ?? [], p.zone) === "ok")
+      return staffer.id;
+  }
+  return null;
+}
+
+/** A group service fills an open session before it opens another one; then as `chooseStaffer`. */
+function chooseForSession(
+  p: Prepared,
+  service: CartService,
+  session: SessionAsk,
+  t: number,
+  need: number,
+  now: number,
+  from: number,
+  extra: ReadonlyMap<string, Interval[]>,
+): string | null {
+  let best: { id: string; minutes: number; open: boolean } | null = null;
+  for (const staffer of p.sortedById(service.stafferIds)) {
+    const id = staffer.id;
+    const mine = extra.get(id) ?? [];
+    if (verdictFor(staffer, t, need, now, mine, p.zone, session) !== "ok") continue;
+    const minutes = staffer.bookedMinutes(from, from + DAY);
+    const fit = sessionFit(staffer.split, session, id, t, t + need, mine);
+    const open = fit.verdict === "ok" && fit.taken > 0;
+    if (!best || (open && !best.open) || (open === best.open && minutes < best.minutes))
+      best = { id, minutes, open };
+  }
+  return best?.id ?? null;
 }
 
 export function findCartStart(args: {
@@ -164,7 +185,9 @@ export interface CartDay {
 
 /**
  * The first grid start of the first service that fits the whole cart on a local date,
- * among the starts `accept` lets through (all of them by default).
+ * among the starts `accept` lets through (all of them by default). Only
+ * starts inside `cartStartRanges` are tried: outside them some service has
+ * no free candidate (or unit), so placing there could not succeed.
  */
 export function firstFitOn(
   p: Prepared,
@@ -176,17 +199,99 @@ export function firstFitOn(
   const first = services[0];
   if (!first) return null;
   const step = Math.max(1, p.location.slotStepMin) * MINUTE;
-  const starts = new Set<number>();
-  for (const id of first.stafferIds) {
-    for (const work of p.staffers.get(id)?.workingOn(date) ?? []) {
-      for (let t = work.start; t < work.end; t += step) if (t >= now) starts.add(t);
+  const day = dayNumberOf(date);
+  const grid = gridOf(p, first.stafferIds, day);
+  const ranges = cartStartRanges(p, services, grid, now);
+  let after = Number.NEGATIVE_INFINITY;
+  for (const range of ranges) {
+    for (
+      let t = nextGridStart(grid, Math.max(range.from, after), step);
+      t !== null && t <= range.to;
+      t = nextGridStart(grid, t + 1, step)
+    ) {
+      after = t + 1;
+      const assignments = place(p, services, t, now);
+      if (assignments && accept(t, assignments)) return { date, start: t, assignments };
     }
   }
-  for (const t of [...starts].sort((a, b) => a - b)) {
-    const assignments = place(p, services, t, now);
-    if (assignments && accept(t, assignments)) return { date, start: t, assignments };
-  }
   return null;
+}
+
+/** The working intervals of the candidates on a local day, each distinct list once. */
+export function gridOf(p: Prepared, ids: readonly string[], day: number): Interval[] {
+  const lists = new Set<Interval[]>();
+  for (const staffer of p.sortedById(ids)) lists.add(staffer.workingOnDay(day));
+  return [...lists].flat();
+}
+
+/**
+ * The first start at or after `x` on the slot grid of the given working
+ * intervals (their start, then every `step`, before their end); null if none.
+ */
+export function nextGridStart(grid: readonly Interval[], x: number, step: number): number | null {
+  let best: number | null = null;
+  for (const w of grid) {
+    const t = w.start >= x ? w.start : w.start + Math.ceil((x - w.start) / step) * step;
+    if (t < w.end && (best === null || t < best)) best = t;
+  }
+  return best;
+}
+
+/**
+ * Every instant from which the services, back to back, could each find a
+ * free candidate inside working hours (and a free unit of each resource it
+ * requires) at their own offset: a superset of the starts `place` accepts,
+ * built from free runs, so a day costs time linear in its busy intervals.
+ * Exact for services without group sessions; `place` still decides.
+ */
+export function cartStartRanges(
+  p: Prepared,
+  services: CartService[],
+  grid: readonly Interval[],
+  now: number,
+): StartRange[] {
+  if (grid.length === 0) return [];
+  const earliest = Math.max(now, now + p.location.minNoticeMin * MINUTE);
+  let ranges: StartRange[] = [
+    {
+      from: Math.max(earliest, Math.min(...grid.map((w) => w.start))),
+      to: Math.max(...grid.map((w) => w.end)) - 1,
+    },
+  ];
+  let offset = 0;
+  for (const service of services) {
+    const lo = ranges[0];
+    const hi = ranges[ranges.length - 1];
+    if (!lo || !hi) return [];
+    const need = busyLength(service.durationMin, service.bufferMin);
+    const fromDay = p.zone.local(lo.from + offset).day;
+    const toDay = p.zone.local(hi.to + offset).day;
+    const runs = p.freeRuns(service.stafferIds, fromDay, toDay, service.session !== undefined);
+    ranges = intersectShifted(ranges, startRangesOf(runs, need), offset);
+    // A seat may share its session's unit: only other services are narrowed by units.
+    if (!service.session) {
+      for (const rid of service.resourceIds ?? []) {
+        const resource = p.resources.get(rid);
+        if (!resource) return [];
+        const span = { from: lo.from + offset, to: hi.to + offset + need };
+        ranges = intersectShifted(ranges, unitStartRanges(resource, span, need), offset);
+      }
+    }
+    if (ranges.length === 0) return [];
+    offset += need;
+  }
+  return ranges;
+}
+
+/** Where a unit of the resource is free for `need` from a start in the span. */
+function unitStartRanges(
+  resource: PreparedResource,
+  span: { from: number; to: number },
+  need: number,
+): StartRange[] {
+  const runs: Interval[] = [];
+  for (const unit of resource.units) pushFreeRuns(unit.busy, span.from, span.to, runs);
+  return startRangesOf(sortRuns(runs), need);
 }
 
 export function firstCartFitPerDay(args: {

@@ -1,4 +1,4 @@
-import { instantConverter, overlapsMerged, PreparedStaffer } from "./busy-time";
+import { overlapsMerged, PreparedStaffer } from "./busy-time";
 import { sessionFit } from "./sessions";
 import type {
   Interval,
@@ -23,11 +23,7 @@ export function checkStart(args: {
   /** A group service: the start joins (or opens) its session there. */
   session?: SessionAsk | undefined;
 }): StartVerdict {
-  const prepared = new PreparedStaffer(
-    args.staffer,
-    args.location,
-    instantConverter(args.location.timezone),
-  );
+  const prepared = new PreparedStaffer(args.staffer, args.location);
   return verdictFor(
     prepared,
     args.start,
@@ -54,8 +50,9 @@ export function verdictFor(
   session?: SessionAsk,
 ): StartVerdict {
   if (start < now + staffer.rules.minNoticeMin * MINUTE) return "in_past";
-  const date = zone.localDate(start);
-  const inside = staffer.workingOn(date).some((w) => w.start <= start && start + need <= w.end);
+  const inside = staffer
+    .workingOnDay(zone.local(start).day)
+    .some((w) => w.start <= start && start + need <= w.end);
   if (!inside) return "outside_hours";
   if (session)
     return sessionFit(staffer.split, session, staffer.id, start, start + need, extra).verdict;

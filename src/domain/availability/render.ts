@@ -13,13 +13,12 @@ export interface ClockTime {
 export interface DisplaySlot extends ClockTime {
   startMs: number;
   endMs: number;
-  stafferIds: string[];
   quantity: number;
 }
 
-/** What renderDays reads: a slot built by hand (a cart's fit) may leave quantity out. */
+/** What renderDays reads: a slot built by hand (a cart's fit) may leave quantity out (1). */
 export type RenderableDay = Omit<DaySlots, "slots"> & {
-  slots: (Omit<Slot, "quantity"> & { quantity?: number })[];
+  slots: (Pick<Slot, "start" | "end"> & { quantity?: number })[];
 };
 
 export interface DisplayDay {
@@ -76,8 +75,7 @@ export function renderDays(days: RenderableDay[], displayTimezone: string): Disp
         ...time,
         startMs: slot.start,
         endMs: slot.end,
-        stafferIds: slot.stafferIds,
-        quantity: slot.quantity ?? slot.stafferIds.length,
+        quantity: slot.quantity ?? 1,
       });
     }
     for (const interval of day.intervals) {

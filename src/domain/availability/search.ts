@@ -1,8 +1,9 @@
-import { firstEndingAfter, instantConverter, PreparedStaffer } from "./busy-time";
+import { firstEndingAfter, PreparedStaffer } from "./busy-time";
 import { prepareResource, UnitCounter } from "./resources";
 import { seatsTakenAt, sessionKey } from "./sessions";
-import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput } from "./types";
-import { localDateRange } from "./zone";
+import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput, StaffedSlot } from "./types";
+import { WorkingHours } from "./working-hours";
+import { dayNumberOf, localDateRange } from "./zone";
 import { busyLength, MINUTE } from "../duration";
 
 /** Union of [start, end) spans, merging overlapping and touching ones. */
@@ -17,25 +18,51 @@ export function mergeSpans(spans: Interval[]): Interval[] {
   return out;
 }
 
+/** mergeSpans of slots already in start order: one pass, no sort. */
+function slotIntervals(slots: readonly Slot[]): Interval[] {
+  const out: Interval[] = [];
+  for (const s of slots) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ start: s.start, end: s.end });
+  }
+  return out;
+}
+
+const greatestCommonDivisor = (a: number, b: number): number => {
+  let x = Math.abs(a);
+  let y = Math.abs(b);
+  while (y) [x, y] = [y, x % y];
+  return x;
+};
+
 /**
  * Free slots per local date (docs/decisions.md, "Availability"): a start every `slotStep` minutes from
  * the start of each working interval; free for a staffer when
  * [t, t + duration + buffer) lies inside that interval and overlaps no busy
- * time; never before now + minimum notice. Each staffer's candidates are
- * walked in time order against its merged busy time with one moving pointer,
- * so a search costs O(candidates + busy intervals).
+ * time; never before now + minimum notice.
+ *
+ * Cost is linear in staffers × days + busy intervals + free starts: each
+ * staffer's working interval is cut into free runs by its merged busy time
+ * (one pointer that only moves forward), and every grid start of a run adds
+ * one to a counter array of the day indexed by time, so no start is looked
+ * up in a map or tested against busy time on its own. Staffer ids per slot
+ * are only listed when asked (`listStaffers`); the API needs the count.
  *
  * Required resources then cap each start's quantity at the free units of
- * each (one unit per booking, busy for the same duration + buffer); only
- * starts that already have a free staffer are asked, and the units are walked
- * with moving pointers too, so resources add O(starts × units).
+ * each (one unit per booking, busy for the same duration + buffer), walked
+ * with moving pointers too: O(starts × units).
  */
+export function searchSlots(
+  input: SlotSearchInput & { listStaffers: true },
+): DaySlots<StaffedSlot>[];
+export function searchSlots(input: SlotSearchInput): DaySlots[];
 export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const { location } = input;
-  const toInstant = instantConverter(location.timezone);
+  const hours = new WorkingHours(location.timezone);
   const staffers = [...input.staffers]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((s) => new PreparedStaffer(s, location, toInstant));
+    .map((s) => new PreparedStaffer(s, location, hours));
   const need = busyLength(input.durationMin, input.bufferMin);
   const length = input.durationMin * MINUTE;
   const step = Math.max(1, location.slotStepMin) * MINUTE;
@@ -44,34 +71,75 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
 
   if (input.session) return searchSessions(input, input.session, staffers, units);
 
+  // Per staffer, the index of the first busy interval that may still matter: days come in order.
+  const pointers = new Array<number>(staffers.length).fill(0);
   return localDateRange(input.fromDate, input.toDate).map((date) => {
-    const free = new Map<number, string[]>();
+    const day = dayNumberOf(date);
+    // The day's span of working time and a time unit every grid start is a whole number of.
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
     for (const staffer of staffers) {
-      const busy = staffer.busy;
-      for (const work of staffer.workingOn(date)) {
-        // Skip straight to the first grid start that honours the notice period.
-        const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
-        let p = firstEndingAfter(busy, work.start + skip * step);
-        for (let t = work.start + skip * step; t + need <= work.end; t += step) {
-          while (p < busy.length && (busy[p]?.end ?? 0) <= t) p++;
-          const next = busy[p];
-          if (next && next.start < t + need) continue;
-          const ids = free.get(t);
-          if (ids) ids.push(staffer.id);
-          else free.set(t, [staffer.id]);
-        }
+      for (const work of staffer.workingOnDay(day)) {
+        if (work.start < lo) lo = work.start;
+        if (work.end > hi) hi = work.end;
       }
     }
-    const slots: Slot[] = [];
-    for (const [start, stafferIds] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
-      const quantity = units ? units.minFree(start, need, stafferIds.length) : stafferIds.length;
-      if (quantity > 0) slots.push({ start, end: start + length, stafferIds, quantity });
+    if (lo > hi) return { date, slots: [], intervals: [] };
+    let unit = step;
+    for (const staffer of staffers) {
+      for (const work of staffer.workingOnDay(day))
+        unit = greatestCommonDivisor(unit, work.start - lo);
     }
-    return {
-      date,
-      slots,
-      intervals: mergeSpans(slots.map((s) => ({ start: s.start, end: s.end }))),
-    };
+    const size = Math.floor((hi - lo) / unit) + 1;
+    const counts = new Int32Array(size);
+    const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
+    const stride = step / unit;
+
+    staffers.forEach((staffer, k) => {
+      const busy = staffer.busy;
+      let p = pointers[k] ?? 0;
+      for (const work of staffer.workingOnDay(day)) {
+        // Skip straight to the first grid start that honours the notice period.
+        const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
+        let t = work.start + skip * step;
+        const last = work.end - need;
+        // Working intervals may overlap (overrides): step back when the pointer passed t.
+        if (p > 0 && (busy[p - 1]?.end ?? 0) > t) p = firstEndingAfter(busy, t);
+        while (t <= last) {
+          while (p < busy.length && (busy[p]?.end ?? 0) <= t) p++;
+          const next = busy[p];
+          if (next && next.start < t + need) {
+            // Busy until next.end: the first start after it on this interval's grid.
+            t = work.start + Math.ceil((next.end - work.start) / step) * step;
+            continue;
+          }
+          // Free from t up to the last start that still ends before the next busy time.
+          const until = next ? Math.min(last, next.start - need) : last;
+          const n = Math.floor((until - t) / step);
+          const first = (t - lo) / unit;
+          for (let i = 0; i <= n; i++) {
+            const at = first + i * stride;
+            counts[at] = (counts[at] as number) + 1;
+            if (ids) (ids[at] ??= []).push(staffer.id);
+          }
+          t += (n + 1) * step;
+        }
+      }
+      pointers[k] = p;
+    });
+
+    const slots: Slot[] = [];
+    for (let i = 0; i < size; i++) {
+      const free = counts[i] ?? 0;
+      if (free === 0) continue;
+      const start = lo + i * unit;
+      const quantity = units ? units.minFree(start, need, free) : free;
+      if (quantity === 0) continue;
+      const slot: Slot = { start, end: start + length, quantity };
+      if (ids) slot.stafferIds = ids[i] ?? [];
+      slots.push(slot);
+    }
+    return { date, slots, intervals: slotIntervals(slots) };
   });
 }
 
@@ -93,9 +161,10 @@ function searchSessions(
   const step = Math.max(1, input.location.slotStepMin) * MINUTE;
   const earliest = input.now + input.location.minNoticeMin * MINUTE;
   return localDateRange(input.fromDate, input.toDate).map((date) => {
+    const day = dayNumberOf(date);
     const free = new Map<number, { stafferIds: string[]; open: number; fresh: number }>();
     for (const staffer of staffers) {
-      for (const work of staffer.workingOn(date)) {
+      for (const work of staffer.workingOnDay(day)) {
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
         for (let t = work.start + skip * step; t + need <= work.end; t += step) {
           const taken = seatsTakenAt(
@@ -117,13 +186,11 @@ function searchSessions(
     for (const [start, at] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
       const sessions = units ? units.minFree(start, need, at.fresh) : at.fresh;
       const quantity = at.open + sessions * ask.capacity;
-      if (quantity > 0)
-        slots.push({ start, end: start + length, stafferIds: at.stafferIds, quantity });
+      if (quantity === 0) continue;
+      const slot: Slot = { start, end: start + length, quantity };
+      if (input.listStaffers) slot.stafferIds = at.stafferIds;
+      slots.push(slot);
     }
-    return {
-      date,
-      slots,
-      intervals: mergeSpans(slots.map((s) => ({ start: s.start, end: s.end }))),
-    };
+    return { date, slots, intervals: slotIntervals(slots) };
   });
 }

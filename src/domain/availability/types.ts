@@ -98,14 +98,16 @@ export interface SlotSearchInput {
    * its seats left, a free staffer a new session's capacity.
    */
   session?: SessionAsk;
+  /** Also list each slot's free staffers (`Slot.stafferIds`); the count alone is cheaper. */
+  listStaffers?: boolean;
 }
 
 export interface Slot {
   start: number;
   /** start + duration: the buffer is the staffer's, not the client's. */
   end: number;
-  /** Free staffers, sorted. */
-  stafferIds: string[];
+  /** Free staffers, sorted: only when the search asked for them (`listStaffers`). */
+  stafferIds?: string[];
   /**
    * Bookings that could still be made at this start: the free staffers, or
    * fewer when a required resource has fewer free units. Always at least 1.
@@ -115,9 +117,12 @@ export interface Slot {
   quantity: number;
 }
 
-export interface DaySlots {
+/** A slot of a search that listed staffers (`listStaffers: true`). */
+export type StaffedSlot = Slot & { stafferIds: string[] };
+
+export interface DaySlots<S extends Slot = Slot> {
   date: string;
-  slots: Slot[];
+  slots: S[];
   /** Maximal runs of bookable time: the union of the free slots' [start, end). */
   intervals: Interval[];
 }

@@ -98,6 +98,7 @@ describe("nearestStarts", () => {
           bufferMin: c.bufferMin,
           fromDate: shift(-days),
           toDate: shift(days),
+          listStaffers: true as const,
           now: c.now,
         }).flatMap((d) =>
           d.slots

@@ -8,8 +8,8 @@ import {
   firstEndingAfter,
   instantConverter,
   PreparedStaffer,
-} from "../../../src/domain/availability/busy-time";
-import { verdictFor } from "../../../src/domain/availability/check";
+} from "../../oracles/engine-before-scale/busy-time";
+import { verdictFor } from "../../oracles/engine-before-scale/check";
 import type {
   Interval,
   LocationRules,

@@ -73,6 +73,7 @@ const arbCase = fc
         fromDate: from,
         toDate: to,
         now: origin + c.nowOffsetMin * MIN,
+        listStaffers: true as const,
       },
     };
   });

@@ -76,7 +76,7 @@ const arbCase = fc
       id: `r${r}`,
       units: units.map((u, i) => ({ id: `r${r}u${i}`, busy: busy(u) })),
     }));
-    const input: SlotSearchInput = {
+    const input: SlotSearchInput & { listStaffers: true } = {
       location: { timezone: c.tz, slotStepMin: c.step, minNoticeMin: c.notice },
       staffers,
       durationMin: c.duration,
@@ -85,6 +85,7 @@ const arbCase = fc
       toDate: to,
       now: origin + c.nowOffsetMin * MIN,
       resources,
+      listStaffers: true,
     };
     return input;
   });

@@ -38,6 +38,7 @@ const search = (over: Partial<Parameters<typeof searchSlots>[0]>) =>
     bufferMin: 0,
     fromDate: DATE,
     toDate: DATE,
+    listStaffers: true as const,
     now: 0,
     ...over,
   })[0]?.slots ?? [];
@@ -64,7 +65,7 @@ describe("resources in the slot search", () => {
   it("quantity is the smaller of the free staffers and the free units of each resource", () => {
     const staffers = [staffer("a"), staffer("b"), staffer("c")];
     const slots = search({ staffers, resources: [resource("room", [], [])] });
-    expect(slots.every((s) => s.quantity === 2 && s.stafferIds.length === 3)).toBe(true);
+    expect(slots.every((s) => s.quantity === 2 && s.stafferIds?.length === 3)).toBe(true);
     // A second resource with one unit busy at 10:00 caps that start at 1.
     const two = search({
       staffers,

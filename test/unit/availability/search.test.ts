@@ -25,6 +25,7 @@ const base = {
   fromDate: "2030-03-04",
   toDate: "2030-03-04",
   now: 0,
+  listStaffers: true as const,
 };
 
 describe("searchSlots worked examples", () => {

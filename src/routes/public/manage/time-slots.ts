@@ -49,7 +49,6 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
         slots: found.starts.map((start) => ({
           start,
           end: start + found.lengthMs,
-          stafferIds: [],
           quantity: 1,
         })),
         intervals: [],

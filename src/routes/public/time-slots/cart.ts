@@ -90,7 +90,7 @@ export function renderCartDays(
       [
         {
           date: fit.date,
-          slots: [{ start: fit.start, end: last?.end ?? fit.start, stafferIds: [] }],
+          slots: [{ start: fit.start, end: last?.end ?? fit.start }],
           intervals: [],
         },
       ],
