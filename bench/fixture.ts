@@ -34,18 +34,19 @@ export interface Fixture {
 }
 
 /**
- * 20 staffers working Mon–Sat 09:00–18:00 (every third with a 13:00–14:00
- * lunch gap), 2,000 bookings and 200 blocked spots spread over `days` days.
- * With `aligned`, every interval sits on whole local hours, the input both
- * engines can express identically.
+ * `staffCount` staffers (20 by default) working Mon–Sat 09:00–18:00 (every
+ * third with a 13:00–14:00 lunch gap), 100 bookings and 10 blocked spots per
+ * staffer per 31 days, spread over `days` days. With `aligned`, every
+ * interval sits on whole local hours, the input both engines can express
+ * identically.
  */
-export function buildFixture(days: number, aligned = false, seed = 42): Fixture {
+export function buildFixture(days: number, aligned = false, seed = 42, staffCount = 20): Fixture {
   const random = rng(seed);
   const toDate = new Date(Date.parse(`${FROM}T00:00:00Z`) + (days - 1) * DAY)
     .toISOString()
     .slice(0, 10);
-  const staffers: StafferCalendarInput[] = Array.from({ length: 20 }, (_, i) => ({
-    id: `staffer-${String(i).padStart(2, "0")}`,
+  const staffers: StafferCalendarInput[] = Array.from({ length: staffCount }, (_, i) => ({
+    id: `staffer-${String(i).padStart(staffCount > 100 ? 3 : 2, "0")}`,
     weekly: [1, 2, 3, 4, 5, 6].flatMap((weekday) =>
       i % 3 === 0
         ? [
@@ -57,7 +58,16 @@ export function buildFixture(days: number, aligned = false, seed = 42): Fixture 
     overrides: [],
     busy: [],
   }));
-  const scale = days / 31;
+  const scale = (days / 31) * (staffCount / 20);
+  // Conversions repeat (a few hundred local times per day): each is made once.
+  const instants = new Map<string, number>();
+  const instant = (date: string, hhmm: string) => {
+    const key = `${date}T${hhmm}`;
+    let v = instants.get(key);
+    if (v === undefined)
+      instants.set(key, (v = localDateTimeToInstant(date, hhmm, LOCATION.timezone)));
+    return v;
+  };
   const place = (count: number, kind: BusyInterval["kind"]) => {
     for (let n = 0; n < Math.round(count * scale); n++) {
       const staffer = staffers[Math.floor(random() * staffers.length)];
@@ -65,10 +75,9 @@ export function buildFixture(days: number, aligned = false, seed = 42): Fixture 
       const date = new Date(Date.parse(`${FROM}T00:00:00Z`) + day * DAY).toISOString().slice(0, 10);
       const hour = 9 + Math.floor(random() * 8);
       const minute = aligned ? 0 : ([0, 15, 30, 45][Math.floor(random() * 4)] ?? 0);
-      const start = localDateTimeToInstant(
+      const start = instant(
         date,
         `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`,
-        LOCATION.timezone,
       );
       const length = aligned
         ? HOUR * (1 + Math.floor(random() * 2))
@@ -78,6 +87,8 @@ export function buildFixture(days: number, aligned = false, seed = 42): Fixture 
   };
   place(2000, "booking");
   place(200, "blocked");
+  // In start order, as the availability read delivers a calendar's entries.
+  for (const s of staffers) s.busy.sort((a, b) => a.start - b.start);
   return { staffers, days, toDate };
 }
 

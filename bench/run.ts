@@ -4,6 +4,7 @@ import { runDistanceBench } from "./distance";
 import { runFanoutBench } from "./fanout";
 import { runIcsBench } from "./ics";
 import { runRemindersBench } from "./reminders";
+import { runScaleBench } from "./scale";
 import { runWaitlistBench } from "./waitlist";
 
 // `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
@@ -11,8 +12,11 @@ import { runWaitlistBench } from "./waitlist";
 // `npm run bench -- --fanout`: only calendar calls and D1 statements per request at the maxima.
 // `npm run bench -- --reminders`: only how late reminders are sent under wrangler dev (its alarms).
 // `npm run bench -- --waitlist`: only freeing-to-offer times and matching reads under wrangler dev.
+// `npm run bench -- --scale`: only the slot engine at 20/100/300 staffers × 31/62/365 days, against the engine before.
 // `npm run bench -- --ics`: only reading a 2,000-event ICS calendar into busy time (pure, no server).
-if (process.argv.includes("--distance")) {
+if (process.argv.includes("--scale")) {
+  runScaleBench();
+} else if (process.argv.includes("--distance")) {
   await runDistanceBench();
 } else if (process.argv.includes("--fanout")) {
   await runFanoutBench();

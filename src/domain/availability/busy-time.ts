@@ -4,9 +4,74 @@ import { type WeekPattern, WorkingHours } from "./working-hours";
 import { dateOfDayNumber, dayNumberOf } from "./zone";
 import { MINUTE } from "../duration";
 
-/** Sorted, merged busy time: one binary search answers "is [t, t+need) free?". */
+/** Whether intervals come in start order already (D1 reads them so): no sort needed then. */
+export function inStartOrder(list: readonly Interval[]): boolean {
+  for (let i = 1; i < list.length; i++)
+    if ((list[i] as Interval).start < (list[i - 1] as Interval).start) return false;
+  return true;
+}
+
+/**
+ * Sorted, merged busy time: one binary search answers "is [t, t+need) free?".
+ * Input in start order (as D1 reads it) is merged in one pass; any other is sorted first.
+ */
 export function mergeBusy(busy: readonly Interval[]): Interval[] {
-  const sorted = [...busy].sort((a, b) => a.start - b.start);
+  const out: Interval[] = [];
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const b of busy) {
+    if (b.start < previous) return mergeSorted([...busy].sort((x, y) => x.start - y.start));
+    previous = b.start;
+    const last = out[out.length - 1];
+    if (last && b.start <= last.end) last.end = Math.max(last.end, b.end);
+    // Fresh objects of one shape: the hot loops read them monomorphically.
+    else out.push({ start: b.start, end: b.end });
+  }
+  return out;
+}
+
+/**
+ * Merged busy time as two parallel arrays (the same intervals as
+ * `mergeBusy`): what the slot search walks, with no object per interval.
+ */
+export interface BusyTimes {
+  starts: Float64Array;
+  ends: Float64Array;
+  length: number;
+}
+
+export function mergeBusyTimes(busy: readonly Interval[]): BusyTimes {
+  const starts = new Float64Array(busy.length);
+  const ends = new Float64Array(busy.length);
+  let n = 0;
+  let previous = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < busy.length; i++) {
+    const { start, end } = busy[i] as Interval;
+    if (start < previous) return mergeBusyTimes([...busy].sort((x, y) => x.start - y.start));
+    previous = start;
+    if (n > 0 && start <= (ends[n - 1] as number)) {
+      if (end > (ends[n - 1] as number)) ends[n - 1] = end;
+    } else {
+      starts[n] = start;
+      ends[n] = end;
+      n++;
+    }
+  }
+  return { starts, ends, length: n };
+}
+
+/** Index of the first of the busy times ending after t. */
+export function firstTimeEndingAfter(times: BusyTimes, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((times.ends[mid] as number) <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function mergeSorted(sorted: readonly Interval[]): Interval[] {
   const out: Interval[] = [];
   for (const b of sorted) {
     const last = out[out.length - 1];
@@ -53,13 +118,12 @@ export function overlapsMerged(merged: readonly Interval[], start: number, end: 
  */
 export class PreparedStaffer {
   readonly id: string;
-  readonly busy: Interval[];
-  /** The same busy time split into sessions of group services and the rest (seat questions). */
-  readonly split: SplitBusy;
-  /** Bookings only, sorted by start, with the longest one's length: a day's sum reads that day's. */
-  private readonly bookings: Interval[];
-  private readonly longestBooking: number;
-  private readonly minutesFrom = new Map<number, number>();
+  private readonly input: StafferCalendarInput;
+  private splitCache: SplitBusy | null = null;
+  private timesCache: BusyTimes | null = null;
+  /** Bookings only, sorted by start, with the longest one's length (made when first asked). */
+  private booked: { list: Interval[]; longest: number } | null = null;
+  private readonly msFrom = new Map<number, number>();
   private readonly week: WeekPattern;
   private readonly overrides: Map<number, { start: string; end: string }[]>;
   private readonly ownDays = new Map<number, Interval[]>();
@@ -70,15 +134,24 @@ export class PreparedStaffer {
     private readonly hours: WorkingHours = new WorkingHours(location.timezone),
   ) {
     this.id = input.id;
-    this.split = splitBusy(input.busy);
-    this.busy = this.split.all;
-    this.bookings = input.busy
-      .filter((b: BusyInterval) => b.kind === "booking")
-      .map((b) => ({ start: b.start, end: b.end }))
-      .sort((a, b) => a.start - b.start);
-    this.longestBooking = this.bookings.reduce((m, b) => Math.max(m, b.end - b.start), 0);
+    this.input = input;
     this.week = hours.week(input.weekly);
     this.overrides = new Map(input.overrides.map((o) => [dayNumberOf(o.date), o.intervals]));
+  }
+
+  /** Busy time split into sessions of group services and the rest (seat questions); made when first asked. */
+  get split(): SplitBusy {
+    return (this.splitCache ??= splitBusy(this.input.busy));
+  }
+
+  /** All busy time merged. */
+  get busy(): Interval[] {
+    return this.split.all;
+  }
+
+  /** All busy time merged, as parallel arrays: a plain search reads only this. */
+  get times(): BusyTimes {
+    return (this.timesCache ??= mergeBusyTimes(this.input.busy));
   }
 
   /** Working intervals of a local date, sorted by start. */
@@ -99,21 +172,36 @@ export class PreparedStaffer {
     return intervals;
   }
 
-  /** Booked minutes inside [from, to), for fair auto-allocation; remembered per `from` of a day. */
+  /** Booked minutes inside [from, to), for fair auto-allocation. */
   bookedMinutes(from: number, to: number): number {
+    return this.bookedMs(from, to) / MINUTE;
+  }
+
+  /** The same in milliseconds (a whole number); remembered per `from` of a day. */
+  bookedMs(from: number, to: number): number {
     const memo = to - from === 86_400_000;
-    const known = memo ? this.minutesFrom.get(from) : undefined;
+    const known = memo ? this.msFrom.get(from) : undefined;
     if (known !== undefined) return known;
     let ms = 0;
+    const bookings = this.bookings();
     // Sorted by start: a booking reaching `from` starts at most the longest booking before it.
-    for (let i = firstStartingFrom(this.bookings, from - this.longestBooking); ; i++) {
-      const b = this.bookings[i];
+    for (let i = firstStartingFrom(bookings.list, from - bookings.longest); ; i++) {
+      const b = bookings.list[i];
       if (!b || b.start >= to) break;
       ms += Math.max(0, Math.min(b.end, to) - Math.max(b.start, from));
     }
-    const minutes = ms / MINUTE;
-    if (memo) this.minutesFrom.set(from, minutes);
-    return minutes;
+    if (memo) this.msFrom.set(from, ms);
+    return ms;
+  }
+
+  /** Only carts ask for booked minutes: a plain search never builds this list. */
+  private bookings(): { list: Interval[]; longest: number } {
+    if (!this.booked) {
+      const list = this.input.busy.filter((b: BusyInterval) => b.kind === "booking");
+      if (!inStartOrder(list)) list.sort((a, b) => a.start - b.start);
+      this.booked = { list, longest: list.reduce((m, b) => Math.max(m, b.end - b.start), 0) };
+    }
+    return this.booked;
   }
 
   get rules() {

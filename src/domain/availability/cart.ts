@@ -2,13 +2,7 @@ import { verdictFor } from "./check";
 import { type Prepared, prepare } from "./prepared";
 import { firstFreeUnit, type PreparedResource } from "./resources";
 import { sessionFit, sessionKey } from "./sessions";
-import {
-  intersectShifted,
-  pushFreeRuns,
-  type StartRange,
-  startRangesOf,
-  sortRuns,
-} from "./start-ranges";
+import { intersectShifted, RunCollector, type StartRange, startRangesOf } from "./start-ranges";
 import type {
   Interval,
   LocationRules,
@@ -289,9 +283,9 @@ function unitStartRanges(
   span: { from: number; to: number },
   need: number,
 ): StartRange[] {
-  const runs: Interval[] = [];
-  for (const unit of resource.units) pushFreeRuns(unit.busy, span.from, span.to, runs);
-  return startRangesOf(sortRuns(runs), need);
+  const runs = new RunCollector();
+  for (const unit of resource.units) runs.pushFreeOf(unit.busy, span.from, span.to);
+  return startRangesOf(runs.sorted(), need);
 }
 
 export function firstCartFitPerDay(args: {

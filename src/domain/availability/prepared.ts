@@ -1,7 +1,7 @@
 import { PreparedStaffer } from "./busy-time";
 import { type PreparedResource, prepareResource } from "./resources";
-import { pushFreeRuns, sortRuns } from "./start-ranges";
-import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
+import { RunCollector, type Runs } from "./start-ranges";
+import type { LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { WorkingHours } from "./working-hours";
 import { OffsetTable } from "./zone";
 
@@ -17,10 +17,11 @@ export class Prepared {
   readonly staffers: Map<string, PreparedStaffer>;
   readonly resources: Map<string, PreparedResource>;
   readonly zone: OffsetTable;
-  private readonly keys = new WeakMap<readonly string[], string>();
+  private readonly keys = new WeakMap<readonly string[], number>();
+  private readonly lists = new Map<string, number>();
   private readonly byId = new WeakMap<readonly string[], PreparedStaffer[]>();
   private readonly orders = new Map<string, PreparedStaffer[]>();
-  private readonly runs = new Map<string, Interval[]>();
+  private readonly runs = new Map<string, Runs>();
 
   constructor(
     readonly location: LocationRules,
@@ -35,11 +36,17 @@ export class Prepared {
     this.zone = new OffsetTable(location.timezone, from - DAY, to + DAY);
   }
 
-  /** One text per candidate list (the same array is keyed once). */
-  private keyOf(ids: readonly string[]): string {
+  /**
+   * A small number per distinct candidate list (the same array is looked up
+   * once), so cache keys stay short: a key holding a hundred ids would be
+   * hashed on every lookup.
+   */
+  private keyOf(ids: readonly string[]): number {
     let key = this.keys.get(ids);
     if (key === undefined) {
-      key = ids.join("\u0000");
+      const text = ids.join("\u0000");
+      key = this.lists.get(text);
+      if (key === undefined) this.lists.set(text, (key = this.lists.size));
       this.keys.set(ids, key);
     }
     return key;
@@ -67,12 +74,25 @@ export class Prepared {
     const key = `${from}|${this.keyOf(ids)}`;
     let order = this.orders.get(key);
     if (!order) {
-      const ranked = this.sortedById(ids).map((staffer) => ({
-        staffer,
-        minutes: staffer.bookedMinutes(from, from + DAY),
-      }));
-      // Stable: equal minutes keep the id order.
-      order = ranked.sort((a, b) => a.minutes - b.minutes).map((r) => r.staffer);
+      const byId = this.sortedById(ids);
+      // Booked ms and id rank packed into one number, sorted natively (ties keep the id order).
+      let width = 1;
+      while (width < byId.length) width *= 2;
+      const keys = new Float64Array(byId.length);
+      let packed = true;
+      byId.forEach((staffer, i) => {
+        const ms = staffer.bookedMs(from, from + DAY);
+        if (ms * width > Number.MAX_SAFE_INTEGER / 2) packed = false;
+        keys[i] = ms * width + i;
+      });
+      if (packed) {
+        keys.sort();
+        order = Array.from(keys, (k) => byId[k % width] as PreparedStaffer);
+      } else {
+        order = [...byId].sort(
+          (a, b) => a.bookedMs(from, from + DAY) - b.bookedMs(from, from + DAY),
+        );
+      }
       this.orders.set(key, order);
     }
     return order;
@@ -80,22 +100,40 @@ export class Prepared {
 
   /**
    * The candidates' free runs inside their working hours on local days
-   * `fromDay`..`toDay`, all in one list sorted by start. `plain`: only the
-   * time outside group sessions counts as busy (a seat may join a session).
+   * `fromDay`..`toDay`, in start order. `plain`: only the time outside
+   * group sessions counts as busy (a seat may join a session). Kept per
+   * day, so the spans of a cart's services (a day, or a day and the next)
+   * reuse each other's work.
    */
-  freeRuns(ids: readonly string[], fromDay: number, toDay: number, plain: boolean): Interval[] {
+  freeRuns(ids: readonly string[], fromDay: number, toDay: number, plain: boolean): Runs {
+    if (fromDay === toDay) return this.dayRuns(ids, fromDay, plain);
     const key = `${fromDay}-${toDay}${plain ? "p" : "a"}|${this.keyOf(ids)}`;
     let runs = this.runs.get(key);
     if (!runs) {
-      runs = [];
+      const all = new RunCollector();
+      for (let day = fromDay; day <= toDay; day++) {
+        const one = this.dayRuns(ids, day, plain);
+        for (let i = 0; i < one.length; i++)
+          all.push(one.starts[i] as number, one.ends[i] as number);
+      }
+      runs = all.sorted();
+      this.runs.set(key, runs);
+    }
+    return runs;
+  }
+
+  private dayRuns(ids: readonly string[], day: number, plain: boolean): Runs {
+    const key = `${day}${plain ? "p" : "a"}|${this.keyOf(ids)}`;
+    let runs = this.runs.get(key);
+    if (!runs) {
+      const collector = new RunCollector();
       for (const staffer of this.sortedById(ids)) {
-        const busy = plain ? staffer.split.plain : staffer.busy;
-        for (let day = fromDay; day <= toDay; day++) {
-          for (const work of staffer.workingOnDay(day))
-            pushFreeRuns(busy, work.start, work.end, runs);
+        for (const work of staffer.workingOnDay(day)) {
+          if (plain) collector.pushFreeOf(staffer.split.plain, work.start, work.end);
+          else collector.pushFree(staffer.times, work.start, work.end);
         }
       }
-      sortRuns(runs);
+      runs = collector.sorted();
       this.runs.set(key, runs);
     }
     return runs;

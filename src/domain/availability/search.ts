@@ -1,4 +1,4 @@
-import { firstEndingAfter, PreparedStaffer } from "./busy-time";
+import { firstTimeEndingAfter, PreparedStaffer } from "./busy-time";
 import { prepareResource, UnitCounter } from "./resources";
 import { seatsTakenAt, sessionKey } from "./sessions";
 import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput, StaffedSlot } from "./types";
@@ -32,7 +32,11 @@ function slotIntervals(slots: readonly Slot[]): Interval[] {
 const greatestCommonDivisor = (a: number, b: number): number => {
   let x = Math.abs(a);
   let y = Math.abs(b);
-  while (y) [x, y] = [y, x % y];
+  while (y) {
+    const r = x % y;
+    x = y;
+    y = r;
+  }
   return x;
 };
 
@@ -76,27 +80,27 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   return localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
     // The day's span of working time and a time unit every grid start is a whole number of.
+    // Differences from any one start share the divisor of differences from the earliest.
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
+    let unit = step;
     for (const staffer of staffers) {
       for (const work of staffer.workingOnDay(day)) {
+        if (lo === Number.POSITIVE_INFINITY) lo = work.start;
+        unit = greatestCommonDivisor(unit, work.start - lo);
         if (work.start < lo) lo = work.start;
         if (work.end > hi) hi = work.end;
       }
     }
     if (lo > hi) return { date, slots: [], intervals: [] };
-    let unit = step;
-    for (const staffer of staffers) {
-      for (const work of staffer.workingOnDay(day))
-        unit = greatestCommonDivisor(unit, work.start - lo);
-    }
     const size = Math.floor((hi - lo) / unit) + 1;
     const counts = new Int32Array(size);
     const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
-    const stride = step / unit;
+    // Small integers (a day holds at most 90,000 seconds): typed-array indexes stay integers.
+    const stride = (step / unit) | 0;
 
     staffers.forEach((staffer, k) => {
-      const busy = staffer.busy;
+      const { starts, ends, length: busyCount } = staffer.times;
       let p = pointers[k] ?? 0;
       for (const work of staffer.workingOnDay(day)) {
         // Skip straight to the first grid start that honours the notice period.
@@ -104,19 +108,18 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
         let t = work.start + skip * step;
         const last = work.end - need;
         // Working intervals may overlap (overrides): step back when the pointer passed t.
-        if (p > 0 && (busy[p - 1]?.end ?? 0) > t) p = firstEndingAfter(busy, t);
+        if (p > 0 && (ends[p - 1] as number) > t) p = firstTimeEndingAfter(staffer.times, t);
         while (t <= last) {
-          while (p < busy.length && (busy[p]?.end ?? 0) <= t) p++;
-          const next = busy[p];
-          if (next && next.start < t + need) {
-            // Busy until next.end: the first start after it on this interval's grid.
-            t = work.start + Math.ceil((next.end - work.start) / step) * step;
+          while (p < busyCount && (ends[p] as number) <= t) p++;
+          if (p < busyCount && (starts[p] as number) < t + need) {
+            // Busy until its end: the first start after it on this interval's grid.
+            t = work.start + Math.ceil(((ends[p] as number) - work.start) / step) * step;
             continue;
           }
           // Free from t up to the last start that still ends before the next busy time.
-          const until = next ? Math.min(last, next.start - need) : last;
+          const until = p < busyCount ? Math.min(last, (starts[p] as number) - need) : last;
           const n = Math.floor((until - t) / step);
-          const first = (t - lo) / unit;
+          const first = ((t - lo) / unit) | 0;
           for (let i = 0; i <= n; i++) {
             const at = first + i * stride;
             counts[at] = (counts[at] as number) + 1;

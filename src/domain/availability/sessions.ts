@@ -41,15 +41,21 @@ export interface SplitBusy {
 
 export function splitBusy(busy: readonly BusyInterval[]): SplitBusy {
   const sessions: SessionTime[] = [];
-  const plain: Interval[] = [];
-  for (const b of busy) {
-    if (b.session) sessions.push({ start: b.start, end: b.end, ...b.session });
-    else plain.push(b);
+  // Most calendars hold no session: then all of it is plain time, and nothing is copied.
+  let plain: readonly Interval[] = busy;
+  if (busy.some((b) => b.session)) {
+    const rest: Interval[] = [];
+    for (const b of busy) {
+      if (b.session) sessions.push({ start: b.start, end: b.end, ...b.session });
+      else rest.push(b);
+    }
+    plain = rest;
   }
   sessions.sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged = mergeBusy(plain);
   return {
-    all: sessions.length === 0 ? mergeBusy(plain) : mergeBusy(busy),
-    plain: mergeBusy(plain),
+    all: sessions.length === 0 ? merged : mergeBusy(busy),
+    plain: merged,
     sessions,
     longest: sessions.reduce((m, s) => Math.max(m, s.end - s.start), 0),
   };
