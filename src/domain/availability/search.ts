@@ -94,7 +94,8 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
     }
     if (lo > hi) return { date, slots: [], intervals: [] };
     const size = Math.floor((hi - lo) / unit) + 1;
-    const counts = new Int32Array(size);
+    // Free starts per time, kept as differences along each grid: a run adds two numbers, not one per start.
+    const counts = new Int32Array(size + ((step / unit) | 0));
     const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
     // Small integers (a day holds at most 90,000 seconds): typed-array indexes stay integers.
     const stride = (step / unit) | 0;
@@ -120,17 +121,18 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
           const until = p < busyCount ? Math.min(last, (starts[p] as number) - need) : last;
           const n = Math.floor((until - t) / step);
           const first = ((t - lo) / unit) | 0;
-          for (let i = 0; i <= n; i++) {
-            const at = first + i * stride;
-            counts[at] = (counts[at] as number) + 1;
-            if (ids) (ids[at] ??= []).push(staffer.id);
-          }
+          const after = first + (n + 1) * stride;
+          counts[first] = (counts[first] as number) + 1;
+          counts[after] = (counts[after] as number) - 1;
+          if (ids) for (let at = first; at < after; at += stride) (ids[at] ??= []).push(staffer.id);
           t += (n + 1) * step;
         }
       }
       pointers[k] = p;
     });
 
+    for (let i = stride; i < size; i++)
+      counts[i] = (counts[i] as number) + (counts[i - stride] as number);
     const slots: Slot[] = [];
     for (let i = 0; i < size; i++) {
       const free = counts[i] ?? 0;

@@ -1,14 +1,31 @@
 import type { Interval, WeeklyInterval } from "./types";
-import { dateOfDayNumber, localDateTimeToInstant } from "./zone";
+import { dateOfDayNumber, localDateTimeToInstant, OffsetTable } from "./zone";
 
-/** A memoising local→UTC converter: each wall-clock time of a date is converted once. */
+const DAY = 86_400_000;
+const YEAR = 366 * DAY;
+
+/**
+ * A memoising local→UTC converter. Away from an offset change a wall-clock
+ * time is its UTC reading minus the zone's one offset there, read from an
+ * `OffsetTable` (a binary search); within a day of a change, where gaps and
+ * repeated hours need the zone rules, Temporal decides.
+ */
 export function instantConverter(timeZone: string) {
   const cache = new Map<string, number>();
+  let table: OffsetTable | null = null;
+  const exact = (date: string, hhmm: string) => {
+    if (hhmm === "24:00") return null;
+    const wall = Date.parse(`${date}T${hhmm}:00Z`);
+    if (Number.isNaN(wall)) return null;
+    if (!table?.covers(wall, 2 * DAY)) table = new OffsetTable(timeZone, wall - YEAR, wall + YEAR);
+    const instant = wall - table.offsetAt(wall - table.offsetAt(wall));
+    return table.changesNear(instant, 2 * DAY) ? null : instant;
+  };
   return (date: string, hhmm: string) => {
     const key = `${date}T${hhmm}`;
     let v = cache.get(key);
     if (v === undefined) {
-      v = localDateTimeToInstant(date, hhmm, timeZone);
+      v = exact(date, hhmm) ?? localDateTimeToInstant(date, hhmm, timeZone);
       cache.set(key, v);
     }
     return v;

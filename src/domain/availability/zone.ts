@@ -35,7 +35,11 @@ export class OffsetTable {
   private readonly starts: number[] = [];
   private readonly offsets: number[] = [];
 
-  constructor(timeZone: string, from: number, to: number) {
+  constructor(
+    timeZone: string,
+    private readonly from: number,
+    private readonly to: number,
+  ) {
     let zdt = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
     this.starts.push(Number.NEGATIVE_INFINITY);
     this.offsets.push(zdt.offsetNanoseconds / 1e6);
@@ -57,6 +61,22 @@ export class OffsetTable {
       else hi = mid - 1;
     }
     return this.offsets[lo] ?? 0;
+  }
+
+  /** Whether the table spans `radius` ms either side of `ms`. */
+  covers(ms: number, radius: number): boolean {
+    return ms - radius >= this.from && ms + radius <= this.to;
+  }
+
+  /** Whether the zone changes its offset within `radius` ms of `ms` (or the table cannot tell). */
+  changesNear(ms: number, radius: number): boolean {
+    if (!this.covers(ms, radius)) return true;
+    for (let i = 1; i < this.starts.length; i++) {
+      const at = this.starts[i] ?? 0;
+      if (at > ms + radius) return false;
+      if (at >= ms - radius) return true;
+    }
+    return false;
   }
 
   /** Local day number and milliseconds since local midnight. */
