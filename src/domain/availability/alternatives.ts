@@ -1,5 +1,4 @@
 import {
-  cartStartRanges,
   type CartService,
   gridOf,
   place,
@@ -11,7 +10,7 @@ import {
 import { verdictFor } from "./check";
 import { sessionKey } from "./sessions";
 import type { Interval, LocationRules, ResourceInput, StafferCalendarInput } from "./types";
-import type { StartRange } from "./start-ranges";
+import { possibleStarts } from "./cart-starts";
 import { dateOfDayNumber } from "./zone";
 import { busyLength, MINUTE } from "../duration";
 
@@ -80,16 +79,16 @@ export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
   for (let day = today - days; day <= today + days; day++) {
     const date = dateOfDayNumber(day);
     // Starts where the item cannot fit are skipped without placing (a superset of what fits).
-    const ranges = input.offsetsMs
+    const possible = input.offsetsMs
       ? null
-      : cartStartRanges(p, input.services, gridOf(p, anchor.service.stafferIds, day), now);
-    if (ranges?.length === 0) continue;
+      : new Set(possibleStarts(p, input.services, gridOf(p, anchor.service.stafferIds, day), now));
+    if (possible?.size === 0) continue;
     const starts = new Map<number, string[]>();
     for (const id of anchor.service.stafferIds) {
       for (const work of p.staffers.get(id)?.workingOn(date) ?? []) {
         for (let t = work.start; t < work.end; t += step) {
           const start = t - anchor.offset;
-          if (start === around || start < now || (ranges && !within(ranges, start))) continue;
+          if (start === around || start < now || (possible && !possible.has(start))) continue;
           const owners = starts.get(start);
           if (owners) owners.push(id);
           else starts.set(start, [id]);
@@ -110,19 +109,6 @@ export function nearestStarts(input: AlternativesInput): AlternativeStart[] {
     )
     .slice(0, limit)
     .map(({ start, stafferId }) => ({ start, stafferId }));
-}
-
-/** Whether t lies in one of the sorted ranges (binary search). */
-function within(ranges: readonly StartRange[], t: number): boolean {
-  let lo = 0;
-  let hi = ranges.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((ranges[mid]?.to ?? 0) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  const r = ranges[lo];
-  return r !== undefined && r.from <= t;
 }
 
 /** The service that opens the item: its staffers' working hours give the grid of starts. */

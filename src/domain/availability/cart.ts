@@ -2,7 +2,7 @@ import { verdictFor } from "./check";
 import { type Prepared, prepare } from "./prepared";
 import { firstFreeUnit, type PreparedResource } from "./resources";
 import { sessionFit, sessionKey } from "./sessions";
-import { intersectShifted, RunCollector, type StartRange, startRangesOf } from "./start-ranges";
+import { possibleStarts } from "./cart-starts";
 import type {
   Interval,
   LocationRules,
@@ -179,9 +179,9 @@ export interface CartDay {
 
 /**
  * The first grid start of the first service that fits the whole cart on a local date,
- * among the starts `accept` lets through (all of them by default). Only
- * starts inside `cartStartRanges` are tried: outside them some service has
- * no free candidate (or unit), so placing there could not succeed.
+ * among the starts `accept` lets through (all of them by default). Only the
+ * `possibleStarts` are tried: at any other, some service has no free
+ * candidate (or unit), so placing there could not succeed.
  */
 export function firstFitOn(
   p: Prepared,
@@ -192,21 +192,10 @@ export function firstFitOn(
 ): CartDay | null {
   const first = services[0];
   if (!first) return null;
-  const step = Math.max(1, p.location.slotStepMin) * MINUTE;
-  const day = dayNumberOf(date);
-  const grid = gridOf(p, first.stafferIds, day);
-  const ranges = cartStartRanges(p, services, grid, now);
-  let after = Number.NEGATIVE_INFINITY;
-  for (const range of ranges) {
-    for (
-      let t = nextGridStart(grid, Math.max(range.from, after), step);
-      t !== null && t <= range.to;
-      t = nextGridStart(grid, t + 1, step)
-    ) {
-      after = t + 1;
-      const assignments = place(p, services, t, now);
-      if (assignments && accept(t, assignments)) return { date, start: t, assignments };
-    }
+  const grid = gridOf(p, first.stafferIds, dayNumberOf(date));
+  for (const t of possibleStarts(p, services, grid, now)) {
+    const assignments = place(p, services, t, now);
+    if (assignments && accept(t, assignments)) return { date, start: t, assignments };
   }
   return null;
 }
@@ -216,76 +205,6 @@ export function gridOf(p: Prepared, ids: readonly string[], day: number): Interv
   const lists = new Set<Interval[]>();
   for (const staffer of p.sortedById(ids)) lists.add(staffer.workingOnDay(day));
   return [...lists].flat();
-}
-
-/**
- * The first start at or after `x` on the slot grid of the given working
- * intervals (their start, then every `step`, before their end); null if none.
- */
-export function nextGridStart(grid: readonly Interval[], x: number, step: number): number | null {
-  let best: number | null = null;
-  for (const w of grid) {
-    const t = w.start >= x ? w.start : w.start + Math.ceil((x - w.start) / step) * step;
-    if (t < w.end && (best === null || t < best)) best = t;
-  }
-  return best;
-}
-
-/**
- * Every instant from which the services, back to back, could each find a
- * free candidate inside working hours (and a free unit of each resource it
- * requires) at their own offset: a superset of the starts `place` accepts,
- * built from free runs, so a day costs time linear in its busy intervals.
- * Exact for services without group sessions; `place` still decides.
- */
-export function cartStartRanges(
-  p: Prepared,
-  services: CartService[],
-  grid: readonly Interval[],
-  now: number,
-): StartRange[] {
-  if (grid.length === 0) return [];
-  const earliest = Math.max(now, now + p.location.minNoticeMin * MINUTE);
-  let ranges: StartRange[] = [
-    {
-      from: Math.max(earliest, Math.min(...grid.map((w) => w.start))),
-      to: Math.max(...grid.map((w) => w.end)) - 1,
-    },
-  ];
-  let offset = 0;
-  for (const service of services) {
-    const lo = ranges[0];
-    const hi = ranges[ranges.length - 1];
-    if (!lo || !hi) return [];
-    const need = busyLength(service.durationMin, service.bufferMin);
-    const fromDay = p.zone.local(lo.from + offset).day;
-    const toDay = p.zone.local(hi.to + offset).day;
-    const runs = p.freeRuns(service.stafferIds, fromDay, toDay, service.session !== undefined);
-    ranges = intersectShifted(ranges, startRangesOf(runs, need), offset);
-    // A seat may share its session's unit: only other services are narrowed by units.
-    if (!service.session) {
-      for (const rid of service.resourceIds ?? []) {
-        const resource = p.resources.get(rid);
-        if (!resource) return [];
-        const span = { from: lo.from + offset, to: hi.to + offset + need };
-        ranges = intersectShifted(ranges, unitStartRanges(resource, span, need), offset);
-      }
-    }
-    if (ranges.length === 0) return [];
-    offset += need;
-  }
-  return ranges;
-}
-
-/** Where a unit of the resource is free for `need` from a start in the span. */
-function unitStartRanges(
-  resource: PreparedResource,
-  span: { from: number; to: number },
-  need: number,
-): StartRange[] {
-  const runs = new RunCollector();
-  for (const unit of resource.units) runs.pushFreeOf(unit.busy, span.from, span.to);
-  return startRangesOf(runs.sorted(), need);
 }
 
 export function firstCartFitPerDay(args: {

@@ -1,6 +1,6 @@
 import { PreparedStaffer } from "./busy-time";
 import { type PreparedResource, prepareResource } from "./resources";
-import { RunCollector, type Runs } from "./start-ranges";
+import { RunCollector, type Runs } from "./free-runs";
 import type { LocationRules, ResourceInput, StafferCalendarInput } from "./types";
 import { WorkingHours } from "./working-hours";
 import { OffsetTable } from "./zone";
@@ -41,7 +41,7 @@ export class Prepared {
    * once), so cache keys stay short: a key holding a hundred ids would be
    * hashed on every lookup.
    */
-  private keyOf(ids: readonly string[]): number {
+  listKey(ids: readonly string[]): number {
     let key = this.keys.get(ids);
     if (key === undefined) {
       const text = ids.join("\u0000");
@@ -71,7 +71,7 @@ export class Prepared {
    * free one of this list is the one a full scan would choose.
    */
   allocationOrder(ids: readonly string[], from: number): PreparedStaffer[] {
-    const key = `${from}|${this.keyOf(ids)}`;
+    const key = `${from}|${this.listKey(ids)}`;
     let order = this.orders.get(key);
     if (!order) {
       const byId = this.sortedById(ids);
@@ -99,31 +99,13 @@ export class Prepared {
   }
 
   /**
-   * The candidates' free runs inside their working hours on local days
-   * `fromDay`..`toDay`, in start order. `plain`: only the time outside
-   * group sessions counts as busy (a seat may join a session). Kept per
-   * day, so the spans of a cart's services (a day, or a day and the next)
-   * reuse each other's work.
+   * The candidates' free runs inside their working hours on a local day, in
+   * no order (whoever reads them marks them, which needs none). `plain`:
+   * only the time outside group sessions counts as busy (a seat may join a
+   * session). Kept per day: services sharing candidates share the work.
    */
-  freeRuns(ids: readonly string[], fromDay: number, toDay: number, plain: boolean): Runs {
-    if (fromDay === toDay) return this.dayRuns(ids, fromDay, plain);
-    const key = `${fromDay}-${toDay}${plain ? "p" : "a"}|${this.keyOf(ids)}`;
-    let runs = this.runs.get(key);
-    if (!runs) {
-      const all = new RunCollector();
-      for (let day = fromDay; day <= toDay; day++) {
-        const one = this.dayRuns(ids, day, plain);
-        for (let i = 0; i < one.length; i++)
-          all.push(one.starts[i] as number, one.ends[i] as number);
-      }
-      runs = all.sorted();
-      this.runs.set(key, runs);
-    }
-    return runs;
-  }
-
-  private dayRuns(ids: readonly string[], day: number, plain: boolean): Runs {
-    const key = `${day}${plain ? "p" : "a"}|${this.keyOf(ids)}`;
+  dayRuns(ids: readonly string[], day: number, plain: boolean): Runs {
+    const key = `${day}${plain ? "p" : "a"}|${this.listKey(ids)}`;
     let runs = this.runs.get(key);
     if (!runs) {
       const collector = new RunCollector();
@@ -133,7 +115,7 @@ export class Prepared {
           else collector.pushFree(staffer.times, work.start, work.end);
         }
       }
-      runs = collector.sorted();
+      runs = collector.runs();
       this.runs.set(key, runs);
     }
     return runs;
