@@ -105,6 +105,12 @@ export function firstStartingFrom(sorted: readonly Interval[], t: number): numbe
   return lo;
 }
 
+/** Whether [start, end) meets the merged busy times. */
+export function overlapsTimes(times: BusyTimes, start: number, end: number): boolean {
+  const i = firstTimeEndingAfter(times, start);
+  return i < times.length && (times.starts[i] as number) < end;
+}
+
 export function overlapsMerged(merged: readonly Interval[], start: number, end: number): boolean {
   const hit = merged[firstEndingAfter(merged, start)];
   return hit !== undefined && hit.start < end;
@@ -122,7 +128,7 @@ export class PreparedStaffer {
   private splitCache: SplitBusy | null = null;
   private timesCache: BusyTimes | null = null;
   /** Bookings only, sorted by start, with the longest one's length (made when first asked). */
-  private booked: { list: Interval[]; longest: number } | null = null;
+  private booked: { starts: Float64Array; ends: Float64Array; longest: number } | null = null;
   private readonly msFrom = new Map<number, number>();
   private readonly week: WeekPattern;
   private readonly overrides: Map<number, { start: string; end: string }[]>;
@@ -179,27 +185,42 @@ export class PreparedStaffer {
 
   /** The same in milliseconds (a whole number); remembered per `from` of a day. */
   bookedMs(from: number, to: number): number {
-    const memo = to - from === 86_400_000;
-    const known = memo ? this.msFrom.get(from) : undefined;
+    // A local midnight is a whole number of minutes: a small integer keys the memo quickly.
+    const key = (from / MINUTE) | 0;
+    const memo = to - from === 86_400_000 && key * MINUTE === from;
+    const known = memo ? this.msFrom.get(key) : undefined;
     if (known !== undefined) return known;
+    const { starts, ends, longest } = this.bookings();
     let ms = 0;
-    const bookings = this.bookings();
-    // Sorted by start: a booking reaching `from` starts at most the longest booking before it.
-    for (let i = firstStartingFrom(bookings.list, from - bookings.longest); ; i++) {
-      const b = bookings.list[i];
-      if (!b || b.start >= to) break;
-      ms += Math.max(0, Math.min(b.end, to) - Math.max(b.start, from));
+    // In start order: a booking reaching `from` starts at most the longest booking before it.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((starts[mid] as number) < from - longest) lo = mid + 1;
+      else hi = mid;
     }
-    if (memo) this.msFrom.set(from, ms);
+    for (let i = lo; i < starts.length && (starts[i] as number) < to; i++)
+      ms += Math.max(0, Math.min(ends[i] as number, to) - Math.max(starts[i] as number, from));
+    if (memo) this.msFrom.set(key, ms);
     return ms;
   }
 
-  /** Only carts ask for booked minutes: a plain search never builds this list. */
-  private bookings(): { list: Interval[]; longest: number } {
+  /** Only carts ask for booked minutes: a plain search never builds these arrays. */
+  private bookings(): { starts: Float64Array; ends: Float64Array; longest: number } {
     if (!this.booked) {
       const list = this.input.busy.filter((b: BusyInterval) => b.kind === "booking");
       if (!inStartOrder(list)) list.sort((a, b) => a.start - b.start);
-      this.booked = { list, longest: list.reduce((m, b) => Math.max(m, b.end - b.start), 0) };
+      const starts = new Float64Array(list.length);
+      const ends = new Float64Array(list.length);
+      let longest = 0;
+      for (let i = 0; i < list.length; i++) {
+        const { start, end } = list[i] as Interval;
+        starts[i] = start;
+        ends[i] = end;
+        if (end - start > longest) longest = end - start;
+      }
+      this.booked = { starts, ends, longest };
     }
     return this.booked;
   }

@@ -1,4 +1,5 @@
 import { verdictFor } from "./check";
+import type { PreparedStaffer } from "./busy-time";
 import { type Prepared, prepare } from "./prepared";
 import { firstFreeUnit, type PreparedResource } from "./resources";
 import { sessionFit, sessionKey } from "./sessions";
@@ -106,9 +107,11 @@ export function place(
 }
 
 /**
- * The free candidate with the fewest booked minutes that day (ties by id):
- * candidates are walked in that order, so the first free one is the answer
- * and most placements look at a few calendars, not all of them.
+ * The free candidate with the fewest booked minutes that day (ties by id).
+ * The smallest keys are tried first, a few by selection (the least booked
+ * are the likeliest free, and the day's starts were filtered to those with
+ * someone free); past a few, the whole order once sorted. Either way the
+ * first free one is what a scan of every candidate would choose.
  */
 function chooseStaffer(
   p: Prepared,
@@ -119,12 +122,35 @@ function chooseStaffer(
   from: number,
   extra: ReadonlyMap<string, Interval[]>,
 ): string | null {
-  for (const staffer of p.allocationOrder(service.stafferIds, from)) {
-    if (verdictFor(staffer, t, need, now, extra.get(staffer.id) ?? [], p.zone) === "ok")
-      return staffer.id;
+  const free = (staffer: PreparedStaffer) =>
+    verdictFor(staffer, t, need, now, extra.get(staffer.id) ?? [], p.zone) === "ok";
+  const packed = p.allocationKeys(service.stafferIds, from);
+  if (packed) {
+    const { staffers, keys } = packed;
+    let floor = Number.NEGATIVE_INFINITY;
+    for (let pick = 0; pick < SELECTIONS; pick++) {
+      let best = -1;
+      let bestKey = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as number;
+        if (k > floor && k < bestKey) {
+          bestKey = k;
+          best = i;
+        }
+      }
+      const staffer = staffers[best];
+      if (!staffer) return null;
+      if (free(staffer)) return staffer.id;
+      floor = bestKey;
+    }
   }
+  for (const staffer of p.allocationOrder(service.stafferIds, from))
+    if (free(staffer)) return staffer.id;
   return null;
 }
+
+/** Candidates picked by selection before the whole order is sorted. */
+const SELECTIONS = 4;
 
 /** A group service fills an open session before it opens another one; then as `chooseStaffer`. */
 function chooseForSession(

@@ -1,4 +1,4 @@
-import { overlapsMerged, PreparedStaffer } from "./busy-time";
+import { overlapsTimes, PreparedStaffer } from "./busy-time";
 import { sessionFit } from "./sessions";
 import type {
   Interval,
@@ -56,7 +56,7 @@ export function verdictFor(
   if (!inside) return "outside_hours";
   if (session)
     return sessionFit(staffer.split, session, staffer.id, start, start + need, extra).verdict;
-  if (overlapsMerged(staffer.busy, start, start + need)) return "busy";
+  if (overlapsTimes(staffer.times, start, start + need)) return "busy";
   if (extra.some((e) => e.start < start + need && start < e.end)) return "busy";
   return "ok";
 }

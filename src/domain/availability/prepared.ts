@@ -7,6 +7,13 @@ import { OffsetTable } from "./zone";
 
 const DAY = 86_400_000;
 
+/** Candidates in id order and their keys: booked ms × width + id rank. */
+interface AllocationKeys {
+  staffers: PreparedStaffer[];
+  keys: Float64Array;
+  width: number;
+}
+
 /**
  * Calendars prepared once for many placements (a cart calendar's 62 days,
  * a cart next's 90, a 409's alternatives), with what those placements ask
@@ -21,6 +28,7 @@ export class Prepared {
   private readonly lists = new Map<string, number>();
   private readonly byId = new WeakMap<readonly string[], PreparedStaffer[]>();
   private readonly orders = new Map<string, PreparedStaffer[]>();
+  private readonly keysByList = new Map<number, Map<number, AllocationKeys | null>>();
   private readonly runs = new Map<string, Runs>();
 
   constructor(
@@ -66,30 +74,47 @@ export class Prepared {
   }
 
   /**
-   * The known candidates in auto-allocation order for the local day starting
-   * at `from`: fewest booked minutes that day first, ties by id. The first
-   * free one of this list is the one a full scan would choose.
+   * The known candidates (in id order) with their auto-allocation keys for
+   * the local day starting at `from`: booked ms that day and the id rank
+   * packed into one number, so the smallest key is the fewest booked
+   * minutes, ties by id.
    */
+  allocationKeys(ids: readonly string[], from: number): AllocationKeys | null {
+    let byFrom = this.keysByList.get(this.listKey(ids));
+    if (!byFrom) this.keysByList.set(this.listKey(ids), (byFrom = new Map()));
+    let found = byFrom.get(from);
+    if (found === undefined) {
+      const staffers = this.sortedById(ids);
+      let width = 1;
+      while (width < staffers.length) width *= 2;
+      const keys = new Float64Array(staffers.length);
+      found = { staffers, keys, width };
+      for (let i = 0; i < staffers.length; i++) {
+        const ms = (staffers[i] as PreparedStaffer).bookedMs(from, from + DAY);
+        // Overlapping seats can book a day many times over: then no packing, the full sort.
+        if ((ms + 1) * width > Number.MAX_SAFE_INTEGER) found = null;
+        keys[i] = ms * width + i;
+      }
+      byFrom.set(from, found);
+    }
+    return found;
+  }
+
+  /** The known candidates in auto-allocation order for the local day starting at `from`. */
   allocationOrder(ids: readonly string[], from: number): PreparedStaffer[] {
     const key = `${from}|${this.listKey(ids)}`;
     let order = this.orders.get(key);
     if (!order) {
-      const byId = this.sortedById(ids);
-      // Booked ms and id rank packed into one number, sorted natively (ties keep the id order).
-      let width = 1;
-      while (width < byId.length) width *= 2;
-      const keys = new Float64Array(byId.length);
-      let packed = true;
-      byId.forEach((staffer, i) => {
-        const ms = staffer.bookedMs(from, from + DAY);
-        if (ms * width > Number.MAX_SAFE_INTEGER / 2) packed = false;
-        keys[i] = ms * width + i;
-      });
+      const packed = this.allocationKeys(ids, from);
       if (packed) {
-        keys.sort();
-        order = Array.from(keys, (k) => byId[k % width] as PreparedStaffer);
+        const { staffers, keys, width } = packed;
+        order = Array.from(
+          Float64Array.from(keys).sort(),
+          (k) => staffers[k % width] as PreparedStaffer,
+        );
       } else {
-        order = [...byId].sort(
+        // Stable: equal minutes keep the id order.
+        order = [...this.sortedById(ids)].sort(
           (a, b) => a.bookedMs(from, from + DAY) - b.bookedMs(from, from + DAY),
         );
       }
