@@ -4,6 +4,7 @@ import {
   nearestStarts,
   nextCartFit,
   searchSlots,
+  sessionKey,
 } from "../src/domain/availability";
 import * as before from "../test/oracles/engine-before-scale";
 import { buildFixture, FROM, type Fixture, LOCATION } from "./fixture";
@@ -76,8 +77,33 @@ function problems(fixture: Fixture, days: number): Problem[] {
       toDate,
       now: 0,
     });
+  // A group class of 8 seats: every fifth booking of the calendars becomes a seat (1–3) of it.
+  const classStaffers = fixture.staffers.map((s) => ({
+    ...s,
+    busy: s.busy.map((b, i) =>
+      i % 5 === 0
+        ? {
+            ...b,
+            end: b.start + 60 * 60_000,
+            session: { key: sessionKey("class", s.id, b.start), seats: 1 + (i % 3), capacity: 8 },
+          }
+        : b,
+    ),
+  }));
+  const seats = (engine: Engine) =>
+    engine.searchSlots({
+      location: LOCATION,
+      staffers: classStaffers,
+      durationMin: 60,
+      bufferMin: 0,
+      fromDate: FROM,
+      toDate,
+      now: 0,
+      session: { serviceId: "class", capacity: 8, seats: 1 },
+    });
   return [
     { name: "search", run: search },
+    { name: "seats", run: seats },
     { name: "cart1", run: calendar(1) },
     { name: "cart3", run: calendar(3) },
     { name: "cart10", run: calendar(10) },
@@ -94,7 +120,7 @@ const current = {
 
 /** What each engine answers, in one comparable form (the old search always lists staffers). */
 function comparable(name: string, result: unknown): string {
-  if (name !== "search") return JSON.stringify(result);
+  if (name !== "search" && name !== "seats") return JSON.stringify(result);
   const days = result as { date: string; slots: { start: number; stafferIds?: string[] }[] }[];
   return JSON.stringify(
     days.map((d) => [
@@ -132,7 +158,10 @@ export function runScaleBench(): void {
     "  Calendars: Mon–Sat 09:00–18:00 (every third staffer with a lunch gap), 100 bookings + 10 blocked spots per staffer per 31 days;",
   );
   console.log(
-    "  search: one 45+15-min service, every staffer, 15-min grid; cartN: cart calendar of the first N of 10 services (5 h 35 min), auto-allocated.",
+    "  search: one 45+15-min service, every staffer, 15-min grid; seats: a 60-min class of 8 seats (every fifth booking a seat of it);",
+  );
+  console.log(
+    "  cartN: cart calendar of the first N of 10 services (5 h 35 min back to back), auto-allocated; calendars arrive in start order, as D1 reads them.",
   );
   const results = new Map<string, { now: number; old: number | null }>();
   const key = (name: string, staff: number, days: number) => `${name}_${staff}x${days}`;
@@ -172,7 +201,7 @@ export function runScaleBench(): void {
   const get = (name: string, staff: number, days: number) =>
     results.get(key(name, staff, days)) ?? { now: Number.NaN, old: null };
   console.log("  Growth (new engine; before in brackets):");
-  for (const name of ["search", "cart1", "cart3", "cart10"]) {
+  for (const name of ["search", "seats", "cart1", "cart3", "cart10"]) {
     const staffGrowth = (a: number, b: number) => {
       const x = get(name, a, 62);
       const y = get(name, b, 62);
@@ -196,6 +225,8 @@ export function runScaleBench(): void {
     growth_100_to_300: round(get("cart10", 300, 62).now / get("cart10", 100, 62).now),
     baseline_cart10_100x62_ms: round(get("cart10", 100, 62).old),
     baseline_search_300x62_ms: round(get("search", 300, 62).old),
+    seats_300x62_ms: round(get("seats", 300, 62).now),
+    baseline_seats_300x62_ms: round(get("seats", 300, 62).old),
     search_20x31_ms: round(get("search", 20, 31).now),
     baseline_search_20x31_ms: round(get("search", 20, 31).old),
     cart10_20x31_ms: round(get("cart10", 20, 31).now),

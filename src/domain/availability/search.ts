@@ -1,7 +1,13 @@
-import { firstTimeEndingAfter, PreparedStaffer } from "./busy-time";
+import {
+  firstEndingAfter,
+  firstStartingFrom,
+  firstTimeEndingAfter,
+  PreparedStaffer,
+} from "./busy-time";
 import { prepareResource, UnitCounter } from "./resources";
-import { seatsTakenAt, sessionKey } from "./sessions";
+import { type SessionTime, sessionKey } from "./sessions";
 import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput, StaffedSlot } from "./types";
+import { latticeOf } from "./lattice";
 import { WorkingHours } from "./working-hours";
 import { dayNumberOf, localDateRange } from "./zone";
 import { busyLength, MINUTE } from "../duration";
@@ -28,17 +34,6 @@ function slotIntervals(slots: readonly Slot[]): Interval[] {
   }
   return out;
 }
-
-const greatestCommonDivisor = (a: number, b: number): number => {
-  let x = Math.abs(a);
-  let y = Math.abs(b);
-  while (y) {
-    const r = x % y;
-    x = y;
-    y = r;
-  }
-  return x;
-};
 
 /**
  * Free slots per local date (docs/decisions.md, "Availability"): a start every `slotStep` minutes from
@@ -79,26 +74,15 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   const pointers = new Array<number>(staffers.length).fill(0);
   return localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
-    // The day's span of working time and a time unit every grid start is a whole number of.
-    // Differences from any one start share the divisor of differences from the earliest.
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    let unit = step;
-    for (const staffer of staffers) {
-      for (const work of staffer.workingOnDay(day)) {
-        if (lo === Number.POSITIVE_INFINITY) lo = work.start;
-        unit = greatestCommonDivisor(unit, work.start - lo);
-        if (work.start < lo) lo = work.start;
-        if (work.end > hi) hi = work.end;
-      }
-    }
-    if (lo > hi) return { date, slots: [], intervals: [] };
-    const size = Math.floor((hi - lo) / unit) + 1;
+    const lattice = latticeOf(
+      staffers.map((s) => s.workingOnDay(day)),
+      step,
+    );
+    if (!lattice) return { date, slots: [], intervals: [] };
+    const { lo, unit, size, stride } = lattice;
     // Free starts per time, kept as differences along each grid: a run adds two numbers, not one per start.
-    const counts = new Int32Array(size + ((step / unit) | 0));
+    const counts = new Int32Array(size + stride);
     const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
-    // Small integers (a day holds at most 90,000 seconds): typed-array indexes stay integers.
-    const stride = (step / unit) | 0;
 
     staffers.forEach((staffer, k) => {
       const { starts, ends, length: busyCount } = staffer.times;
@@ -154,6 +138,10 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
  * its seats left (none: not listed), a new one its capacity. A start's
  * quantity is the seats left over its staffers; new sessions need a free
  * unit of each required resource (an open session already has its units).
+ *
+ * Walked like the plain search: one forward pointer over the time outside
+ * sessions (skipping whole busy stretches), one over the sessions, whose
+ * key is only spelled out where a session meets the start.
  */
 function searchSessions(
   input: SlotSearchInput,
@@ -165,35 +153,68 @@ function searchSessions(
   const length = input.durationMin * MINUTE;
   const step = Math.max(1, input.location.slotStepMin) * MINUTE;
   const earliest = input.now + input.location.minNoticeMin * MINUTE;
+  const pointers = staffers.map(() => 0);
   return localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
-    const free = new Map<number, { stafferIds: string[]; open: number; fresh: number }>();
-    for (const staffer of staffers) {
+    const lattice = latticeOf(
+      staffers.map((s) => s.workingOnDay(day)),
+      step,
+    );
+    if (!lattice) return { date, slots: [], intervals: [] };
+    const { lo, unit, size } = lattice;
+    const fresh = new Int32Array(size);
+    const open = new Int32Array(size);
+    const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
+    staffers.forEach((staffer, k) => {
+      const { plain, sessions, longest } = staffer.split;
+      let p = pointers[k] ?? 0;
       for (const work of staffer.workingOnDay(day)) {
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
-        for (let t = work.start + skip * step; t + need <= work.end; t += step) {
-          const taken = seatsTakenAt(
-            staffer.split,
-            sessionKey(ask.serviceId, staffer.id, t),
-            t,
-            t + need,
-          );
-          if (taken === null || taken >= ask.capacity) continue;
-          let at = free.get(t);
-          if (!at) free.set(t, (at = { stafferIds: [], open: 0, fresh: 0 }));
-          at.stafferIds.push(staffer.id);
-          if (taken > 0) at.open += ask.capacity - taken;
-          else at.fresh++;
+        let t = work.start + skip * step;
+        if (p > 0 && (plain[p - 1]?.end ?? 0) > t) p = firstEndingAfter(plain, t);
+        let s = firstStartingFrom(sessions, t - longest);
+        for (; t + need <= work.end; t += step) {
+          while (p < plain.length && (plain[p] as Interval).end <= t) p++;
+          const next = plain[p];
+          if (next && next.start < t + need) {
+            // Busy until next.end: the first start after it on this interval's grid.
+            t = work.start + Math.ceil((next.end - work.start) / step) * step - step;
+            continue;
+          }
+          while (s < sessions.length && (sessions[s] as SessionTime).start < t - longest) s++;
+          let taken = 0;
+          let key: string | null = null;
+          for (let i = s; i < sessions.length; i++) {
+            const session = sessions[i] as SessionTime;
+            if (session.start >= t + need) break;
+            if (session.end <= t) continue;
+            key ??= sessionKey(ask.serviceId, staffer.id, t);
+            if (session.key !== key) {
+              taken = Number.POSITIVE_INFINITY;
+              break;
+            }
+            taken += session.seats;
+          }
+          if (taken >= ask.capacity) continue;
+          const at = ((t - lo) / unit) | 0;
+          if (taken > 0) open[at] = (open[at] as number) + ask.capacity - taken;
+          else fresh[at] = (fresh[at] as number) + 1;
+          if (ids) (ids[at] ??= []).push(staffer.id);
         }
       }
-    }
+      pointers[k] = p;
+    });
     const slots: Slot[] = [];
-    for (const [start, at] of [...free.entries()].sort((a, b) => a[0] - b[0])) {
-      const sessions = units ? units.minFree(start, need, at.fresh) : at.fresh;
-      const quantity = at.open + sessions * ask.capacity;
+    for (let i = 0; i < size; i++) {
+      const news = fresh[i] as number;
+      const seats = open[i] as number;
+      if (news === 0 && seats === 0 && !ids?.[i]) continue;
+      const sessionsLeft = units && news > 0 ? units.minFree(lo + i * unit, need, news) : news;
+      const quantity = seats + sessionsLeft * ask.capacity;
       if (quantity === 0) continue;
+      const start = lo + i * unit;
       const slot: Slot = { start, end: start + length, quantity };
-      if (input.listStaffers) slot.stafferIds = at.stafferIds;
+      if (ids) slot.stafferIds = ids[i] ?? [];
       slots.push(slot);
     }
     return { date, slots, intervals: slotIntervals(slots) };

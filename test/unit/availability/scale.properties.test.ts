@@ -226,6 +226,69 @@ describe("the chain-scale engine gives the engine-before's answers", () => {
     expect(slots).toBeGreaterThan(2_000);
   });
 
+  it("group sessions on hour-aligned calendars (seats often full): the same seats left at every start", () => {
+    let full = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.constantFrom(30, 60),
+        fc.array(
+          fc.array(
+            fc.record({
+              hour: fc.integer({ min: 0, max: 3 * 24 }),
+              seats: fc.integer({ min: 1, max: 4 }),
+              other: fc.boolean(),
+            }),
+            { maxLength: 12 },
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (capacity, step, calendars) => {
+          const origin = Date.UTC(2030, 2, 4);
+          const staffers: StafferCalendarInput[] = calendars.map((entries, i) => ({
+            id: `s${i}`,
+            weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+              weekday,
+              start: "08:00",
+              end: "20:00",
+            })),
+            overrides: [],
+            busy: entries.map((e): BusyInterval => {
+              const start = origin + e.hour * 3_600_000;
+              // Another service's session at the same start is in the way, like any busy time.
+              const service = e.other ? "other" : SERVICE;
+              return {
+                start,
+                end: start + 60 * MIN,
+                kind: "booking",
+                session: { key: sessionKey(service, `s${i}`, start), seats: e.seats, capacity },
+              };
+            }),
+          }));
+          const input: SlotSearchInput = {
+            location: { timezone: "UTC", slotStepMin: step, minNoticeMin: 0 },
+            staffers,
+            durationMin: 60,
+            bufferMin: 0,
+            fromDate: "2030-03-04",
+            toDate: "2030-03-06",
+            now: origin,
+            session: { serviceId: SERVICE, capacity, seats: 1 },
+          };
+          const old = before.searchSlots(input);
+          expect(searchSlots({ ...input, listStaffers: true })).toEqual(old);
+          const starts = new Set(old.flatMap((d) => d.slots.map((x) => x.start)));
+          full += staffers.filter((st) =>
+            st.busy.some((b) => b.session && !starts.has(b.start) && b.session.seats >= capacity),
+          ).length;
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // Full sessions (not listed) come up often.
+    expect(full).toBeGreaterThan(50);
+  });
+
   it("cart calendar and cart next: the same days, starts, staffers and units", () => {
     let fits = 0;
     fc.assert(
