@@ -150,11 +150,6 @@ export class PreparedStaffer {
     return (this.splitCache ??= splitBusy(this.input.busy));
   }
 
-  /** All busy time merged. */
-  get busy(): Interval[] {
-    return this.split.all;
-  }
-
   /** All busy time merged, as parallel arrays: a plain search reads only this. */
   get times(): BusyTimes {
     return (this.timesCache ??= mergeBusyTimes(this.input.busy));

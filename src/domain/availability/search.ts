@@ -5,7 +5,7 @@ import {
   PreparedStaffer,
 } from "./busy-time";
 import { prepareResource, UnitCounter } from "./resources";
-import { type SessionTime, sessionKey } from "./sessions";
+import { isSessionOf, type SessionTime } from "./sessions";
 import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput, StaffedSlot } from "./types";
 import { latticeOf } from "./lattice";
 import { WorkingHours } from "./working-hours";
@@ -161,8 +161,9 @@ function searchSessions(
       step,
     );
     if (!lattice) return { date, slots: [], intervals: [] };
-    const { lo, unit, size } = lattice;
-    const fresh = new Int32Array(size);
+    const { lo, unit, size, stride } = lattice;
+    // New sessions per start, as differences along each grid (a run of them adds two numbers).
+    const fresh = new Int32Array(size + stride);
     const open = new Int32Array(size);
     const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
     staffers.forEach((staffer, k) => {
@@ -173,37 +174,55 @@ function searchSessions(
         let t = work.start + skip * step;
         if (p > 0 && (plain[p - 1]?.end ?? 0) > t) p = firstEndingAfter(plain, t);
         let s = firstStartingFrom(sessions, t - longest);
-        for (; t + need <= work.end; t += step) {
+        const last = work.end - need;
+        while (t <= last) {
           while (p < plain.length && (plain[p] as Interval).end <= t) p++;
           const next = plain[p];
           if (next && next.start < t + need) {
             // Busy until next.end: the first start after it on this interval's grid.
-            t = work.start + Math.ceil((next.end - work.start) / step) * step - step;
+            t = work.start + Math.ceil((next.end - work.start) / step) * step;
             continue;
           }
           while (s < sessions.length && (sessions[s] as SessionTime).start < t - longest) s++;
           let taken = 0;
-          let key: string | null = null;
+          // The first session starting after [t, t + need): none before it meets a later start.
+          let later = Number.POSITIVE_INFINITY;
           for (let i = s; i < sessions.length; i++) {
             const session = sessions[i] as SessionTime;
-            if (session.start >= t + need) break;
+            if (session.start >= t + need) {
+              later = session.start;
+              break;
+            }
             if (session.end <= t) continue;
-            key ??= sessionKey(ask.serviceId, staffer.id, t);
-            if (session.key !== key) {
+            if (!isSessionOf(session, ask.serviceId, staffer.id, t)) {
               taken = Number.POSITIVE_INFINITY;
               break;
             }
             taken += session.seats;
           }
-          if (taken >= ask.capacity) continue;
           const at = ((t - lo) / unit) | 0;
-          if (taken > 0) open[at] = (open[at] as number) + ask.capacity - taken;
-          else fresh[at] = (fresh[at] as number) + 1;
-          if (ids) (ids[at] ??= []).push(staffer.id);
+          if (taken === 0) {
+            // Clear of everything up to the next busy time or session: new sessions all along.
+            const until = Math.min(last, next ? next.start - need : last, later - need);
+            const n = Math.floor((until - t) / step);
+            const after = at + (n + 1) * stride;
+            fresh[at] = (fresh[at] as number) + 1;
+            fresh[after] = (fresh[after] as number) - 1;
+            if (ids) for (let i = at; i < after; i += stride) (ids[i] ??= []).push(staffer.id);
+            t += (n + 1) * step;
+            continue;
+          }
+          if (taken < ask.capacity) {
+            open[at] = (open[at] as number) + ask.capacity - taken;
+            if (ids) (ids[at] ??= []).push(staffer.id);
+          }
+          t += step;
         }
       }
       pointers[k] = p;
     });
+    for (let i = stride; i < size; i++)
+      fresh[i] = (fresh[i] as number) + (fresh[i - stride] as number);
     const slots: Slot[] = [];
     for (let i = 0; i < size; i++) {
       const news = fresh[i] as number;

@@ -1,4 +1,4 @@
-import { mergeBusy, overlapsMerged } from "./busy-time";
+import { inStartOrder, mergeBusy, overlapsMerged } from "./busy-time";
 import type { BusyInterval, Interval, SessionAsk } from "./types";
 
 /** The largest capacity of a group service (seats of one session). */
@@ -24,12 +24,53 @@ export const sessionAskOf = (
 export interface SessionTime extends Interval {
   key: string;
   seats: number;
+  capacity: number;
+  /** Its key read back into service, start and staffer (`readSessionKey`), once asked. */
+  parts?: SessionKeyParts | null;
+}
+
+interface SessionKeyParts {
+  serviceId: string;
+  start: number;
+  stafferId: string;
+}
+
+/**
+ * A key read back into what `sessionKey` made it of; null if it cannot be
+ * one. For a service id without "@" the reading is the only one, so
+ * comparing parts is comparing keys, without spelling a key per start.
+ */
+function readSessionKey(key: string): SessionKeyParts | null {
+  const at = key.indexOf("@");
+  const slash = key.indexOf("/", at + 1);
+  if (at < 0 || slash < 0) return null;
+  const start = Number(key.slice(at + 1, slash));
+  const parts = { serviceId: key.slice(0, at), start, stafferId: key.slice(slash + 1) };
+  return sessionKey(parts.serviceId, parts.stafferId, start) === key ? parts : null;
+}
+
+/** Whether a session entry is the session of `serviceId` at `start` with `stafferId`. */
+export function isSessionOf(
+  session: SessionTime,
+  serviceId: string,
+  stafferId: string,
+  start: number,
+): boolean {
+  if (serviceId.includes("@")) return session.key === sessionKey(serviceId, stafferId, start);
+  if (session.parts === undefined) session.parts = readSessionKey(session.key);
+  const parts = session.parts;
+  return (
+    parts !== null &&
+    parts.start === start &&
+    parts.serviceId === serviceId &&
+    parts.stafferId === stafferId
+  );
 }
 
 /**
  * One calendar's busy time split for seat questions: `plain` (merged, no
  * session) and `sessions` (sorted by start). `all` is every interval merged,
- * which is what a non-group service must keep clear of.
+ * which is what a non-group service must keep clear of (merged when first read).
  */
 export interface SplitBusy {
   all: Interval[];
@@ -46,18 +87,31 @@ export function splitBusy(busy: readonly BusyInterval[]): SplitBusy {
   if (busy.some((b) => b.session)) {
     const rest: Interval[] = [];
     for (const b of busy) {
-      if (b.session) sessions.push({ start: b.start, end: b.end, ...b.session });
+      const session = b.session;
+      if (session)
+        sessions.push({
+          start: b.start,
+          end: b.end,
+          key: session.key,
+          seats: session.seats,
+          capacity: session.capacity,
+        });
       else rest.push(b);
     }
     plain = rest;
   }
-  sessions.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (!inStartOrder(sessions)) sessions.sort((a, b) => a.start - b.start || a.end - b.end);
   const merged = mergeBusy(plain);
+  let all: Interval[] | null = sessions.length === 0 ? merged : null;
+  let longest = 0;
+  for (const s of sessions) if (s.end - s.start > longest) longest = s.end - s.start;
   return {
-    all: sessions.length === 0 ? merged : mergeBusy(busy),
+    get all() {
+      return (all ??= mergeBusy(busy));
+    },
     plain: merged,
     sessions,
-    longest: sessions.reduce((m, s) => Math.max(m, s.end - s.start), 0),
+    longest,
   };
 }
 
