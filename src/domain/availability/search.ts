@@ -70,30 +70,38 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
 
   if (input.session) return searchSessions(input, input.session, staffers, units);
 
-  // Per staffer, the index of the first busy interval that may still matter: days come in order.
-  const pointers = new Array<number>(staffers.length).fill(0);
-  return localDateRange(input.fromDate, input.toDate).map((date) => {
+  // Each day's lattice first; then one staffer at a time walks all the days, its busy time
+  // staying in cache, with one pointer that only moves forward.
+  const days = localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
     const lattice = latticeOf(
       staffers.map((s) => s.workingOnDay(day)),
       step,
     );
-    if (!lattice) return { date, slots: [], intervals: [] };
-    const { lo, unit, size, stride } = lattice;
-    // Free starts per time, kept as differences along each grid: a run adds two numbers, not one per start.
-    const counts = new Int32Array(size + stride);
-    const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
+    return {
+      date,
+      day,
+      lattice,
+      // Free starts per time, as differences along each grid: a run adds two numbers, not one per start.
+      counts: new Int32Array(lattice ? lattice.size + lattice.stride : 0),
+      ids: input.listStaffers && lattice ? new Array<string[] | undefined>(lattice.size) : null,
+    };
+  });
 
-    staffers.forEach((staffer, k) => {
-      const { starts, ends, length: busyCount } = staffer.times;
-      let p = pointers[k] ?? 0;
+  for (const staffer of staffers) {
+    const times = staffer.times;
+    const { starts, ends, length: busyCount } = times;
+    let p = 0;
+    for (const { day, lattice, counts, ids } of days) {
+      if (!lattice) continue;
+      const { lo, unit, stride } = lattice;
       for (const work of staffer.workingOnDay(day)) {
         // Skip straight to the first grid start that honours the notice period.
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
         let t = work.start + skip * step;
         const last = work.end - need;
         // Working intervals may overlap (overrides): step back when the pointer passed t.
-        if (p > 0 && (ends[p - 1] as number) > t) p = firstTimeEndingAfter(staffer.times, t);
+        if (p > 0 && (ends[p - 1] as number) > t) p = firstTimeEndingAfter(times, t);
         while (t <= last) {
           while (p < busyCount && (ends[p] as number) <= t) p++;
           if (p < busyCount && (starts[p] as number) < t + need) {
@@ -112,9 +120,12 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
           t += (n + 1) * step;
         }
       }
-      pointers[k] = p;
-    });
+    }
+  }
 
+  return days.map(({ date, lattice, counts, ids }) => {
+    if (!lattice) return { date, slots: [], intervals: [] };
+    const { lo, unit, size, stride } = lattice;
     for (let i = stride; i < size; i++)
       counts[i] = (counts[i] as number) + (counts[i - stride] as number);
     const slots: Slot[] = [];
