@@ -164,22 +164,29 @@ function searchSessions(
   const length = input.durationMin * MINUTE;
   const step = Math.max(1, input.location.slotStepMin) * MINUTE;
   const earliest = input.now + input.location.minNoticeMin * MINUTE;
-  const pointers = staffers.map(() => 0);
-  return localDateRange(input.fromDate, input.toDate).map((date) => {
+  const days = localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
     const lattice = latticeOf(
       staffers.map((s) => s.workingOnDay(day)),
       step,
     );
-    if (!lattice) return { date, slots: [], intervals: [] };
-    const { lo, unit, size, stride } = lattice;
-    // New sessions per start, as differences along each grid (a run of them adds two numbers).
-    const fresh = new Int32Array(size + stride);
-    const open = new Int32Array(size);
-    const ids = input.listStaffers ? new Array<string[] | undefined>(size) : null;
-    staffers.forEach((staffer, k) => {
-      const { plain, sessions, longest } = staffer.split;
-      let p = pointers[k] ?? 0;
+    return {
+      date,
+      day,
+      lattice,
+      // New sessions per start, as differences along each grid (a run of them adds two numbers).
+      fresh: new Int32Array(lattice ? lattice.size + lattice.stride : 0),
+      open: new Int32Array(lattice ? lattice.size : 0),
+      ids: input.listStaffers && lattice ? new Array<string[] | undefined>(lattice.size) : null,
+    };
+  });
+  // One staffer at a time over all the days, as the plain search.
+  for (const staffer of staffers) {
+    const { plain, sessions, longest } = staffer.split;
+    let p = 0;
+    for (const { day, lattice, fresh, open, ids } of days) {
+      if (!lattice) continue;
+      const { lo, unit, stride } = lattice;
       for (const work of staffer.workingOnDay(day)) {
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
         let t = work.start + skip * step;
@@ -230,8 +237,11 @@ function searchSessions(
           t += step;
         }
       }
-      pointers[k] = p;
-    });
+    }
+  }
+  return days.map(({ date, lattice, fresh, open, ids }) => {
+    if (!lattice) return { date, slots: [], intervals: [] };
+    const { lo, unit, size, stride } = lattice;
     for (let i = stride; i < size; i++)
       fresh[i] = (fresh[i] as number) + (fresh[i - stride] as number);
     const slots: Slot[] = [];
