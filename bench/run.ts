@@ -5,6 +5,7 @@ import { runFanoutBench } from "./fanout";
 import { runIcsBench } from "./ics";
 import { runRemindersBench } from "./reminders";
 import { runScaleBench } from "./scale";
+import { runScaleE2eBench } from "./scale-e2e";
 import { runWaitlistBench } from "./waitlist";
 
 // `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
@@ -14,6 +15,8 @@ import { runWaitlistBench } from "./waitlist";
 // `npm run bench -- --waitlist`: only freeing-to-offer times and matching reads under wrangler dev.
 // `npm run bench -- --scale`: only the slot engine at 20/100/300 staffers × 31/62/365 days, against the engine before.
 // `npm run bench -- --ics`: only reading a 2,000-event ICS calendar into busy time (pure, no server).
+// `npm run bench -- --scale-e2e`: only 62-day searches and 10-service cart calendars of a 100-staffer
+// location under wrangler dev (wall time, D1 time, round trips, rows read).
 if (process.argv.includes("--scale")) {
   runScaleBench();
 } else if (process.argv.includes("--distance")) {
@@ -24,6 +27,8 @@ if (process.argv.includes("--scale")) {
   runIcsBench();
 } else if (process.argv.includes("--waitlist")) {
   await runWaitlistBench();
+} else if (process.argv.includes("--scale-e2e")) {
+  await runScaleE2eBench();
 } else if (process.argv.includes("--reminders")) {
   await runRemindersBench();
 } else {

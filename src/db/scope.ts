@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
@@ -17,4 +17,19 @@ export function whereIn(
   ...conditions: (SQL | undefined)[]
 ): SQL {
   return and(eq(table.workspaceId, scope.workspaceId), ...conditions) as SQL;
+}
+
+/**
+ * `whereIn` for rows found by their keys (an id list among `conditions`): the
+ * workspace condition still filters every row, written `+workspace_id` so
+ * SQLite may not use an index for it. Without statistics, SQLite prefers the
+ * workspace's index to a list of ids and reads every row of the workspace (a
+ * chain's whole catalogue) to return the few asked for.
+ */
+export function whereByKey(
+  scope: Scope,
+  table: { workspaceId: SQLiteColumn },
+  ...conditions: (SQL | undefined)[]
+): SQL {
+  return and(sql`+${table.workspaceId} = ${scope.workspaceId}`, ...conditions) as SQL;
 }

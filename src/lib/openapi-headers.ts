@@ -30,7 +30,7 @@ export const HEADER_COMPONENTS = {
   },
   ServerTiming: {
     description:
-      'Where the time went: `total`, `d1;desc="N round trips"` (D1 calls one after another) and `calendar;desc="N calls"` (calendar calls one after another). Absent from the answer to a refused API key.',
+      'Where the time went: `total`, `d1;desc="N round trips"` (D1 calls one after another) and `calendar;desc="N calls"` (calendar calls one after another); what D1 did: `d1-statements;desc="K"` (statements sent), `d1-rows-read;desc="R"` (rows D1 read, its `rows_read`) and `d1-bytes-returned;desc="B"` (size of the values it returned). Absent from the answer to a refused API key.',
     schema: { type: "string" },
   },
   RetryAfter: {

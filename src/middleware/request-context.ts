@@ -46,6 +46,9 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   if (!c.var.refused) {
     setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
     setMetric(c, "d1-statements", `${d1.statements}`);
+    // What the request cost D1 (its `meta.rows_read`) and what D1 sent back (no meta says it).
+    setMetric(c, "d1-rows-read", `${d1.rowsRead}`);
+    setMetric(c, "d1-bytes-returned", `${d1.bytesReturned}`);
     setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
     // Every call, the confirms that run after the answer included.
     setMetric(c, "calendar-total", `${calendar.calls + budget.pending} calls`);

@@ -254,7 +254,7 @@ describe("wake-ups", () => {
   it("the triggers that notice freed time are in place", async () => {
     const triggers = (
       await env.DB.prepare(
-        "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' order by name",
+        "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' and name like 'waitlist_%' order by name",
       ).all<{ name: string }>()
     ).results.map((t) => t.name);
     expect(triggers).toEqual(["waitlist_freed_on_delete", "waitlist_freed_on_hold"]);

@@ -6,6 +6,7 @@ import { idIn } from "../bounded";
 import {
   bookingStatuses,
   calendarEntries,
+  calendarSpans,
   customers,
   locations,
   reservations,
@@ -20,7 +21,7 @@ import {
   staffers,
 } from "../schema";
 import { read } from "../reads";
-import { type Scope, whereIn } from "../scope";
+import { type Scope, whereByKey, whereIn } from "../scope";
 import { selectBookingForm, toBookingForm } from "./booking-form";
 import { shownInWidget } from "./services";
 
@@ -89,23 +90,39 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
   const windowStart = plus(dayStart(q.fromDate), -ZONE_PAD_MS);
   const windowEnd = plus(dayStart(q.toDate), DAY_MS + ZONE_PAD_MS);
 
+  // The location's staff first, then each staffer by id (CROSS JOIN fixes that order): from
+  // `staffers`, SQLite would read every staffer of the workspace (a chain's thousands) to keep
+  // the location's.
   const eligible = db
-    .select({ id: staffers.id })
-    .from(staffers)
-    .innerJoin(stafferLocations, eq(stafferLocations.stafferId, staffers.id))
+    .select({ id: stafferLocations.stafferId })
+    .from(stafferLocations)
+    .crossJoin(staffers)
     .where(
-      whereIn(
-        scope,
-        staffers,
-        eq(staffers.isActiveInWidget, true),
-        equals(stafferLocations.locationId, q.locationId),
-        q.stafferIds ? among(staffers.id, q.stafferIds) : undefined,
+      and(
+        whereIn(
+          scope,
+          stafferLocations,
+          equals(stafferLocations.locationId, q.locationId),
+          q.stafferIds ? among(stafferLocations.stafferId, q.stafferIds) : undefined,
+        ),
+        whereIn(
+          scope,
+          staffers,
+          eq(staffers.id, stafferLocations.stafferId),
+          eq(staffers.isActiveInWidget, true),
+        ),
       ),
     );
 
-  // Calendar entries (staffers' or units') overlapping the window; a reservation's hold is
-  // busy time up to its expiry, to the second, alarm or not.
+  // Calendar entries (staffers' or units') overlapping the window, read from each calendar's
+  // `calendar_spans` row (CROSS JOIN: the span first, then its entries by the calendar's
+  // (owner, starts_at) index). An entry that overlaps the window starts after the window's start
+  // less the calendar's longest entry, so its index range is bounded on both sides: the
+  // window's entries and those of `longest` before it, never the calendar's whole past. A
+  // calendar without a span row has no entries. A reservation's hold is busy time up to its
+  // expiry, to the second, alarm or not.
   const busyInWindow = and(
+    gt(calendarEntries.startsAt, sql`${windowStart} - ${calendarSpans.longest}`),
     lt(calendarEntries.startsAt, windowEnd),
     gt(calendarEntries.endsAt, windowStart),
     or(isNull(calendarEntries.expiresAt), gt(calendarEntries.expiresAt, q.at ?? Date.now())),
@@ -126,7 +143,7 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
       .select()
       .from(services)
       .where(
-        whereIn(
+        whereByKey(
           scope,
           services,
           among(services.id, q.serviceIds),
@@ -192,13 +209,18 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         seats: calendarEntries.seats,
         capacity: calendarEntries.capacity,
       })
-      .from(calendarEntries)
+      .from(calendarSpans)
+      .crossJoin(calendarEntries)
       .where(
-        whereIn(
-          scope,
-          calendarEntries,
-          inSubquery(calendarEntries.stafferId, eligible),
-          busyInWindow,
+        and(
+          // A staffer's calendar id is the staffer's id.
+          whereIn(scope, calendarSpans, inSubquery(calendarSpans.calendarId, eligible)),
+          whereIn(
+            scope,
+            calendarEntries,
+            eq(calendarEntries.stafferId, calendarSpans.stafferId),
+            busyInWindow,
+          ),
         ),
       ),
     db
@@ -246,13 +268,19 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
         seats: calendarEntries.seats,
         capacity: calendarEntries.capacity,
       })
-      .from(calendarEntries)
+      .from(calendarSpans)
+      .crossJoin(calendarEntries)
       .where(
-        whereIn(
-          scope,
-          calendarEntries,
-          inSubquery(calendarEntries.resourceId, needed),
-          busyInWindow,
+        and(
+          // Every unit of the resources that has entries has a span row.
+          whereIn(scope, calendarSpans, inSubquery(calendarSpans.resourceId, needed)),
+          whereIn(
+            scope,
+            calendarEntries,
+            eq(calendarEntries.resourceId, calendarSpans.resourceId),
+            eq(calendarEntries.unit, calendarSpans.unit),
+            busyInWindow,
+          ),
         ),
       ),
   ] as const;

@@ -69,7 +69,7 @@ export const calendarEntries = sqliteTable(
     capacity: integer("capacity"),
   },
   (t) => [
-    // Slot search: one staffer's intervals that start before the range ends.
+    // Slot search: one calendar's intervals that start in [window start - its longest, window end).
     index("calendar_entries_staffer_start_idx").on(t.stafferId, t.startsAt),
     index("calendar_entries_resource_start_idx").on(t.resourceId, t.unit, t.startsAt),
     index("calendar_entries_source_idx").on(t.sourceId),
@@ -79,6 +79,27 @@ export const calendarEntries = sqliteTable(
       sql`(staffer_id IS NULL) <> (resource_id IS NULL) AND (resource_id IS NULL) = (unit IS NULL)`,
     ),
   ],
+);
+
+/**
+ * The longest entry each calendar has ever had (ms), kept by triggers on
+ * `calendar_entries` (migrations/0024_calendar_spans.sql); never written by
+ * the app. Slot search bounds a calendar's entries below by the window's start
+ * less `longest`: an entry that starts earlier has ended before the window.
+ * `calendarId` is the calendar's id (src/calendar/ids.ts), the owner columns
+ * are its entries'.
+ */
+export const calendarSpans = sqliteTable(
+  "calendar_spans",
+  {
+    calendarId: text("calendar_id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    stafferId: text("staffer_id"),
+    resourceId: text("resource_id"),
+    unit: integer("unit"),
+    longest: integer("longest").notNull(),
+  },
+  (t) => [index("calendar_spans_resource_idx").on(t.resourceId, t.unit)],
 );
 
 /** A `calendar_entries` row: a `BusyInterval` with its identity and owner columns, as D1 stores it. */
