@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { D1Counter, rowsBytes } from "../../src/db/instrumented-d1";
+import { D1Counter, rowsBytes } from "../../src/db/d1-counter";
 
 // `d1-bytes-returned` in Server-Timing: the size of the values D1 returned.
 describe("bytes D1 returned", () => {
