@@ -87,8 +87,12 @@ export function buildFixture(days: number, aligned = false, seed = 42, staffCoun
   };
   place(2000, "booking");
   place(200, "blocked");
-  // In start order, as the availability read delivers a calendar's entries.
-  for (const s of staffers) s.busy.sort((a, b) => a.start - b.start);
+  // In start order, and made one calendar after another, as the availability read delivers a
+  // calendar's entries and the Worker turns its rows into objects (so they sit together in memory).
+  for (const s of staffers)
+    s.busy = s.busy
+      .sort((a, b) => a.start - b.start)
+      .map((b) => ({ start: b.start, end: b.end, kind: b.kind }));
   return { staffers, days, toDate };
 }
 

@@ -74,13 +74,12 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
   // staying in cache, with one pointer that only moves forward.
   const days = localDateRange(input.fromDate, input.toDate).map((date) => {
     const day = dayNumberOf(date);
-    const lattice = latticeOf(
-      staffers.map((s) => s.workingOnDay(day)),
-      step,
-    );
+    // Each staffer's working intervals that day, by the staffer's place in `staffers`.
+    const working = staffers.map((s) => s.workingOnDay(day));
+    const lattice = latticeOf(working, step);
     return {
       date,
-      day,
+      working,
       lattice,
       // Free starts per time, as differences along each grid: a run adds two numbers, not one per start.
       counts: new Int32Array(lattice ? lattice.size + lattice.stride : 0),
@@ -88,14 +87,14 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
     };
   });
 
-  for (const staffer of staffers) {
+  staffers.forEach((staffer, k) => {
     const times = staffer.times;
     const { starts, ends, length: busyCount } = times;
     let p = 0;
-    for (const { day, lattice, counts, ids } of days) {
+    for (const { working, lattice, counts, ids } of days) {
       if (!lattice) continue;
       const { lo, unit, stride } = lattice;
-      for (const work of staffer.workingOnDay(day)) {
+      for (const work of working[k] as Interval[]) {
         // Skip straight to the first grid start that honours the notice period.
         const skip = earliest > work.start ? Math.ceil((earliest - work.start) / step) : 0;
         let t = work.start + skip * step;
@@ -121,7 +120,7 @@ export function searchSlots(input: SlotSearchInput): DaySlots[] {
         }
       }
     }
-  }
+  });
 
   return days.map(({ date, lattice, counts, ids }) => {
     if (!lattice) return { date, slots: [], intervals: [] };
