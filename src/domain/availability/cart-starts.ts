@@ -1,7 +1,6 @@
 import { RunCollector, type Runs } from "./free-runs";
 import type { Prepared } from "./prepared";
-import type { CartService } from "./cart";
-import type { Interval } from "./types";
+import type { CartService, Interval } from "./types";
 import { busyLength, MINUTE } from "../duration";
 
 const greatestCommonDivisor = (a: number, b: number): number => {

@@ -5,29 +5,21 @@ import { firstFreeUnit, type PreparedResource } from "./resources";
 import { sessionFit, sessionKey } from "./sessions";
 import { possibleStarts } from "./cart-starts";
 import type {
+  CartService,
   Interval,
   LocationRules,
   ResourceInput,
   SessionAsk,
   StafferCalendarInput,
 } from "./types";
+
+export type { CartService } from "./types";
 import { dateOfDayNumber, dayNumberOf, localDateRange, OffsetTable } from "./zone";
 import { busyLength, MINUTE } from "../duration";
 
 export { type Prepared, prepare } from "./prepared";
 
 const DAY = 86_400_000;
-
-export interface CartService {
-  durationMin: number;
-  bufferMin: number;
-  /** Candidates: one id when the client fixed the staffer. */
-  stafferIds: string[];
-  /** Resources the service requires: one unit of each for its duration + buffer. */
-  resourceIds?: string[];
-  /** A group service: joins (or opens) the session at its start. */
-  session?: SessionAsk | undefined;
-}
 
 export interface Assignment {
   stafferId: string;

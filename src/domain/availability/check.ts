@@ -1,4 +1,5 @@
-import { overlapsTimes, PreparedStaffer } from "./busy-time";
+import { PreparedStaffer } from "./busy-time";
+import { overlapsTimes } from "./merged-busy";
 import { sessionFit } from "./sessions";
 import type {
   Interval,

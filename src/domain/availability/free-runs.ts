@@ -1,4 +1,4 @@
-import { type BusyTimes, firstEndingAfter, firstTimeEndingAfter } from "./busy-time";
+import { type BusyTimes, firstEndingAfter, firstTimeEndingAfter } from "./merged-busy";
 import type { Interval } from "./types";
 
 /** Free runs [starts[i], ends[i]) of several calendars (parallel arrays, no objects). */

@@ -1,5 +1,5 @@
 export { type AlternativeStart, type AlternativesInput, nearestStarts } from "./alternatives";
-export { mergeBusy } from "./busy-time";
+export { mergeBusy } from "./merged-busy";
 export {
   type Assignment,
   type CartDay,

@@ -1,4 +1,4 @@
-import { firstEndingAfter, overlapsMerged } from "./busy-time";
+import { firstEndingAfter, overlapsMerged } from "./merged-busy";
 import { seatsTakenAt, type SplitBusy, splitBusy } from "./sessions";
 import type { Interval, ResourceInput } from "./types";
 

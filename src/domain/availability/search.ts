@@ -1,9 +1,5 @@
-import {
-  firstEndingAfter,
-  firstStartingFrom,
-  firstTimeEndingAfter,
-  PreparedStaffer,
-} from "./busy-time";
+import { PreparedStaffer } from "./busy-time";
+import { firstEndingAfter, firstStartingFrom, firstTimeEndingAfter } from "./merged-busy";
 import { prepareResource, UnitCounter } from "./resources";
 import { isSessionOf, type SessionTime } from "./sessions";
 import type { DaySlots, Interval, SessionAsk, Slot, SlotSearchInput, StaffedSlot } from "./types";

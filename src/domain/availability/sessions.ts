@@ -1,4 +1,4 @@
-import { inStartOrder, mergeBusy, overlapsMerged } from "./busy-time";
+import { inStartOrder, mergeBusy, overlapsMerged } from "./merged-busy";
 import type { BusyInterval, Interval, SessionAsk } from "./types";
 
 /** The largest capacity of a group service (seats of one session). */

@@ -129,3 +129,15 @@ export interface DaySlots<S extends Slot = Slot> {
 
 /** `full`: the start joins a session of the service that has fewer seats left than asked. */
 export type StartVerdict = "ok" | "in_past" | "outside_hours" | "busy" | "full";
+
+/** One service of a cart item, as the cart places it. */
+export interface CartService {
+  durationMin: number;
+  bufferMin: number;
+  /** Candidates: one id when the client fixed the staffer. */
+  stafferIds: string[];
+  /** Resources the service requires: one unit of each for its duration + buffer. */
+  resourceIds?: string[];
+  /** A group service: joins (or opens) the session at its start. */
+  session?: SessionAsk | undefined;
+}
