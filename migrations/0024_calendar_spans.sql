@@ -17,12 +17,6 @@ CREATE TABLE `calendar_spans` (
 -- A search of units starts from the resources a service needs: every unit that has entries.
 CREATE INDEX `calendar_spans_resource_idx` ON `calendar_spans` (`resource_id`, `unit`);
 --> statement-breakpoint
-INSERT INTO `calendar_spans` (`calendar_id`, `workspace_id`, `staffer_id`, `resource_id`, `unit`, `longest`)
-SELECT coalesce(`staffer_id`, `resource_id` || '#' || `unit`), `workspace_id`, `staffer_id`, `resource_id`, `unit`,
-	max(`ends_at` - `starts_at`)
-FROM `calendar_entries`
-GROUP BY coalesce(`staffer_id`, `resource_id` || '#' || `unit`);
---> statement-breakpoint
 -- Kept by the database itself, in the writing transaction, whatever wrote the entry (a booking, a
 -- reservation, a blocked spot, a resource block, an external calendar's sync; one row or a JSON
 -- insert of thousands): no writer can forget it. `longest` only grows (a deleted entry leaves it
@@ -54,3 +48,13 @@ BEGIN
 		NEW.`staffer_id`, NEW.`resource_id`, NEW.`unit`, NEW.`ends_at` - NEW.`starts_at`)
 	ON CONFLICT (`calendar_id`) DO UPDATE SET `longest` = max(`longest`, excluded.`longest`);
 END;
+--> statement-breakpoint
+-- Filled from the entries already there, after the triggers exist: an entry written meanwhile has
+-- raised its own row, and the larger length wins either way.
+INSERT INTO `calendar_spans` (`calendar_id`, `workspace_id`, `staffer_id`, `resource_id`, `unit`, `longest`)
+SELECT coalesce(`staffer_id`, `resource_id` || '#' || `unit`), `workspace_id`, `staffer_id`, `resource_id`, `unit`,
+	max(`ends_at` - `starts_at`)
+FROM `calendar_entries`
+WHERE true
+GROUP BY coalesce(`staffer_id`, `resource_id` || '#' || `unit`)
+ON CONFLICT (`calendar_id`) DO UPDATE SET `longest` = max(`longest`, excluded.`longest`);

@@ -198,6 +198,7 @@ function searchSessions(
           }
           while (s < sessions.length && (sessions[s] as SessionTime).start < t - longest) s++;
           let taken = 0;
+          let met = false;
           // The first session starting after [t, t + need): none before it meets a later start.
           let later = Number.POSITIVE_INFINITY;
           for (let i = s; i < sessions.length; i++) {
@@ -207,6 +208,7 @@ function searchSessions(
               break;
             }
             if (session.end <= t) continue;
+            met = true;
             if (!isSessionOf(session, ask.serviceId, staffer.id, t)) {
               taken = Number.POSITIVE_INFINITY;
               break;
@@ -214,7 +216,7 @@ function searchSessions(
             taken += session.seats;
           }
           const at = ((t - lo) / unit) | 0;
-          if (taken === 0) {
+          if (!met) {
             // Clear of everything up to the next busy time or session: new sessions all along.
             const until = Math.min(last, next ? next.start - need : last, later - need);
             const n = Math.floor((until - t) / step);
@@ -225,8 +227,13 @@ function searchSessions(
             t += (n + 1) * step;
             continue;
           }
+          // A session met here (even one of no seats) ends the run: this start alone.
           if (taken < ask.capacity) {
-            open[at] = (open[at] as number) + ask.capacity - taken;
+            if (taken > 0) open[at] = (open[at] as number) + ask.capacity - taken;
+            else {
+              fresh[at] = (fresh[at] as number) + 1;
+              fresh[at + stride] = (fresh[at + stride] as number) - 1;
+            }
             if (ids) (ids[at] ??= []).push(staffer.id);
           }
           t += step;

@@ -289,6 +289,41 @@ describe("the chain-scale engine gives the engine-before's answers", () => {
     expect(full).toBeGreaterThan(50);
   });
 
+  it("a session entry of no seats still ends a run of new sessions, as before", () => {
+    const T = (h: number) => Date.UTC(2030, 2, 4, h);
+    const input: SlotSearchInput = {
+      location: { timezone: "UTC", slotStepMin: 15, minNoticeMin: 0 },
+      staffers: [
+        {
+          id: "a",
+          weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+            weekday,
+            start: "10:00",
+            end: "12:00",
+          })),
+          overrides: [],
+          busy: [
+            {
+              start: T(10),
+              end: T(11),
+              kind: "booking",
+              session: { key: sessionKey(SERVICE, "a", T(10)), seats: 0, capacity: 3 },
+            },
+          ],
+        },
+      ],
+      durationMin: 60,
+      bufferMin: 0,
+      fromDate: "2030-03-04",
+      toDate: "2030-03-04",
+      now: 0,
+      session: { serviceId: SERVICE, capacity: 3, seats: 1 },
+    };
+    const old = before.searchSlots(input);
+    expect(old[0]?.slots.map((s) => s.start)).toEqual([T(10), T(11)]);
+    expect(searchSlots({ ...input, listStaffers: true })).toEqual(old);
+  });
+
   it("cart calendar and cart next: the same days, starts, staffers and units", () => {
     let fits = 0;
     fc.assert(
