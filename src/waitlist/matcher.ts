@@ -117,7 +117,10 @@ export class Matcher {
         if (this.offers >= OFFERS_PER_RUN) return false;
         excluded.push(entry.id);
         this.looked++;
-        await this.tryEntry(entry, days, now);
+        // Time held by a write in flight: the pass stops here rather than hand it to a younger
+        // entry once that write gives it back; the next pass (a second later) starts again
+        // from the oldest.
+        if ((await this.tryEntry(entry, days, now)) === "contended") return false;
       }
       if (candidates.length < PAGE) return true;
     }
@@ -137,25 +140,31 @@ export class Matcher {
    * when a calendar refuses it (another write took the time since the read),
    * the calendars are read again and the entry tried once more.
    */
-  private async tryEntry(entry: WaitlistEntryRow, days: string[], now: number): Promise<void> {
+  private async tryEntry(
+    entry: WaitlistEntryRow,
+    days: string[],
+    now: number,
+  ): Promise<"offered" | "no fit" | "contended"> {
     const dates = days.filter((d) => d >= entry.fromDate && d <= entry.toDate);
-    if (dates.length === 0) return;
+    if (dates.length === 0) return "no fit";
     for (let attempt = 0; attempt < 2; attempt++) {
       const fit = await this.fitFor(entry, dates, now);
-      if (!fit) return;
+      if (!fit) return "no fit";
       // Whatever happens next, the calendars as read are out of date.
       this.calendars = null;
       try {
         await makeOffer(this.env, this.scope, this.ctx, entry, fit, now);
         this.offers++;
-        return;
+        return "offered";
       } catch (error) {
         if (error instanceof ApiError && error.code === "slot_unavailable") continue;
         // The entry changed (deleted, or booked) or its services no longer fit the catalogue.
-        if (isGuardFailure(error) || error instanceof InvalidError) return;
+        if (isGuardFailure(error) || error instanceof InvalidError) return "no fit";
         throw error;
       }
     }
+    // D1 shows the time free, the calendars refuse it twice: a write still holds it.
+    return "contended";
   }
 
   /** Reads the calendars of these services over these days (one round trip), unless read already. */
