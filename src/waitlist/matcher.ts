@@ -75,10 +75,13 @@ export class Matcher {
       );
       const complete = await this.offerShared(inSpan, offered, days, now);
       if (complete) done.push(...inSpan.map((f) => f.id));
+      // A new entry's own window would see freed time the older entries have not had in full
+      // yet: it waits for the next pass.
+      else return done;
     }
     for (const own of freed.filter((f) => f.entryId !== null)) {
       if (this.offers >= OFFERS_PER_RUN) break;
-      await this.offerOwnWindow(own, now);
+      if (!(await this.offerOwnWindow(own, now))) break;
       done.push(own.id);
     }
     return done;
@@ -90,6 +93,8 @@ export class Matcher {
     lapsed: WaitlistEntryRow[],
     days: string[],
     now: number,
+    /** Services the time suits besides the freed calendars' and the lapsed offers'. */
+    services: string[] = [],
   ): Promise<boolean> {
     const excluded: string[] = [];
     const query = {
@@ -97,7 +102,10 @@ export class Matcher {
       days,
       stafferIds: unique(freed.flatMap((f) => (f.stafferId ? [f.stafferId] : []))),
       resourceIds: unique(freed.flatMap((f) => (f.resourceId ? [f.resourceId] : []))),
-      serviceIds: unique(lapsed.flatMap((e) => entryServices(e).map((s) => s.service_uuid))),
+      serviceIds: unique([
+        ...services,
+        ...lapsed.flatMap((e) => entryServices(e).map((s) => s.service_uuid)),
+      ]),
     };
     while (this.looked < CANDIDATES_PER_RUN) {
       const before = this.counter.rowsRead;
@@ -127,12 +135,31 @@ export class Matcher {
     return true;
   }
 
-  /** A new entry: time already free in its window is offered to it at once. */
-  private async offerOwnWindow(freed: FreedRow, now: number): Promise<void> {
-    if (!freed.entryId) return;
-    const [entry] = await run(this.scope.db, waitingEntryRead(this.scope, freed.entryId));
-    if (!entry) return;
-    await this.tryEntry(entry, windowDays(entry.fromDate, entry.toDate), now);
+  /**
+   * A new entry: time already free in its window is offered at once, to the
+   * oldest waiting entry it suits (this one, unless an older one waits for
+   * the same day): the day of the entry's first fit is matched like freed
+   * time. False when that matching was cut short (the row is kept).
+   */
+  private async offerOwnWindow(freed: FreedRow, now: number): Promise<boolean> {
+    if (!freed.entryId) return true;
+    for (let round = 0; round < 3; round++) {
+      const [entry] = await run(this.scope.db, waitingEntryRead(this.scope, freed.entryId));
+      if (!entry) return true;
+      const fit = await this.fitFor(entry, windowDays(entry.fromDate, entry.toDate), now);
+      if (!fit) return true;
+      const day = localDays(
+        [{ start: fit.start, end: fit.start + 1 }],
+        this.ctx.location.timezone,
+        1,
+      );
+      const offers = this.offers;
+      const services = entryServices(entry).map((s) => s.service_uuid);
+      if (!(await this.offerShared([], [], day, now, services))) return false;
+      // Nobody took the day's time (this entry included): nothing more to try now.
+      if (this.offers === offers) return true;
+    }
+    return true;
   }
 
   /**
