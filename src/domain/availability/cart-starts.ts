@@ -1,18 +1,8 @@
 import { RunCollector, type Runs } from "./free-runs";
+import { greatestCommonDivisor } from "./lattice";
 import type { Prepared } from "./prepared";
 import type { CartService, Interval } from "./types";
 import { busyLength, MINUTE } from "../duration";
-
-const greatestCommonDivisor = (a: number, b: number): number => {
-  let x = Math.abs(a);
-  let y = Math.abs(b);
-  while (y) {
-    const r = x % y;
-    x = y;
-    y = r;
-  }
-  return x;
-};
 
 /**
  * The grid starts of a local day from which a cart could fit: the slot
