@@ -38,10 +38,13 @@ export interface ReservationRequest extends PlanningRequest {
   /**
    * A waitlist offer: the hold gives way to staff as a widget's does (the
    * front desk is never kept from a walk-in by it), and `statements` (the
-   * entry's, its messages and event) go into the hold's own batch.
+   * entry's, its messages and event) go into the hold's own batch. `holder`:
+   * the entry was joined through a publishable key, and its offer is that
+   * visitor's hold (counted among its live holds; the statements bound it).
    */
   offer?:
     | {
+        holder?: string | undefined;
         statements: (
           reservationId: string,
           planned: PlannedBooking[],
@@ -100,7 +103,7 @@ async function hold(
   quota: VisitorQuota | null,
 ) {
   const { scope, env } = deps;
-  const holder = req.publishable?.holder ?? null;
+  const holder = req.publishable?.holder ?? req.offer?.holder ?? null;
   const now = Date.now();
   // Whole seconds, rounded down: the instant shown is the instant that counts.
   const expiresAt = Math.floor((now + req.ttlSeconds * 1000) / 1000) * 1000;

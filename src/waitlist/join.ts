@@ -5,6 +5,7 @@ import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
 import { loadAvailability } from "../db/queries/availability";
 import {
+  type EntryHolder,
   heldExpiriesIn,
   insertEntry,
   openEntries,
@@ -24,6 +25,7 @@ import {
   WAITLIST,
   windowDays,
 } from "../domain/waitlist";
+import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
 import { ApiError, InvalidError } from "../lib/errors";
 import { renderWaitlistEntry } from "../views/waitlist-entry";
 
@@ -61,6 +63,13 @@ export interface JoinRequest {
   origin: string;
 }
 
+/** What the widget's bounds call a join in their messages. */
+const JOINS = "A waitlist entry with a publishable key waits for";
+
+/** Whose entries for the phone its cap counts: staff's, or this widget visitor's. */
+const phoneHolder = (phone: string, visitor: string | undefined): EntryHolder =>
+  visitor ? { phone, visitor } : { phone, staffOnly: true };
+
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
@@ -78,6 +87,8 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   } else if (daysBetween(req.from, req.to) > WAITLIST.maxWindowDays) {
     problems.push(problem({ is: "to" }, `At most ${WAITLIST.maxWindowDays} days after from.`));
   }
+  // A widget's entry is shaped like a widget's hold: its offer is one.
+  if (req.visitor) problems.push(...visitShapeProblems([{ services: req.services }], JOINS));
   (req.times ?? []).forEach((w, index) => {
     if (minutes(w.end) <= minutes(w.start)) {
       problems.push(problem({ is: "times", index }, "end must be after start."));
@@ -94,6 +105,11 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   const inputs = engineInputs(loaded);
   if (!inputs) throw new InvalidError([problem({ is: "location" }, "Unknown location.")]);
   problems.push(...itemProblems([{ start: 0, services: req.services }], loaded, inputs));
+  if (req.visitor && problems.every((p) => p.about.is !== "services")) {
+    const durations = new Map(loaded.services.map((s) => [s.id, s.duration]));
+    const services = req.services.map((s) => ({ durationMin: durations.get(s.serviceId) ?? 0 }));
+    problems.push(...visitDurationProblems([{ services }], JOINS));
+  }
   const now = Date.now();
   const zone = inputs.rules.timezone;
   const today = instantToLocalDate(now, zone);
@@ -157,8 +173,10 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
   );
   try {
     await runBatch(scope.db, [
-      // Staff's entries count only staff's: a stranger's entries cannot lock a phone out at the desk.
-      guard(scope, openEntriesWithin(scope, { phone, staffOnly: !req.visitor }, WAITLIST.perPhone)),
+      // A phone's places are counted per asker: staff's entries count only staff's, a widget
+      // visitor's only its own (for that phone, within its own cap), so a stranger's entries
+      // lock the phone out neither at the desk nor in the widget.
+      guard(scope, openEntriesWithin(scope, phoneHolder(phone, req.visitor), WAITLIST.perPhone)),
       ...(req.visitor
         ? [guard(scope, openEntriesWithin(scope, { visitor: req.visitor }, WAITLIST.perVisitor))]
         : []),
@@ -175,7 +193,7 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
 
 /** Whether a cap refused the entry (else the batch lost a race some other way). */
 async function capRefusal(scope: Scope, phone: string, visitor: string | undefined) {
-  const phoneFull = (await openEntries(scope, { phone, staffOnly: !visitor })) >= WAITLIST.perPhone;
+  const phoneFull = (await openEntries(scope, phoneHolder(phone, visitor))) >= WAITLIST.perPhone;
   const visitorFull = visitor && (await openEntries(scope, { visitor })) >= WAITLIST.perVisitor;
   // One answer for either cap, so nobody learns how many entries a phone has.
   if (phoneFull || visitorFull) {

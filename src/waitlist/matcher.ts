@@ -4,6 +4,7 @@ import { isGuardFailure } from "../db/constraints";
 import {
   candidatesRead,
   type FreedRow,
+  publicOfferUseRead,
   type WaitlistEntryRow,
   waitingEntryRead,
 } from "../db/queries/waitlist";
@@ -11,7 +12,9 @@ import { run } from "../db/reads";
 import type { Scope } from "../db/scope";
 import { type CartService, type Interval, sessionAskOf } from "../domain/availability";
 import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
-import { firstWaitlistFit, localDays, windowDays } from "../domain/waitlist";
+import { PUBLIC_HOLDS } from "../domain/public-holds";
+import { PUBLIC_BOOKINGS } from "../domain/public-visit";
+import { firstWaitlistFit, localDays, PUBLIC_OFFERS, windowDays } from "../domain/waitlist";
 import type { D1Counter } from "../db/instrumented-d1";
 import type { Env } from "../env";
 import { ApiError, InvalidError } from "../lib/errors";
@@ -35,6 +38,8 @@ export class Matcher {
   looked = 0;
   /** Rows D1 read for the candidate queries: what matching costs as the list grows. */
   candidateRowsRead = 0;
+  /** The workspace's daily offers to widget entries are used up: such entries are passed by. */
+  private publicBudgetSpent = false;
   /** The calendars as last read, for these services over these days (dropped by every offer). */
   private calendars: {
     services: Set<string>;
@@ -177,6 +182,7 @@ export class Matcher {
     for (let attempt = 0; attempt < 2; attempt++) {
       const fit = await this.fitFor(entry, dates, now);
       if (!fit) return "no fit";
+      if (!(await this.mayOffer(entry, now))) return "no fit";
       // Whatever happens next, the calendars as read are out of date.
       this.calendars = null;
       try {
@@ -192,6 +198,35 @@ export class Matcher {
     }
     // D1 shows the time free, the calendars refuse it twice: a write still holds it.
     return "contended";
+  }
+
+  /**
+   * Whether an entry a publishable key joined may have an offer now: its
+   * visitor holds fewer than a widget visitor's live holds, has bookings of
+   * the day left, and neither it nor the workspace has used up the day's
+   * offers. Otherwise it keeps waiting (and its place) and the time goes to
+   * the next entry; the offer's batch checks the same again. Staff's entries
+   * always may.
+   */
+  private async mayOffer(entry: WaitlistEntryRow, now: number): Promise<boolean> {
+    if (!entry.visitor) return true;
+    if (this.publicBudgetSpent) return false;
+    const use = await run(
+      this.scope.db,
+      publicOfferUseRead(this.scope, entry.visitor, Date.now(), {
+        offers: now - PUBLIC_OFFERS.windowSeconds * 1000,
+        bookings: Date.now() - PUBLIC_BOOKINGS.windowSeconds * 1000,
+      }),
+    );
+    if (use.workspaceOffers >= PUBLIC_OFFERS.perWorkspace) {
+      this.publicBudgetSpent = true;
+      return false;
+    }
+    return (
+      use.holds < PUBLIC_HOLDS.perHolder &&
+      use.bookings < PUBLIC_BOOKINGS.perVisitor &&
+      use.offers < PUBLIC_OFFERS.perVisitor
+    );
   }
 
   /** Reads the calendars of these services over these days (one round trip), unless read already. */

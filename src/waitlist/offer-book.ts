@@ -36,7 +36,8 @@ export async function openOffer(db: Database, token: string) {
  * Books an offer as its customer: exactly the held time (the reservation is
  * used up in the booking's own write, and the entry becomes `booked` there),
  * for the entry's phone and names; a field the booking form requires that
- * the entry lacks comes from the body.
+ * the entry lacks comes from the body. The booking of an entry a publishable
+ * key joined is its joining visitor's (429 `too_many_bookings` past the cap).
  */
 export async function bookOffer(
   deps: BookingDeps,
@@ -71,6 +72,9 @@ export async function bookOffer(
     customerBrowserLanguage: entry.locale ?? undefined,
     reservationId: reservation.id,
     caller: "customer",
+    // An entry a widget's visitor joined: its booking is that visitor's, counted against its
+    // bookings of the day, whatever address opens the link.
+    visitor: entry.visitor ?? undefined,
   }).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === "reservation_expired") throw gone();
     throw error;

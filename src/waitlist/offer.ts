@@ -3,8 +3,17 @@ import { insertVisitorMessages, messageRows } from "../bookings/messages";
 import { customerIdFor } from "../domain/customer-id";
 import { findCustomer } from "../db/queries/customers";
 import { eventStatement } from "../db/queries/outbox";
-import { entryAtVersion, offerMade, type WaitlistEntryRow } from "../db/queries/waitlist";
+import {
+  entryAtVersion,
+  offerMade,
+  offerRecorded,
+  publicOfferWithin,
+  type WaitlistEntryRow,
+} from "../db/queries/waitlist";
+import { holderWithinCap } from "../db/queries/reservations";
 import { guard } from "../db/guards";
+import { PUBLIC_HOLDS } from "../domain/public-holds";
+import { PUBLIC_OFFERS } from "../domain/waitlist";
 import type { Scope } from "../db/scope";
 import { announce, type MessageContext, type NotificationSettings } from "../domain/messages";
 import type { Env } from "../env";
@@ -107,6 +116,7 @@ export async function makeOffer(
     );
     return [
       guard(scope, entryAtVersion(scope, entry.id, entry.version)),
+      ...(entry.visitor ? visitorBounds(scope, { id: entry.id, visitor: entry.visitor }, now) : []),
       offerMade(scope, entry, { reservationId, start: fit.start, end, expiresAt, tokenHash }, now),
       ...insertVisitorMessages(scope, rows, entry.messageVisitor),
       eventStatement(scope.db, scope.workspaceId, "waitlist-offered", renderWaitlistEntry(offered)),
@@ -129,8 +139,28 @@ export async function makeOffer(
         },
       ],
       ttlSeconds: minutes * 60,
-      offer: { statements },
+      // A widget entry's offer is its visitor's hold, counted among its live holds.
+      offer: { statements, holder: entry.visitor ?? undefined },
     },
   );
   return { reservationId: reservation.uuid, expiresAt: Date.parse(reservation.expires_at) };
+}
+
+/**
+ * An offer to an entry a publishable key joined, in the offer's own batch
+ * (after the reservation's row): the joining visitor's live holds, the offer
+ * included, stay within a widget visitor's cap, and the offer is counted
+ * against the visitor's and the workspace's daily offers. A refused guard
+ * writes nothing; the desk passes the entry by.
+ */
+function visitorBounds(scope: Scope, entry: { id: string; visitor: string }, now: number) {
+  const window = PUBLIC_OFFERS.windowSeconds * 1000;
+  return [
+    // Live at the moment the batch is built (the hold's own clock), not the pass's start.
+    guard(scope, holderWithinCap(scope, entry.visitor, Date.now(), 0, PUBLIC_HOLDS.perHolder)),
+    ...publicOfferWithin(scope, entry.visitor, now - window, PUBLIC_OFFERS).map((c) =>
+      guard(scope, c),
+    ),
+    offerRecorded(scope, entry, now, now + window),
+  ];
 }

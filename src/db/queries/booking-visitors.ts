@@ -18,7 +18,8 @@ export async function visitorBookings(
   return { counted: row?.counted ?? 0, oldest: row?.oldest ?? null };
 }
 
-const counted = (scope: Scope, visitor: string, since: number) =>
+/** The visitor's bookings that count (as `visitorBookings` counts them). */
+export const counted = (scope: Scope, visitor: string, since: number) =>
   whereIn(
     scope,
     bookings,

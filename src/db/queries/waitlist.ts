@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   getTableColumns,
+  gt,
   isNull,
   lte,
   min,
@@ -16,6 +17,7 @@ import type { PageRequest } from "../../lib/pagination";
 import type { Database } from "../client";
 import { idIn, inSubquery, insertRows } from "../bounded";
 import {
+  bookings,
   calendarEntries,
   locations,
   notificationSettings,
@@ -27,9 +29,11 @@ import {
   waitlistDays,
   waitlistEntries,
   waitlistFreed,
+  waitlistOffers,
   workspaces,
 } from "../schema";
 import { read } from "../reads";
+import { counted as countedBookings } from "./booking-visitors";
 import { type Scope, whereIn } from "../scope";
 import type { Statement } from "../statement";
 import { listPage } from "./list";
@@ -50,14 +54,20 @@ const NO_OFFER = {
 /** Entries that still want time: waiting, or holding an offer. */
 const open = () => or(eq(waitlistEntries.status, "waiting"), eq(waitlistEntries.status, "offered"));
 
-/** Whose open entries a cap counts: a phone's (staff's entries only, for staff), or a visitor's. */
-export type EntryHolder = { phone: string; staffOnly: boolean } | { visitor: string };
+/**
+ * Whose open entries a cap counts: a phone's made by staff, a phone's made by
+ * one widget visitor, or a visitor's.
+ */
+export type EntryHolder =
+  { phone: string; staffOnly: true } | { phone: string; visitor: string } | { visitor: string };
 
 const heldBy = (who: EntryHolder) =>
   "phone" in who
     ? and(
         eq(waitlistEntries.phone, who.phone),
-        who.staffOnly ? isNull(waitlistEntries.visitor) : undefined,
+        "visitor" in who
+          ? eq(waitlistEntries.visitor, who.visitor)
+          : isNull(waitlistEntries.visitor),
       )
     : eq(waitlistEntries.visitor, who.visitor);
 
@@ -635,3 +645,95 @@ export const offerDetailsRead = (
       stafferNames: new Map(stafferRows.map((s) => [s.id, s.firstName])),
     }),
   );
+
+// ---- offers to entries a publishable key joined ----
+
+const visitorOffersSince = (scope: Scope, visitor: string, since: number) =>
+  whereIn(
+    scope,
+    waitlistOffers,
+    eq(waitlistOffers.visitor, visitor),
+    gt(waitlistOffers.createdAt, since),
+  );
+
+const workspaceOffersSince = (scope: Scope, since: number) =>
+  whereIn(scope, waitlistOffers, gt(waitlistOffers.createdAt, since));
+
+/**
+ * What a joining visitor has used of the bounds an offer to its entry must
+ * stay within, in one round trip: its live holds (reservations and
+ * outstanding offers), its bookings of the window, its offers of the window,
+ * and the workspace's offers to widget entries of the window.
+ */
+export const publicOfferUseRead = (
+  scope: Scope,
+  visitor: string,
+  now: number,
+  since: { offers: number; bookings: number },
+) =>
+  read(
+    [
+      scope.db
+        .select({ n: count() })
+        .from(reservations)
+        .where(
+          whereIn(
+            scope,
+            reservations,
+            eq(reservations.holder, visitor),
+            isNull(reservations.releasedAt),
+            gt(reservations.expiresAt, now),
+          ),
+        ),
+      scope.db
+        .select({ n: count() })
+        .from(bookings)
+        .where(countedBookings(scope, visitor, since.bookings)),
+      scope.db
+        .select({ n: count() })
+        .from(waitlistOffers)
+        .where(visitorOffersSince(scope, visitor, since.offers)),
+      scope.db
+        .select({ n: count() })
+        .from(waitlistOffers)
+        .where(workspaceOffersSince(scope, since.offers)),
+    ] as const,
+    ([holds, booked, offers, workspace]) => ({
+      holds: holds[0]?.n ?? 0,
+      bookings: booked[0]?.n ?? 0,
+      offers: offers[0]?.n ?? 0,
+      workspaceOffers: workspace[0]?.n ?? 0,
+    }),
+  );
+
+/**
+ * Batch conditions of an offer to a widget entry (placed before `offerRecorded`):
+ * one more offer stays within the visitor's and the workspace's bounds of the window.
+ */
+export const publicOfferWithin = (
+  scope: Scope,
+  visitor: string,
+  since: number,
+  caps: { perVisitor: number; perWorkspace: number },
+): SQL[] => [
+  sql`(${scope.db
+    .select({ n: count() })
+    .from(waitlistOffers)
+    .where(visitorOffersSince(scope, visitor, since))}) + 1 <= ${caps.perVisitor}`,
+  sql`(${scope.db.select({ n: count() }).from(waitlistOffers).where(workspaceOffersSince(scope, since))}) + 1 <= ${caps.perWorkspace}`,
+];
+
+/** An offer to a widget entry, counted until `expiresAt`. */
+export const offerRecorded = (
+  scope: Scope,
+  entry: { id: string; visitor: string },
+  now: number,
+  expiresAt: number,
+) =>
+  scope.db.insert(waitlistOffers).values({
+    workspaceId: scope.workspaceId,
+    entryId: entry.id,
+    visitor: entry.visitor,
+    createdAt: now,
+    expiresAt,
+  });

@@ -141,3 +141,28 @@ export const waitlistFreed = sqliteTable(
     index("waitlist_freed_created_idx").on(t.workspaceId, t.createdAt),
   ],
 );
+
+/**
+ * Offers made to entries a publishable key joined: one row per offer, kept
+ * for as long as it counts against the joining visitor's and the workspace's
+ * daily bounds (`PUBLIC_OFFERS`), then pruned. An entry deleted and joined
+ * again does not take its offers with it.
+ */
+export const waitlistOffers = sqliteTable(
+  "waitlist_offers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: text("workspace_id").notNull(),
+    entryId: text("entry_id").notNull(),
+    /** The joining visitor (key and client address, hashed), as the entry records it. */
+    visitor: text("visitor").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** When it stops counting (and may be pruned). */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [
+    index("waitlist_offers_workspace_idx").on(t.workspaceId, t.createdAt),
+    index("waitlist_offers_visitor_idx").on(t.workspaceId, t.visitor, t.createdAt),
+    index("waitlist_offers_expires_idx").on(t.expiresAt),
+  ],
+);

@@ -4,6 +4,7 @@ export {
   entryWindow,
   localDays,
   overlapsAny,
+  PUBLIC_OFFERS,
   type TimeWindow,
   WAITLIST,
   windowDays,

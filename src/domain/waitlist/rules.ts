@@ -17,6 +17,19 @@ export const WAITLIST = {
   maxLeadDays: 90,
 } as const;
 
+/**
+ * Offers made to entries a publishable key joined, counted over the last
+ * `windowSeconds`: per joining visitor (key and client address) and per
+ * workspace (whatever address joined). Deleting an entry and joining again
+ * (a new offer each time) cannot go past them; staff's entries neither count
+ * nor are held back.
+ */
+export const PUBLIC_OFFERS = {
+  perVisitor: 6,
+  perWorkspace: 100,
+  windowSeconds: 86_400,
+} as const;
+
 /** A local time-of-day window `HH:MM`–`HH:MM` (end after start; `24:00` is midnight after). */
 export interface TimeWindow {
   start: string;
