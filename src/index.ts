@@ -15,6 +15,7 @@ export { Calendar } from "./durable-objects/calendar";
 export { MessageClock } from "./durable-objects/message-clock";
 export { CalendarSync } from "./durable-objects/calendar-sync";
 export { WaitlistDesk } from "./durable-objects/waitlist-desk";
+export { WebhookSender } from "./webhooks/sender";
 
 const app = createApp();
 

@@ -1,5 +1,7 @@
+import { configOf } from "../config";
 import { runBatch } from "../db/client";
 import { insertDeliveries, readFanOut } from "../db/queries/webhooks";
+import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { backgroundDb } from "./db";
@@ -20,7 +22,9 @@ export async function consumeWebhookBatch(
   env: Env,
   mailer: Mailer = logMailer,
 ) {
-  // Messages are independent (one event, or one webhook's delivery), so a batch runs them side by side.
+  // Messages are independent (one event, or one webhook's delivery), so a batch runs them side by
+  // side, and each is acknowledged or retried on its own: the handler never throws, nor retries
+  // the batch as a whole.
   await Promise.all(
     batch.messages.map(async (message) => {
       try {
@@ -34,9 +38,16 @@ export async function consumeWebhookBatch(
           );
         }
       } catch (error) {
-        // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
+        // Unexpected (D1 unavailable…): this message alone goes back to the queue, after a
+        // backoff, and is dead-lettered by the queue past max_retries; the others are unaffected.
         log("error", "webhook message failed", { error });
-        message.retry();
+        message.retry({
+          delaySeconds: retryDelaySeconds(
+            message.attempts,
+            configOf(env).webhookRetryBaseSeconds,
+            Math.random(),
+          ),
+        });
       }
     }),
   );

@@ -2,68 +2,113 @@ import { configOf } from "../config";
 import { runBatch } from "../db/client";
 import {
   type AttemptEffect,
+  claimAttempt,
   insertDelivery,
   readDelivery,
+  scheduleNextAttempt,
   webhookAfterAttempt,
   type WebhookRow,
 } from "../db/queries/webhooks";
 import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
+import { log } from "../lib/log";
 import { backgroundDb } from "./db";
-import { attemptDelivery } from "./deliver";
+import { attemptDelivery, type Send, sendIsolated } from "./deliver";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
 /** A webhook whose every try failed for this many events in a row is switched off. */
 export const FAILED_EVENTS_BEFORE_DISABLE = 5;
 
-/** One delivery message: one try of one event to one webhook, logged, retried or given up. */
+/**
+ * How long past its timeout an attempt in flight keeps a redelivered copy of
+ * its message waiting (the copy then counts the attempt as made, answered or not).
+ */
+const IN_FLIGHT_GRACE_SECONDS = 30;
+
+type DeliveryMessage = Message<Extract<WebhookMessage, { kind: "delivery" }>>;
+
+/**
+ * One delivery message: one attempt of one event at one webhook, logged,
+ * retried or given up. Attempts are counted in D1 per event and webhook, not
+ * by the queue's `attempts`: a message the queue redelivers (a failed batch,
+ * a duplicate) makes no attempt beyond the webhook's `tries`, none before its
+ * backoff is over, and none twice.
+ */
 export async function deliverMessage(
   env: Env,
-  message: Message<Extract<WebhookMessage, { kind: "delivery" }>>,
+  message: DeliveryMessage,
+  send: Send = sendIsolated,
 ) {
   const db = backgroundDb(env);
   const { eventId, webhookId } = message.body;
-  const { hook, event, delivered } = await readDelivery(db, { eventId, webhookId });
-  // Deleted or disabled since, or delivered by a duplicate message: nothing to do.
+  const { hook, event, delivered, state } = await readDelivery(db, { eventId, webhookId });
+  // Deleted or disabled since, delivered or given up already: nothing to do.
   if (
     !hook ||
     !event ||
     hook.status !== "enabled" ||
     delivered ||
-    hook.workspaceId !== event.workspaceId
+    hook.workspaceId !== event.workspaceId ||
+    state.attempts >= hook.tries
   ) {
     message.ack();
     return;
   }
+  const now = Date.now();
+  if (state.nextAttemptAt > now) {
+    // Back before its backoff (or its last attempt) is over: wait out the rest.
+    message.retry({ delaySeconds: Math.ceil((state.nextAttemptAt - now) / 1000) });
+    return;
+  }
+  const attempt = state.attempts + 1;
+  const claimed = await claimAttempt(db, {
+    eventId,
+    webhookId,
+    seen: state.attempts,
+    busyUntil: now + (hook.timeout + IN_FLIGHT_GRACE_SECONDS) * 1000,
+    now,
+  });
+  // Another copy of this message made this attempt; that copy retries or gives up.
+  if (!claimed) {
+    message.ack();
+    return;
+  }
 
-  const attempt = message.attempts;
-  const result = await attemptDelivery(hook, envelopeOf(event));
+  const result = await attemptDelivery(hook, envelopeOf(event), send);
   const gone = result.statusCode === 410;
   const final = result.success || gone || attempt >= hook.tries;
   const failedEvent = !result.success && final;
+  const done = Date.now();
+  const delaySeconds = final
+    ? 0
+    : retryDelaySeconds(
+        attempt,
+        configOf(env).webhookRetryBaseSeconds,
+        Math.random(),
+        result.retryAfterSeconds,
+      );
 
-  const now = Date.now();
   const effect = attemptEffect(hook, { success: result.success, gone, failedEvent });
-  const record = insertDelivery(db, {
-    id: crypto.randomUUID(),
-    workspaceId: hook.workspaceId,
-    webhookId: hook.id,
-    eventId,
-    eventType: event.type,
-    kind: "http",
-    attempt,
-    statusCode: result.statusCode,
-    success: result.success,
-    error: result.error ?? (gone ? "410 Gone: webhook disabled" : null),
-    durationMs: result.durationMs,
-    createdAt: now,
-  });
   await runBatch(db, [
-    record,
+    insertDelivery(db, {
+      id: crypto.randomUUID(),
+      workspaceId: hook.workspaceId,
+      webhookId: hook.id,
+      eventId,
+      eventType: event.type,
+      kind: "http",
+      attempt,
+      statusCode: result.statusCode,
+      success: result.success,
+      error: result.error ?? (gone ? "410 Gone: webhook disabled" : null),
+      durationMs: result.durationMs,
+      createdAt: done,
+    }),
+    scheduleNextAttempt(db, { eventId, webhookId }, done + delaySeconds * 1000),
     ...(effect
       ? [
           webhookAfterAttempt(db, hook.id, effect, {
-            now,
+            now: done,
             disableAfter: FAILED_EVENTS_BEFORE_DISABLE,
           }),
         ]
@@ -71,22 +116,21 @@ export async function deliverMessage(
   ]);
 
   if (!final) {
-    message.retry({
-      delaySeconds: retryDelaySeconds(
-        attempt,
-        configOf(env).webhookRetryBaseSeconds,
-        Math.random(),
-        result.retryAfterSeconds,
-      ),
-    });
+    message.retry({ delaySeconds });
     return;
   }
+  // The delivery log already says the event was given up; the copy in the dead-letter queue is
+  // for operators, so failing to send it must not bring the message back for another attempt.
   if (failedEvent && !gone) {
-    await env.WEBHOOK_DLQ.send({
-      ...message.body,
-      attempts: attempt,
-      lastError: result.error ?? result.statusCode,
-    });
+    try {
+      await env.WEBHOOK_DLQ.send({
+        ...message.body,
+        attempts: attempt,
+        lastError: result.error ?? result.statusCode,
+      });
+    } catch (error) {
+      log("error", "webhook dead-letter copy failed", { error });
+    }
   }
   message.ack();
 }

@@ -1,8 +1,10 @@
+import { exports } from "cloudflare:workers";
 import { parseRetryAfter, parseStatuses } from "../domain/webhooks/backoff";
 import { deliveryUrl, headersProblem } from "../domain/webhooks/request";
 import { signWebhook } from "../domain/webhooks/signing";
 import type { WebhookRow } from "../db/queries/webhooks";
 import type { Envelope } from "./messages";
+import type { WireRequest, WireResult } from "./sender";
 
 export interface AttemptResult {
   statusCode: number | null;
@@ -51,15 +53,23 @@ async function buildRequest(hook: WebhookRow, envelope: Envelope, now: number) {
   return { url, method, headers, body: hasBody ? body : undefined };
 }
 
+/** How an attempt reaches the wire: by default the isolated sender, a test may pass another. */
+export type Send = (request: WireRequest) => Promise<WireResult>;
+
+/** The loopback call to `WebhookSender`, its own invocation (see sender.ts). */
+export const sendIsolated: Send = (request) => exports.WebhookSender.send(request);
+
 /**
  * One HTTP attempt with the webhook's method, parameters, headers, timeout and
  * signature. It never throws: a webhook that cannot even make its request (a
- * header value stored before the rules were tightened, say) is a failed
- * attempt like any other, logged and retried by the consumer.
+ * header value stored before the rules were tightened, say), a receiver that
+ * cannot be reached, or a sender that fails outright is a failed attempt like
+ * any other, logged and retried by the consumer.
  */
 export async function attemptDelivery(
   hook: WebhookRow,
   envelope: Envelope,
+  send: Send = sendIsolated,
 ): Promise<AttemptResult> {
   let request: Awaited<ReturnType<typeof buildRequest>>;
   try {
@@ -69,29 +79,26 @@ export async function attemptDelivery(
   }
 
   const started = Date.now();
+  let result: WireResult;
   try {
-    const response = await fetch(request.url, {
+    result = await send({
+      url: request.url.toString(),
       method: request.method,
-      headers: request.headers,
+      headers: [...request.headers],
       body: request.body,
-      // A redirect could lead to an address the URL check would have refused.
-      redirect: "manual",
-      signal: AbortSignal.timeout(hook.timeout * 1000),
+      timeoutSeconds: hook.timeout,
     });
-    // The body is not needed; cancelling it frees the connection.
-    await response.body?.cancel();
-    return {
-      statusCode: response.status,
-      success: parseStatuses(hook.successStatuses).includes(response.status),
-      error: null,
-      durationMs: Date.now() - started,
-      retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
-    };
   } catch (e) {
-    const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
-    return failed(
-      timedOut ? `timed out after ${hook.timeout} s` : messageOf(e),
-      Date.now() - started,
-    );
+    result = { kind: "failed", error: messageOf(e) };
   }
+  const durationMs = Date.now() - started;
+  if (result.kind === "timed-out") return failed(`timed out after ${hook.timeout} s`, durationMs);
+  if (result.kind === "failed") return failed(result.error, durationMs);
+  return {
+    statusCode: result.status,
+    success: parseStatuses(hook.successStatuses).includes(result.status),
+    error: null,
+    durationMs,
+    retryAfterSeconds: parseRetryAfter(result.retryAfter, Date.now()),
+  };
 }

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import type { PageRequest } from "../../lib/pagination";
 import { insertRows } from "../bounded";
 import type { Database } from "../client";
-import { events, webhookDeliveries, webhooks } from "../schema";
+import { events, webhookAttempts, webhookDeliveries, webhooks } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import type { Statement } from "../statement";
 import type { EventRow } from "./outbox";
@@ -81,6 +81,15 @@ export async function deleteWebhook(scope: Scope, id: number): Promise<boolean> 
     db
       .delete(webhookDeliveries)
       .where(whereIn(scope, webhookDeliveries, eq(webhookDeliveries.webhookId, id))),
+    // Attempt counts carry no workspace: only the webhook just deleted (if it was this one's) goes.
+    db
+      .delete(webhookAttempts)
+      .where(
+        and(
+          eq(webhookAttempts.webhookId, id),
+          sql`not exists (select 1 from ${webhooks} where ${webhooks.id} = ${id})`,
+        ),
+      ),
   ]);
   return removed.length > 0;
 }
@@ -116,16 +125,30 @@ export async function rotateWebhookSecret(
 
 export type DeliveryRow = typeof webhookDeliveries.$inferInsert;
 
+/** Attempts made so far for one event at one webhook, and when the next may start (ms). */
+export interface AttemptState {
+  attempts: number;
+  nextAttemptAt: number;
+}
+
 /**
  * What one delivery message needs, in one round trip: the webhook, the
- * event, and whether an HTTP try of this event to this webhook already
- * succeeded (a duplicate message).
+ * event, whether an HTTP try of this event to this webhook already
+ * succeeded (a duplicate message), and the attempts made so far. Pairs from
+ * before attempts were counted apart start from their delivery log.
  */
 export async function readDelivery(
   db: Database,
   ids: { eventId: string; webhookId: number },
-): Promise<{ hook: WebhookRow | null; event: EventRow | null; delivered: boolean }> {
-  const [hooks, found, done] = await db.batch([
+): Promise<{
+  hook: WebhookRow | null;
+  event: EventRow | null;
+  delivered: boolean;
+  state: AttemptState;
+}> {
+  const pair = (table: typeof webhookDeliveries | typeof webhookAttempts) =>
+    and(eq(table.eventId, ids.eventId), eq(table.webhookId, ids.webhookId));
+  const [hooks, found, done, counted, logged] = await db.batch([
     db.select().from(webhooks).where(eq(webhooks.id, ids.webhookId)),
     db.select().from(events).where(eq(events.id, ids.eventId)),
     db
@@ -133,15 +156,74 @@ export async function readDelivery(
       .from(webhookDeliveries)
       .where(
         and(
-          eq(webhookDeliveries.eventId, ids.eventId),
-          eq(webhookDeliveries.webhookId, ids.webhookId),
+          pair(webhookDeliveries),
           eq(webhookDeliveries.kind, "http"),
           eq(webhookDeliveries.success, true),
         ),
-      ),
+      )
+      .limit(1),
+    db
+      .select({
+        attempts: webhookAttempts.attempts,
+        nextAttemptAt: webhookAttempts.nextAttemptAt,
+      })
+      .from(webhookAttempts)
+      .where(pair(webhookAttempts)),
+    db
+      .select({ attempts: max(webhookDeliveries.attempt) })
+      .from(webhookDeliveries)
+      .where(and(pair(webhookDeliveries), eq(webhookDeliveries.kind, "http"))),
   ]);
-  return { hook: hooks[0] ?? null, event: found[0] ?? null, delivered: done.length > 0 };
+  return {
+    hook: hooks[0] ?? null,
+    event: found[0] ?? null,
+    delivered: done.length > 0,
+    state: counted[0] ?? { attempts: logged[0]?.attempts ?? 0, nextAttemptAt: 0 },
+  };
 }
+
+/** How long a pair's attempt count is kept after its last change: past any queue message's retention. */
+const ATTEMPTS_KEPT_MS = 15 * 24 * 3_600_000;
+
+/**
+ * Claims attempt `seen + 1` of an event at a webhook: true only for the one
+ * caller that still saw `seen` attempts (compare-and-set), so two copies of
+ * a queue message never make the same attempt. The next attempt may not
+ * start before `busyUntil`, which covers this one while it runs.
+ */
+export async function claimAttempt(
+  db: Database,
+  claim: { eventId: string; webhookId: number; seen: number; busyUntil: number; now: number },
+): Promise<boolean> {
+  const next = {
+    attempts: claim.seen + 1,
+    nextAttemptAt: claim.busyUntil,
+    expiresAt: claim.now + ATTEMPTS_KEPT_MS,
+  };
+  const rows = await db
+    .insert(webhookAttempts)
+    .values({ eventId: claim.eventId, webhookId: claim.webhookId, ...next })
+    .onConflictDoUpdate({
+      target: [webhookAttempts.eventId, webhookAttempts.webhookId],
+      set: next,
+      setWhere: eq(webhookAttempts.attempts, claim.seen),
+    })
+    .returning({ attempts: webhookAttempts.attempts });
+  return rows.length > 0;
+}
+
+/** When the attempt after this one may start (the backoff chosen for it). */
+export const scheduleNextAttempt = (
+  db: Database,
+  ids: { eventId: string; webhookId: number },
+  nextAttemptAt: number,
+): Statement =>
+  db
+    .update(webhookAttempts)
+    .set({ nextAttemptAt })
+    .where(
+      and(eq(webhookAttempts.eventId, ids.eventId), eq(webhookAttempts.webhookId, ids.webhookId)),
+    );
 
 /**
  * What fanning an event out needs, in one round trip: the event, the

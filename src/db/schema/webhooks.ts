@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./workspaces";
 
 export const webhooks = sqliteTable(
@@ -61,5 +61,26 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_event_idx").on(t.eventId, t.webhookId),
+  ],
+);
+
+/**
+ * Attempts made so far for one event at one webhook, and when the next may
+ * start: the consumer claims each attempt here before sending, so the queue's
+ * own redeliveries never add one.
+ */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    eventId: text("event_id").notNull(),
+    webhookId: integer("webhook_id").notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.webhookId] }),
+    index("webhook_attempts_expires_idx").on(t.expiresAt),
+    index("webhook_attempts_webhook_idx").on(t.webhookId),
   ],
 );
