@@ -1,9 +1,11 @@
 import ICAL from "ical.js";
 import { Temporal } from "temporal-polyfill";
 import type { Interval } from "../availability/types";
-import { IcsError } from "./errors";
-import { refuseUnboundedRules } from "./rules";
-import { ensureIanaZone, wallClockOffset } from "./zones";
+import { IcsError, type IcsRefusal } from "./errors";
+import { EventTooComplex, metered, StepBudget } from "./meter";
+import { type JCal, parseCalendar } from "./parse";
+import { eventRuleProblem, prepareTimezones } from "./rules";
+import { ensureForeignZone, ensureIanaZone, wallClockOffset } from "./zones";
 
 /** The limits of one calendar (docs/decisions.md, "External calendars (part 1)"). */
 export const ICS_LIMITS = {
@@ -11,8 +13,16 @@ export const ICS_LIMITS = {
   maxBytes: 2 * 1024 * 1024,
   /** Busy occurrences in the window at most (before merging). */
   maxBusy: 5000,
-  /** Occurrences generated at most, the ones before the window included (old daily series). */
-  maxSteps: 100_000,
+  /**
+   * Expansion steps (`meter.ts`: iterator calls, the candidates each tries, days walked) for
+   * the whole calendar, VTIMEZONE rules included; past it the calendar is refused.
+   */
+  maxSteps: 250_000,
+  /** Expansion steps of one event at most; past it that event is skipped and reported. */
+  maxEventSteps: 50_000,
+  /** Components (BEGIN lines) and their nesting at most, counted before ical.js parses. */
+  maxComponents: 50_000,
+  maxDepth: 10,
   /**
    * VTIMEZONEs at most (ical.js looks a TZID it has not cached up among all of them, for
    * every time it reads), and EXDATE and RDATE values of one event (ical.js sorts them by
@@ -33,12 +43,21 @@ export interface BusyOptions {
   /** The window's length in days from `now` (180). */
   days?: number;
   /**
-   * The IANA zone that floating times, all-day events and TZIDs the runtime does not know are
-   * read in: the staffer's location's zone.
+   * The IANA zone that floating times, all-day events and TZIDs that name no zone are read in:
+   * the staffer's location's zone.
    */
   defaultZone: string;
   /** Lower limits for tests; never higher than `ICS_LIMITS` in production. */
   limits?: Partial<Record<keyof typeof ICS_LIMITS, number>>;
+}
+
+/** What one calendar gives: its busy time, and the VEVENTs left out because they cannot be read. */
+export interface BusyReading {
+  busy: Interval[];
+  /** VEVENTs skipped: unreadable text or values, or a recurrence past its step budget. */
+  skipped: number;
+  /** Expansion steps taken (`meter.ts`), for tests and benchmarks. */
+  steps: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -46,53 +65,91 @@ const DAY_MS = 86_400_000;
 /**
  * The busy time an ICS text gives for the window [now, now + days): sorted, overlapping and
  * touching intervals merged, each clipped to the window, UTC epoch ms, end exclusive. Pure:
- * no I/O, no clock. Rules (RFC 5545; docs/decisions.md, "External calendars (part 1)"):
+ * no I/O, no clock. Rules (RFC 5545; docs/decisions.md, "External calendars"):
  * - every VEVENT is busy from DTSTART to DTEND, or DTSTART + DURATION; without either, a
  *   DATE-TIME start lasts no time (not busy) and a DATE start one day (§3.6.1);
  * - an all-day event (DATE values) blocks whole days in `defaultZone`, from the start of its
  *   first day to the start of the day after its last;
  * - a DATE-TIME with a TZID is read in the file's VTIMEZONE of that name, else in the IANA
- *   zone of that name, else (an unknown name) in `defaultZone`, as a floating time is;
+ *   zone of that name, else in the zone a Windows name or an offset names (`windows-zones.ts`),
+ *   else (an unknown name) in `defaultZone`, as a floating time is;
  * - RRULE (and RDATE) occurrences, less EXDATEs; a VEVENT with RECURRENCE-ID replaces the
  *   occurrence it names (its own time, status and transparency); it counts on its own;
  * - `TRANSP:TRANSPARENT` and `STATUS:CANCELLED` are not busy (on the series: none of it;
  *   on an override: that occurrence); TENTATIVE and CONFIRMED are.
- * Throws `IcsError` (`calendar_invalid`) for text over 2 MB, text that is not one readable
- * VCALENDAR, more than 5,000 busy occurrences in the window, series that need more than
- * 100,000 expansion steps, more than 100 VTIMEZONEs or an event with more than 1,000
- * EXDATE and RDATE values.
+ * A VEVENT that cannot be read (its text, a value, FREQ=SECONDLY, more expansion steps than
+ * its share) is skipped and counted; the others are read.
+ * Throws `IcsError` (`calendar_invalid`) for text over 2 MB, more components or nesting than
+ * the limits, text that is not one readable VCALENDAR, a calendar whose every VEVENT is
+ * skipped, more than 5,000 busy occurrences in the window, more expansion steps than the
+ * calendar's budget, more than 100 VTIMEZONEs or TZIDs, a VTIMEZONE rule that is not YEARLY,
+ * or an event with more than 1,000 EXDATE and RDATE values.
  */
-export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
+export function readBusy(text: string, options: BusyOptions): BusyReading {
   const limits = { ...ICS_LIMITS, ...options.limits };
   const window = { start: options.now, end: options.now + (options.days ?? 180) * DAY_MS };
   if (text.length > limits.maxBytes || new TextEncoder().encode(text).length > limits.maxBytes)
     throw new IcsError("too_large", `The calendar is larger than ${limits.maxBytes} bytes.`);
-  const events = readEvents(text, limits);
-  const reader = new Reader(options.defaultZone, window, limits);
-  try {
+  const { events, unreadableEvents } = readEvents(text, limits);
+  const budget = new StepBudget(limits.maxSteps, limits.maxEventSteps);
+  const reader = new Reader(options.defaultZone, window, limits, budget);
+  let skipped = unreadableEvents;
+  let firstSkip: IcsRefusal | null = unreadableEvents > 0 ? "unreadable" : null;
+  // One event: what it adds is kept only if all of it could be read.
+  const each = (event: ICAL.Component, read: () => void) => {
+    budget.startEvent();
+    try {
+      const problem = eventRuleProblem(event.jCal as JCal);
+      if (problem) throw new EventTooComplex();
+      reader.begin();
+      read();
+      reader.commit();
+    } catch (error) {
+      reader.rollback();
+      if (error instanceof IcsError) throw error;
+      // ical.js decodes values lazily: a value that does not parse throws here. Its message
+      // quotes the value: a private calendar's text stays out of answers and logs.
+      skipped++;
+      firstSkip ??= error instanceof EventTooComplex ? "too_complex" : "unreadable";
+    }
+  };
+  metered(budget, () => {
     // Overrides by UID: each replaces one occurrence of its series, and is busy on its own.
     const overrides = new Map<string, number[]>();
     for (const event of events) {
       if (!event.hasProperty("recurrence-id")) continue;
-      reader.prepareZones(event);
-      const uid = String(event.getFirstPropertyValue("uid") ?? "");
-      const replaced = reader.instant(event.getFirstPropertyValue("recurrence-id"));
-      if (replaced !== null) overrides.set(uid, [...(overrides.get(uid) ?? []), replaced]);
-      reader.single(event);
+      each(event, () => {
+        reader.prepareZones(event);
+        const uid = String(event.getFirstPropertyValue("uid") ?? "");
+        const replaced = reader.instant(event.getFirstPropertyValue("recurrence-id"));
+        reader.single(event);
+        if (replaced !== null) overrides.set(uid, [...(overrides.get(uid) ?? []), replaced]);
+      });
     }
     for (const event of events) {
       if (event.hasProperty("recurrence-id")) continue;
-      reader.prepareZones(event);
-      const uid = String(event.getFirstPropertyValue("uid") ?? "");
-      reader.series(event, new Set(overrides.get(uid) ?? []));
+      each(event, () => {
+        reader.prepareZones(event);
+        const uid = String(event.getFirstPropertyValue("uid") ?? "");
+        reader.series(event, new Set(overrides.get(uid) ?? []));
+      });
     }
-  } catch (error) {
-    if (error instanceof IcsError) throw error;
-    // ical.js decodes values lazily: a date that does not parse throws here, not in parse().
-    // Its message quotes the value: a private calendar's text stays out of answers and logs.
-    throw new IcsError("unreadable", "The calendar has a value that cannot be read.");
-  }
-  return merge(reader.busy);
+  });
+  // Set inside `each`: TypeScript does not see it change.
+  const reason = firstSkip as IcsRefusal | null;
+  if (skipped > 0 && skipped === events.length + unreadableEvents)
+    throw new IcsError(
+      reason ?? "unreadable",
+      reason === "too_complex"
+        ? "The calendar has no event that can be expanded within the limits."
+        : "The calendar has no event that can be read.",
+    );
+  return { busy: merge(reader.busy), skipped, steps: budget.total };
+}
+
+/** `readBusy`'s busy time alone. */
+export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
+  return readBusy(text, options).busy;
 }
 
 /**
@@ -104,32 +161,22 @@ export function busyFromIcs(text: string, options: BusyOptions): Interval[] {
 function readEvents(
   text: string,
   limits: Record<keyof typeof ICS_LIMITS, number>,
-): ICAL.Component[] {
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(text);
-  } catch {
-    // ical.js's message quotes the offending line: a private calendar's text stays out.
-    throw new IcsError("unreadable", "The text is not iCalendar.");
-  }
-  // One component parses to its jCal array; several top-level ones to an array of them.
-  const jcal = parsed as unknown[];
-  if (!Array.isArray(jcal) || jcal[0] !== "vcalendar" || !Array.isArray(jcal[2]))
-    throw new IcsError("not_a_calendar", "The text is not one VCALENDAR.");
-  refuseUnboundedRules(jcal);
-  const children = jcal[2] as unknown[][];
-  const timezones = children.filter((c) => c[0] === "vtimezone");
+): { events: ICAL.Component[]; unreadableEvents: number } {
+  const { calendar, unreadableEvents } = parseCalendar(text, limits);
+  prepareTimezones(calendar);
+  const children = calendar[2] as unknown[][];
+  const timezones = children.filter((c) => Array.isArray(c) && c[0] === "vtimezone");
   if (timezones.length > limits.maxZones)
     throw new IcsError(
       "too_complex",
       `The calendar defines more than ${limits.maxZones} time zones.`,
     );
   const zones = new ICAL.Component(["vcalendar", [], timezones]);
-  return children
-    .filter((c) => c[0] === "vevent")
+  const events = children
+    .filter((c) => Array.isArray(c) && c[0] === "vevent")
     .map((c) => {
       // jCal properties are [name, parameters, type, ...values]: counted before ical.js reads them.
-      const properties = (c[1] ?? []) as unknown[][];
+      const properties = (Array.isArray(c[1]) ? c[1] : []) as unknown[][];
       const dates = properties
         .filter((p) => p[0] === "exdate" || p[0] === "rdate")
         .reduce((sum, p) => sum + Math.max(0, p.length - 3), 0);
@@ -140,6 +187,7 @@ function readEvents(
         );
       return new ICAL.Component(c, zones);
     });
+  return { events, unreadableEvents };
 }
 
 type Time = ICAL.Time;
@@ -147,12 +195,14 @@ type Time = ICAL.Time;
 /** Reads the events of one calendar into busy intervals, counting against the limits. */
 class Reader {
   readonly busy: Interval[] = [];
-  private steps = 0;
+  /** What the event being read adds; kept by `commit`, dropped by `rollback`. */
+  private pending: Interval[] = [];
 
   constructor(
     private readonly defaultZone: string,
     private readonly window: Interval,
     private readonly limits: Record<keyof typeof ICS_LIMITS, number>,
+    private readonly budget: StepBudget,
   ) {}
 
   /**
@@ -173,7 +223,9 @@ class Reader {
             "too_complex",
             `The calendar names more than ${this.limits.maxTzids} time zones.`,
           );
-        known = event.parent?.getTimeZoneByID(tzid) ? tzid : (ensureIanaZone(tzid) ?? tzid);
+        known = event.parent?.getTimeZoneByID(tzid)
+          ? tzid
+          : (ensureIanaZone(tzid) ?? ensureForeignZone(tzid) ?? tzid);
         this.zones.set(tzid, known);
       }
       if (known !== tzid) property.setParameter("tzid", known);
@@ -182,6 +234,19 @@ class Reader {
 
   /** TZIDs as the file spells them → the name ical.js knows them by (the same when unknown). */
   private readonly zones = new Map<string, string>();
+
+  begin() {
+    this.pending = [];
+  }
+
+  commit() {
+    for (const interval of this.pending) this.busy.push(interval);
+    this.pending = [];
+  }
+
+  rollback() {
+    this.pending = [];
+  }
 
   /** A time as UTC epoch ms: zoned and UTC times by their zone, floating ones in defaultZone. */
   instant(value: unknown): number | null {
@@ -224,12 +289,12 @@ class Reader {
   private add(from: number | null, to: number | null) {
     if (from === null || to === null || to <= from) return;
     if (to <= this.window.start || from >= this.window.end) return;
-    if (this.busy.length >= this.limits.maxBusy)
+    if (this.busy.length + this.pending.length >= this.limits.maxBusy)
       throw new IcsError(
         "too_many_busy",
         `The calendar has more than ${this.limits.maxBusy} busy events in the next days.`,
       );
-    this.busy.push({
+    this.pending.push({
       start: Math.max(from, this.window.start),
       end: Math.min(to, this.window.end),
     });
@@ -300,22 +365,23 @@ class Reader {
     // VEVENT of the calendar per series).
     const event = new ICAL.Event(component, { exceptions: [] });
     const start = event.startDate;
+    // A date-time start without DTEND or DURATION lasts no time: none of its series is busy.
+    if (!start.isDate && !component.hasProperty("dtend") && !component.hasProperty("duration"))
+      return;
     const ending = this.ending(event);
     if (!event.isRecurring()) {
       this.add(this.instant(start), ending(start));
       return;
     }
-    if (!start.isDate && start.zone === ICAL.Timezone.localTimezone) this.floatUntil(component);
+    if (!start.isDate) this.untilInStartZone(component, start);
     const rules = component.getAllProperties("rrule").map((p) => p.getFirstValue());
     const monthDays =
       rules.length === 1 && rules[0] instanceof ICAL.Recur ? monthDaysOf(rules[0]) : null;
     const expansion = event.iterator(this.fastForward(component, start, event.duration));
+    // Every step ical.js takes is charged to the calendar's budget (`metered`); an occurrence
+    // it returns costs more (EXDATE checks, a copy, the conversion below), and is charged so.
     for (let next = expansion.next(); next; next = expansion.next()) {
-      if (++this.steps > this.limits.maxSteps)
-        throw new IcsError(
-          "too_complex",
-          `The calendar's recurring events need more than ${this.limits.maxSteps} occurrences to reach the next days.`,
-        );
+      this.budget.charge(OCCURRENCE_STEPS);
       const begins = this.instant(next);
       if (begins === null || begins >= this.window.end) break;
       if (replaced.has(begins)) continue;
@@ -326,49 +392,88 @@ class Reader {
   }
 
   /**
-   * Where the expansion may start instead of DTSTART: a series without COUNT or RDATE whose
-   * period is fixed has the same occurrences from any start a whole number of INTERVALs later
-   * (same wall-clock time), so an old series (a daily one since 2010) starts two periods
-   * before the window instead of iterating years of the past. Only where ical.js agrees with a
-   * full expansion from DTSTART (checked over 328 rule, start and distance combinations):
-   * DAILY (any BY part but BYSETPOS), WEEKLY with INTERVAL 1, MINUTELY. Its first week may
-   * differ (ical.js skips the rest of the start's week, and the start itself counts); the
-   * margin keeps that week before the window. HOURLY and WEEKLY with an INTERVAL drift from
-   * the full expansion, so they start at DTSTART. Undefined when it must start at DTSTART.
+   * Where the expansion may start instead of DTSTART: a series without COUNT, RDATE or
+   * BYSETPOS has the same occurrences from any start a whole number of periods later
+   * (FREQ × INTERVAL: minutes, hours, days or weeks of wall-clock time, as ical.js steps), so
+   * an old series (a daily one since 2010, every minute since 2000) starts near the window
+   * instead of iterating years of the past. The new start is built from its normalised
+   * wall-clock fields: ical.js's own addition leaves a time's fields un-normalised (minute
+   * 12,000,000), and its iterator copies those raw fields, stepping from nonsense. The start
+   * is kept two periods, the event's length and an hour (DST) before the window: ical.js
+   * always returns the start itself, and a weekly rule's first week may differ. MONTHLY and
+   * YEARLY series start at DTSTART (12 or 1 steps a year). Undefined when it must start at
+   * DTSTART.
    */
   private fastForward(component: ICAL.Component, start: Time, duration: ICAL.Duration) {
     if (component.hasProperty("rdate")) return undefined;
     const rules = component.getAllProperties("rrule");
     const rule = rules.length === 1 ? rules[0]?.getFirstValue() : undefined;
     if (!(rule instanceof ICAL.Recur) || rule.count || rule.parts.BYSETPOS) return undefined;
-    const interval = Math.max(1, rule.interval || 1);
     const seconds = PERIOD_SECONDS[rule.freq];
-    if (seconds === undefined || (rule.freq === "WEEKLY" && interval > 1)) return undefined;
+    if (seconds === undefined) return undefined;
     const from = this.instant(start);
     if (from === null) return undefined;
-    const period = seconds * interval;
-    // Two periods and the event's length of margin: DST moves wall-clock time by an hour.
-    const margin = 2 * period * 1000 + duration.toSeconds() * 1000 + 3_600_000;
-    const skip = Math.floor((this.window.start - margin - from) / (period * 1000));
-    if (skip <= 0) return undefined;
-    const later = start.clone();
-    later.addDuration(ICAL.Duration.fromSeconds(skip * period));
-    return later;
+    const periodMs = seconds * Math.max(1, rule.interval || 1) * 1000;
+    const margin = 2 * periodMs + Math.max(0, duration.toSeconds()) * 1000 + 3_600_000;
+    const skip = Math.floor((this.window.start - margin - from) / periodMs);
+    if (!(skip > 0)) return undefined;
+    const wall = Date.UTC(
+      start.year,
+      start.month - 1,
+      start.day,
+      start.hour,
+      start.minute,
+      start.second,
+    );
+    const later = new Date(wall + skip * periodMs);
+    return new ICAL.Time(
+      {
+        year: later.getUTCFullYear(),
+        month: later.getUTCMonth() + 1,
+        day: later.getUTCDate(),
+        hour: later.getUTCHours(),
+        minute: later.getUTCMinutes(),
+        second: later.getUTCSeconds(),
+        isDate: start.isDate,
+      },
+      start.zone,
+    );
   }
 
   /**
-   * RFC 5545 wants UNTIL in the form of DTSTART; a floating DTSTART (no TZID, or one the
-   * runtime does not know) with a UTC UNTIL is compared by ical.js as if local time were UTC.
-   * Such an UNTIL is turned into defaultZone's wall-clock time first, so the last occurrence
-   * is kept or dropped at the right instant.
+   * RFC 5545 wants UNTIL in the form of DTSTART (UTC when DTSTART has a zone); files send
+   * other forms, and ical.js compares them as if floating time were UTC:
+   * - a floating UNTIL with a zoned DTSTART is read in DTSTART's zone (a New York series
+   *   "until 10:00" keeps its 10:00 New York occurrence);
+   * - a UTC UNTIL with a floating DTSTART (no TZID, or one that names no zone) becomes
+   *   defaultZone's wall-clock time.
+   * Either way the last occurrence is kept or dropped at the right instant.
    */
-  private floatUntil(component: ICAL.Component) {
+  private untilInStartZone(component: ICAL.Component, start: Time) {
+    const floating = start.zone === ICAL.Timezone.localTimezone || !start.zone;
     for (const property of component.getAllProperties("rrule")) {
       const rule = property.getFirstValue();
       if (!(rule instanceof ICAL.Recur) || !rule.until || rule.until.isDate) continue;
-      if (rule.until.zone !== ICAL.Timezone.utcTimezone) continue;
+      const until = rule.until;
+      const untilFloating = until.zone === ICAL.Timezone.localTimezone || !until.zone;
+      if (!floating && untilFloating && start.zone !== ICAL.Timezone.utcTimezone) {
+        rule.until = new ICAL.Time(
+          {
+            year: until.year,
+            month: until.month,
+            day: until.day,
+            hour: until.hour,
+            minute: until.minute,
+            second: until.second,
+            isDate: false,
+          },
+          start.zone,
+        );
+        continue;
+      }
+      if (!floating || until.zone !== ICAL.Timezone.utcTimezone) continue;
       const local = Temporal.Instant.fromEpochMilliseconds(
-        rule.until.toUnixTime() * 1000,
+        until.toUnixTime() * 1000,
       ).toZonedDateTimeISO(this.defaultZone);
       rule.until = new ICAL.Time(
         {
@@ -386,9 +491,16 @@ class Reader {
   }
 }
 
+/**
+ * What an occurrence returned costs in steps, beyond ical.js's own: measured at about five
+ * times one pass of its search, so the budget follows CPU time whichever way it is spent.
+ */
+const OCCURRENCE_STEPS = 4;
+
 const PERIOD_SECONDS: Partial<Record<string, number>> = {
   WEEKLY: 7 * 86_400,
   DAILY: 86_400,
+  HOURLY: 3_600,
   MINUTELY: 60,
 };
 

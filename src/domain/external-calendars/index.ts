@@ -1,2 +1,8 @@
-export { busyFromIcs, ICS_LIMITS, type BusyOptions } from "./busy-from-ics";
+export {
+  busyFromIcs,
+  readBusy,
+  ICS_LIMITS,
+  type BusyOptions,
+  type BusyReading,
+} from "./busy-from-ics";
 export { IcsError, type IcsRefusal } from "./errors";

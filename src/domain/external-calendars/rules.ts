@@ -1,29 +1,17 @@
 import { IcsError } from "./errors";
+import type { JCal } from "./parse";
 
 /**
- * Refuses, before ical.js expands anything, the recurrence rules whose expansion has no bound
- * (docs/decisions.md, "External calendars (part 2)", "Review fixes"). ical.js searches for the
- * next occurrence without a limit: a DAILY, HOURLY or MINUTELY rule whose BY parts rarely or
- * never match (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) loops for ever inside one `next()`, where
- * no step count can stop it; and a Worker's clock does not move during CPU work, so no time
- * limit can either. The limits are on the shape of the rule:
- * - SECONDLY: anywhere;
- * - MINUTELY, HOURLY, DAILY: with BYMONTH, BYMONTHDAY, BYYEARDAY or BYWEEKNO;
- * - in a VTIMEZONE (its STANDARD and DAYLIGHT rules are expanded from their DTSTART on): any
- *   rule but YEARLY, and a DTSTART before 1601.
- * Real calendars write "every day in a month" as MONTHLY or YEARLY rules, and zones as
- * YEARLY rules from 1601 (Outlook) or 1970; nothing they send is refused.
+ * What the shape of a rule settles before anything is expanded (every expansion step is
+ * counted as well: `meter.ts`).
+ * - VTIMEZONE: ical.js expands a zone's STANDARD and DAYLIGHT rules from their DTSTART on,
+ *   whenever a time in the zone is read. A rule that is not YEARLY refuses the calendar (real
+ *   zones are YEARLY rules); a DTSTART before 1601 is moved to 1601 (eM Client writes year 1,
+ *   Outlook 1601): a YEARLY rule with its BY parts gives the same changes from either year on,
+ *   and a change with no rule that old is in force long before any busy time anyway.
+ * - VEVENT: FREQ=SECONDLY (in an RRULE or EXRULE) is not read; that event is skipped.
  */
-export function refuseUnboundedRules(jcal: unknown[]): void {
-  walk(jcal, false);
-}
-
-type JCal = [string, unknown[][], unknown[]];
-
-const NARROWING = ["bymonth", "bymonthday", "byyearday", "byweekno"];
-const FINE = new Set(["MINUTELY", "HOURLY", "DAILY"]);
-/** Outlook writes its zones' rules from 1601: a YEARLY rule from then is ~430 steps. */
-const EARLIEST_ZONE_YEAR = 1601;
+export const EARLIEST_ZONE_YEAR = 1601;
 
 const refuse = (why: string) =>
   new IcsError(
@@ -31,30 +19,44 @@ const refuse = (why: string) =>
     `The calendar has a recurrence rule that cannot be expanded: ${why}.`,
   );
 
-function walk(component: unknown[], inZone: boolean): void {
-  const [name, properties, children] = component as JCal;
-  const zone = inZone || name === "vtimezone";
-  for (const property of Array.isArray(properties) ? properties : []) {
-    const key = property[0];
-    if (key === "rrule" || key === "exrule") {
-      for (const value of property.slice(3)) checkRule(value, zone);
-    }
-    if (zone && key === "dtstart") {
-      const year = Number(String(property[3] ?? "").slice(0, 4));
-      if (!(year >= EARLIEST_ZONE_YEAR))
-        throw refuse(`a time zone's rules start before ${EARLIEST_ZONE_YEAR}`);
-    }
-  }
-  for (const child of Array.isArray(children) ? children : []) {
-    if (Array.isArray(child)) walk(child, zone);
+/** Checks and clamps the calendar's VTIMEZONEs in place (depth is bounded by the pre-scan). */
+export function prepareTimezones(calendar: JCal): void {
+  for (const child of calendar[2]) {
+    if (Array.isArray(child) && child[0] === "vtimezone") walkZone(child as JCal);
   }
 }
 
-function checkRule(value: unknown, inZone: boolean): void {
-  const rule = (value ?? {}) as Record<string, unknown>;
-  const freq = String(rule.freq ?? "").toUpperCase();
-  if (freq === "SECONDLY") throw refuse("FREQ=SECONDLY is not supported");
-  if (inZone && freq !== "YEARLY") throw refuse("a time zone's rules must be YEARLY");
-  if (FINE.has(freq) && NARROWING.some((part) => rule[part] !== undefined))
-    throw refuse(`FREQ=${freq} with BYMONTH, BYMONTHDAY, BYYEARDAY or BYWEEKNO is not supported`);
+function walkZone(component: JCal): void {
+  const [, properties, children] = component;
+  for (const property of Array.isArray(properties) ? properties : []) {
+    const key = property[0];
+    if (key === "rrule" || key === "exrule") {
+      for (const value of property.slice(3)) {
+        const freq = String((value as { freq?: unknown } | null)?.freq ?? "").toUpperCase();
+        if (freq !== "YEARLY") throw refuse("a time zone's rules must be YEARLY");
+      }
+    }
+    if (key === "dtstart" && typeof property[3] === "string") {
+      const value = property[3];
+      const year = Number(value.slice(0, 4));
+      if (!Number.isInteger(year) || /^\d{4}-/u.test(value) === false)
+        throw refuse("a time zone's rule has no readable start");
+      if (year < EARLIEST_ZONE_YEAR) property[3] = `${EARLIEST_ZONE_YEAR}${value.slice(4)}`;
+    }
+  }
+  for (const child of Array.isArray(children) ? children : []) {
+    if (Array.isArray(child)) walkZone(child as JCal);
+  }
+}
+
+/** Why an event's rules are not read (the event is skipped), or null. */
+export function eventRuleProblem(event: JCal): string | null {
+  for (const property of Array.isArray(event[1]) ? event[1] : []) {
+    if (property[0] !== "rrule" && property[0] !== "exrule") continue;
+    for (const value of property.slice(3)) {
+      const freq = String((value as { freq?: unknown } | null)?.freq ?? "").toUpperCase();
+      if (freq === "SECONDLY") return "FREQ=SECONDLY is not supported";
+    }
+  }
+  return null;
 }

@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
 import { OffsetTable } from "../availability/zone";
+import { foreignZone } from "./windows-zones";
 
 /**
  * Wall-clock time in an IANA zone → its UTC offset in seconds, as RFC 5545 §3.3.5 reads local
@@ -105,4 +106,25 @@ export function ensureIanaZone(tzid: string): string | null {
     ICAL.TimezoneService.register(ianaZone(canonical), canonical);
   }
   return canonical;
+}
+
+/**
+ * Makes a Windows zone name or an offset-only TZID (`foreignZone`) known to ical.js: the IANA
+ * zone it maps to, or a fixed-offset zone named after its offset (at most 1,700 such names,
+ * whatever the files say). The name it is known under, or null when it is neither.
+ */
+export function ensureForeignZone(tzid: string): string | null {
+  const foreign = foreignZone(tzid);
+  if (foreign === null) return null;
+  if ("iana" in foreign) return ensureIanaZone(foreign.iana);
+  const minutes = foreign.offsetMinutes;
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  const name = `x-fixed/UTC${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  if (!ICAL.TimezoneService.has(name)) {
+    const zone = ICAL.Timezone.fromData({ tzid: name });
+    zone.utcOffset = () => minutes * 60;
+    ICAL.TimezoneService.register(zone, name);
+  }
+  return name;
 }
