@@ -28,9 +28,9 @@ export interface BookingDeps {
   limitCustomerChange: (bookingId: string) => Promise<void>;
   /**
    * A manage link's change: throws (401 `invalid_token`) when the link no
-   * longer opens the booking as read (it moved since the link was issued).
+   * longer opens the booking as read (another customer's, or a day past its end).
    */
-  link?: ((booking: { startAt: number; endAt: number }) => void) | undefined;
+  link?: ((booking: { customerId: string; endAt: number }) => void) | undefined;
   /** The manage link of a booking, for its messages' `manage_url` (signed synchronously). */
   manageUrl?: ManageUrl | undefined;
   /**

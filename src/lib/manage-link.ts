@@ -1,25 +1,28 @@
 import { configOf, type Settings } from "../config";
 import { ApiError } from "./errors";
-import { type ManageClaims, signManageToken, verifyManageToken } from "./manage-token";
+import { customerTag, type ManageClaims, signManageToken, verifyManageToken } from "./manage-token";
 
 const DAY_MS = 86_400_000;
 
 /** Where the widget's manage page is served (the token in its query string). */
 export const MANAGE_PAGE = "/widget/manage";
 
-/** What a manage link is issued for: a booking's id, its workspace, its start and end (epoch ms). */
+/** What a manage link is issued for: a booking's id, its workspace and customer, its end (epoch ms). */
 export interface ManagedBooking {
   id: string;
   workspaceId: string;
-  startAt: number;
+  customerId: string;
   endAt: number;
 }
+
+/** What decides whether a link opens a booking: whose it is now and when it now ends. */
+export type LinkedBooking = Pick<ManagedBooking, "customerId" | "endAt">;
 
 /** A link lives until a day after the booking ends (whole seconds, rounded up). */
 export const manageExpiry = (endAt: number) => Math.ceil((endAt + DAY_MS) / 1000) * 1000;
 
 /**
- * The booking's manage token for its current start, signed with
+ * The booking's manage token for its customer, signed with
  * MANAGE_TOKEN_SECRET; null when the Worker has no secret configured (then no
  * link is issued, and none accepted).
  */
@@ -29,7 +32,7 @@ export function manageToken(env: Settings, booking: ManagedBooking): string | nu
   return signManageToken(secret, {
     bookingId: booking.id,
     workspaceId: booking.workspaceId,
-    startAt: booking.startAt,
+    customerId: booking.customerId,
   });
 }
 
@@ -54,37 +57,32 @@ const refused = () =>
  * anything else, one answer whatever was wrong. Whether it still opens the
  * booking is `assertLinkOpens`'s, once the booking is read.
  */
-export function verifiedManageToken(env: Settings, token: string, now = Date.now()): ManageClaims {
+export function verifiedManageToken(env: Settings, token: string): ManageClaims {
   const secret = configOf(env).manageTokenSecret;
-  const claims = secret ? verifyManageToken(secret, token, now) : null;
+  const claims = secret ? verifyManageToken(secret, token) : null;
   if (!claims) throw refused();
   return claims;
 }
 
 /**
  * Whether a verified link still opens the booking as it now is, at `now`: the
- * booking is still at the time the link was issued for (a move, by anyone,
- * revokes the links issued before it; the messages announcing the new time
- * and the re-written reminders carry new ones), and a day has not passed
- * since its current end.
+ * booking's current state decides, not the link's age. It opens while the
+ * booking is still the customer's it was issued to and until a day after the
+ * booking's CURRENT end, wherever the booking has moved since (the customer's
+ * own move, a publishable key's or staff's): the link in the first e-mail
+ * shows the booking at its new time. A booking handed to another customer
+ * no longer opens for the links sent to the one before.
  */
-export function linkOpens(
-  claims: ManageClaims,
-  booking: { startAt: number; endAt: number },
-  now: number,
-): boolean {
-  const expiresAt = manageExpiry(booking.endAt);
-  if (now >= expiresAt) return false;
+export function linkOpens(claims: ManageClaims, booking: LinkedBooking, now: number): boolean {
+  if (now >= manageExpiry(booking.endAt)) return false;
   const { bound } = claims;
-  return "startAt" in bound
-    ? bound.startAt === Math.floor(booking.startAt / 1000) * 1000
-    : bound.expiresAt === expiresAt;
+  return "legacy" in bound || bound.customerTag === customerTag(booking.customerId);
 }
 
 /** 401 `invalid_token` (the answer of any refused token) unless the link opens the booking. */
 export function assertLinkOpens(
   claims: ManageClaims,
-  booking: { startAt: number; endAt: number },
+  booking: LinkedBooking,
   now = Date.now(),
 ): void {
   if (!linkOpens(claims, booking, now)) throw refused();

@@ -1,16 +1,22 @@
 /**
- * A manage link's token: what booking it opens, in which workspace, and the
- * booking's time it was issued for, signed with HMAC-SHA256 under the
+ * A manage link's token: what booking it opens, in which workspace, and for
+ * which of the booking's customers, signed with HMAC-SHA256 under the
  * Worker's MANAGE_TOKEN_SECRET.
  *
  * Layout (53 bytes, 71 base64url characters, no padding):
- *   version (1) | booking uuid (16) | workspace uuid (16) | bound, unix seconds (4, big endian)
+ *   version (1) | booking uuid (16) | workspace uuid (16) | bound (4)
  *   | HMAC-SHA256 of the 37 bytes before it, first 16 bytes
- * Version 2 binds the booking's start: once the booking moves, the link no
- * longer opens it (src/lib/manage-link.ts), and it expires a day after the
- * booking's current end. Version 1 (issued before) carries its expiry, a day
- * after the end the booking had when signed; it opens the booking only while
- * that is still its end, so a move revokes it too.
+ * Version 3 (current): the bound is a tag of the booking's customer (the
+ * first 4 bytes of SHA-256 over the customer's id): the link opens the
+ * booking while it is that customer's, wherever the booking has moved, until
+ * a day after its current end (src/lib/manage-link.ts). The tag is no secret
+ * (the MAC is what makes a token unforgeable); it only ties a link to the
+ * customer it was sent to, so a booking handed to another customer does not
+ * open for the first one's links.
+ * Versions 1 (the bound was the link's expiry) and 2 (the booking's start)
+ * were issued before and are still in sent messages: both were only ever
+ * issued to the booking's customer, so they open it like a version-3 link of
+ * its customer (their bound is no longer read).
  * Compact because it travels in SMS. The MAC is truncated to 128 bits (half
  * the hash, as RFC 2104 §5 allows): a forger must guess 2^128 values, and the
  * routes are rate-limited per client address besides.
@@ -19,23 +25,21 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
-/** Start-bound tokens; EXPIRY_VERSION ones are still accepted (links already sent). */
-const VERSION = 2;
-const EXPIRY_VERSION = 1;
+const VERSION = 3;
+/** Issued before (links already sent): an expiry (1), the booking's start (2). */
+const LEGACY_VERSIONS = new Set([1, 2]);
 const PAYLOAD_BYTES = 37;
 const MAC_BYTES = 16;
 const TOKEN_BYTES = PAYLOAD_BYTES + MAC_BYTES;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-/** The bound is four bytes of unix seconds: 2106 at the latest (instants past 2100 are refused anyway). */
-const MAX_SECONDS = 0xffff_ffff;
 
 /**
- * What ties a link to the booking as it was when signed (epoch ms, whole
- * seconds): its start (current tokens), or the link's expiry, a day after the
- * end it had (tokens issued before links were bound to the start).
+ * Whom a link was issued to: the tag of the booking's customer (current
+ * tokens), or nobody in particular (tokens of the layouts before, all issued
+ * to the booking's customer of the time).
  */
-export type ManageBound = { startAt: number } | { expiresAt: number };
+export type ManageBound = { customerTag: number } | { legacy: true };
 
 export interface ManageClaims {
   bookingId: string;
@@ -43,11 +47,17 @@ export interface ManageClaims {
   bound: ManageBound;
 }
 
-/** What a new token is signed for: the booking's start. */
+/** What a new token is signed for: the booking and its customer. */
 export interface ManageSigned {
   bookingId: string;
   workspaceId: string;
-  startAt: number;
+  customerId: string;
+}
+
+/** The 32-bit tag of a customer id that a current token carries. */
+export function customerTag(customerId: string): number {
+  const digest = sha256(new TextEncoder().encode(`manage-link-customer:${customerId}`));
+  return new DataView(digest.buffer, digest.byteOffset).getUint32(0);
 }
 
 /**
@@ -95,34 +105,37 @@ function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
-/** A token for the booking at its start (version 2). */
+/** A token for the booking and its customer (version 3). */
 export function signManageToken(secret: string, claims: ManageSigned): string {
-  return signPayload(secret, VERSION, claims, Math.floor(claims.startAt / 1000));
+  return signPayload(secret, VERSION, claims, customerTag(claims.customerId));
 }
 
 /**
- * A token of the first layout (an expiry, not bound to the start): what links
- * issued before carry. Only tests sign these now, to show they still verify.
+ * A token of an earlier layout (1: an expiry, 2: the booking's start), as
+ * links already sent carry them. Only tests sign these now, to show they
+ * still open the booking.
  */
-export function signExpiryManageToken(
+export function signLegacyManageToken(
   secret: string,
-  claims: { bookingId: string; workspaceId: string; expiresAt: number },
+  version: 1 | 2,
+  claims: { bookingId: string; workspaceId: string; seconds: number },
 ): string {
-  return signPayload(secret, EXPIRY_VERSION, claims, Math.ceil(claims.expiresAt / 1000));
+  return signPayload(secret, version, claims, claims.seconds);
 }
 
 function signPayload(
   secret: string,
   version: number,
   claims: { bookingId: string; workspaceId: string },
-  seconds: number,
+  bound: number,
 ): string {
-  if (!(seconds > 0 && seconds <= MAX_SECONDS)) throw new Error("bound out of range");
+  if (!(Number.isInteger(bound) && bound >= 0 && bound <= 0xffff_ffff))
+    throw new Error("bound out of range");
   const payload = new Uint8Array(PAYLOAD_BYTES);
   payload[0] = version;
   payload.set(uuidBytes(claims.bookingId), 1);
   payload.set(uuidBytes(claims.workspaceId), 17);
-  new DataView(payload.buffer).setUint32(33, seconds);
+  new DataView(payload.buffer).setUint32(33, bound);
   const token = new Uint8Array(TOKEN_BYTES);
   token.set(payload, 0);
   token.set(macOf(secret, payload), PAYLOAD_BYTES);
@@ -132,23 +145,24 @@ function signPayload(
 /**
  * The claims of a token this secret signed; null for anything else
  * (malformed, an unknown version, a changed character anywhere, another
- * secret, or a first-layout token expired at `now`). Whether it still opens
- * the booking as it now is is the link's check (`linkOpens`), once the
+ * secret). Whether it still opens the booking as it now is (its customer, a
+ * day past its current end) is the link's check (`linkOpens`), once the
  * booking is read. Only the canonical spelling is accepted: base64url's last
  * character has spare bits, and a token that decodes to the same bytes with
  * other spare bits is not the one issued.
  */
-export function verifyManageToken(secret: string, token: string, now: number): ManageClaims | null {
+export function verifyManageToken(secret: string, token: string): ManageClaims | null {
   const bytes = fromBase64url(token);
   if (!bytes || bytes.length !== TOKEN_BYTES || base64url(bytes) !== token) return null;
   const payload = bytes.subarray(0, PAYLOAD_BYTES);
   const expected = macOf(secret, payload);
   // The MAC first, in constant time: nothing about an unsigned payload is looked at.
   if (!sameBytes(expected, bytes.subarray(PAYLOAD_BYTES))) return null;
-  const at = new DataView(payload.buffer, payload.byteOffset).getUint32(33) * 1000;
+  const version = payload[0] ?? 0;
   let bound: ManageBound;
-  if (payload[0] === VERSION) bound = { startAt: at };
-  else if (payload[0] === EXPIRY_VERSION && now < at) bound = { expiresAt: at };
+  if (version === VERSION)
+    bound = { customerTag: new DataView(payload.buffer, payload.byteOffset).getUint32(33) };
+  else if (LEGACY_VERSIONS.has(version)) bound = { legacy: true };
   else return null;
   return {
     bookingId: uuidOf(payload.subarray(1, 17)),

@@ -34,14 +34,18 @@ export interface StubBooking {
 
 export const MIA = "6f1d2c3b-0000-4000-8000-000000000001";
 
-/** A 45-minute haircut with Mia at `start`, at a salon in Europe/Berlin. */
-export function stubBooking(start: string): StubBooking {
+/**
+ * A 45-minute haircut with Mia at `start`, booked through the widget from a browser in
+ * `clientZone` (the booking's own `timezone`, as the widget sends it): NOT the salon's zone,
+ * which the manage view gives beside the booking.
+ */
+export function stubBooking(start: string, clientZone = "America/New_York"): StubBooking {
   const end = new Date(Date.parse(start) + 45 * 60_000).toISOString().replace(".000Z", "Z");
   return {
     uuid: "0b7f3a52-0000-4000-8000-0000000000b1",
     start_time: start,
     end_time: end,
-    timezone: "Europe/Berlin",
+    timezone: clientZone,
     is_canceled: false,
     policy: {
       policy_text: "Please arrive five minutes early.",
@@ -65,11 +69,12 @@ export function stubBooking(start: string): StubBooking {
   };
 }
 
-/** `GET /manage/{token}`'s answer, as the real API gives it. */
-export function managedView(booking: StubBooking, token: string) {
+/** `GET /manage/{token}`'s answer, as the real API gives it, for a salon in `salonZone`. */
+export function managedView(booking: StubBooking, token: string, salonZone: string) {
   return {
     booking,
-    location: { uuid: "0b7f3a52-0000-4000-8000-0000000000a1", timezone: booking.timezone },
+    location: { uuid: "0b7f3a52-0000-4000-8000-0000000000a1", timezone: salonZone },
+    timezone: salonZone,
     locale: "en-GB",
     staffers: [{ uuid: MIA, first_name: "Mia" }],
     manage: manageLink(booking, token),
@@ -106,6 +111,8 @@ export interface ManageStub {
   /** Every request the page made to the manage API. */
   requests: Request[];
   booking: StubBooking;
+  /** The salon's (location's) zone: the page must show every time on its clock. */
+  salonZone: string;
   /** Free starts (UTC instants) per date of the salon's calendar. */
   free: Record<string, string[]>;
   /** The token the page should hold: a move hands it a fresh one (`${token}.moved`). */
@@ -115,10 +122,16 @@ export interface ManageStub {
 }
 
 /** Answers the manage API for `token`; any other token is 401 invalid_token. */
-export async function stubManageApi(page: Page, token: string, booking: StubBooking) {
+export async function stubManageApi(
+  page: Page,
+  token: string,
+  booking: StubBooking,
+  salonZone = "Europe/Berlin",
+) {
   const stub: ManageStub = {
     requests: [],
     booking,
+    salonZone,
     free: {},
     token,
     onCancel: () => {
@@ -126,7 +139,7 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
       return { status: 200, body: stub.booking };
     },
     onReschedule: (reservedOn) => {
-      const moved = stubBooking(reservedOn);
+      const moved = stubBooking(reservedOn, stub.booking.timezone);
       stub.booking = { ...moved, policy: stub.booking.policy };
       stub.token = `${token}.moved`;
       return movedAnswer(stub.booking, stub.token);
@@ -144,13 +157,14 @@ export async function stubManageApi(page: Page, token: string, booking: StubBook
         contentType: "application/json",
         body: JSON.stringify(a.body),
       });
-    // A move revokes the token held before it, as the real API does: only the newest opens.
+    // Only the token the stub holds opens (a test hands the page another after a move, to see
+    // that the page goes on with the one the answer carries).
     const held = decodeURIComponent(given ?? "");
     if (held !== stub.token) return answer(problem(401, "invalid_token"));
     if (req.method() === "GET" && action === "")
-      return answer({ status: 200, body: managedView(stub.booking, stub.token) });
+      return answer({ status: 200, body: managedView(stub.booking, stub.token, stub.salonZone) });
     if (req.method() === "GET" && action === "time-slots") {
-      const zone = stub.booking.timezone;
+      const zone = stub.salonZone;
       const dates = Object.entries(stub.free).map(([date, starts]) => ({
         date,
         slots: starts.map((reserved_on) => {

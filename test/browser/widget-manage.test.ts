@@ -34,11 +34,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh page (the browser in New York, not the salon's zone) with the API stubbed. */
-async function open(start: string, options = DESKTOP) {
+/**
+ * A fresh page with the API stubbed: by default the browser in New York, not the salon's zone,
+ * and the booking made from there (its own `timezone` is New York's, as the widget sends it).
+ */
+async function open(start: string, options = DESKTOP, salonZone = ZONE) {
   const context = await browser.newContext({ ...options, colorScheme: "light" });
   const page = await context.newPage();
-  const stub = await stubManageApi(page, TOKEN, stubBooking(start));
+  const clientZone = options.timezoneId ?? "UTC";
+  const stub = await stubManageApi(page, TOKEN, stubBooking(start, clientZone), salonZone);
   return { context, page, stub };
 }
 
@@ -48,6 +52,55 @@ const noKeys = (headers: Record<string, string>) => {
 };
 
 const heading = (page: Page, name: string) => page.getByRole("heading", { name }).waitFor();
+
+describe("the manage page reads and names the salon's zone, whatever the browser's", () => {
+  const hint = (zone: string) => en["manage.salon_zone"].replace("{zone}", zone);
+
+  it("a Paris browser sees a Berlin salon's booking named Europe/Berlin, never its own zone", async () => {
+    const day = dayAfter(ZONE, 20);
+    const start = iso(instant(day, "10:00", ZONE));
+    const { context, page } = await open(start, { ...DESKTOP, timezoneId: "Europe/Paris" });
+    await page.goto(manageUrl(TOKEN));
+    await heading(page, en["manage.heading"]);
+    await page.getByText(hint("Europe/Berlin")).waitFor();
+    expect(await page.locator("body").innerText()).not.toContain("Europe/Paris");
+    expect(await page.locator("dd[data-start]").innerText()).toBe(when(start, "en-US"));
+    // The move step names the same zone.
+    await page.getByRole("button", { name: en["manage.move"] }).click();
+    await heading(page, en["manage.move_heading"]);
+    await page.getByText(hint("Europe/Berlin")).waitFor();
+    expect(await page.locator("body").innerText()).not.toContain("Europe/Paris");
+    await context.close();
+  });
+
+  it("a New York salon's 14:00 reads 2:00 PM in a Berlin browser, as the e-mail writes it", async () => {
+    const NEW_YORK = "America/New_York";
+    const day = dayAfter(NEW_YORK, 20);
+    const start = iso(instant(day, "14:00", NEW_YORK));
+    const { context, page } = await open(
+      start,
+      { ...DESKTOP, timezoneId: "Europe/Berlin" },
+      NEW_YORK,
+    );
+    await page.goto(manageUrl(TOKEN));
+    await heading(page, en["manage.heading"]);
+    const shown = await page.locator("dd[data-start]").innerText();
+    expect(shown).toContain("02:00 PM");
+    expect(shown).toBe(
+      new Date(start).toLocaleString("en-US", {
+        weekday: "long",
+        day: "numeric",
+        month: "long",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        timeZone: NEW_YORK,
+      }),
+    );
+    await page.getByText(hint(NEW_YORK)).waitFor();
+    await context.close();
+  });
+});
 
 describe("the widget's manage page", () => {
   it("shows the booking on the salon's clock with its policy, and cancels it after a confirmation, with no key", async () => {
@@ -107,7 +160,10 @@ describe("the widget's manage page", () => {
         return problem(409, "slot_unavailable", {
           alternatives: [{ start: iso(instant(day, "16:00", ZONE)), staffer_uuid: null }],
         });
-      stub.booking = { ...stubBooking(reservedOn), policy: stub.booking.policy };
+      stub.booking = {
+        ...stubBooking(reservedOn, stub.booking.timezone),
+        policy: stub.booking.policy,
+      };
       stub.token = `${TOKEN}.moved`;
       return movedAnswer(stub.booking, stub.token);
     };

@@ -5,12 +5,12 @@ import { listedMessages, tokenIn } from "../helpers/messages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
- * A manage link opens the booking at the time it was issued for: once the
- * booking moves (through the link, a publishable key or staff), the links
- * issued before answer 401 `invalid_token` on every manage route, and the
- * messages that announce the new time (and the reminders re-written with it)
- * carry a link that opens it. The link lives until a day after the booking's
- * current end.
+ * A manage link opens its customer's booking as the booking now is: the
+ * booking's current state decides, not the link's age. Once the booking moves
+ * (through the link, a publishable key or staff), the link of the first
+ * e-mail still opens it, at the new time, on every manage route, and lives
+ * until a day after the booking's current end. (A link stops opening a
+ * booking that is no longer its customer's: test/unit/manage-token.test.ts.)
  */
 let salon: Salon;
 let pk: PublishableKey;
@@ -73,43 +73,40 @@ const REFUSED = {
   code: "invalid_token",
 };
 
-/** Every manage route refuses the token, and nothing about the booking changed. */
-async function refusedEverywhere(token: string, bookingId: string, date: string) {
-  const before = (await salon.ws.api(`/bookings/${bookingId}`)).body;
-  for (const res of [
-    await viaLink(token),
-    await viaLink(`${token}/time-slots?range_start=${date}&range_end=${date}`),
-    await viaLink(`${token}/reschedule`, { reserved_on: at("15:00", date) }),
-    await viaLink(`${token}/cancel`, {}),
-  ]) {
-    expect(res.status, JSON.stringify(res.body)).toBe(401);
-    expect(res.body).toEqual(REFUSED);
-  }
-  const after = (await salon.ws.api(`/bookings/${bookingId}`)).body;
-  expect(after).toMatchObject({ start_time: before.start_time, is_canceled: false });
+/** The link opens the booking at `start` (its current time) on the view and the slot search. */
+async function opensAt(token: string, start: string, date: string) {
+  const seen = await viaLink(token);
+  expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+  expect(seen.body.booking.start_time).toBe(start);
+  expect(seen.body.manage.expires_at).toBe(iso(Date.parse(seen.body.booking.end_time) + DAY));
+  const slots = await viaLink(`${token}/time-slots?range_start=${date}&range_end=${date}`);
+  expect(slots.status, JSON.stringify(slots.body)).toBe(200);
+  return seen.body;
 }
 
-describe("a link issued before a move no longer opens the booking", () => {
-  it("moved through the link: the old link is 401 everywhere; the answer's and the message's links open it", async () => {
+describe("the link of the first e-mail opens the booking wherever it moved", () => {
+  it("moved through the link: GET /manage/{old token} is 200 with the new time, and moves and cancels it", async () => {
     const date = nextMonday();
     const { id, token } = await book(date);
     const moved = await viaLink(`${token}/reschedule`, { reserved_on: at("12:00", date) });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    // The answer carries the fresh link, so the manage page can go on without the old one.
-    const fresh = moved.body.manage.token as string;
-    expect(fresh).not.toBe(token);
     expect(moved.body.manage.expires_at).toBe(iso(Date.parse(moved.body.end_time) + DAY));
-    await refusedEverywhere(token, id, date);
-    const opened = await viaLink(fresh);
-    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    expect(opened.body.booking.start_time).toBe(at("12:00", date));
-    const told = await latestToken(id, "booking-rescheduled");
-    expect((await viaLink(told)).status).toBe(200);
-    // The reminder re-written with the move carries the new link too.
-    expect((await viaLink(await latestToken(id, "booking-reminder"))).status).toBe(200);
+    await opensAt(token, at("12:00", date), date);
+    // The links written since (the answer's, the booking-rescheduled message's, the re-written
+    // reminder's) open it too.
+    await opensAt(moved.body.manage.token, at("12:00", date), date);
+    await opensAt(await latestToken(id, "booking-rescheduled"), at("12:00", date), date);
+    await opensAt(await latestToken(id, "booking-reminder"), at("12:00", date), date);
+    // The old link moves it again, then cancels it.
+    const again = await viaLink(`${token}/reschedule`, { reserved_on: at("13:00", date) });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.start_time).toBe(at("13:00", date));
+    const canceled = await viaLink(`${token}/cancel`, {});
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect((await viaLink(token)).body.booking.is_canceled).toBe(true);
   });
 
-  it("moved with a publishable key: the old link is 401; the booking-rescheduled message's link opens it", async () => {
+  it("moved with a publishable key: the confirmation's link shows the new time", async () => {
     const date = nextMonday();
     const { id, token } = await book(date);
     const moved = await pk.api(`/bookings/${id}/reschedule`, {
@@ -117,14 +114,10 @@ describe("a link issued before a move no longer opens the booking", () => {
       body: { reserved_on: at("13:00", date) },
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    await refusedEverywhere(token, id, date);
-    const told = await latestToken(id, "booking-rescheduled");
-    const opened = await viaLink(told);
-    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    expect(opened.body.booking.start_time).toBe(at("13:00", date));
+    await opensAt(token, at("13:00", date), date);
   });
 
-  it("moved by staff without a notification: the old link is 401; the re-written reminder's link opens it", async () => {
+  it("moved by staff without a notification: the confirmation's link shows the new time", async () => {
     const date = nextMonday();
     const { id, token } = await book(date);
     const moved = await salon.ws.api(`/bookings/${id}/reschedule`, {
@@ -133,31 +126,27 @@ describe("a link issued before a move no longer opens the booking", () => {
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await messagesOf(id)).map((m) => m.kind)).not.toContain("booking-rescheduled");
-    await refusedEverywhere(token, id, date);
-    expect((await viaLink(await latestToken(id, "booking-reminder"))).status).toBe(200);
+    await opensAt(token, at("14:00", date), date);
   });
 
-  it("the link follows the booking's current end: moved later, then earlier", async () => {
+  it("the link's expiry follows the booking's current end: moved a week later, the old link lives on past its first expiry", async () => {
     const date = nextMonday();
     const later = nextMonday();
-    const { id, token } = await book(date);
-    const first = await viaLink(token);
-    expect(first.body.manage.expires_at).toBe(iso(Date.parse(first.body.booking.end_time) + DAY));
+    const { token } = await book(date);
+    const first = await opensAt(token, at("09:00", date), date);
     const out = await viaLink(`${token}/reschedule`, { reserved_on: at("10:00", later) });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    const outToken = out.body.manage.token as string;
-    expect(out.body.manage.expires_at).toBe(iso(Date.parse(out.body.end_time) + DAY));
-    // Moved back earlier: the link of the later time (which would expire later) is refused.
-    const back = await viaLink(`${outToken}/reschedule`, { reserved_on: at("11:00", date) });
+    const seen = await opensAt(token, at("10:00", later), later);
+    expect(Date.parse(seen.manage.expires_at)).toBeGreaterThan(
+      Date.parse(first.manage.expires_at) + 6 * DAY,
+    );
+    // Moved back earlier: the expiry comes back with the end.
+    const back = await viaLink(`${token}/reschedule`, { reserved_on: at("11:00", date) });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
-    expect(back.body.manage.expires_at).toBe(iso(Date.parse(back.body.end_time) + DAY));
-    await refusedEverywhere(outToken, id, date);
-    const view = await viaLink(back.body.manage.token);
-    expect(view.status).toBe(200);
-    expect(view.body.manage.expires_at).toBe(iso(Date.parse(view.body.booking.end_time) + DAY));
+    await opensAt(token, at("11:00", date), date);
   });
 
-  it("a cancel does not move the booking: the link still shows it (canceled)", async () => {
+  it("a cancel does not close the link: it still shows the booking (canceled)", async () => {
     const date = nextMonday();
     const { token } = await book(date);
     expect((await viaLink(`${token}/cancel`, {})).status).toBe(200);
@@ -166,12 +155,47 @@ describe("a link issued before a move no longer opens the booking", () => {
     expect(seen.body.booking.is_canceled).toBe(true);
   });
 
-  it("a fresh link with one character changed is still 401", async () => {
+  it("the old link with one character changed is 401 everywhere, after a move too", async () => {
     const date = nextMonday();
     const { id, token } = await book(date);
     const moved = await viaLink(`${token}/reschedule`, { reserved_on: at("12:00", date) });
-    const fresh = moved.body.manage.token as string;
-    const tampered = fresh.slice(0, 40) + (fresh[40] === "A" ? "B" : "A") + fresh.slice(41);
-    await refusedEverywhere(tampered, id, date);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const tampered = token.slice(0, 40) + (token[40] === "A" ? "B" : "A") + token.slice(41);
+    const before = (await salon.ws.api(`/bookings/${id}`)).body;
+    for (const res of [
+      await viaLink(tampered),
+      await viaLink(`${tampered}/time-slots?range_start=${date}&range_end=${date}`),
+      await viaLink(`${tampered}/reschedule`, { reserved_on: at("15:00", date) }),
+      await viaLink(`${tampered}/cancel`, {}),
+    ]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(401);
+      expect(res.body).toEqual(REFUSED);
+    }
+    const after = (await salon.ws.api(`/bookings/${id}`)).body;
+    expect(after).toMatchObject({ start_time: before.start_time, is_canceled: false });
+  });
+});
+
+describe("the manage view names the salon's zone", () => {
+  it("answers the location's zone, not the zone the booking's client asked in", async () => {
+    const date = nextMonday();
+    const res = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[0]?.uuid,
+        reserved_on: at("09:00", date),
+        timezone: "Europe/Paris",
+        ...customer(),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const token = await latestToken(res.body.uuid as string, "booking-confirmation");
+    const seen = await viaLink(token);
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    expect(seen.body.booking.timezone).toBe("Europe/Paris");
+    expect(seen.body.timezone).toBe("Europe/Berlin");
+    expect(seen.body.timezone).toBe(salon.location.timezone);
   });
 });

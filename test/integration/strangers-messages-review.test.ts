@@ -398,35 +398,11 @@ describe("the per-visitor message bound", () => {
   });
 });
 
-describe("a manage link bound to the booking's start", () => {
-  it("holds: writes with a revoked link cost the booking nothing; the customer's new link still moves it", async () => {
-    const date = nextDay();
-    const made = await bookWith(salon.ws.api, at("08:00", date), {
-      phone: newPhone(),
-      firstName: "Owner",
-      email: "owner@example.org",
-    });
-    const old = await linkOf(made.uuid);
-    const moved = await viaLink(`${old}/reschedule`, newAddress(), {
-      reserved_on: at("10:00", date),
-    });
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    const fresh = moved.body.manage.token as string;
-    // Someone else holding the old link hammers it past the per-booking limit (10 a minute here).
-    const tries = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        viaLink(i % 2 ? `${old}/cancel` : `${old}/reschedule`, newAddress(), {
-          reserved_on: at("12:00", date),
-        }),
-      ),
-    );
-    expect(tries.map((t) => t.status)).toEqual(Array(12).fill(401));
-    expect(tries[0]?.body.code).toBe("invalid_token");
-    const mine = await viaLink(`${fresh}/reschedule`, newAddress(), {
-      reserved_on: at("11:00", date),
-    });
-    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
-  });
+describe("a manage link opens its customer's booking wherever it moved", () => {
+  // A customer's move no longer revokes the links sent before it (the booking's current state
+  // decides, not the link's age: manage-link-revocation.test.ts); what held for revoked links
+  // here (writes with them cost the booking nothing) has no subject any more. The per-booking
+  // write limit is counted for every holder of the link alike.
 
   // Was a DEFECT (low), fixed: a "move" to the booking's current start went through as a real change (claims,
   // a new version, a booking-rescheduled webhook) and told the customer "your booking was moved"
@@ -464,7 +440,7 @@ describe("a manage link bound to the booking's start", () => {
     expect((await viaLink(link, newAddress())).status).toBe(200);
   });
 
-  it("holds: two moves through one link at once: one moves, the other is refused, never a 500", async () => {
+  it("holds: two moves through one link at once: each moves it in turn or is refused, never a 500", async () => {
     const date = nextDay();
     const made = await bookWith(salon.ws.api, at("08:00", date), {
       phone: newPhone(),
@@ -479,39 +455,15 @@ describe("a manage link bound to the booking's start", () => {
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses[0], JSON.stringify(answers.map((a) => a.body))).toBe(200);
-    expect([401, 409]).toContain(statuses[1]);
+    expect([200, 409]).toContain(statuses[1]);
+    const moves = statuses.filter((x) => x === 200).length;
     const rescheduled = (await rowsOf(made.uuid)).filter((r) => r.kind === "booking-rescheduled");
-    expect(rescheduled).toHaveLength(2); // one move, e-mail and SMS
+    expect(rescheduled).toHaveLength(2 * moves); // each move, e-mail and SMS
   });
 
-  // DEFECT (low): the start is the link's only version, so a booking moved away and back makes
-  // every link issued for that start open it again: a link revoked by the first move (say, one
-  // the customer forwarded and then moved away from) works again once the booking returns to
-  // its old time. Right: a revoked link stays revoked (a stored link version, or the booking's
-  // version or updated_at signed into the link).
-  it.fails("a link revoked by a move stays revoked when the booking moves back", async () => {
-    const date = nextDay();
-    const made = await bookWith(salon.ws.api, at("08:00", date), {
-      phone: newPhone(),
-      firstName: "Back",
-      email: "back@example.org",
-    });
-    const old = await linkOf(made.uuid);
-    const there = await viaLink(`${old}/reschedule`, newAddress(), {
-      reserved_on: at("10:00", date),
-    });
-    expect(there.status, JSON.stringify(there.body)).toBe(200);
-    expect((await viaLink(old, newAddress())).status).toBe(401);
-    // The customer moves back with the link the move gave them.
-    const back = await viaLink(`${there.body.manage.token}/reschedule`, newAddress(), {
-      reserved_on: at("08:00", date),
-    });
-    expect(back.status, JSON.stringify(back.body)).toBe(200);
-    const reopened = await viaLink(`${old}/cancel`, newAddress(), {});
-    expect(reopened.status).toBe(401);
-  });
-
-  // DEFECT (medium): revoking a link does not revoke what it handed out. GET /manage answers the
+  // DEFECT (medium; since a customer's move no longer revokes the link, the first step below
+  // fails too: a leaked link cannot be revoked by a move at all, see docs/decisions.md):
+  // revoking a link does not revoke what it handed out. GET /manage answers the
   // booking's uuid (and every message carries it in the .ics link), and the booking's uuid with
   // the salon's publishable key (in its web page) views, moves and cancels the booking for good:
   // a move "revokes" the link of someone who got hold of it, yet that someone cancels the

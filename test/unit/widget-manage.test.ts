@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiFailure, type Client } from "../../widget/api";
-import { freeStarts, refusal } from "../../widget/manage/flow";
-import { addDays, dateInZone } from "../../widget/time";
+import { freeStarts, refusal, salonZone } from "../../widget/manage/flow";
+import { addDays, dateInZone, formatFullDateTime } from "../../widget/time";
 
 describe("manage page: the salon's clock", () => {
   it("reads an instant's date on the salon's clock and counts calendar days", () => {
@@ -44,6 +44,32 @@ describe("manage page: the salon's clock", () => {
     expect(asked).toEqual([
       "/manage/tok%2Fen/time-slots?range_start=2030-07-01&range_end=2030-07-01",
     ]);
+  });
+});
+
+describe("manage page: the salon's zone, not the zone the booking was made from", () => {
+  // A widget booking's own `timezone` is the customer's browser's; the view names the salon's.
+  const view = (salon: string, client: string) => ({
+    timezone: salon,
+    booking: { timezone: client },
+  });
+
+  it("names the salon's zone: a Berlin salon's booking made from Paris is Europe/Berlin", () => {
+    expect(salonZone(view("Europe/Berlin", "Europe/Paris"))).toBe("Europe/Berlin");
+  });
+
+  it("reads a New York booking at the time its e-mail gives, wherever the browser is", () => {
+    // 14:00 in New York on 1 July 2030 (EDT, UTC-4), booked from a browser in Berlin.
+    const start = "2030-07-01T18:00:00Z";
+    const shown = formatFullDateTime(
+      start,
+      "en-US",
+      salonZone(view("America/New_York", "Europe/Berlin")),
+    );
+    expect(shown).toContain("02:00 PM");
+    expect(shown).toContain("July 1");
+    // Read in the booking's own zone, it would say 20:00: what the page showed before.
+    expect(formatFullDateTime(start, "en-US", "Europe/Berlin")).toContain("08:00 PM");
   });
 });
 

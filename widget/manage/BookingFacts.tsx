@@ -1,13 +1,14 @@
 import { useI18n } from "../i18n/context";
 import { formatDuration } from "../service-terms";
 import { formatFullDateTime } from "../time";
+import { salonZone } from "./flow";
 import type { ManagedView } from "./types";
 
 /** What was booked, with whom and when (on the salon's clock), and the salon's policy texts. */
 export function BookingFacts({ view }: { view: ManagedView }) {
   const { t, format } = useI18n();
   const { booking } = view;
-  const zone = booking.timezone;
+  const zone = salonZone(view);
   const names = new Map(view.staffers.map((s) => [s.uuid, s.first_name]));
   const staff = [
     ...new Set(

@@ -9,7 +9,15 @@ import { Notice, type NoticeState } from "../steps/Notice";
 import { dateInZone, formatFullDateTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 import { BookingFacts } from "./BookingFacts";
-import { alternativesOf, cancel, freeStarts, loadView, refusal, reschedule } from "./flow";
+import {
+  alternativesOf,
+  cancel,
+  freeStarts,
+  loadView,
+  refusal,
+  reschedule,
+  salonZone,
+} from "./flow";
 import { MoveStep } from "./MoveStep";
 import type { ManagedView } from "./types";
 
@@ -79,13 +87,14 @@ export function ManagePage(props: { api: Client; token: string | null }) {
       });
   };
 
-  const today = booking ? dateInZone(Date.now(), booking.timezone) : "";
+  const zone = view ? salonZone(view) : "";
+  const today = view ? dateInZone(Date.now(), zone) : "";
   const openMove = () => {
     if (!booking) return;
     setNotice(null);
     setAlternatives([]);
     setMode("move");
-    const day = dateInZone(booking.start_time, booking.timezone);
+    const day = dateInZone(booking.start_time, zone);
     search(day < today ? today : day);
   };
 
@@ -127,7 +136,7 @@ export function ManagePage(props: { api: Client; token: string | null }) {
       setNotice({
         kind: "done",
         message: t("manage.moved", {
-          when: formatFullDateTime(moved.start_time, format, moved.timezone),
+          when: formatFullDateTime(moved.start_time, format, salonZone(fresh)),
         }),
       });
     } catch (e) {
@@ -156,7 +165,7 @@ export function ManagePage(props: { api: Client; token: string | null }) {
       <div class="steps">
         {notice && <Notice notice={notice} />}
         <MoveStep
-          zone={booking.timezone}
+          zone={zone}
           date={date}
           today={today}
           slots={slots}

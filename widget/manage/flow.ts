@@ -7,6 +7,13 @@ import type { ManagedBooking, ManageLink, ManagedView, MoveSlots } from "./types
 
 const base = (token: string) => `/manage/${encodeURIComponent(token)}`;
 
+/**
+ * The salon's zone: every time on the page is read on its clock and named with it, as the
+ * customer's messages write them. Not the booking's own `timezone`, which is the zone the
+ * booking's client asked for (a widget booking's is the customer's browser's).
+ */
+export const salonZone = (view: Pick<ManagedView, "timezone">) => view.timezone;
+
 export const loadView = (api: Client, token: string) => api.get<ManagedView>(base(token));
 
 /**
@@ -26,10 +33,9 @@ export const cancel = (api: Client, token: string) =>
   api.post<ManagedBooking>(`${base(token)}/cancel`, {});
 
 /**
- * Moves the booking. The move revokes the page's token (a link opens the booking at the time
- * it was issued for), so the answer carries the new link, and the page reads the booking
- * again with it; should that read fail, the move still stands: the moved booking with the
- * new link.
+ * Moves the booking. The answer carries the link for the booking as it now is (its expiry
+ * follows the new end), and the page reads the booking again with it; should that read
+ * fail, the move still stands: the moved booking with the new link.
  */
 export async function reschedule(
   api: Client,

@@ -3,7 +3,10 @@ export interface ManagedBooking {
   uuid: string;
   start_time: string;
   end_time: string;
-  /** The location's zone: the page shows every time on the salon's clock. */
+  /**
+   * The zone the booking's client asked times in (the widget sends the customer's browser
+   * zone): NOT the salon's; the page reads `ManagedView.timezone`.
+   */
   timezone: string;
   is_canceled: boolean;
   policy: {
@@ -24,13 +27,15 @@ export interface ManagedBooking {
 /** The parts of `GET /manage/{token}` the manage page reads. */
 export interface ManagedView {
   booking: ManagedBooking;
+  /** The salon's zone (the location's): the clock the customer's messages write times on. */
+  timezone: string;
   /** The booking's own staffers, by first name (the booking names them by uuid). */
   staffers: { uuid: string; first_name: string }[];
   /** A fresh link for the booking as it now is. */
   manage: ManageLink;
 }
 
-/** A link for the booking at its current time: a move revokes the links issued before it. */
+/** A link for the booking, good until a day after its current end. */
 export interface ManageLink {
   token: string;
   url: string;

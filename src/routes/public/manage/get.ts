@@ -19,7 +19,7 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "The booking a manage link opens",
   description:
-    "Needs no API key and no Workspace header: the link's token is the credential, and names the one booking (and workspace) it opens. Answers the booking (its `policy` says whether it may be canceled or moved now), its location, the language to show it in, its staffers' first names, and a fresh link for the booking as it now is. Rate-limited per client address.",
+    "Needs no API key and no Workspace header: the link's token is the credential, and names the one booking (and workspace) it opens. Answers the booking (its `policy` says whether it may be canceled or moved now), its location, the salon's time zone (`timezone`, the location's: the clock the messages use), the language to show it in, its staffers' first names, and the booking's link with its current expiry. A link opens the booking wherever it has moved since the link was sent (until a day after its current end). Rate-limited per client address.",
   request: { params: TokenPath },
   responses: {
     200: json(ManagedBookingSchema, "The booking"),
@@ -38,6 +38,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     {
       booking: renderBooking(managed.loaded, renderContext(c, managed.workspace)),
       location: renderLocation(managed.location),
+      timezone: managed.location.timezone,
       locale: bookingLocale(booking, managed.customerLocale) ?? managed.workspace.locale,
       staffers: managed.staffers,
       manage: await renderManageLink(c.env, origin, booking),

@@ -22,7 +22,7 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Move the link's booking to a new start (as the customer)",
   description:
-    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Sends the customer a booking-rescheduled message with a new link (a move to the current start changes nothing and sends none). The link used here (and every link issued before the move) no longer opens the booking (401 invalid_token): the answer carries the new one in `manage`, which expires a day after the new end. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). " +
+    "Moves every service of the booking by the same amount so that it starts at reserved_on, as its customer would through the widget: held to the location's policy (less than change_offset minutes before the current start, when it is not 0: 409 policy_window_passed). The new time must be free (409 slot_unavailable with `alternatives`) and inside working hours and the minimum notice (422 on reserved_on); the booking's own current time does not count as taken. Sends the customer a booking-rescheduled message (a move to the current start changes nothing and sends none). The link used here and every link sent before keep opening the booking, at its new time: a link opens its customer's booking until a day after the booking's current end. The answer carries the booking's link in `manage`, with that new expiry. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). " +
     CUSTOMER_CHANGE_MESSAGES,
   request: { params: TokenPath, ...jsonBody(ManageRescheduleBody) },
   responses: {
@@ -64,7 +64,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const manage = await renderManageLink(c.env, new URL(c.req.url).origin, {
     id: booking.uuid,
     workspaceId: claims.workspaceId,
-    startAt: Date.parse(booking.start_time),
+    customerId: booking.customer_uuid,
     endAt: Date.parse(booking.end_time),
   });
   return c.json({ ...booking, manage }, 200);

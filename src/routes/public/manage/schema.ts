@@ -10,23 +10,23 @@ export const MAX_MOVE_RANGE_DAYS = 62;
 export const TokenPath = z.object({
   token: z.string().max(128).openapi({
     description:
-      "The manage link's token (the `token` of its URL): signed, naming one booking at its start when the link was issued, valid until a day after the booking's current end. A changed, malformed or expired token, or one issued before the booking was moved (by anyone), is 401 invalid_token.",
+      "The manage link's token (the `token` of its URL): signed, naming one booking and its customer, valid until a day after the booking's current end, wherever the booking has moved since it was issued. A changed, malformed or expired token, or one sent to a customer the booking is no longer for, is 401 invalid_token.",
     example: "AXq3…",
   }),
 });
 
 export const ManageLinkSchema = z
   .object({
-    token: z.string().openapi({ description: "A fresh token for the booking as it now is" }),
+    token: z.string().openapi({ description: "The booking's token for its current customer" }),
     url: z.string().openapi({ description: "The widget's manage page with that token" }),
     expires_at: z.string().openapi({
       description:
-        "A day after the booking ends (UTC); a move of the booking revokes the link before that",
+        "A day after the booking's current end (UTC): a move of the booking moves it, for this link and every one sent before",
     }),
   })
   .openapi("ManageLink");
 
-/** A move's answer: the booking, and the link for its new time (the one the page had no longer opens it). */
+/** A move's answer: the booking, and its link with the expiry of the new end. */
 export const ManagedMoveSchema = BookingSchema.extend({
   manage: ManageLinkSchema,
 }).openapi("ManagedMove");
@@ -39,6 +39,11 @@ export const ManagedBookingSchema = z
   .object({
     booking: BookingSchema,
     location: LocationSchema,
+    timezone: z.string().openapi({
+      description:
+        "The salon's time zone (the location's, IANA): the clock the booking's messages write times on and the manage page shows them on. The Booking's own `timezone` is the zone its client asked times in (a widget booking's is the customer's browser's).",
+      example: "Europe/Berlin",
+    }),
     locale: z.string().openapi({
       description:
         "The customer's language (BCP 47) when known (for a booking made with a publishable key, the language its own request gave, never the stored customer's), else the workspace's: the manage page's default when no `lang` is given",
