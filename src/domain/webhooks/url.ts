@@ -1,3 +1,5 @@
+import ipaddr from "ipaddr.js";
+
 /**
  * Webhook targets must be public http(s) addresses, so a tenant cannot make the
  * platform call into its own network (SSRF). Workers cannot resolve DNS before
@@ -18,25 +20,71 @@ export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | 
   return null;
 }
 
-const LOCAL_SUFFIXES = [
-  ".localhost",
-  ".localdomain",
-  ".local",
-  ".internal",
-  ".lan",
-  ".home.arpa",
-  ".intranet",
+/**
+ * Names that never resolve on the public Internet, as suffixes (the name
+ * itself or any name under it): the special-use names of IANA's registry
+ * (RFC 6761: localhost, invalid, test, example; RFC 6762 local; RFC 8375
+ * home.arpa; RFC 7686 onion; RFC 9476 alt; and the rest of arpa, where no
+ * webhook lives), ICANN's private-use internal, the names ICANN will not
+ * delegate because private networks use them (corp, home, mail), and names
+ * private networks commonly use (lan, intranet, private, localdomain,
+ * Kubernetes' svc).
+ */
+const LOCAL_NAMES = [
+  "localhost",
+  "localdomain",
+  "local",
+  "internal",
+  "lan",
+  "arpa",
+  "intranet",
+  "private",
+  "corp",
+  "home",
+  "mail",
+  "svc",
+  "invalid",
+  "test",
+  "example",
+  "onion",
+  "alt",
 ];
 
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return true;
-  if (host.startsWith("[")) return isPrivateV6(host.slice(1, -1));
-  if (host.includes(":")) return isPrivateV6(host);
-  const v4 = parseV4(host);
-  if (v4) return isPrivateV4(v4);
+  const literal = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (literal.includes(":") && ipaddr.IPv6.isValid(literal))
+    return !isPublicAddress(ipaddr.IPv6.parse(literal));
+  if (ipaddr.IPv4.isValidFourPartDecimal(literal))
+    return !isPublicAddress(ipaddr.IPv4.parse(literal));
+  // Anything else with a colon or brackets is a literal that does not parse: refused, not guessed at.
+  if (/[:[\]]/.test(host)) return true;
+  if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return true;
   // A bare name without a dot never resolves publicly.
   return !host.includes(".");
+}
+
+/**
+ * Whether an address is reachable on the public Internet, by IANA's
+ * special-purpose address registries as ipaddr.js keeps them: in IPv4 only
+ * plain unicast (not private, loopback, link-local, shared 100.64/10,
+ * 192.0.0.0/24, the documentation and benchmarking ranges, multicast,
+ * reserved…); in IPv6 only global unicast (2000::/3) outside every special
+ * range (Teredo and the rest of 2001::/23, documentation 2001:db8::/32 and
+ * 3fff::/20…). Forms that carry an IPv4 address are judged by it:
+ * IPv4-mapped and -translated, NAT64's well-known prefix 64:ff9b::/96 (its
+ * local-use 64:ff9b:1::/48 is not public) and 6to4 (2002::/16).
+ */
+function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === "ipv4") return address.range() === "unicast";
+  const v6 = address as ipaddr.IPv6;
+  const [g0 = 0, g1 = 0, g2 = 0, , , , g6 = 0, g7 = 0] = v6.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  const range: string = v6.range();
+  if (range === "ipv4Mapped" || range === "rfc6145") return isPublicAddress(v4(g6, g7));
+  if (range === "rfc6052") return g2 === 0 && isPublicAddress(v4(g6, g7));
+  if (range === "6to4") return isPublicAddress(v4(g1, g2));
+  return range === "unicast" && (g0 & 0xe000) === 0x2000;
 }
 
 function parseV4(host: string): number[] | null {
@@ -44,20 +92,6 @@ function parseV4(host: string): number[] | null {
   if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return null;
   const octets = parts.map(Number);
   return octets.every((o) => o <= 255) ? octets : null;
-}
-
-function isPrivateV4([a = 0, b = 0]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  );
 }
 
 /** The eight 16-bit groups of an IPv6 literal (`::` and a trailing dotted quad allowed), or null. */
@@ -80,28 +114,4 @@ export function parseV6(text: string): number[] | null {
   if (halves.length === 1 ? all.length !== 8 : all.length > 7) return null;
   const zeros = Array.from({ length: 8 - all.length }, () => "0");
   return [...left, ...zeros, ...right].map((g) => Number.parseInt(g, 16));
-}
-
-/**
- * Only global unicast (2000::/3) is public, and of that not Teredo (2001::/32,
- * which tunnels to an IPv4 address of its own). Forms that carry an IPv4
- * address are judged by that address: IPv4-compatible (::/96), IPv4-mapped
- * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96) and
- * 6to4 (2002::/16). Everything else (loopback, unspecified, unique local
- * fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast, NAT64's
- * local-use 64:ff9b:1::/48, discard 100::/64, reserved) is private.
- */
-function isPrivateV6(host: string): boolean {
-  const g = parseV6(host);
-  if (!g) return true;
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const v4 = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
-  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroTo(5) && (g5 === 0 || g5 === 0xffff)) return isPrivateV4(v4(g6, g7));
-  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return isPrivateV4(v4(g6, g7));
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
-    return isPrivateV4(v4(g6, g7));
-  if (g0 === 0x2002) return isPrivateV4(v4(g1, g2));
-  if (g0 === 0x2001 && g1 === 0) return true;
-  return (g0 & 0xe000) !== 0x2000;
 }
