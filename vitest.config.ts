@@ -16,6 +16,9 @@ export default defineConfig(async () => ({
         PUBLISHABLE_CLIENT_RATE_LIMIT: 120,
         MANAGE_RATE_LIMIT: 120,
         MANAGE_WRITE_RATE_LIMIT: 10,
+        // Per link (test/integration/link-limits.test.ts reaches it from rotating addresses).
+        LINK_RATE_LIMIT: 60,
+        LINK_WORKSPACE_RATE_LIMIT: 100_000,
       },
       // External calendars: a fetch that hangs is given up after 1.5 s instead of 10 s.
       { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1", EXTERNAL_CALENDAR_TIMEOUT_MS: "1500" },

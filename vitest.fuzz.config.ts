@@ -22,6 +22,8 @@ export default defineConfig(async () => ({
         PUBLISHABLE_CLIENT_RATE_LIMIT: 1_000_000,
         MANAGE_RATE_LIMIT: 1_000_000,
         MANAGE_WRITE_RATE_LIMIT: 1_000_000,
+        LINK_RATE_LIMIT: 1_000_000,
+        LINK_WORKSPACE_RATE_LIMIT: 1_000_000,
       },
       {
         FUZZ_RUNS: process.env.FUZZ_RUNS ?? "20",

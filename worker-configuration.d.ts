@@ -17,6 +17,8 @@ declare namespace Cloudflare {
 		PUBLISHABLE_CLIENT_RATE_LIMIT: RateLimit;
 		MANAGE_RATE_LIMIT: RateLimit;
 		MANAGE_WRITE_RATE_LIMIT: RateLimit;
+		LINK_RATE_LIMIT: RateLimit;
+		LINK_WORKSPACE_RATE_LIMIT: RateLimit;
 		ADMIN_RATE_LIMIT: RateLimit;
 		ALLOW_PRIVATE_WEBHOOKS: string;
 		WEBHOOK_RETRY_BASE_SECONDS: string;

@@ -15,14 +15,16 @@ const DAY_MS = 24 * 3_600_000;
 export async function pruneExpired(db: D1Database, now = Date.now()): Promise<void> {
   await pruneChunks(db, "idempotency_keys", now);
   await pruneChunks(db, "reservations", now - DAY_MS);
+  // Offers to widget entries count a day against their visitor and workspace, then never again.
+  await pruneChunks(db, "waitlist_offers", now);
 }
 
 async function pruneChunks(
   db: D1Database,
-  table: "idempotency_keys" | "reservations",
+  table: "idempotency_keys" | "reservations" | "waitlist_offers",
   before: number,
 ): Promise<void> {
-  // Through the expires_at index, a chunk at a time (rowid: both tables have one).
+  // Through the expires_at index, a chunk at a time (rowid: every such table has one).
   const statement = db
     .prepare(
       `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE expires_at < ? LIMIT ${CHUNK})`,

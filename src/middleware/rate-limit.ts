@@ -50,6 +50,21 @@ export const publicAddressRateLimit = byAddress((env) => env.ADDRESS_RATE_LIMIT)
 export const manageRateLimit = byAddress((env) => env.MANAGE_RATE_LIMIT);
 
 /**
+ * Manage and offer links, once the link names what it opens: per link (a
+ * manage link's booking, whichever of its links is used; an offer's token)
+ * and per workspace, whatever client addresses the calls come from. The
+ * per-address limit alone is no bound for a stranger who rotates addresses
+ * (a routed /48 holds 65,536 /64s), and a slot search through a link costs
+ * the calendars what a widget's does.
+ */
+export const limitLink = (env: OpenEnv["Bindings"], link: string) =>
+  enforce(env.LINK_RATE_LIMIT, `link:${link}`);
+
+/** See `limitLink`: every link into one workspace together. */
+export const limitLinkWorkspace = (env: OpenEnv["Bindings"], workspaceId: string) =>
+  enforce(env.LINK_WORKSPACE_RATE_LIMIT, `ws:${workspaceId}`);
+
+/**
  * A customer's change of a booking (a publishable key's or a manage link's
  * cancel or reschedule): per booking, whatever key or address it comes from,
  * since each change may message the customer. The change runner calls it

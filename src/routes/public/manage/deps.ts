@@ -8,7 +8,12 @@ import { notFound } from "../../../lib/errors";
 import { log } from "../../../lib/log";
 import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../../lib/manage-link";
 import { messageVisitor } from "../../../lib/message-visitor";
-import { clientAddress, limitCustomerChange } from "../../../middleware/rate-limit";
+import {
+  clientAddress,
+  limitCustomerChange,
+  limitLink,
+  limitLinkWorkspace,
+} from "../../../middleware/rate-limit";
 import type { ManageClaims } from "../../../lib/manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../delivery/wake-up";
@@ -19,12 +24,16 @@ import { wakeDesks } from "../../../waitlist/wake";
  * verified token alone (no key, no Workspace header): every read and write of
  * the request is scoped to that workspace, so the link reaches that one
  * booking and nothing else. 401 `invalid_token` before anything is read.
+ * Then counted per booking (whichever of its links) and per workspace, still
+ * before anything is read: 429 past either.
  */
 export async function managedScope(
   c: Context<OpenEnv>,
   token: string,
 ): Promise<{ claims: ManageClaims; scope: Scope }> {
   const claims = verifiedManageToken(c.env, token);
+  await limitLink(c.env, `booking:${claims.bookingId}`);
+  await limitLinkWorkspace(c.env, claims.workspaceId);
   return { claims, scope: { db: c.var.db, workspaceId: claims.workspaceId } };
 }
 

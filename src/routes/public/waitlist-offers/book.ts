@@ -8,7 +8,8 @@ import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { bodyErrors, calendarWriteErrors, conflictErrors, json } from "../../../lib/responses";
 import { clientAddress, limitCustomerChange } from "../../../middleware/rate-limit";
 import { BookingSchema } from "../../../views/booking-schema";
-import { bookOffer, openOffer } from "../../../waitlist/offer-book";
+import { bookOffer } from "../../../waitlist/offer-book";
+import { openLimitedOffer } from "./open";
 import { dispatchAfterWrite } from "../manage/deps";
 import { offerErrors } from "./responses";
 import { BookOfferBody, OfferTokenPath } from "./schema";
@@ -35,7 +36,7 @@ export const route = defineRoute({
   tags: ["Waitlist"],
   summary: "Book the time a waitlist offer holds",
   description:
-    "Books exactly the held time for the entry's customer (phone, first name, e-mail), as a booking through the widget would: the reservation is used up in the booking's own write and the entry becomes booked (its booking_uuid set). A field the workspace's booking form requires that the entry lacks (last name, e-mail) comes from the body (422 on it otherwise). Needs no API key; rate-limited per client address. 409 reservation_expired once the offer was booked or lapsed.",
+    "Books exactly the held time for the entry's customer (phone, first name, e-mail), as a booking through the widget would: the reservation is used up in the booking's own write and the entry becomes booked (its booking_uuid set). A field the workspace's booking form requires that the entry lacks (last name, e-mail) comes from the body (422 on it otherwise). Needs no API key; rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
   request: {
     params: OfferTokenPath,
     body: { content: { "application/json": { schema: BookOfferBody } }, required: false },
@@ -55,7 +56,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
-  const opened = await openOffer(c.var.db, token);
+  const opened = await openLimitedOffer(c, token);
   const { scope, workspace } = opened;
   const origin = new URL(c.req.url).origin;
   // Its messages count against the client address, as a manage link's do.

@@ -5,7 +5,7 @@ import { run } from "../../../db/reads";
 import type { OpenEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
 import { conflictErrors, json, queryErrors } from "../../../lib/responses";
-import { openOffer } from "../../../waitlist/offer-book";
+import { openLimitedOffer } from "./open";
 import { offerErrors } from "./responses";
 import { OfferTokenPath, WaitlistOfferSchema } from "./schema";
 import { toIso } from "../../../lib/clock";
@@ -18,7 +18,7 @@ export const route = defineRoute({
   tags: ["Waitlist"],
   summary: "The time a waitlist offer holds",
   description:
-    "What the link of a waitlist-offer message opens: the held time, its services and staff, and until when it is held. Needs no API key and no Workspace header (the token is the credential); rate-limited per client address. 409 reservation_expired once the offer was booked or lapsed.",
+    "What the link of a waitlist-offer message opens: the held time, its services and staff, and until when it is held. Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
   request: { params: OfferTokenPath },
   responses: {
     200: json(WaitlistOfferSchema, "The offer"),
@@ -32,7 +32,7 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
-  const { entry, scope, reservation, workspace } = await openOffer(c.var.db, token);
+  const { entry, scope, reservation, workspace } = await openLimitedOffer(c, token);
   const items = heldItems(reservation);
   const held = items.flatMap((i) => i.services);
   const details = await run(

@@ -6,7 +6,8 @@ import * as get from "./get";
 
 /**
  * A waitlist offer's link: no API key and no Workspace header (the token
- * names the offer), limited per client address as manage links are.
+ * names the offer), limited per client address as manage links are, then
+ * per token and per workspace (`openLimitedOffer`).
  */
 export function registerWaitlistOffers(router: Router<OpenEnv>) {
   router.use("/waitlist-offers/*", manageRateLimit);

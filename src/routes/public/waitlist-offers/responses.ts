@@ -1,6 +1,6 @@
 import { errorCodes, rateLimitError } from "../../../lib/responses";
 
-/** Every offer route: the token's refusal and the per-address limit. */
+/** Every offer route: the token's refusal and the rate limits (per address, token, workspace). */
 export const offerErrors = {
   401: errorCodes("No current offer has this token", ["invalid_token"]),
   ...rateLimitError,
