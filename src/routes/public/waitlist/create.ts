@@ -1,7 +1,8 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../lib/operations";
 import type { PublicEnv } from "../../../env";
-import { WAITLIST } from "../../../domain/waitlist";
+import { PUBLIC_HOLDS } from "../../../domain/public-holds";
+import { PUBLIC_OFFERS, WAITLIST } from "../../../domain/waitlist";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../lib/responses";
 import { WaitlistEntrySchema } from "../../../views/waitlist-entry";
@@ -28,7 +29,7 @@ export const route = defineRoute({
   path: "/waitlist",
   tags: ["Waitlist"],
   summary: "Wait for time that is not free yet",
-  description: `The customer waits for the services (back to back, each with its staffer or anyone) on a date from \`from\` to \`to\`, within \`times\` when given. Whenever time frees at the location (a cancel or move, a staffer change, a replaced service, a reservation released or expired, a blocked spot or external busy time removed), the oldest waiting entry it fits gets an offer: a reservation holding the earliest fitting start for the workspace's waitlist_offer_minutes, a waitlist-offer message with a link that books it, the \`waitlist-offered\` event. An offer that lapses goes to the next entry; the first waits again (never offered that time again). Time already free when the entry is made is offered at once. A phone number may have ${WAITLIST.perPhone} entries waiting or offered at once (409 \`too_many_entries\`); a publishable key's visitor (key and client address) ${WAITLIST.perVisitor}, and only services shown in the widget.`,
+  description: `The customer waits for the services (back to back, each with its staffer or anyone) on a date from \`from\` to \`to\`, within \`times\` when given. Whenever time frees at the location (a cancel or move, a staffer change, a replaced service, a reservation released or expired, a blocked spot or external busy time removed), the oldest waiting entry it fits gets an offer: a reservation holding the earliest fitting start for the workspace's waitlist_offer_minutes, a waitlist-offer message with a link that books it, the \`waitlist-offered\` event. An offer that lapses goes to the next entry; the first waits again (never offered that time again). Time already free when the entry is made is offered at once. A phone number may have ${WAITLIST.perPhone} entries waiting or offered at once (409 \`too_many_entries\`), counted per asker: staff's entries, and each publishable key's visitor (key and client address) its own; a visitor ${WAITLIST.perVisitor} in all, and only services shown in the widget. A publishable key's entry is shaped like its reservation: at most ${PUBLIC_HOLDS.services} services and ${PUBLIC_HOLDS.staffMinutes / 60} hours of staff time (the sum of their durations), else 422. Its offer is the joining visitor's reservation: it counts among the visitor's ${PUBLIC_HOLDS.perHolder} live holds, and an entry whose visitor already holds ${PUBLIC_HOLDS.perHolder}, has made its bookings of the day, or has had ${PUBLIC_OFFERS.perVisitor} offers in 24 hours keeps waiting while the time goes to the next entry; the workspace makes at most ${PUBLIC_OFFERS.perWorkspace} offers to publishable keys' entries in 24 hours. Booking the offer counts among the visitor's bookings of the day.`,
   request: jsonBody(JoinWaitlistBody),
   responses: {
     201: json(WaitlistEntrySchema, "Waiting"),
