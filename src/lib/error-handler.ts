@@ -57,12 +57,24 @@ export function onError(error: Error, c: Context<OpenEnv>): Response {
     const message = code === "invalid_json" ? "The request body is not valid JSON." : error.message;
     return renderError(c, new ApiError(code, message || "Bad request."));
   }
-  return internalError(c.get("requestId") ?? "unknown", error);
+  return internalError(c.get("requestId") ?? "unknown", error, c.req);
 }
 
-/** Logs an unexpected error and answers the one 500 body, as a fresh response. */
-export function internalError(requestId: string, error: unknown): Response {
-  log("error", "unexpected error", { request_id: requestId, error });
+/**
+ * Logs an unexpected error and answers the one 500 body, as a fresh response.
+ * The line names the request's method and path; the log redacts a keyless
+ * link's token in it (src/lib/log.ts).
+ */
+export function internalError(
+  requestId: string,
+  error: unknown,
+  request?: { method: string; path: string },
+): Response {
+  log("error", "unexpected error", {
+    request_id: requestId,
+    ...(request ? { method: request.method, path: request.path } : {}),
+    error,
+  });
   const body: ErrorBody = {
     message: "Something went wrong on our side. Quote the request id when reporting it.",
     code: "internal_error",

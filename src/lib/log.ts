@@ -9,7 +9,8 @@
  * - fields named like a credential (secret, token, authorization, headers,
  *   params, password, api key, cookie) are replaced, at any depth;
  * - the finished line is scrubbed once more for anything shaped like an API
- *   key, a webhook signing secret, a calendar feed token or a Bearer/Basic credential.
+ *   key, a webhook signing secret, a calendar feed token or a Bearer/Basic
+ *   credential, and for the token of a keyless link's path or query string.
  */
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -25,6 +26,10 @@ const SHAPES: [RegExp, string][] = [
   // A staffer's calendar feed token, in its URL's path (src/lib/feed-token.ts).
   [/\bfeed_[A-Za-z0-9_-]{20,}/g, `feed_${REDACTED}`],
   [/\b(Bearer|Basic)\s+[^\s"'\\,;]+/gi, `$1 ${REDACTED}`],
+  // Keyless links carry their token in the path (`/manage/{token}`, `/waitlist-offers/{token}`,
+  // `/feeds/<token>.ics`, fixed by the API's contract) or in the widget pages' query string.
+  [/(\/(?:manage|waitlist-offers|feeds)\/)[^/\s"'?#\\]+/gi, `$1${REDACTED}`],
+  [/([?&]token=)[^&\s"'#\\]+/gi, `$1${REDACTED}`],
 ];
 
 /** Drizzle's failed-query message: `Failed query: <sql>\nparams: <values>`. */

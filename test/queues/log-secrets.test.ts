@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import type { OpenEnv } from "../../src/env";
 import { parseApiKeyId } from "../../src/lib/api-keys";
+import { log } from "../../src/lib/log";
 import { failingD1 } from "../helpers/db";
 import { fakeLimiter } from "../helpers/limiter";
 import { PUBLIC } from "../helpers/http";
@@ -23,6 +24,8 @@ const parameterSecret = `prm-${crypto.randomUUID()}`;
 const signingSecrets: string[] = [];
 /** Other secret values the requests used (the wrong key). */
 const secrets: string[] = [];
+/** Tokens of keyless links (manage, offer, feed) the requests and lines carried. */
+const linkTokens: string[] = [];
 let salon: Salon;
 let webhookId = 0;
 
@@ -175,6 +178,34 @@ describe("no secret in any log line", () => {
     expect(lines.some((l) => l.includes(body.request_id))).toBe(true);
   });
 
+  it("a keyless link's token in a 500's path (feed, offer, manage link)", async () => {
+    const call = appWith({ DB: failingD1() });
+    const feed = `feed_${crypto.randomUUID().replaceAll("-", "")}${"A".repeat(11)}`;
+    linkTokens.push(feed);
+    const res = await call(`/feeds/${feed}.ics`);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { request_id: string };
+    // Logged with its method and path, the token cut out of it.
+    const line = lines.find((l) => l.includes(body.request_id)) ?? "";
+    expect(line).toContain('"path":"/api/public/v2/feeds/[redacted]"');
+    // Manage and offer tokens, in a path and in a widget page's query string, as a line may carry them.
+    const manage = `AwEC${crypto.randomUUID().replaceAll("-", "")}_-x`;
+    const offer = `AwED${crypto.randomUUID().replaceAll("-", "")}_-y`;
+    linkTokens.push(manage, offer);
+    log("error", "probe", {
+      path: `/api/public/v2/manage/${manage}/reschedule`,
+      offer: `/api/public/v2/waitlist-offers/${offer}/book`,
+      link: `https://salon.example/widget/manage?token=${manage}&lang=de`,
+      error: new Error(`GET /api/public/v2/manage/${manage} failed`),
+    });
+    const probe = lines.find((l) => l.includes('"probe"')) ?? "";
+    expect(probe).toContain("/manage/[redacted]/reschedule");
+    expect(probe).toContain("?token=[redacted]&lang=de");
+    expect(probe).toContain("/waitlist-offers/[redacted]/book");
+    expect(probe).not.toContain(manage);
+    expect(probe).not.toContain(offer);
+  });
+
   it("none of it logged a key, a token, a secret or a SQL parameter", () => {
     const keyId = parseApiKeyId(salon.ws.apiKey) ?? "no key id";
     const forbidden = [
@@ -186,6 +217,7 @@ describe("no secret in any log line", () => {
       ...signingSecrets,
       ...signingSecrets.map((s) => s.replace("whsec_", "")),
       ...secrets,
+      ...linkTokens,
     ];
     expect(signingSecrets).toHaveLength(2);
     const leaks = lines.flatMap((line) =>
