@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { timing } from "hono/timing";
 import type { OpenEnv } from "./env";
@@ -7,11 +6,9 @@ import { requestContext } from "./middleware/request-context";
 import { serveDocument } from "./lib/openapi";
 import { adminApi } from "./routes/admin";
 import { publicApi } from "./routes/public";
+import { docsPage } from "./routes/docs";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "./lib/api-paths";
-
-/** Scalar's browser bundle, copied into the static assets by scripts/build-assets.mjs. */
-const DOCS_SCRIPT = "/docs/scalar.js";
 
 export { ADMIN_BASE, PUBLIC_BASE };
 
@@ -45,23 +42,7 @@ export function createApp() {
 
   app.route(PUBLIC_BASE, publicRouter);
   app.route(ADMIN_BASE, adminRouter);
-  app.get(
-    "/docs",
-    Scalar({
-      pageTitle: "Scheduling API reference",
-      // Served from the Worker's static assets (scripts/build-assets.mjs): the page needs no internet.
-      cdn: DOCS_SCRIPT,
-      // Nothing that calls Scalar's servers: no web fonts, telemetry, AI agent or MCP generator.
-      withDefaultFonts: false,
-      telemetry: false,
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      sources: [
-        { url: `${PUBLIC_BASE}/openapi.json`, title: "Public API v2" },
-        { url: `${ADMIN_BASE}/openapi.json`, title: "Management API v1" },
-      ],
-    }),
-  );
+  app.get("/docs", docsPage);
   app.get("/", (c) =>
     c.json({
       name: "Scheduling and point-of-sale API",

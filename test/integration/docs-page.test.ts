@@ -16,4 +16,14 @@ describe("/docs page", () => {
     expect(html).toContain('"withDefaultFonts": false');
     expect(html).toContain('"telemetry": false');
   });
+
+  it('declares its language: <html lang="en">', async () => {
+    const { exports } = await import("cloudflare:workers");
+    const res = await exports.default.fetch(new Request("http://api.test/docs"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toMatch(/^\s*<!doctype html>\s*<html lang="en">/i);
+    expect(html.match(/<html[\s>]/gi)).toHaveLength(1);
+  });
 });
