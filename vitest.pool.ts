@@ -32,8 +32,11 @@ export async function workersPool(limits: Limits, bindings: Record<string, strin
         TEST_MIGRATIONS: migrations,
         ADMIN_TOKEN: "test-admin-token",
         MANAGE_TOKEN_SECRET: "test-manage-token-secret",
+        CUSTOMER_ID_SECRET: "test-customer-id-secret",
         ALLOW_PRIVATE_WEBHOOKS: "true",
         WEBHOOK_RETRY_BASE_SECONDS: "0",
+        // The origin test requests are sent to (test/helpers/http.ts BASE): links are built on it.
+        PUBLIC_ORIGIN: "http://api.test",
         ...bindings,
       },
     },

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { normaliseOrigin } from "./domain/origins";
+
+/** Where links in messages point when nothing says otherwise: `npm start`'s address. */
+export const LOCAL_PUBLIC_ORIGIN = "http://localhost:8787";
 
 /**
  * The Worker's plain-text settings (wrangler.toml `[vars]`, secrets), parsed
@@ -20,6 +24,16 @@ const ConfigSchema = z.object({
     .optional()
     .transform((v) => v || null)
     .refine((v) => v === null || v.length >= 16, "At least 16 characters."),
+  /**
+   * Keys the ids of customers the Worker adds (src/domain/customer-id.ts), so a customer_uuid
+   * does not give its phone away. A secret in production, at least 16 characters (`npm start`
+   * and the tests use a development one); unset derives the unkeyed ids of before.
+   */
+  CUSTOMER_ID_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v || null)
+    .refine((v) => v === null || v.length >= 16, "At least 16 characters."),
   /** "true" lets webhooks target private and loopback addresses (local dev and tests only). */
   ALLOW_PRIVATE_WEBHOOKS: z
     .enum(["true", "false"])
@@ -29,14 +43,31 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
   /** How long fetching an external calendar may take, ms: 10 s, lower only in tests. */
   EXTERNAL_CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  /**
+   * The origin customers reach the API at (`https://book.example.com`): every
+   * link a message or an answer carries (manage, calendar, offer links) is
+   * built on it, never on the request's Host header, which a caller chooses.
+   */
+  PUBLIC_ORIGIN: z
+    .string()
+    .optional()
+    .transform((v) => v || LOCAL_PUBLIC_ORIGIN)
+    .transform((v, ctx) => {
+      const origin = normaliseOrigin(v);
+      if (origin) return origin;
+      ctx.addIssue({ code: "custom", message: "Must be an http(s) origin, without a path." });
+      return z.NEVER;
+    }),
 });
 
 export interface Config {
   adminToken: string | null;
   manageTokenSecret: string | null;
+  customerIdSecret: string | null;
   allowPrivateWebhooks: boolean;
   webhookRetryBaseSeconds: number;
   externalCalendarTimeoutMs: number;
+  publicOrigin: string;
 }
 
 const parsed = new WeakMap<object, Config>();
@@ -45,9 +76,11 @@ const parsed = new WeakMap<object, Config>();
 export interface Settings {
   ADMIN_TOKEN?: string | undefined;
   MANAGE_TOKEN_SECRET?: string | undefined;
+  CUSTOMER_ID_SECRET?: string | undefined;
   ALLOW_PRIVATE_WEBHOOKS?: string | undefined;
   WEBHOOK_RETRY_BASE_SECONDS?: string | undefined;
   EXTERNAL_CALENDAR_TIMEOUT_MS?: string | undefined;
+  PUBLIC_ORIGIN?: string | undefined;
 }
 
 export function configOf(env: Settings): Config {
@@ -60,9 +93,11 @@ export function configOf(env: Settings): Config {
   const config = {
     adminToken: result.data.ADMIN_TOKEN,
     manageTokenSecret: result.data.MANAGE_TOKEN_SECRET,
+    customerIdSecret: result.data.CUSTOMER_ID_SECRET,
     allowPrivateWebhooks: result.data.ALLOW_PRIVATE_WEBHOOKS,
     webhookRetryBaseSeconds: result.data.WEBHOOK_RETRY_BASE_SECONDS,
     externalCalendarTimeoutMs: result.data.EXTERNAL_CALENDAR_TIMEOUT_MS,
+    publicOrigin: result.data.PUBLIC_ORIGIN,
   };
   parsed.set(env, config);
   return config;

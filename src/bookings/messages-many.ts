@@ -1,10 +1,16 @@
 import type { BookingView } from "../db/queries/bookings";
-import { type ChangeMessagesContext, insertMessages } from "../db/queries/messages";
+import type { ChangeMessagesContext } from "../db/queries/messages";
 import { cancelRemindersOf, moveReminders } from "../db/queries/series-change";
 import type { Statement } from "../db/statement";
 import { announce, writeMessage } from "../domain/messages";
 import type { BookingChange } from "./change-value";
-import { changeContext, type MessageDeps, messageBooking, messageRows } from "./messages";
+import {
+  changeContext,
+  insertVisitorMessages,
+  type MessageDeps,
+  messageBooking,
+  messageRows,
+} from "./messages";
 
 /**
  * What a change of many bookings (a series) tells the customer: ONE message
@@ -60,7 +66,12 @@ export function manyMessages(
     }
   });
   return [
-    ...insertMessages(deps.scope, messageRows(deps.scope, ctx.customer.id, sent, now)),
+    // A customer's change of a series is bounded as any of theirs is.
+    ...insertVisitorMessages(
+      deps.scope,
+      messageRows(deps.scope, ctx.customer.id, sent, now, deps.messageVisitor),
+      deps.messageVisitor,
+    ),
     ...cancelRemindersOf(deps.scope, canceled),
     ...moveReminders(deps.scope, moved),
   ];

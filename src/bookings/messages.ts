@@ -21,6 +21,14 @@ import {
 } from "../domain/messages";
 import { normaliseLocale } from "../domain/messages/locale";
 import {
+  DEFAULT_PUBLIC_MESSAGE_BUDGET,
+  PUBLIC_RECIPIENT_MESSAGES,
+  recipientKey,
+  type SkipReason,
+  utcDay,
+} from "../domain/messages";
+import type { EventType } from "../db/queries/outbox";
+import {
   BOOKING_MESSAGES,
   BOOKING_QUOTA,
   PUBLIC_MESSAGES,
@@ -44,8 +52,11 @@ export interface MessageDeps {
   messageVisitor?: string | undefined;
 }
 
-/** The daily bounds on a customer's messages (per visitor, per booking), as the write's batch decides them. */
-const CUSTOMER_BOUNDS: CustomerBounds = {
+/**
+ * The daily bounds on a customer's messages (per visitor, per booking, per
+ * recipient, the workspace's budget), as the write's batch decides them.
+ */
+const customerBounds = (now: number): CustomerBounds => ({
   visitor: {
     perVisitor: PUBLIC_MESSAGES.perVisitor,
     windowMs: PUBLIC_MESSAGES.windowSeconds * 1000,
@@ -57,21 +68,40 @@ const CUSTOMER_BOUNDS: CustomerBounds = {
     error: BOOKING_QUOTA,
     kinds: BOOKING_MESSAGES.kinds,
   },
-};
+  recipient: {
+    perRecipient: PUBLIC_RECIPIENT_MESSAGES.perRecipient,
+    keyOf: (row) => recipientKey(row.channel, row.to),
+    reason: "recipient_quota" satisfies SkipReason,
+  },
+  workspace: {
+    defaultBudget: DEFAULT_PUBLIC_MESSAGE_BUDGET,
+    reason: "workspace_quota" satisfies SkipReason,
+    event: "quota-reached" satisfies EventType,
+  },
+  day: utcDay(now),
+});
 
 /** A write's message rows, bounded per visitor and per booking when a customer's write caused them. */
 const insertBounded = (deps: MessageDeps, rows: NewMessage[]) =>
   insertVisitorMessages(deps.scope, rows, deps.messageVisitor);
 
 /**
- * Message rows a visitor's write (or a waitlist entry a visitor made) causes: counted
- * against that visitor's daily bound (rows past it are written `skipped`); staff's unbounded.
+ * Message rows a visitor's write (or a waitlist entry a visitor made) causes.
+ * `visitor` set is what marks them caused by a stranger (a publishable key, a
+ * manage or offer link): counted against that visitor's daily bound, the
+ * recipient's and the workspace's budget (rows past one are written `skipped`
+ * with its `skip_reason`); null or undefined: the salon's own, unbounded.
  */
 export const insertVisitorMessages = (
   scope: Scope,
   rows: NewMessage[],
   visitor: string | null | undefined,
-) => insertMessages(scope, rows, visitor ? CUSTOMER_BOUNDS : undefined);
+) =>
+  insertMessages(
+    scope,
+    rows,
+    visitor ? customerBounds(rows[0]?.createdAt ?? Date.now()) : undefined,
+  );
 
 /** A booking as its messages tell it, from its view and its staff's first names. */
 export function messageBooking(
@@ -113,6 +143,7 @@ export function messageRows(
     subject: d.subject,
     body: d.body,
     status: d.status,
+    skipReason: d.skipReason,
     scheduledFor: d.scheduledFor,
     attempts: 0,
     createdAt: now,
@@ -129,9 +160,10 @@ export function creationMessages(
   now: number,
 ): Statement[] {
   const told = views.map((v) => messageBooking(deps, v, stafferNames));
+  const own = deps.messageVisitor ? { ...ctx, fromStranger: true } : ctx;
   const drafts = [
-    ...announce("booking-confirmation", ctx, told, now),
-    ...told.flatMap((b) => remind(ctx, b, now)),
+    ...announce("booking-confirmation", own, told, now),
+    ...told.flatMap((b) => remind(own, b, now)),
   ];
   return insertBounded(
     deps,
@@ -154,6 +186,8 @@ export function changeContext(
     customer: recipient(customer, view.booking),
     location: { name: location.name, address: "", timezone: location.timezone },
     total: view.order.total,
+    // A stranger's change, or a name a stranger typed into the widget (its reminders too).
+    fromStranger: Boolean(deps.messageVisitor) || view.booking.ownContact,
   };
 }
 

@@ -3,6 +3,7 @@ import type { PublicEnv, RequestDeps } from "../env";
 import { sha256Hex } from "../lib/api-keys";
 import { manageUrl } from "../lib/manage-link";
 import { messageVisitor } from "../lib/message-visitor";
+import { publicOrigin } from "../lib/public-origin";
 import { clientAddress, limitCustomerChange } from "./rate-limit";
 
 /**
@@ -14,7 +15,7 @@ import { clientAddress, limitCustomerChange } from "./rate-limit";
 export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
   const { workspace, apiKey } = c.var;
   const staff = apiKey.kind === "secret";
-  const origin = new URL(c.req.url).origin;
+  const origin = publicOrigin(c.env);
   const deps: RequestDeps = {
     scope: { db: c.var.db, workspaceId: workspace.id },
     env: c.env,

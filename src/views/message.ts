@@ -1,6 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { MessageRow } from "../db/queries/messages";
-import { CHANNELS, STATUSES } from "../domain/messages";
+import {
+  CHANNELS,
+  DEFAULT_PUBLIC_MESSAGE_BUDGET,
+  PUBLIC_RECIPIENT_MESSAGES,
+  SKIP_REASONS,
+  STATUSES,
+} from "../domain/messages";
 import {
   BOOKING_MESSAGES,
   BOOKING_QUOTA,
@@ -37,6 +43,12 @@ export const MessageSchema = z
       .openapi({
         description: `Why it failed, or \`${VISITOR_QUOTA}\` when it was skipped because the visitor whose write caused it (publishable key or manage link, by client address) had already caused ${PUBLIC_MESSAGES.perVisitor} messages in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours, or \`${BOOKING_QUOTA}\` when it is a booking-rescheduled message of a customer's move (from any address) and customers' moves of that booking had already been told ${BOOKING_MESSAGES.perBooking} times on its channel in ${BOOKING_MESSAGES.windowSeconds / 3600} hours`,
       }),
+    skip_reason: z
+      .enum(SKIP_REASONS)
+      .nullable()
+      .openapi({
+        description: `Why a \`skipped\` message was not sent (null otherwise): \`opted_out\` (the customer left the channel), \`sms_country\` (the number's country is not in the notification settings' sms_countries), \`recipient_quota\` (requests with a publishable key or without a key had already made the workspace send ${PUBLIC_RECIPIENT_MESSAGES.perRecipient} messages to this phone or inbox that UTC day, whoever asked), \`workspace_quota\` (the workspace's public_message_budget of the day, ${DEFAULT_PUBLIC_MESSAGE_BUDGET} unless set, was used up), \`${VISITOR_QUOTA}\` or \`${BOOKING_QUOTA}\` (as \`error\` describes). Messages the workspace's own secret-key requests cause are bounded by none of the quotas.`,
+      }),
   })
   .openapi("Message");
 
@@ -58,4 +70,5 @@ export const renderMessage = (m: MessageRow): Message => ({
   sent_at: m.sentAt === null ? null : toIso(m.sentAt),
   attempts: m.attempts,
   error: m.error,
+  skip_reason: (m.skipReason as Message["skip_reason"]) ?? null,
 });

@@ -39,14 +39,16 @@ const newAddress = addresses("192.0.2.");
 /** The publishable key from one client address (a visitor). */
 const visitorAt = (ip: string) => fromAddress(pk, ip);
 
-const target = {
-  customer_phone: "+49 151 77777777",
+// A new phone and inbox per booking: the per-recipient bound (10 a day) is another test's.
+let targets = 0;
+const target = () => ({
+  customer_phone: `+49151${String(77_000_000 + ++targets)}`,
   customer_first_name: "Target",
-  customer_email: "target@example.org",
-};
+  customer_email: `target${targets}@example.org`,
+});
 
 const book = (api: Client, start: string, staffer = 0) =>
-  bookFor(salon, api, start, target, staffer);
+  bookFor(salon, api, start, target(), staffer);
 
 const cancel = (api: Client, id: string) =>
   api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });

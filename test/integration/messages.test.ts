@@ -55,6 +55,7 @@ interface Message {
   sent_at: string | null;
   attempts: number;
   error: string | null;
+  skip_reason: string | null;
 }
 
 const messagesOf = async (s: Salon, query: string): Promise<Message[]> => {
@@ -205,6 +206,10 @@ describe("messages on create", () => {
       ["email", "scheduled"],
       ["sms", "skipped"],
     ]);
+    // Why it was skipped, as every skipped message says.
+    expect(
+      (await messagesOf(s, `booking_uuid=${third.body.uuid}`)).map((m) => m.skip_reason),
+    ).toEqual([null, "opted_out"]);
     expect(
       (
         await s.ws.api(`/customers/${customerId}`, {
@@ -435,6 +440,9 @@ describe("notification settings", () => {
       sms: { enabled: false },
       reminders: [{ channel: "email", minutes_before: 1440 }],
       waitlist_offer_minutes: 30,
+      // SMS only to the workspace's own country, and a day's budget of messages strangers cause.
+      sms_countries: ["DE"],
+      public_message_budget: 500,
       templates: {},
     });
     // A waitlist offer holds 1 minute to a day: the bounds are saved, one past them refused.

@@ -6,6 +6,7 @@ import {
   getTableColumns,
   gt,
   isNotNull,
+  lt,
   ne,
   type SQL,
   type SQLWrapper,
@@ -16,9 +17,11 @@ import { idIn, inSubquery, insertRows } from "../bounded";
 import {
   bookings,
   customers,
+  events,
   locations,
   messages,
   notificationSettings,
+  publicMessageCounts,
   stafferLocations,
   staffers,
 } from "../schema";
@@ -32,50 +35,73 @@ export type NewMessage = typeof messages.$inferInsert;
 
 /**
  * The daily bounds on the messages a customer's write causes (publishable
- * key, manage link): the visitor's (client address) on everything but
- * reminders, and the booking's on the kinds it names (per channel, counting
- * only customer-caused messages, whoever the visitor).
+ * key, manage or offer link): the visitor's (client address) on everything
+ * but reminders, the booking's on the kinds it names (per channel, counting
+ * only customer-caused messages, whoever the visitor), and on every such
+ * message the recipient's and the workspace's of the UTC day.
  */
 export interface CustomerBounds {
   visitor: {
     /** At most this many of the visitor's messages (reminders aside) in the window ... */
     perVisitor: number;
     windowMs: number;
-    /** ... and those past it are written `skipped` with this `error`. */
+    /** ... and those past it are written `skipped` with this `error` (and `skip_reason`). */
     error: string;
   };
   booking?: {
     /** At most this many customer-caused messages of `kinds` per booking and channel in the window ... */
     perBooking: number;
     windowMs: number;
-    /** ... and those past it are written `skipped` with this `error`. */
+    /** ... and those past it are written `skipped` with this `error` (and `skip_reason`). */
     error: string;
     kinds: readonly string[];
   };
+  recipient: {
+    /** At most this many customer-caused messages to one recipient a day ... */
+    perRecipient: number;
+    /** ... as this spells the recipient (one inbox, however written) ... */
+    keyOf: (row: NewMessage) => string;
+    /** ... past it `skipped` with this `skip_reason`. */
+    reason: string;
+  };
+  workspace: {
+    /** The day's budget when the workspace saved none ... */
+    defaultBudget: number;
+    /** ... past it `skipped` with this `skip_reason`, and one event of this type. */
+    reason: string;
+    event: string;
+  };
+  /** The UTC day (days since the epoch) the write counts in. */
+  day: number;
 }
 
 /**
  * New messages, in as few statements as D1 allows (one JSON insert for a
- * cart's worth). A customer's messages (`visitor` set) other than reminders
- * are each one `INSERT … SELECT` whose status is decided in the batch by
- * counting, at that moment, the visitor's messages of the window and (for the
- * kinds `bounds.booking` names) the booking's customer-caused ones on the same
- * channel. D1 runs one batch at a time, so writes fired at once never pass a
- * bound together, and the counts cost no round trip of their own.
+ * cart's worth). A customer's messages (`visitor` set) that are to go out are
+ * each one `INSERT … SELECT` whose status is decided in the batch by the
+ * counts at that moment (the visitor's messages of the window, the booking's
+ * customer-caused ones, the recipient's and the workspace's counters of the
+ * day), then one upsert that adds it to the day's counters if it went in
+ * `scheduled`; and once per write, the workspace's `quota-reached` event when
+ * its budget is used up and none was written that day. D1 runs one batch at a
+ * time, so writes fired at once never pass a bound together, and the counts
+ * cost no round trip of their own.
  */
 export function insertMessages(
   scope: Scope,
   rows: NewMessage[],
   bounds?: CustomerBounds,
 ): Statement[] {
-  const bounded = bounds ? rows.filter((r) => r.visitor && r.kind !== "booking-reminder") : [];
+  const bounded = bounds ? rows.filter((r) => r.visitor && r.status === "scheduled") : [];
+  if (!bounds || bounded.length === 0) return insertRows(scope.db, messages, rows);
   return [
     ...insertRows(
       scope.db,
       messages,
       rows.filter((r) => !bounded.includes(r)),
     ),
-    ...(bounds ? bounded.map((row) => boundedInsert(scope, row, bounds)) : []),
+    ...bounded.flatMap((row) => [boundedInsert(scope, row, bounds), countSent(scope, row, bounds)]),
+    ...budgetReached(scope, bounds),
   ];
 }
 
@@ -126,31 +152,116 @@ function bookingFull(scope: Scope, row: NewMessage, bound: CustomerBounds["booki
   return sql`(${used}) >= ${bound.perBooking}`;
 }
 
+/** The key of the workspace's budget among its day's counters. */
+const BUDGET = "";
+
+/** A counter of the day (the recipient's, or the budget's), 0 before its first message. */
+const usedOf = (scope: Scope, day: number, recipient: string) =>
+  sql`coalesce((select ${publicMessageCounts.used} from ${publicMessageCounts} where ${publicMessageCounts.workspaceId} = ${scope.workspaceId} and ${publicMessageCounts.day} = ${day} and ${publicMessageCounts.recipient} = ${recipient}), 0)`;
+
+/** The workspace's daily budget as its saved settings say, read in the statement that needs it. */
+const budgetOf = (scope: Scope, fallback: number) =>
+  sql`coalesce((select json_extract(${notificationSettings.settings}, '$.public_message_budget') from ${notificationSettings} where ${notificationSettings.workspaceId} = ${scope.workspaceId}), ${fallback})`;
+
 /**
- * One message of a customer, `skipped` with the first full bound's error
- * (the visitor's, then the booking's); one parameter per column besides the
- * counts', so it stays under D1's 100.
+ * One message of a customer, `skipped` with the first full bound's reason:
+ * the visitor's (reminders aside), the booking's, the recipient's, the
+ * workspace's budget. One parameter per column besides the counts', so it
+ * stays under D1's 100.
  */
 function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): Statement {
-  const full: [SQL, string][] = [[visitorFull(scope, row, bounds.visitor), bounds.visitor.error]];
+  const full: { when: SQL; reason: string; error: string | null }[] = [];
+  if (row.kind !== "booking-reminder")
+    full.push({
+      when: visitorFull(scope, row, bounds.visitor),
+      reason: bounds.visitor.error,
+      error: bounds.visitor.error,
+    });
   const booking = bookingFull(scope, row, bounds.booking);
-  if (booking && bounds.booking) full.push([booking, bounds.booking.error]);
-  const decided = (then: (error: string) => SQL, otherwise: unknown) =>
+  if (booking && bounds.booking)
+    full.push({ when: booking, reason: bounds.booking.error, error: bounds.booking.error });
+  full.push({
+    when: sql`${usedOf(scope, bounds.day, bounds.recipient.keyOf(row))} >= ${bounds.recipient.perRecipient}`,
+    reason: bounds.recipient.reason,
+    error: null,
+  });
+  full.push({
+    when: sql`${usedOf(scope, bounds.day, BUDGET)} >= ${budgetOf(scope, bounds.workspace.defaultBudget)}`,
+    reason: bounds.workspace.reason,
+    error: null,
+  });
+  const decided = (then: (f: (typeof full)[number]) => SQL, otherwise: unknown) =>
     sql`case ${sql.join(
-      full.map(([when, error]) => sql`when ${when} then ${then(error)}`),
+      full.map((f) => sql`when ${f.when} then ${then(f)}`),
       sql` `,
     )} else ${otherwise} end`;
   const cells = Object.entries(getTableColumns(messages)).map(([key, column]) => {
     const given = (row as Record<string, unknown>)[key];
     const value = given === undefined ? (column.default ?? null) : given;
     const driver = value === null ? null : (column.mapToDriverValue(value) as unknown);
-    if (key === "status" && row.status === "scheduled")
-      return decided(() => sql`'skipped'`, driver);
-    if (key === "error" && row.status === "scheduled")
-      return decided((error) => sql`${error}`, driver);
+    if (key === "status") return decided(() => sql`'skipped'`, driver);
+    if (key === "skipReason") return decided((f) => sql`${f.reason}`, driver);
+    if (key === "error") return decided((f) => sql`${f.error}`, driver);
     return sql`${driver}`;
   });
   return scope.db.insert(messages).select(sql`select ${sql.join(cells, sql`, `)}`);
+}
+
+/** The day's counters, upserted: a new one starts at what the SELECT gives, a known one is `onConflict`'s. */
+const counterKey = [
+  publicMessageCounts.workspaceId,
+  publicMessageCounts.day,
+  publicMessageCounts.recipient,
+];
+
+/** Adds a message that went in `scheduled` to its recipient's and the workspace's counters of the day. */
+const countSent = (scope: Scope, row: NewMessage, bounds: CustomerBounds): Statement =>
+  scope.db
+    .insert(publicMessageCounts)
+    .select(
+      sql`select ${scope.workspaceId}, ${bounds.day}, k.value, 1, 0
+        from json_each(${JSON.stringify([bounds.recipient.keyOf(row), BUDGET])}) as k
+        where exists (select 1 from ${messages} where ${messages.id} = ${row.id} and ${messages.status} = 'scheduled')`,
+    )
+    .onConflictDoUpdate({
+      target: counterKey,
+      set: { used: sql`${publicMessageCounts.used} + 1` },
+    });
+
+/**
+ * The day's `quota-reached` event, written once: by the write whose
+ * messages used the budget up (or the first after it was lowered below what
+ * was used), never again that day. Then the day's older counters go.
+ */
+function budgetReached(scope: Scope, bounds: CustomerBounds): Statement[] {
+  const { day } = bounds;
+  const used = usedOf(scope, day, BUDGET);
+  const budget = budgetOf(scope, bounds.workspace.defaultBudget);
+  const reached = sql`${used} >= ${budget}`;
+  const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+  const told = sql`exists (select 1 from ${publicMessageCounts}
+    where ${publicMessageCounts.workspaceId} = ${scope.workspaceId} and ${publicMessageCounts.day} = ${day}
+      and ${publicMessageCounts.recipient} = ${BUDGET} and ${publicMessageCounts.reached} = 1)`;
+  return [
+    scope.db.insert(events).select(
+      sql`select ${crypto.randomUUID()}, ${scope.workspaceId}, ${bounds.workspace.event},
+          json_object('quota', 'public_message_budget', 'day', ${date}, 'budget', ${budget}, 'used', ${used}),
+          ${Date.now()}, null, null
+        where ${reached} and not ${told}`,
+    ),
+    scope.db
+      .insert(publicMessageCounts)
+      .select(sql`select ${scope.workspaceId}, ${day}, ${BUDGET}, 0, 1 where ${reached}`)
+      .onConflictDoUpdate({ target: counterKey, set: { reached: true } }),
+    scope.db
+      .delete(publicMessageCounts)
+      .where(
+        and(
+          eq(publicMessageCounts.workspaceId, scope.workspaceId),
+          lt(publicMessageCounts.day, day - 1),
+        ),
+      ),
+  ];
 }
 
 /** Reminders of the bookings `which` picks that were still to go out: they never will. */

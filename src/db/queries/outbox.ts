@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   "order-refunded",
   "customer-created",
   "waitlist-offered",
+  "quota-reached",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./workspaces";
 
 export const MESSAGE_CHANNELS = ["email", "sms"] as const;
@@ -43,6 +43,8 @@ export const messages = sqliteTable(
      * or a manage link; null for staff's. A visitor's messages of a day are bounded.
      */
     visitor: text("visitor"),
+    /** Why it is `skipped` (opted_out, sms_country, recipient_quota, …); null otherwise. */
+    skipReason: text("skip_reason"),
   },
   (t) => [
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
@@ -62,3 +64,21 @@ export const notificationSettings = sqliteTable("notification_settings", {
   settings: text("settings", { mode: "json" }).$type<unknown>().notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * Messages that requests with a publishable key or without a key caused, per
+ * workspace and UTC day (`day`: days since the epoch): one row per recipient
+ * (`sms:+49…`, `email:…`) and the workspace's budget (`recipient` ''), whose
+ * `reached` records that its `quota-reached` event of the day was written.
+ */
+export const publicMessageCounts = sqliteTable(
+  "public_message_counts",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    day: integer("day").notNull(),
+    recipient: text("recipient").notNull(),
+    used: integer("used").notNull().default(0),
+    reached: integer("reached", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day, t.recipient] })],
+);

@@ -3,6 +3,9 @@ import { localDate, localTime } from "./format";
 import type { Channel, MessageKind } from "./kinds";
 import { BUILT_IN_LOCALES, type BuiltInLocale, formatLocale, localeChain } from "./locale";
 import type { NotificationSettings } from "./settings";
+import { linkFreeName } from "./public-name";
+import type { SkipReason } from "./skip-reasons";
+import { smsAllowed } from "./sms-country";
 import { oneLine, renderTemplate } from "./template";
 import { BUILT_IN_TEXTS } from "./texts";
 import type { Values } from "./variables";
@@ -40,6 +43,12 @@ export interface MessageContext {
   total: number;
   /** A waitlist offer: where it is booked, and until when it holds. */
   offer?: { url: string; expiresAt: number } | undefined;
+  /**
+   * A stranger caused the message (a publishable key, a manage or offer link)
+   * or typed the name it greets: the first name is carried only when it
+   * cannot be read as a link (`linkFreeName`), else the greeting has none.
+   */
+  fromStranger?: boolean | undefined;
 }
 
 /** A message to write: the row's content, before it has an id. */
@@ -51,6 +60,8 @@ export interface MessageDraft {
   subject: string | null;
   body: string;
   status: "scheduled" | "skipped";
+  /** Why a `skipped` draft is (null when scheduled). */
+  skipReason: SkipReason | null;
   scheduledFor: number;
   bookingId: string;
 }
@@ -85,25 +96,39 @@ export function writeMessage(
     const builtIn = isBuiltIn(tag) ? BUILT_IN_TEXTS[kind][tag] : undefined;
     if (!template && !builtIn) continue;
     const values = valuesFor(ctx, bookings, formatLocale(chain, tag));
+    const render = (text: string) => withoutNoName(renderTemplate(text, values));
     if (template) {
       // A template without a subject keeps the built-in subject of the nearest language after it.
       const nearest = chain.slice(chain.indexOf(tag)).find(isBuiltIn) ?? "en";
       const subject = template.subject ?? BUILT_IN_TEXTS[kind][nearest].subject;
       return {
         locale: tag,
-        subject: channel === "email" ? oneLine(renderTemplate(subject, values)) : null,
-        body: renderTemplate(template.body, values),
+        subject: channel === "email" ? oneLine(render(subject)) : null,
+        body: render(template.body),
       };
     }
     if (builtIn)
       return {
         locale: tag,
-        subject: channel === "email" ? oneLine(renderTemplate(builtIn.subject, values)) : null,
-        body: renderTemplate(channel === "email" ? builtIn.body : builtIn.sms, values),
+        subject: channel === "email" ? oneLine(render(builtIn.subject)) : null,
+        body: render(channel === "email" ? builtIn.body : builtIn.sms),
       };
   }
   throw new Error("the locale chain always ends in en");
 }
+
+/**
+ * Stands for a first name a stranger's message may not carry while the text
+ * is rendered; then it goes, with the space before it ("Hello {{name}}," →
+ * "Hello,"), in every language's greeting. A private-use character: no value
+ * a workspace or a customer gives is meant to hold one.
+ */
+const NO_NAME = "\uE000";
+const withoutNoName = (text: string) => text.replace(/[ \u00A0]?\uE000/gu, "");
+
+/** The first name a message greets with (NO_NAME when a stranger's may not be carried). */
+const greetedName = (ctx: MessageContext) =>
+  ctx.fromStranger ? (linkFreeName(ctx.customer.firstName) ?? NO_NAME) : ctx.customer.firstName;
 
 /** The variables' values for these bookings (a cart: every item), written in `locale`. */
 export function valuesFor(
@@ -118,7 +143,7 @@ export function valuesFor(
     `${localDate(b.startAt, zone, locale)}, ${localTime(b.startAt, zone, locale)}: ${unique(b.serviceNames)}` +
     (b.stafferFirstNames.length > 0 ? ` (${unique(b.stafferFirstNames)})` : "");
   return {
-    customer_first_name: ctx.customer.firstName,
+    customer_first_name: greetedName(ctx),
     service_names: unique(bookings.flatMap((b) => b.serviceNames)),
     staffer_first_name: unique(bookings.flatMap((b) => b.stafferFirstNames)),
     location_name: ctx.location.name,
@@ -134,6 +159,13 @@ export function valuesFor(
   };
 }
 
+/** Why a message is not to go out whoever caused it (null: it goes, bounds aside). */
+function skipped(ctx: MessageContext, channel: Channel, to: string): SkipReason | null {
+  if (!optedIn(ctx.customer, channel)) return "opted_out";
+  if (channel === "sms" && !smsAllowed(to, ctx.settings.sms_countries)) return "sms_country";
+  return null;
+}
+
 function draft(
   kind: MessageKind,
   channel: Channel,
@@ -143,12 +175,14 @@ function draft(
   scheduledFor: number,
 ): MessageDraft {
   const text = writeMessage(kind, channel, ctx, bookings);
+  const skipReason = skipped(ctx, channel, to);
   return {
     kind,
     channel,
     to,
     ...text,
-    status: optedIn(ctx.customer, channel) ? "scheduled" : "skipped",
+    status: skipReason ? "skipped" : "scheduled",
+    skipReason,
     scheduledFor,
     bookingId: bookings[0]?.id ?? "",
   };

@@ -6,3 +6,8 @@ export * from "./settings";
 export * from "./template";
 export * from "./texts";
 export * from "./variables";
+export * from "./public-name";
+export * from "./skip-reasons";
+export * from "./sms-country";
+export * from "./recipient-key";
+export * from "./public-bounds";

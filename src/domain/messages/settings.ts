@@ -1,3 +1,4 @@
+import { isSupportedCountry } from "libphonenumber-js/max";
 import { z } from "zod";
 import { CHANNELS, MESSAGE_KINDS } from "./kinds";
 import { LOCALE_PATTERN } from "./locale";
@@ -9,20 +10,41 @@ export const MAX_OFFER_MINUTES = 1440;
 export const DEFAULT_OFFER_MINUTES = 30;
 /** Two weeks: the earliest a reminder may go out before its booking. */
 export const MAX_MINUTES_BEFORE = 20_160;
+/** Messages a day that publishable-key and keyless requests may cause, unless the workspace says otherwise. */
+export const DEFAULT_PUBLIC_MESSAGE_BUDGET = 500;
+/** The most a workspace may allow (a day's budget is a bound, not a switch to turn it off). */
+export const MAX_PUBLIC_MESSAGE_BUDGET = 10_000;
+/** Countries SMS may go to: more than this is no longer "the countries the salon serves". */
+export const MAX_SMS_COUNTRIES = 30;
 
-/** Refuses, on the field itself, a template naming a variable outside the documented list. */
+/** An ISO 3166 alpha-2 code libphonenumber knows (upper-cased). */
+const countryCode = z
+  .string()
+  .transform((c) => c.toUpperCase())
+  .refine(
+    (c) => /^[A-Z]{2}$/.test(c) && isSupportedCountry(c),
+    "Must be an ISO 3166 alpha-2 country code.",
+  );
+
+/**
+ * Refuses, on the field itself, a template naming a variable outside the
+ * documented list. The length is checked first and alone: a text over it is
+ * refused without being scanned at all.
+ */
 const templateText = (max: number) =>
   z
     .string()
     .max(max)
-    .superRefine((text, ctx) => {
-      const unknown = unknownVariables(text);
-      if (unknown.length > 0)
-        ctx.addIssue({
-          code: "custom",
-          message: `Unknown template variable: ${unknown.join(", ")}.`,
-        });
-    });
+    .pipe(
+      z.string().superRefine((text, ctx) => {
+        const unknown = unknownVariables(text);
+        if (unknown.length > 0)
+          ctx.addIssue({
+            code: "custom",
+            message: `Unknown template variable: ${unknown.join(", ")}.`,
+          });
+      }),
+    );
 
 const Template = z.strictObject({
   subject: templateText(200).optional(),
@@ -53,6 +75,34 @@ export const NotificationSettingsSchema = z.strictObject({
     .max(MAX_OFFER_MINUTES)
     .default(DEFAULT_OFFER_MINUTES)
     .describe("How long a waitlist offer holds its time for its customer, in minutes."),
+  /**
+   * The countries SMS go to (by the phone number's country); an SMS to a
+   * number elsewhere is recorded `skipped` with `sms_country`. Absent when
+   * saved: the workspace's own country.
+   */
+  sms_countries: z
+    .array(countryCode)
+    .min(1)
+    .max(MAX_SMS_COUNTRIES)
+    .refine((codes) => new Set(codes).size === codes.length, "Each country at most once.")
+    .optional()
+    .describe(
+      "ISO 3166 alpha-2 codes of the countries SMS go to (1..30); an SMS to a number of another country is skipped with skip_reason sms_country. Omitted on save: the workspace's own country.",
+    ),
+  /**
+   * Messages a day (UTC) that requests with a publishable key or without a key
+   * (manage and offer links) may cause; past it they are `skipped` with
+   * `workspace_quota` and one `quota-reached` event tells the salon.
+   */
+  public_message_budget: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_PUBLIC_MESSAGE_BUDGET)
+    .default(DEFAULT_PUBLIC_MESSAGE_BUDGET)
+    .describe(
+      "Messages per UTC day that publishable-key and keyless requests may cause (0..10000, default 500); past it they are skipped with skip_reason workspace_quota and one quota-reached webhook event is sent that day.",
+    ),
   templates: z.partialRecord(
     z.enum(MESSAGE_KINDS),
     z.record(
@@ -70,8 +120,18 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   sms: { enabled: false },
   reminders: [{ channel: "email", minutes_before: 1440 }],
   waitlist_offer_minutes: DEFAULT_OFFER_MINUTES,
+  public_message_budget: DEFAULT_PUBLIC_MESSAGE_BUDGET,
   templates: {},
 };
+
+/** The settings with `sms_countries` filled in: the workspace's own country when none was saved. */
+export const withSmsCountries = (
+  settings: NotificationSettings,
+  country: string,
+): NotificationSettings & { sms_countries: string[] } => ({
+  ...settings,
+  sms_countries: settings.sms_countries ?? [country.toUpperCase()],
+});
 
 /** Stored settings, read back; anything that no longer parses falls back to the defaults. */
 export function settingsFrom(stored: unknown): NotificationSettings {

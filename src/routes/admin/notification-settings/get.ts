@@ -1,7 +1,11 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { loadSettings } from "../../../db/queries/messages";
 import { requireWorkspace } from "../../../db/queries/workspaces";
-import { NotificationSettingsSchema, settingsFrom } from "../../../domain/messages";
+import {
+  NotificationSettingsSchema,
+  settingsFrom,
+  withSmsCountries,
+} from "../../../domain/messages";
 import type { AdminEnv } from "../../../env";
 import { defineRoute } from "../../../lib/operations";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../lib/responses";
@@ -15,7 +19,7 @@ export const route = defineRoute({
   tags: ["Notification settings"],
   summary: "Get the workspace's customer message settings",
   description:
-    "Channels, reminders and templates; a workspace that saved none gets the defaults (e-mail on, SMS off, one e-mail reminder 1440 minutes before, the built-in texts).",
+    "Channels, reminders, templates and the bounds on messages strangers can cause; a workspace that saved none gets the defaults (e-mail on, SMS off, one e-mail reminder 1440 minutes before, the built-in texts, SMS only to the workspace's own country, a public message budget of 500 a day).",
   request: { params: WorkspaceParams },
   responses: {
     200: json(NotificationSettingsSchema, "The settings"),
@@ -29,5 +33,5 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const workspace = await requireWorkspace(c.var.db, ws);
   const stored = await loadSettings({ db: c.var.db, workspaceId: workspace.id });
-  return c.json(settingsFrom(stored), 200);
+  return c.json(withSmsCountries(settingsFrom(stored), workspace.country), 200);
 };

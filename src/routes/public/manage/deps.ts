@@ -8,6 +8,7 @@ import { notFound } from "../../../lib/errors";
 import { log } from "../../../lib/log";
 import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../../lib/manage-link";
 import { messageVisitor } from "../../../lib/message-visitor";
+import { publicOrigin } from "../../../lib/public-origin";
 import {
   clientAddress,
   limitCustomerChange,
@@ -37,7 +38,8 @@ export async function managedScope(
   return { claims, scope: { db: c.var.db, workspaceId: claims.workspaceId } };
 }
 
-const origin = (c: Context<OpenEnv>) => new URL(c.req.url).origin;
+/** Links are built on the configured public origin, never on the request's Host. */
+const origin = (c: Context<OpenEnv>) => publicOrigin(c.env);
 
 /**
  * A customer's booking change through the link: what a publishable key's

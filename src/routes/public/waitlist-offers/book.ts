@@ -3,6 +3,7 @@ import type { BookingSubject } from "../../../bookings/create";
 import type { OpenEnv } from "../../../env";
 import { manageUrl } from "../../../lib/manage-link";
 import { messageVisitor } from "../../../lib/message-visitor";
+import { publicOrigin } from "../../../lib/public-origin";
 import { defineRoute } from "../../../lib/operations";
 import { type FieldNames, withFields } from "../../../lib/request-fields";
 import { bodyErrors, calendarWriteErrors, conflictErrors, json } from "../../../lib/responses";
@@ -58,7 +59,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const body = c.req.valid("json") ?? {};
   const opened = await openLimitedOffer(c, token);
   const { scope, workspace } = opened;
-  const origin = new URL(c.req.url).origin;
+  const origin = publicOrigin(c.env);
   // Its messages count against the client address, as a manage link's do.
   const visitor = await messageVisitor(clientAddress(c));
   const [booking] = await withFields(FIELDS, () =>

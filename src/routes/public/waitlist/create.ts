@@ -62,7 +62,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       apiKeyId: c.var.apiKey.id,
       visitor: c.var.deps.visitor,
       messageVisitor: c.var.deps.messageVisitor,
-      origin: new URL(c.req.url).origin,
+      origin: c.var.deps.render.origin,
     }),
   );
   return c.json(entry, 201);
