@@ -19,6 +19,8 @@ export type Env = Cloudflare.Env & {
   TWILIO_AUTH_TOKEN?: string;
   /** Signs manage links. Secret in production; `npm start` and the tests set a development one. */
   MANAGE_TOKEN_SECRET?: string;
+  /** Keys customer ids. Secret in production; `npm start` and the tests set a development one. */
+  CUSTOMER_ID_SECRET?: string;
 };
 
 /** Set on every request by the request-context middleware. */

@@ -7,6 +7,7 @@ import { readTogether } from "../db/reads";
 import { guard } from "../db/guards";
 import type { FormField } from "../domain/booking-form";
 import type { Caller } from "../domain/booking-rules";
+import { configOf } from "../config";
 import { customerIdFor } from "../domain/customer-id";
 import {
   visitDurationProblems,
@@ -97,7 +98,8 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   const workspaceId = scope.workspaceId;
   const phone = normalisePhone(req.customer.phone, req.country);
   if (!phone) throw invalid({ is: "phone" }, "Must be a valid phone number.");
-  const customerId = await customerIdFor(workspaceId, phone);
+  // A new customer's id; one found by phone keeps the id it has.
+  const newCustomerId = await customerIdFor(workspaceId, phone, configOf(env).customerIdSecret);
   const bounded = Boolean(req.visitor && !reservation);
   if (bounded) {
     const shape: Problem<BookingSubject>[] = [
@@ -113,7 +115,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     readTogether(scope.db, {
       loaded: availabilityRead(scope, {
         ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
-        customerId,
+        customerPhone: phone,
         ...(req.reservationId ? { reservationId: req.reservationId } : {}),
       }),
       told: creationMessagesRead(scope, req.locationId),
@@ -131,6 +133,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       : {},
   );
   if (!inputs) throw invalid({ is: "location" }, "Unknown location.");
+  const customerId = loaded.customer?.id ?? newCustomerId;
   const { formProblems, details, customer, messageContext } = creationContext(deps, req, {
     loaded,
     told,

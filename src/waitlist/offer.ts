@@ -1,7 +1,8 @@
 import type { PlannedBooking } from "../bookings/planner";
 import { insertVisitorMessages, messageRows } from "../bookings/messages";
 import { customerIdFor } from "../domain/customer-id";
-import { findCustomer } from "../db/queries/customers";
+import { configOf } from "../config";
+import { findCustomerByPhone } from "../db/queries/customers";
 import { eventStatement } from "../db/queries/outbox";
 import {
   entryAtVersion,
@@ -51,8 +52,11 @@ export async function makeOffer(
   const services = entryServices(entry);
   const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const tokenHash = await sha256Hex(token);
-  const customerId = await customerIdFor(scope.workspaceId, entry.phone);
-  const customer = await findCustomer(scope, customerId);
+  // Found by phone, a customer keeps the id it has; a new one gets the derived id.
+  const customer = await findCustomerByPhone(scope, entry.phone);
+  const customerId =
+    customer?.id ??
+    (await customerIdFor(scope.workspaceId, entry.phone, configOf(env).customerIdSecret));
   const minutes = ctx.settings.waitlist_offer_minutes;
 
   const statements = (reservationId: string, planned: PlannedBooking[], expiresAt: number) => {

@@ -3,6 +3,7 @@ import { commitPlanned, staffClaims } from "../../calendar/client";
 import { availabilityRead, shiftDate } from "../../db/queries/availability";
 import { creationMessagesRead } from "../../db/queries/messages";
 import { readTogether } from "../../db/reads";
+import { configOf } from "../../config";
 import { customerIdFor } from "../../domain/customer-id";
 import { normalisePhone } from "../../domain/phone";
 import type { Problem } from "../../domain/problems";
@@ -62,7 +63,8 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
   if (typeof rule === "string") throw invalid({ is: "rule" }, rule);
   const phone = normalisePhone(req.customer.phone, req.country);
   if (!phone) throw invalid({ is: "phone" }, "Must be a valid phone number.");
-  const customerId = await customerIdFor(workspaceId, phone);
+  // A new customer's id; one found by phone keeps the id it has.
+  const newCustomerId = await customerIdFor(workspaceId, phone, configOf(env).customerIdSecret);
 
   // The location's zone comes with this read: its dates are every date the series can reach.
   const span = seriesDateSpan(rule, req.start);
@@ -72,10 +74,11 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       serviceIds: [req.serviceId],
       fromDate: shiftDate(span.from, -READ_BEFORE_DAYS),
       toDate: shiftDate(span.to, READ_AFTER_DAYS),
-      customerId,
+      customerPhone: phone,
     }),
     told: creationMessagesRead(scope, req.locationId),
   });
+  const customerId = loaded.customer?.id ?? newCustomerId;
   const inputs = engineInputs(loaded);
   if (!inputs) throw invalid({ is: "location" }, "Unknown location.");
   const starts = expandSeries(rule, req.start, inputs.rules.timezone);

@@ -64,8 +64,12 @@ export interface AvailabilityQuery {
   stafferIds?: Ref<string[]>;
   fromDate: DateRef;
   toDate: DateRef;
-  /** Also look up this customer (booking writes need to know whether it is new). */
-  customerId?: string;
+  /**
+   * Also look up the customer with this phone (E.164): booking writes need to know whether
+   * it is new, and an existing customer keeps the id it has (ids are derived, see
+   * src/domain/customer-id.ts, and the derivation changed once).
+   */
+  customerPhone?: string;
   /** Reservations count as busy while unexpired at this instant (default: now). */
   at?: number;
   /** Also read this reservation (a booking that uses it), in the same round trip. */
@@ -226,7 +230,7 @@ export function availabilityReads(scope: Scope, q: AvailabilityQuery) {
     db
       .select()
       .from(customers)
-      .where(whereIn(scope, customers, eq(customers.id, q.customerId ?? ""))),
+      .where(whereIn(scope, customers, eq(customers.phone, q.customerPhone ?? ""))),
     // New bookings take the workspace's first status of type `new`.
     db
       .select()

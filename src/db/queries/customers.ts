@@ -4,6 +4,16 @@ import { customers } from "../schema";
 import { type Scope, whereIn } from "../scope";
 import { listInWorkspace } from "./list";
 
+/** The workspace's customer with this phone (E.164), null when there is none. */
+export async function findCustomerByPhone(scope: Scope, phone: string) {
+  const [row] = await scope.db
+    .select()
+    .from(customers)
+    .where(whereIn(scope, customers, eq(customers.phone, phone)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findCustomer(scope: Scope, id: string) {
   const [row] = await scope.db
     .select()

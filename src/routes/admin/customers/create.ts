@@ -3,6 +3,7 @@ import { defineRoute } from "../../../lib/operations";
 import { isUniqueViolation } from "../../../db/constraints";
 import { requireWorkspace } from "../../../db/queries/workspaces";
 import { customers } from "../../../db/schema";
+import { configOf } from "../../../config";
 import { customerIdFor } from "../../../domain/customer-id";
 import { normalisePhone } from "../../../domain/phone";
 import type { AdminEnv } from "../../../env";
@@ -59,8 +60,9 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const rows = await c.var.db
     .insert(customers)
     .values({
-      // Same derived id as a booking would give this phone, so both always meet on one row.
-      id: await customerIdFor(workspace.id, phone),
+      // Same derived id as a booking would give this phone, so both always meet on one row
+      // (and a booking finds a customer by phone whatever its id).
+      id: await customerIdFor(workspace.id, phone, configOf(c.env).customerIdSecret),
       workspaceId: workspace.id,
       firstName: body.first_name,
       lastName: body.last_name ?? null,
