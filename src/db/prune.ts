@@ -17,11 +17,13 @@ export async function pruneExpired(db: D1Database, now = Date.now()): Promise<vo
   await pruneChunks(db, "reservations", now - DAY_MS);
   // Offers to widget entries count a day against their visitor and workspace, then never again.
   await pruneChunks(db, "waitlist_offers", now);
+  // A webhook's attempt count for an event, once no queue message can still ask for it.
+  await pruneChunks(db, "webhook_attempts", now);
 }
 
 async function pruneChunks(
   db: D1Database,
-  table: "idempotency_keys" | "reservations" | "waitlist_offers",
+  table: "idempotency_keys" | "reservations" | "waitlist_offers" | "webhook_attempts",
   before: number,
 ): Promise<void> {
   // Through the expires_at index, a chunk at a time (rowid: every such table has one).

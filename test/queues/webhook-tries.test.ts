@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pruneExpired } from "../../src/db/prune";
 import type { Env } from "../../src/env";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { consume, delivery, insertEvents, type QueuedMessage } from "../helpers/queue";
@@ -148,5 +149,24 @@ describe("webhook tries", () => {
       expect(status).toBe(i < 4 ? "enabled" : "disabled");
     }
     expect(calls).toHaveLength(5);
+  });
+
+  it("an event's attempt count is kept 15 days past its last attempt, then pruned", async () => {
+    const ws = await createWorkspace();
+    const id = await subscribe(ws, `${RECEIVER}/healthy`, 2);
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    await consume([{ id: "kept", body: delivery(eventId, id) }]);
+    const expiry = async () =>
+      (
+        await env.DB.prepare("select expires_at as at from webhook_attempts where event_id = ?")
+          .bind(eventId)
+          .first<{ at: number }>()
+      )?.at;
+    const at = (await expiry()) ?? 0;
+    expect(at - Date.now()).toBeGreaterThan(15 * 86_400_000 - 60_000);
+    await pruneExpired(env.DB, at - 1);
+    expect(await expiry()).toBe(at);
+    await pruneExpired(env.DB, at + 1);
+    expect(await expiry()).toBeUndefined();
   });
 });
