@@ -70,5 +70,6 @@ export const renderMessage = (m: MessageRow): Message => ({
   sent_at: m.sentAt === null ? null : toIso(m.sentAt),
   attempts: m.attempts,
   error: m.error,
-  skip_reason: (m.skipReason as Message["skip_reason"]) ?? null,
+  // Only a reason the API names; anything else stored (none is written) reads as null.
+  skip_reason: SKIP_REASONS.find((reason) => reason === m.skipReason) ?? null,
 });

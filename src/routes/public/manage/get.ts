@@ -10,6 +10,7 @@ import { managedScope, renderContext } from "./deps";
 import { renderManageLink } from "./render";
 import { manageErrors } from "./responses";
 import { ManagedBookingSchema, TokenPath } from "./schema";
+import { publicOrigin } from "../../../lib/public-origin";
 
 export const route = defineRoute({
   operationId: "getManagedBooking",
@@ -32,7 +33,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const { claims, scope } = await managedScope(c, token);
   const managed = await readManaged(scope, claims);
-  const origin = new URL(c.req.url).origin;
+  const origin = publicOrigin(c.env);
   const { booking } = managed.loaded;
   return c.json(
     {

@@ -11,6 +11,7 @@ import { manageErrors } from "./responses";
 import { renderManageLink } from "./render";
 import { ManagedMoveSchema, ManageRescheduleBody, TokenPath } from "./schema";
 import { CUSTOMER_CHANGE_MESSAGES } from "../bookings/publishable";
+import { publicOrigin } from "../../../lib/public-origin";
 
 const FIELDS: FieldNames<RescheduleSubject> = { start: "reserved_on" };
 
@@ -61,7 +62,7 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     }),
   );
   dispatchAfterWrite(c, claims.workspaceId, since);
-  const manage = await renderManageLink(c.env, new URL(c.req.url).origin, {
+  const manage = await renderManageLink(c.env, publicOrigin(c.env), {
     id: booking.uuid,
     workspaceId: claims.workspaceId,
     customerId: booking.customer_uuid,
