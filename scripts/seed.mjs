@@ -147,6 +147,34 @@ async function demoIds(baseUrl, demo) {
   };
 }
 
+/**
+ * The README's customer: Anna, found by her phone, with an e-mail address, so that the
+ * examples' "what the customer was told" shows the messages her bookings write (e-mail is on
+ * by default; SMS is off, and with no provider configured a message is recorded as sent with
+ * provider `log`). Imported once, through the management API; a demo seeded before she had
+ * an e-mail keeps its customer (delete the local state to reseed).
+ */
+export const DEMO_CUSTOMER = {
+  first_name: "Anna",
+  last_name: "Berg",
+  phone: "+4915123456789",
+  email: "anna@example.com",
+};
+
+async function ensureDemoCustomer(baseUrl, adminToken, demo) {
+  const found = await call(
+    baseUrl,
+    `/api/public/v2/customers?phone=${encodeURIComponent(DEMO_CUSTOMER.phone)}`,
+    { token: demo.apiKey, workspace: demo.workspaceId },
+  );
+  if (found.data.length > 0) return;
+  await call(baseUrl, `/api/admin/v1/workspaces/${demo.workspaceId}/customers`, {
+    token: adminToken,
+    method: "POST",
+    body: DEMO_CUSTOMER,
+  });
+}
+
 async function works(baseUrl, token, workspace) {
   try {
     await call(baseUrl, "/api/public/v2/locations", { token, workspace });
@@ -171,6 +199,7 @@ export async function ensureDemoWorkspace(baseUrl, adminToken, stateDir = ".wran
   if (!demo.publishableKey || !(await works(baseUrl, demo.publishableKey, demo.workspaceId))) {
     demo.publishableKey = await createPublishableKey(baseUrl, adminToken, demo.workspaceId);
   }
+  await ensureDemoCustomer(baseUrl, adminToken, demo);
   mkdirSync(stateDir, { recursive: true });
   writeFileSync(file, JSON.stringify(demo, null, 2));
   return { ...demo, ids: await demoIds(baseUrl, { ...demo, stateDir }) };

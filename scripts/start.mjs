@@ -1,7 +1,14 @@
 // `npm start`: build the static assets, migrate local D1, start `wrangler dev`,
 // seed a demo workspace through the management API (idempotently) and print
 // how to call it, as `export` lines a shell can paste.
+//
+// The terminal gets one line while starting and the banner; everything the
+// build, the migrations and wrangler/workerd write goes to the log file the
+// banner names. SIGINT (Ctrl-C) and SIGTERM (`kill <pid>`) stop wrangler and
+// workerd with it, so the port is free once this process has exited.
 import { spawn, spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { ensureDemoWorkspace } from "./seed.mjs";
 
 const HOST = "127.0.0.1";
@@ -10,24 +17,42 @@ const BASE_URL = `http://${HOST}:${PORT}`;
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 // Signs manage links; production sets its own secret (docs/deploy.md).
 const MANAGE_TOKEN_SECRET = process.env.MANAGE_TOKEN_SECRET ?? "dev-manage-token-secret";
-// Keys customer ids; production sets its own secret (docs/deploy.md).
-const CUSTOMER_ID_SECRET = process.env.CUSTOMER_ID_SECRET ?? "dev-customer-id-secret";
 const ALLOW_PRIVATE_WEBHOOKS = process.env.ALLOW_PRIVATE_WEBHOOKS ?? "true";
 // Local state (D1, Durable Objects, the demo's credentials); a separate folder
 // gives a separate, fresh demo (the README test uses one).
 const PERSIST_TO = process.env.PERSIST_TO;
 const persist = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
+// Inside the project's git-ignored .wrangler folder unless START_LOG names another file.
+const LOG = resolve(process.env.START_LOG ?? ".wrangler/logs/start.log");
+const shownLog = relative(process.cwd(), LOG).startsWith("..") ? LOG : relative(process.cwd(), LOG);
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
+mkdirSync(dirname(LOG), { recursive: true });
+// Truncated on every start: the file holds this run's output only.
+const log = openSync(LOG, "w");
+const quiet = ["ignore", log, log];
+
+/** The log's last lines, for a failure's message. */
+const logTail = (lines = 40) =>
+  readFileSync(LOG, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+
+function fail(message) {
+  console.error(`npm start failed: ${message}\n\nLast lines of ${shownLog}:\n${logTail()}`);
+  process.exit(1);
+}
+
 const run = (command, args, extraEnv = {}) => {
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const result = spawnSync(command, args, { stdio: quiet, env: { ...env, ...extraEnv } });
+  if (result.status !== 0) fail(`${command} ${args.join(" ")} exited with ${result.status}`);
 };
 
+console.log(`Starting on ${BASE_URL} (logs: ${shownLog}) …`);
 // The widget and the docs page's scripts are served from here, never from a CDN.
 run("node", ["scripts/build-assets.mjs"]);
 run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { CI: "true" });
 
+// Its own process group (detached), so that a stop reaches wrangler AND the workerd it runs:
+// signalling `npx` alone leaves them holding the port.
 const dev = spawn(
   "npx",
   [
@@ -43,14 +68,59 @@ const dev = spawn(
     "--var",
     `MANAGE_TOKEN_SECRET:${MANAGE_TOKEN_SECRET}`,
     "--var",
-    `CUSTOMER_ID_SECRET:${CUSTOMER_ID_SECRET}`,
-    "--var",
     `ALLOW_PRIVATE_WEBHOOKS:${ALLOW_PRIVATE_WEBHOOKS}`,
   ],
-  { stdio: ["ignore", "inherit", "inherit"], env },
+  { stdio: quiet, env, detached: true },
 );
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
-dev.on("exit", (code) => process.exit(code ?? 0));
+closeSync(log);
+
+/** Whether any process of wrangler's group is still there. */
+function groupAlive() {
+  try {
+    process.kill(-dev.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(signal) {
+  try {
+    process.kill(-dev.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+let stopping = false;
+/** Stops the whole group: the signal first, SIGKILL for whatever is left after 5 s. */
+async function stop(signal, code) {
+  if (stopping) return;
+  stopping = true;
+  signalGroup(signal);
+  const deadline = Date.now() + 5_000;
+  while (groupAlive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive()) signalGroup("SIGKILL");
+  process.exit(code);
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.on(signal, () => void stop(signal, signal === "SIGINT" ? 130 : 143));
+// `kill <npm's pid>`: npm passes the signal to the `sh -c` it runs this under, which dies
+// without passing it on. A parent gone is a stop too.
+const parent = process.ppid;
+setInterval(() => {
+  try {
+    process.kill(parent, 0);
+  } catch {
+    void stop("SIGTERM", 143);
+  }
+}, 250).unref();
+dev.on("exit", (code) => {
+  if (stopping) return;
+  console.error(`wrangler dev stopped (exit ${code}); see ${shownLog}`);
+  void stop("SIGTERM", code ?? 1);
+});
 
 async function waitForServer(deadline = Date.now() + 90_000) {
   while (Date.now() < deadline) {
@@ -99,6 +169,8 @@ try {
    Docs              ${BASE_URL}/docs
    OpenAPI           ${BASE_URL}/api/public/v2/openapi.json
    Booking widget    ${widget}
+   Logs              ${shownLog}  (wrangler, workerd, migrations: tail -f it)
+   Stop              Ctrl-C, or kill ${process.pid}
 
  Paste these into a shell to run the README's curl examples as they are:
 ${Object.entries(exports)
@@ -107,7 +179,8 @@ ${Object.entries(exports)
 ────────────────────────────────────────────────────────────
 `);
 } catch (error) {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : error}`);
-  dev.kill("SIGTERM");
-  process.exit(1);
+  console.error(
+    `npm start failed: ${error instanceof Error ? error.message : error}\n\nLast lines of ${shownLog}:\n${logTail()}`,
+  );
+  await stop("SIGTERM", 1);
 }

@@ -133,5 +133,16 @@ describe("the README's examples", () => {
     const calls = blocks.join("\n").match(/^\S*curl |\$\(curl /gm)?.length ?? 0;
     expect(statuses.length).toBe(calls);
     expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);
+
+    // "What the customer was told" shows real messages: the demo customer has an e-mail.
+    const lists = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith('{"data":['))
+      .map((line) => JSON.parse(line) as { data: Record<string, unknown>[] });
+    const told = lists.find((l) => l.data.some((m) => m.kind === "booking-confirmation"));
+    expect(told, "no GET /messages answer with a confirmation").toBeDefined();
+    const kinds = (told?.data ?? []).map((m) => `${m.kind} ${m.channel} ${m.to}`);
+    expect(kinds).toContain("booking-confirmation email anna@example.com");
+    expect(kinds).toContain("booking-rescheduled email anna@example.com");
   });
 });
