@@ -17,6 +17,8 @@ const BASE_URL = `http://${HOST}:${PORT}`;
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? "dev-admin-token";
 // Signs manage links; production sets its own secret (docs/deploy.md).
 const MANAGE_TOKEN_SECRET = process.env.MANAGE_TOKEN_SECRET ?? "dev-manage-token-secret";
+// Keys customer ids; production sets its own secret (docs/deploy.md).
+const CUSTOMER_ID_SECRET = process.env.CUSTOMER_ID_SECRET ?? "dev-customer-id-secret";
 const ALLOW_PRIVATE_WEBHOOKS = process.env.ALLOW_PRIVATE_WEBHOOKS ?? "true";
 // Local state (D1, Durable Objects, the demo's credentials); a separate folder
 // gives a separate, fresh demo (the README test uses one).
@@ -67,6 +69,8 @@ const dev = spawn(
     `ADMIN_TOKEN:${ADMIN_TOKEN}`,
     "--var",
     `MANAGE_TOKEN_SECRET:${MANAGE_TOKEN_SECRET}`,
+    "--var",
+    `CUSTOMER_ID_SECRET:${CUSTOMER_ID_SECRET}`,
     "--var",
     `ALLOW_PRIVATE_WEBHOOKS:${ALLOW_PRIVATE_WEBHOOKS}`,
   ],
