@@ -13,10 +13,11 @@ import {
 } from "../db/queries/external-calendars";
 import type { ExternalCalendarRow } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { busyFromIcs, IcsError } from "../domain/external-calendars";
+import { IcsError, readBusy } from "../domain/external-calendars";
 import type { Env } from "../env";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { failpoint } from "../lib/failpoints";
+import { log } from "../lib/log";
 import { fetchCalendar } from "./fetch";
 import { startRefresh, stopRefresh } from "./refresh";
 
@@ -49,13 +50,25 @@ const full = () =>
     `The staffer has ${MAX_EXTERNAL_CALENDARS} external calendars, the most allowed; remove one first.`,
   );
 
-/** The ICS text as busy pairs for the next 180 days, or 422 `calendar_invalid`. */
-function busyOf(text: string, zone: string, now: number): BusyPairs {
+/**
+ * The ICS text as busy pairs for the next 180 days and the count of events left out, or 422
+ * `calendar_invalid`. Whatever reading the text throws is the calendar's fault, never a 500:
+ * the reader is pure (no I/O), so an error that is not one of its refusals (a stack or memory
+ * limit, a bug of the parser on text nobody foresaw) is still about this text.
+ */
+function busyOf(text: string, zone: string, now: number): { busy: BusyPairs; skipped: number } {
   try {
-    return busyFromIcs(text, { now, defaultZone: zone }).map((i) => [i.start, i.end] as const);
+    const reading = readBusy(text, { now, defaultZone: zone });
+    return {
+      busy: reading.busy.map((i) => [i.start, i.end] as const),
+      skipped: reading.skipped,
+    };
   } catch (error) {
     if (error instanceof IcsError) throw new ApiError("calendar_invalid", error.message);
-    throw error;
+    log("warn", "external calendar text could not be read", {
+      error: error instanceof Error ? error.name : "unknown",
+    });
+    throw new ApiError("calendar_invalid", "The calendar could not be read.");
   }
 }
 
@@ -95,7 +108,7 @@ export async function addExternalCalendar(
   if (staffer.calendars >= MAX_EXTERNAL_CALENDARS) throw full();
   const fetched = await fetchCalendar(input.url, fetchOptions(env, null));
   if (!fetched.changed) throw new Error("a first fetch has no ETag to match");
-  const busy = busyOf(fetched.text, staffer.home.zone, now);
+  const { busy, skipped } = busyOf(fetched.text, staffer.home.zone, now);
   const row: ExternalCalendarRow = {
     id: crypto.randomUUID(),
     workspaceId: scope.workspaceId,
@@ -107,6 +120,7 @@ export async function addExternalCalendar(
     status: "ok",
     lastSyncedAt: now,
     busyCount: busy.length,
+    skippedEvents: skipped,
     seq: 1,
     createdAt: now,
   };
@@ -165,6 +179,7 @@ export async function syncFound(
   const { scope, env } = deps;
   const { row, zone } = found;
   let busy: BusyPairs;
+  let skipped: number;
   let etag: string | null;
   try {
     const fetched = await fetchCalendar(row.url, fetchOptions(env, row.etag));
@@ -173,7 +188,7 @@ export async function syncFound(
       if (!kept) throw notFound("External calendar");
       return { row: kept, conflicts: [] };
     }
-    busy = busyOf(fetched.text, zone, now);
+    ({ busy, skipped } = busyOf(fetched.text, zone, now));
     etag = fetched.etag;
   } catch (error) {
     if (error instanceof ApiError && error.code.startsWith("calendar_")) {
@@ -183,7 +198,7 @@ export async function syncFound(
   }
   // Saved without an ETag: it is recorded once the calendar object holds this time, so a sync
   // stopped before that fetches the whole text again (no 304) and hands it over.
-  const saved = await saveBusy(scope, row.id, { etag: null, syncedAt: now, busy });
+  const saved = await saveBusy(scope, row.id, { etag: null, syncedAt: now, busy, skipped });
   if (!saved) throw notFound("External calendar");
   // A test stops the invocation here: D1 has the new time, the object the old.
   failpoint("external-calendars.handover", "sync");

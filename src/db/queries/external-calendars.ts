@@ -113,7 +113,7 @@ export async function listExternalCalendars(scope: Scope, stafferId: string, pag
 export async function saveBusy(
   scope: Scope,
   id: string,
-  state: { etag: string | null; syncedAt: number; busy: BusyPairs },
+  state: { etag: string | null; syncedAt: number; busy: BusyPairs; skipped: number },
 ): Promise<ExternalCalendarRow | undefined> {
   const { db, workspaceId } = scope;
   const [updated] = await db.batch([
@@ -124,6 +124,7 @@ export async function saveBusy(
         status: "ok",
         lastSyncedAt: state.syncedAt,
         busyCount: state.busy.length,
+        skippedEvents: state.skipped,
         seq: sql`${externalCalendars.seq} + 1`,
       })
       .where(and(eq(externalCalendars.id, id), eq(externalCalendars.workspaceId, workspaceId)))
@@ -183,6 +184,7 @@ export async function insertExternalCalendar(
             status: sql<string>`${row.status}`.as("status"),
             lastSyncedAt: sql<number>`${row.lastSyncedAt}`.as("last_synced_at"),
             busyCount: sql<number>`${row.busyCount}`.as("busy_count"),
+            skippedEvents: sql<number>`${row.skippedEvents}`.as("skipped_events"),
             seq: sql<number>`${row.seq}`.as("seq"),
             createdAt: sql<number>`${row.createdAt}`.as("created_at"),
           })

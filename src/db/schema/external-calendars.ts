@@ -30,6 +30,8 @@ export const externalCalendars = sqliteTable(
     status: text("status").notNull(),
     lastSyncedAt: integer("last_synced_at").notNull(),
     busyCount: integer("busy_count").notNull(),
+    /** VEVENTs of the last text read that could not be read and were left out (migration 0027). */
+    skippedEvents: integer("skipped_events").notNull().default(0),
     /** Grows with every sync that wrote busy time; the calendar object ignores older ones. */
     seq: integer("seq").notNull(),
     createdAt: integer("created_at").notNull(),

@@ -44,6 +44,10 @@ export const ExternalCalendarSchema = z
     busy_count: z.number().int().openapi({
       description: "Busy intervals held (after merging overlapping events), next 180 days.",
     }),
+    skipped_events: z.number().int().openapi({
+      description:
+        "Events of the last text read that could not be read (a malformed line or value, or a recurrence past its expansion limit) and were left out; the rest of the calendar is busy time.",
+    }),
   })
   .openapi("ExternalCalendar");
 
@@ -68,4 +72,5 @@ export const renderExternalCalendar = (
   status: row.status as Status,
   last_synced_at: toIso(row.lastSyncedAt),
   busy_count: row.busyCount,
+  skipped_events: row.skippedEvents,
 });
