@@ -73,6 +73,9 @@ const dev = spawn(
     `CUSTOMER_ID_SECRET:${CUSTOMER_ID_SECRET}`,
     "--var",
     `ALLOW_PRIVATE_WEBHOOKS:${ALLOW_PRIVATE_WEBHOOKS}`,
+    // Links in messages point where this server answers (never at a request's Host).
+    "--var",
+    `PUBLIC_ORIGIN:${process.env.PUBLIC_ORIGIN ?? BASE_URL}`,
   ],
   { stdio: quiet, env, detached: true },
 );
