@@ -19,6 +19,7 @@ import type { Scope } from "../db/scope";
 import { announce, type MessageContext, type NotificationSettings } from "../domain/messages";
 import type { Env } from "../env";
 import { sha256Hex } from "../lib/api-keys";
+import { publicOrigin } from "../lib/public-origin";
 import { base64url } from "../lib/manage-token";
 import { createReservation } from "../reservations/create";
 import { entryServices, renderWaitlistEntry } from "../views/waitlist-entry";
@@ -89,7 +90,10 @@ export async function makeOffer(
       },
       location: { name: ctx.location.name, address: "", timezone: ctx.location.timezone },
       total: booked.reduce((sum, s) => sum + (ctx.services.get(s.serviceId)?.price ?? 0), 0),
-      offer: { url: offerUrl(entry.linkOrigin, token, entry.locale), expiresAt },
+      // On the configured origin, not the one the join was sent to (a caller's Host).
+      offer: { url: offerUrl(publicOrigin(env), token, entry.locale), expiresAt },
+      // A publishable join's name was a stranger's typing: carried only if it cannot read as a link.
+      fromStranger: Boolean(entry.messageVisitor),
     };
     const drafts = announce(
       "waitlist-offer",

@@ -4,6 +4,7 @@ import { admin, type Client, PUBLIC } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { bookFor, fromAddress, told, weekdays } from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
+import { cancel, fullDay, mondayIn, offered, offerMessages } from "../helpers/waitlist";
 
 /**
  * A stranger with the widget's key, rotating client addresses, must not make
@@ -420,5 +421,40 @@ describe("what a stranger's message carries", () => {
       );
     // A 100-character name (the field's bound) is not carried either.
     expect(await greetingOf("A".repeat(100), "11:00", 0)).toBe("Hello,");
+  });
+
+  it("a publishable waitlist join sent to a forged Host with a link for a name: its offer links to the public origin and greets without the name", async () => {
+    const { salon, pk } = await messagingSalon({ sms: { enabled: false }, reminders: [] });
+    const date = mondayIn(3);
+    const booking = await fullDay(salon, date);
+    const response = await exports.default.fetch(
+      new Request(`http://evil.example${PUBLIC}/waitlist`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${pk.key}`,
+          workspace: salon.ws.id,
+          host: "evil.example",
+          "cf-connecting-ip": newSlash64(),
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          location_uuid: salon.location.uuid,
+          services: [{ service_uuid: salon.cut.uuid }],
+          customer_phone: newPhone(),
+          customer_first_name: "evil.example",
+          customer_email: "waiting@example.org",
+          from: date,
+          to: date,
+        }),
+      }),
+    );
+    const entry = (await response.json()) as { uuid: string };
+    expect(response.status, JSON.stringify(entry)).toBe(201);
+    await cancel(salon, booking);
+    await offered(salon, entry.uuid);
+    const [mail] = await offerMessages(entry.uuid);
+    expect(mail?.body.split("\n")[0]).toBe("Hello,");
+    expect(mail?.body).toContain("http://api.test/widget/offer?token=");
+    expect(mail?.body).not.toContain("evil.example");
   });
 });
