@@ -361,6 +361,16 @@ class Reader {
    */
   series(component: ICAL.Component, replaced: ReadonlySet<number>) {
     if (!this.isBusy(component) || !component.hasProperty("dtstart")) return;
+    // An EXDATE that cannot be read (Google writes `EXDATE:20200116`, a date without
+    // VALUE=DATE, in date-time series) excludes nothing: the series stays busy there, rather
+    // than the whole series being left out.
+    for (const exdate of component.getAllProperties("exdate")) {
+      try {
+        exdate.getValues();
+      } catch {
+        component.removeProperty(exdate);
+      }
+    }
     // No exceptions related: overrides were read on their own (relating them scans every
     // VEVENT of the calendar per series).
     const event = new ICAL.Event(component, { exceptions: [] });

@@ -22,6 +22,7 @@ export function parseCalendar(
   limits: { maxComponents: number; maxDepth: number },
 ): Parsed {
   prescan(text, limits);
+  text = tidyRules(text);
   let parsed: unknown;
   try {
     parsed = ICAL.parse(text);
@@ -33,6 +34,21 @@ export function parseCalendar(
   if (!Array.isArray(jcal) || jcal[0] !== "vcalendar" || !Array.isArray(jcal[2]))
     throw new IcsError("not_a_calendar", "The text is not one VCALENDAR.");
   return { calendar: jcal as JCal, unreadableEvents: 0 };
+}
+
+/** An RRULE or EXRULE line with its folded continuation lines. */
+const RULE_LINE = /^(RRULE|EXRULE)([;:][^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/gimu;
+
+/**
+ * Exchange (CDO) writes `BYDAY=MO, TU, WE` with spaces, which ical.js refuses; a rule has no
+ * place for white space, so it is taken out (folds included) before parsing.
+ */
+function tidyRules(text: string): string {
+  return text.replace(RULE_LINE, (_, name: string, rest: string) =>
+    /\s/u.test(rest)
+      ? `${name}${rest.replace(/\r?\n[ \t]/gu, "").replace(/[ \t]+/gu, "")}`
+      : `${name}${rest}`,
+  );
 }
 
 const BEGIN_OR_END = /^(BEGIN|END)[ \t]*:/gimu;
