@@ -139,6 +139,33 @@ describe("messages to one recipient a day, whoever asks", () => {
     ).toBe(true);
   }, 120_000);
 
+  it("15 bookings for one phone fired at once from 15 /64s: exactly 10 SMS go out", async () => {
+    const { salon: own, pk: key } = await messagingSalon({
+      reminders: [],
+      email: { ...BASE_SETTINGS.email, enabled: false },
+    });
+    const phone = newPhone();
+    const day = nextDay();
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        bookFor(
+          own,
+          fromAddress(key.api, newSlash64()),
+          at(`${String(9 + (i % 5)).padStart(2, "0")}:00`, day),
+          { customer_phone: phone, customer_first_name: "Burst" },
+          Math.floor(i / 5),
+        ),
+      ),
+    );
+    for (const made of burst) expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const sms = await rowsTo(own.ws.id, phone);
+    expect(sms).toHaveLength(15);
+    expect(sms.filter(told)).toHaveLength(PER_RECIPIENT);
+    expect(sms.filter((r) => !told(r)).map((r) => r.skip_reason)).toEqual(
+      Array(15 - PER_RECIPIENT).fill("recipient_quota"),
+    );
+  });
+
   it("one inbox spelt many ways is one recipient (case, +tags)", async () => {
     const day = nextDay();
     const spellings = Array.from({ length: 12 }, (_, i) =>
