@@ -3,6 +3,7 @@ import { runBookingsBench } from "./bookings";
 import { runDistanceBench } from "./distance";
 import { runFanoutBench } from "./fanout";
 import { runIcsBench } from "./ics";
+import { runIcsWorstBench } from "./ics-worst";
 import { runRemindersBench } from "./reminders";
 import { runScaleBench } from "./scale";
 import { runScaleE2eBench } from "./scale-e2e";
@@ -15,6 +16,7 @@ import { runWaitlistBench } from "./waitlist";
 // `npm run bench -- --waitlist`: only freeing-to-offer times and matching reads under wrangler dev.
 // `npm run bench -- --scale`: only the slot engine at 20/100/300 staffers × 31/62/365 days, against the engine before.
 // `npm run bench -- --ics`: only reading a 2,000-event ICS calendar into busy time (pure, no server).
+// `npm run bench -- --ics-worst`: only the CPU time of the costliest calendars within the limits.
 // `npm run bench -- --scale-e2e`: only 62-day searches and 10-service cart calendars of a 100-staffer
 // location under wrangler dev (wall time, D1 time, round trips, rows read).
 if (process.argv.includes("--scale")) {
@@ -23,6 +25,8 @@ if (process.argv.includes("--scale")) {
   await runDistanceBench();
 } else if (process.argv.includes("--fanout")) {
   await runFanoutBench();
+} else if (process.argv.includes("--ics-worst")) {
+  runIcsWorstBench();
 } else if (process.argv.includes("--ics")) {
   runIcsBench();
 } else if (process.argv.includes("--waitlist")) {

@@ -124,6 +124,7 @@ describe("POST /staffers/{staffer_uuid}/external-calendars", () => {
       status: "ok",
       last_synced_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       busy_count: 1,
+      skipped_events: 0,
       conflicts: [],
     });
 
