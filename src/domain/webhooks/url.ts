@@ -59,6 +59,9 @@ export function isPrivateHost(hostname: string): boolean {
     return !isPublicAddress(ipaddr.IPv4.parse(literal));
   // Anything else with a colon or brackets is a literal that does not parse: refused, not guessed at.
   if (/[:[\]]/.test(host)) return true;
+  // An empty label ("localhost..", "127.0.0.1..") is no public DNS name, and would slip past
+  // the literal and suffix checks below: refused rather than left to the resolver.
+  if (host.split(".").includes("")) return true;
   if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return true;
   // A bare name without a dot never resolves publicly.
   return !host.includes(".");

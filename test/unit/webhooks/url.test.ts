@@ -110,6 +110,15 @@ describe("webhook URL rules", () => {
     expect(webhookUrlProblem("example.com/hook", true)).toMatch(/absolute/);
   });
 
+  it.each([
+    "http://localhost../",
+    "http://127.0.0.1../",
+    "http://a.b.corp../",
+    "http://foo.localhost.%2e/",
+  ])("refuses a name with an empty label (a second trailing dot) %s", (url) => {
+    expect(webhookUrlProblem(url, false)).toMatch(/Private/);
+  });
+
   it("treats trailing dots and case alike", () => {
     expect(isPrivateHost("LOCALHOST.")).toBe(true);
     expect(isPrivateHost("Example.COM")).toBe(false);
