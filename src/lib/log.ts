@@ -19,6 +19,9 @@ const REDACTED = "[redacted]";
 const SECRET_FIELD = /secret|token|authori[sz]ation|password|api_?key|cookie|^headers$|^params$/i;
 const MAX_DEPTH = 5;
 
+/** A link's token: up to the next separator, written plain or percent-encoded. */
+const TOKEN = String.raw`(?:(?!%2F|%3F|%23|%26)[^/\s"'?#&\\])+`;
+
 /** Credentials recognisable by their shape, wherever they appear in a line. */
 const SHAPES: [RegExp, string][] = [
   [/\b(sk|pk)_[0-9a-f]{16}_[A-Za-z0-9_-]+/g, `$1_${REDACTED}`],
@@ -28,8 +31,12 @@ const SHAPES: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[^\s"'\\,;]+/gi, `$1 ${REDACTED}`],
   // Keyless links carry their token in the path (`/manage/{token}`, `/waitlist-offers/{token}`,
   // `/feeds/<token>.ics`, fixed by the API's contract) or in the widget pages' query string.
-  [/(\/(?:manage|waitlist-offers|feeds)\/)[^/\s"'?#\\]+/gi, `$1${REDACTED}`],
-  [/([?&]token=)[^&\s"'#\\]+/gi, `$1${REDACTED}`],
+  // Either may be percent-encoded too (a link carried inside another URL's query string).
+  [
+    new RegExp(String.raw`((?:\/|%2F)(?:manage|waitlist-offers|feeds)(?:\/|%2F))${TOKEN}`, "gi"),
+    `$1${REDACTED}`,
+  ],
+  [new RegExp(String.raw`((?:[?&]|%3F|%26)token(?:=|%3D))${TOKEN}`, "gi"), `$1${REDACTED}`],
 ];
 
 /** Drizzle's failed-query message: `Failed query: <sql>\nparams: <values>`. */

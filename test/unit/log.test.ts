@@ -53,9 +53,24 @@ describe("log redaction", () => {
     const url = `https://api.example/api/public/v2/feeds/${token}.ics`;
     const out = captured(() => log("error", `fetch ${url} failed`, { url, nested: { path: url } }));
     expect(out).not.toContain(token.slice(5));
-    expect(out).toContain("feeds/feed_[redacted].ics");
+    // The path rule takes the whole file name, the shape rule's leftovers with it.
+    expect(out).toContain("feeds/[redacted]");
     // Column names that start alike are not tokens.
     expect(redact("select feed_starts_at")).toBe("select feed_starts_at");
+  });
+
+  it("cuts a keyless link's token out even when its separators are percent-encoded", () => {
+    const token = "eyJ2IjozfQ.c2lnbmF0dXJl";
+    for (const line of [
+      `GET /v2/manage%2F${token}`,
+      `GET /v2/waitlist-offers%2f${token}/book`,
+      `GET /x?next=%2Fwidget%2Fmanage%3Ftoken%3D${token}`,
+      `GET /x?next=%2Fwidget%2Fmanage%3Fa%3D1%26token%3D${token}%26b%3D2`,
+      `GET /v2/manage/${token}`,
+      `GET /widget/manage?token=${token}&lang=de`,
+    ])
+      expect(redact(line), line).not.toContain(token);
+    expect(redact(`/w?token%3D${token}%26b%3D2`)).toBe("/w?token%3D[redacted]%26b%3D2");
   });
 
   it("replaces fields named like credentials at any depth", () => {
