@@ -13,7 +13,7 @@ import { retryDelaySeconds } from "../domain/webhooks/backoff";
 import type { Env } from "../env";
 import { log } from "../lib/log";
 import { backgroundDb } from "./db";
-import { attemptDelivery, type Send, sendIsolated } from "./deliver";
+import { type AttemptResult, attemptDelivery, type Send, sendIsolated } from "./deliver";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
 /** A webhook whose every try failed for this many events in a row is switched off. */
@@ -42,6 +42,12 @@ export async function deliverMessage(
   const db = backgroundDb(env);
   const { eventId, webhookId } = message.body;
   const { hook, event, delivered, state } = await readDelivery(db, { eventId, webhookId });
+  const now = Date.now();
+  // The last attempt claimed has no result in the log and its busy window is over: the
+  // invocation that claimed it ended first (exceeded limits, evicted…). It was made, as far as
+  // `tries` goes, and is logged as failed by whichever copy claims the next step; when it was
+  // the last try, that step settles the event as failed instead of dropping it unlogged.
+  const lost = state.attempts > state.recorded && state.nextAttemptAt <= now;
   // Deleted or disabled since, delivered or given up already: nothing to do.
   if (
     !hook ||
@@ -49,27 +55,67 @@ export async function deliverMessage(
     hook.status !== "enabled" ||
     delivered ||
     hook.workspaceId !== event.workspaceId ||
-    state.attempts >= hook.tries
+    state.attempts > hook.tries ||
+    (state.attempts === hook.tries && !lost)
   ) {
     message.ack();
     return;
   }
-  const now = Date.now();
   if (state.nextAttemptAt > now) {
     // Back before its backoff (or its last attempt) is over: wait out the rest.
     message.retry({ delaySeconds: Math.ceil((state.nextAttemptAt - now) / 1000) });
     return;
   }
+  const settling = state.attempts >= hook.tries;
   const attempt = state.attempts + 1;
   const claimed = await claimAttempt(db, {
     eventId,
     webhookId,
     seen: state.attempts,
-    busyUntil: now + (hook.timeout + IN_FLIGHT_GRACE_SECONDS) * 1000,
+    busyUntil: settling ? now : now + (hook.timeout + IN_FLIGHT_GRACE_SECONDS) * 1000,
     now,
   });
   // Another copy of this message made this attempt; that copy retries or gives up.
   if (!claimed) {
+    message.ack();
+    return;
+  }
+  const logRow = (
+    n: number,
+    outcome: Pick<AttemptResult, "statusCode" | "success" | "error" | "durationMs">,
+    at: number,
+  ) =>
+    insertDelivery(db, {
+      id: crypto.randomUUID(),
+      workspaceId: hook.workspaceId,
+      webhookId: hook.id,
+      eventId,
+      eventType: event.type,
+      kind: "http",
+      attempt: n,
+      ...outcome,
+      createdAt: at,
+    });
+  const lostError = "the attempt's invocation ended before its result was recorded";
+  const lostRow = lost
+    ? [
+        logRow(
+          state.attempts,
+          { statusCode: null, success: false, error: lostError, durationMs: 0 },
+          now,
+        ),
+      ]
+    : [];
+
+  if (settling) {
+    await runBatch(db, [
+      ...lostRow,
+      webhookAfterAttempt(db, hook.id, "failed-event", {
+        now,
+        disableAfter: FAILED_EVENTS_BEFORE_DISABLE,
+      }),
+    ]);
+    await deadLetter(env, message, state.attempts, lostError);
     message.ack();
     return;
   }
@@ -90,21 +136,18 @@ export async function deliverMessage(
 
   const effect = attemptEffect(hook, { success: result.success, gone, failedEvent });
   await runBatch(db, [
-    insertDelivery(db, {
-      id: crypto.randomUUID(),
-      workspaceId: hook.workspaceId,
-      webhookId: hook.id,
-      eventId,
-      eventType: event.type,
-      kind: "http",
+    ...lostRow,
+    logRow(
       attempt,
-      statusCode: result.statusCode,
-      success: result.success,
-      error: result.error ?? (gone ? "410 Gone: webhook disabled" : null),
-      durationMs: result.durationMs,
-      createdAt: done,
-    }),
-    scheduleNextAttempt(db, { eventId, webhookId }, done + delaySeconds * 1000),
+      {
+        statusCode: result.statusCode,
+        success: result.success,
+        error: result.error ?? (gone ? "410 Gone: webhook disabled" : null),
+        durationMs: result.durationMs,
+      },
+      done,
+    ),
+    scheduleNextAttempt(db, { eventId, webhookId, attempt }, done + delaySeconds * 1000),
     ...(effect
       ? [
           webhookAfterAttempt(db, hook.id, effect, {
@@ -119,20 +162,27 @@ export async function deliverMessage(
     message.retry({ delaySeconds });
     return;
   }
-  // The delivery log already says the event was given up; the copy in the dead-letter queue is
-  // for operators, so failing to send it must not bring the message back for another attempt.
-  if (failedEvent && !gone) {
-    try {
-      await env.WEBHOOK_DLQ.send({
-        ...message.body,
-        attempts: attempt,
-        lastError: result.error ?? result.statusCode,
-      });
-    } catch (error) {
-      log("error", "webhook dead-letter copy failed", { error });
-    }
-  }
+  if (failedEvent && !gone)
+    await deadLetter(env, message, attempt, result.error ?? result.statusCode);
   message.ack();
+}
+
+/**
+ * The copy of a given-up delivery in the dead-letter queue, for operators. The delivery log
+ * already says the event was given up, so failing to send it must not bring the message back
+ * for another attempt.
+ */
+async function deadLetter(
+  env: Env,
+  message: DeliveryMessage,
+  attempts: number,
+  lastError: string | number | null,
+) {
+  try {
+    await env.WEBHOOK_DLQ.send({ ...message.body, attempts, lastError });
+  } catch (error) {
+    log("error", "webhook dead-letter copy failed", { error });
+  }
 }
 
 /**

@@ -151,6 +151,64 @@ describe("webhook tries", () => {
     expect(calls).toHaveLength(5);
   });
 
+  /** As an invocation that claimed attempt `attempts` and died before recording it leaves D1. */
+  const claimedAndDied = (eventId: string, id: number, attempts: number) =>
+    env.DB.prepare(
+      "insert into webhook_attempts (event_id, webhook_id, attempts, next_attempt_at, expires_at) values (?, ?, ?, ?, ?)",
+    )
+      .bind(eventId, id, attempts, Date.now() - 1_000, Date.now() + 86_400_000)
+      .run();
+
+  const logged = async (ws: TestWorkspace, id: number) =>
+    (
+      (await ws.api(`/webhooks/${id}/deliveries?per_page=100`)).body.data as {
+        attempt: number;
+        success: boolean;
+        error: string | null;
+      }[]
+    ).toSorted((a, b) => a.attempt - b.attempt);
+
+  it("an attempt whose invocation died after claiming it is logged as failed, and the next one follows it", async () => {
+    const ws = await createWorkspace();
+    const id = await subscribe(ws, `${RECEIVER}/healthy`, 2);
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    await claimedAndDied(eventId, id, 1);
+    const outcome = await consume([{ id: "after-death", body: delivery(eventId, id) }]);
+    expect(outcome.explicitAcks).toEqual(["after-death"]);
+    expect(calls).toEqual(["/healthy"]);
+    const rows = await logged(ws, id);
+    expect(rows.map((r) => [r.attempt, r.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(rows[0]?.error).toMatch(/ended before/);
+  });
+
+  it("a final attempt whose invocation died after claiming it settles the event as failed, once", async () => {
+    const ws = await createWorkspace();
+    const id = await subscribe(ws, `${RECEIVER}/healthy`, 1);
+    const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+    await claimedAndDied(eventId, id, 1);
+    const dlq: unknown[] = [];
+    const deadLetters = { send: async (body: unknown) => void dlq.push(body) };
+    const bindings = { ...env, WEBHOOK_DLQ: deadLetters } as unknown as Env;
+    for (const copy of ["late-1", "late-2"]) {
+      const outcome = await consume([{ id: copy, body: delivery(eventId, id) }], bindings);
+      expect(outcome.explicitAcks).toEqual([copy]);
+    }
+    // No attempt beyond `tries`; the lost one is in the log, the dead-letter queue and the count.
+    expect(calls).toEqual([]);
+    const rows = await logged(ws, id);
+    expect(rows.map((r) => [r.attempt, r.success])).toEqual([[1, false]]);
+    expect(dlq).toHaveLength(1);
+    const hook = await env.DB.prepare(
+      "select consecutive_failures as failures from webhooks where id = ?",
+    )
+      .bind(id)
+      .first<{ failures: number }>();
+    expect(hook?.failures).toBe(1);
+  });
+
   it("an event's attempt count is kept 15 days past its last attempt, then pruned", async () => {
     const ws = await createWorkspace();
     const id = await subscribe(ws, `${RECEIVER}/healthy`, 2);

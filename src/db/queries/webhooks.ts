@@ -125,10 +125,15 @@ export async function rotateWebhookSecret(
 
 export type DeliveryRow = typeof webhookDeliveries.$inferInsert;
 
-/** Attempts made so far for one event at one webhook, and when the next may start (ms). */
+/**
+ * Attempts claimed so far for one event at one webhook, when the next may start (ms), and the
+ * highest attempt whose result is in the delivery log: an attempt claimed but never logged was
+ * lost with the invocation that claimed it.
+ */
 export interface AttemptState {
   attempts: number;
   nextAttemptAt: number;
+  recorded: number;
 }
 
 /**
@@ -178,7 +183,10 @@ export async function readDelivery(
     hook: hooks[0] ?? null,
     event: found[0] ?? null,
     delivered: done.length > 0,
-    state: counted[0] ?? { attempts: logged[0]?.attempts ?? 0, nextAttemptAt: 0 },
+    state: {
+      ...(counted[0] ?? { attempts: logged[0]?.attempts ?? 0, nextAttemptAt: 0 }),
+      recorded: logged[0]?.attempts ?? 0,
+    },
   };
 }
 
@@ -212,17 +220,24 @@ export async function claimAttempt(
   return rows.length > 0;
 }
 
-/** When the attempt after this one may start (the backoff chosen for it). */
+/**
+ * When the attempt after `attempt` may start (the backoff chosen for it); nothing once a later
+ * attempt was claimed (this one ran past its busy window), whose own schedule stands.
+ */
 export const scheduleNextAttempt = (
   db: Database,
-  ids: { eventId: string; webhookId: number },
+  ids: { eventId: string; webhookId: number; attempt: number },
   nextAttemptAt: number,
 ): Statement =>
   db
     .update(webhookAttempts)
     .set({ nextAttemptAt })
     .where(
-      and(eq(webhookAttempts.eventId, ids.eventId), eq(webhookAttempts.webhookId, ids.webhookId)),
+      and(
+        eq(webhookAttempts.eventId, ids.eventId),
+        eq(webhookAttempts.webhookId, ids.webhookId),
+        eq(webhookAttempts.attempts, ids.attempt),
+      ),
     );
 
 /**
