@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normaliseOrigin } from "./domain/origins";
+import { log } from "./lib/log";
 
 /** Where links in messages point when nothing says otherwise: `npm start`'s address. */
 export const LOCAL_PUBLIC_ORIGIN = "http://localhost:8787";
@@ -100,5 +101,13 @@ export function configOf(env: Settings): Config {
     publicOrigin: result.data.PUBLIC_ORIGIN,
   };
   parsed.set(env, config);
+  // Not refused: a Worker that cannot add customers cannot take bookings. But without the key a
+  // new customer's id is the phone's unkeyed hash (recoverable by trying numbers), so say so
+  // where the operator looks, each time an environment is read.
+  if (!config.customerIdSecret)
+    log(
+      "error",
+      "CUSTOMER_ID_SECRET is not set: new customers' ids are unkeyed hashes of their phone numbers (docs/deploy.md)",
+    );
   return config;
 }

@@ -1,9 +1,25 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { configOf, type Settings } from "../../src/config";
 
 const env = (vars: Settings): Settings => ({ ...vars });
 
 describe("configOf (Worker settings parsed once with zod)", () => {
+  it("says loudly, once per environment, that CUSTOMER_ID_SECRET is missing", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const missing = env({});
+      configOf(missing);
+      configOf(missing);
+      expect(errors).toHaveBeenCalledTimes(1);
+      expect(String(errors.mock.calls[0]?.[0])).toMatch(/CUSTOMER_ID_SECRET is not set/);
+      errors.mockClear();
+      configOf(env({ CUSTOMER_ID_SECRET: "a-customer-id-secret" }));
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
   it("reads the settings and their defaults", () => {
     // toMatchObject: each setting's own test names the fields it adds.
     expect(configOf(env({}))).toMatchObject({
