@@ -120,7 +120,12 @@ export async function deliverMessage(
     return;
   }
 
-  const result = await attemptDelivery(hook, envelopeOf(event), send);
+  const result = await attemptDelivery(
+    hook,
+    envelopeOf(event),
+    configOf(env).allowPrivateWebhooks,
+    send,
+  );
   const gone = result.statusCode === 410;
   const final = result.success || gone || attempt >= hook.tries;
   const failedEvent = !result.success && final;

@@ -2,6 +2,7 @@ import { exports } from "cloudflare:workers";
 import { parseRetryAfter, parseStatuses } from "../domain/webhooks/backoff";
 import { deliveryUrl, headersProblem } from "../domain/webhooks/request";
 import { signWebhook } from "../domain/webhooks/signing";
+import { webhookUrlProblem } from "../domain/webhooks/url";
 import type { WebhookRow } from "../db/queries/webhooks";
 import type { Envelope } from "./messages";
 import type { WireRequest, WireResult } from "./sender";
@@ -32,8 +33,17 @@ const failed = (error: string, durationMs = 0): AttemptResult => ({
 const messageOf = (e: unknown) => String(e instanceof Error ? e.message : e);
 
 /** The request of one attempt; throws when the stored webhook cannot make one. */
-async function buildRequest(hook: WebhookRow, envelope: Envelope, now: number) {
+async function buildRequest(
+  hook: WebhookRow,
+  envelope: Envelope,
+  now: number,
+  allowPrivate: boolean,
+) {
   const url = deliveryUrl(hook.url, hook.parameters);
+  // Judged again at every attempt, not only when the webhook was saved: a row stored under
+  // older, laxer rules (or edited outside the API) must not reach an address refused now.
+  const refused = webhookUrlProblem(url.toString(), allowPrivate);
+  if (refused) throw new Error(refused);
   const method = hook.method.toUpperCase();
   const hasBody = method !== "GET" && method !== "DELETE";
   const body = hasBody ? JSON.stringify(envelope) : "";
@@ -69,11 +79,12 @@ export const sendIsolated: Send = (request) => exports.WebhookSender.send(reques
 export async function attemptDelivery(
   hook: WebhookRow,
   envelope: Envelope,
+  allowPrivate: boolean,
   send: Send = sendIsolated,
 ): Promise<AttemptResult> {
   let request: Awaited<ReturnType<typeof buildRequest>>;
   try {
-    request = await buildRequest(hook, envelope, Date.now());
+    request = await buildRequest(hook, envelope, Date.now(), allowPrivate);
   } catch (e) {
     return failed(`request not sent: ${messageOf(e)}`);
   }

@@ -480,6 +480,7 @@ describe("webhook delivery through the queue", () => {
       const result = await attemptDelivery(
         { ...hook, headers: [{ name: "X-Token", value }] },
         envelope,
+        true,
       );
       expect(result).toEqual({
         statusCode: null,
@@ -489,7 +490,7 @@ describe("webhook delivery through the queue", () => {
         retryAfterSeconds: null,
       });
     }
-    expect(await attemptDelivery({ ...hook, url: "not a url" }, envelope)).toMatchObject({
+    expect(await attemptDelivery({ ...hook, url: "not a url" }, envelope, true)).toMatchObject({
       success: false,
       error: expect.stringMatching(/^request not sent: /),
     });
@@ -497,7 +498,7 @@ describe("webhook delivery through the queue", () => {
     respond = () => {
       throw new TypeError("network down");
     };
-    expect(await attemptDelivery(hook, envelope)).toMatchObject({
+    expect(await attemptDelivery(hook, envelope, true)).toMatchObject({
       statusCode: null,
       success: false,
       error: "network down",

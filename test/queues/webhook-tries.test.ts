@@ -209,6 +209,24 @@ describe("webhook tries", () => {
     expect(hook?.failures).toBe(1);
   });
 
+  it("a webhook stored before the URL rules refused its address is not called: a failed attempt, not a request", async () => {
+    const ws = await createWorkspace();
+    const id = await subscribe(ws, `${RECEIVER}/healthy`, 1);
+    // As rows written under the older, laxer rules hold them (192.0.0.0/24 and *.corp came later).
+    for (const url of ["http://192.0.0.8/hook", "https://hooks.corp/hook"]) {
+      await env.DB.prepare("update webhooks set url = ? where id = ?").bind(url, id).run();
+      const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
+      const production = { ...env, ALLOW_PRIVATE_WEBHOOKS: "false" } as Env;
+      const outcome = await consume([{ id: url, body: delivery(eventId, id) }], production);
+      expect(outcome.explicitAcks).toEqual([url]);
+    }
+    const sent = vi.mocked(globalThis.fetch).mock.calls.map(([input]) => String(input));
+    expect(sent.filter((u) => /192\.0\.0\.8|hooks\.corp/.test(u))).toEqual([]);
+    const rows = await logged(ws, id);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.error).toMatch(/^request not sent: Private/);
+  });
+
   it("an event's attempt count is kept 15 days past its last attempt, then pruned", async () => {
     const ws = await createWorkspace();
     const id = await subscribe(ws, `${RECEIVER}/healthy`, 2);
