@@ -409,7 +409,7 @@ class Reader {
    * instead of iterating years of the past. The new start is built from its normalised
    * wall-clock fields: ical.js's own addition leaves a time's fields un-normalised (minute
    * 12,000,000), and its iterator copies those raw fields, stepping from nonsense. The start
-   * is kept two periods, the event's length and an hour (DST) before the window: ical.js
+   * is kept two periods, the event's length and 15 hours before the window: ical.js
    * always returns the start itself, and a weekly rule's first week may differ. MONTHLY and
    * YEARLY series start at DTSTART (12 or 1 steps a year). Undefined when it must start at
    * DTSTART.
@@ -424,7 +424,9 @@ class Reader {
     const from = this.instant(start);
     if (from === null) return undefined;
     const periodMs = seconds * Math.max(1, rule.interval || 1) * 1000;
-    const margin = 2 * periodMs + Math.max(0, duration.toSeconds()) * 1000 + 3_600_000;
+    // DST moves wall-clock time by an hour; a start before 1970 in a file's VTIMEZONE (read
+    // from 1970 on: rules.ts) may be placed up to 14 hours off: the margin covers both.
+    const margin = 2 * periodMs + Math.max(0, duration.toSeconds()) * 1000 + 15 * 3_600_000;
     const skip = Math.floor((this.window.start - margin - from) / periodMs);
     if (!(skip > 0)) return undefined;
     const wall = Date.UTC(

@@ -6,12 +6,14 @@ import type { JCal } from "./parse";
  * counted as well: `meter.ts`).
  * - VTIMEZONE: ical.js expands a zone's STANDARD and DAYLIGHT rules from their DTSTART on,
  *   whenever a time in the zone is read. A rule that is not YEARLY refuses the calendar (real
- *   zones are YEARLY rules); a DTSTART before 1601 is moved to 1601 (eM Client writes year 1,
- *   Outlook 1601): a YEARLY rule with its BY parts gives the same changes from either year on,
- *   and a change with no rule that old is in force long before any busy time anyway.
+ *   zones are YEARLY rules); a ruled observance's DTSTART before 1970 is moved to 1970 (eM
+ *   Client writes year 1, Outlook 1601: ~13,000 expansion steps a zone, so 20 zones would
+ *   spend the calendar's budget). A YEARLY rule with its BY parts gives the same changes from
+ *   1970 on as from its own start, and busy time is never before 1970 (an older series'
+ *   start only places the series, within the hour of margin its fast-forward keeps).
  * - VEVENT: FREQ=SECONDLY (in an RRULE or EXRULE) is not read; that event is skipped.
  */
-export const EARLIEST_ZONE_YEAR = 1601;
+export const EARLIEST_ZONE_YEAR = 1970;
 
 const refuse = (why: string) =>
   new IcsError(
@@ -28,7 +30,9 @@ export function prepareTimezones(calendar: JCal): void {
 
 function walkZone(component: JCal): void {
   const [, properties, children] = component;
-  for (const property of Array.isArray(properties) ? properties : []) {
+  const list = Array.isArray(properties) ? properties : [];
+  const ruled = list.some((p) => p[0] === "rrule" || p[0] === "exrule");
+  for (const property of list) {
     const key = property[0];
     if (key === "rrule" || key === "exrule") {
       for (const value of property.slice(3)) {
@@ -41,7 +45,9 @@ function walkZone(component: JCal): void {
       const year = Number(value.slice(0, 4));
       if (!Number.isInteger(year) || /^\d{4}-/u.test(value) === false)
         throw refuse("a time zone's rule has no readable start");
-      if (year < EARLIEST_ZONE_YEAR) property[3] = `${EARLIEST_ZONE_YEAR}${value.slice(4)}`;
+      // Only a rule is expanded year by year; a single change costs nothing, whatever its year.
+      if (ruled && year < EARLIEST_ZONE_YEAR)
+        property[3] = `${EARLIEST_ZONE_YEAR}${value.slice(4)}`;
     }
   }
   for (const child of Array.isArray(children) ? children : []) {

@@ -70,7 +70,7 @@ describe("Windows and offset TZIDs without a VTIMEZONE", () => {
     );
   });
 
-  it("a VTIMEZONE whose rules start in year 1 (eM Client) is read, from 1601 on", () => {
+  it("a VTIMEZONE whose rules start in year 1 (eM Client) is read, from 1970 on", () => {
     const text = [
       "BEGIN:VCALENDAR",
       "VERSION:2.0",
