@@ -4,6 +4,7 @@ import {
   type ChangeMessagesContext,
   type CustomerBounds,
   insertMessages,
+  moveCountedReminder,
   moveReminder,
   type NewMessage,
 } from "../db/queries/messages";
@@ -71,6 +72,8 @@ const customerBounds = (now: number): CustomerBounds => ({
   recipient: {
     perRecipient: PUBLIC_RECIPIENT_MESSAGES.perRecipient,
     keyOf: (row) => recipientKey(row.channel, row.to),
+    // The day it goes out: reminders written on several days for one day's visits share it.
+    dayOf: (row) => utcDay(row.scheduledFor),
     reason: "recipient_quota" satisfies SkipReason,
   },
   workspace: {
@@ -269,9 +272,18 @@ export function changeMessages(
     statements.push(cancelScheduledReminders(deps.scope, view.booking.id));
     return statements;
   }
+  // A customer's move is bounded as a customer's write is: a reminder moved onto another
+  // day counts in that day (the bound is the day a recipient is told).
+  const bounds = deps.messageVisitor ? customerBounds(now) : undefined;
   for (const reminder of read.reminders) {
     const at = reminder.scheduledFor + delta;
     const text = writeMessage("booking-reminder", reminder.channel, ctx, [told]);
+    if (bounds && at > now && utcDay(at) !== utcDay(reminder.scheduledFor)) {
+      statements.push(
+        ...moveCountedReminder(deps.scope, reminder, { scheduledFor: at, ...text }, bounds),
+      );
+      continue;
+    }
     statements.push(
       moveReminder(deps.scope, reminder.id, {
         scheduledFor: at,

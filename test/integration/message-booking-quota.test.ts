@@ -232,6 +232,7 @@ describe("the count's plan", () => {
         recipient: {
           perRecipient: 10,
           keyOf: (row) => `email:${row.to}`,
+          dayOf: (row) => Math.floor(row.scheduledFor / 86_400_000),
           reason: "recipient_quota",
         },
         workspace: { defaultBudget: 500, reason: "workspace_quota", event: "quota-reached" },

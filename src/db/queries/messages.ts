@@ -61,6 +61,11 @@ export interface CustomerBounds {
     perRecipient: number;
     /** ... as this spells the recipient (one inbox, however written) ... */
     keyOf: (row: NewMessage) => string;
+    /**
+     * ... in the UTC day (days since the epoch) the message goes out: a
+     * reminder counts in its own day, not in the day its booking was made ...
+     */
+    dayOf: (row: NewMessage) => number;
     /** ... past it `skipped` with this `skip_reason`. */
     reason: string;
   };
@@ -181,7 +186,7 @@ function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): S
   if (booking && bounds.booking)
     full.push({ when: booking, reason: bounds.booking.error, error: bounds.booking.error });
   full.push({
-    when: sql`${usedOf(scope, bounds.day, bounds.recipient.keyOf(row))} >= ${bounds.recipient.perRecipient}`,
+    when: sql`${usedOf(scope, bounds.recipient.dayOf(row), bounds.recipient.keyOf(row))} >= ${bounds.recipient.perRecipient}`,
     reason: bounds.recipient.reason,
     error: null,
   });
@@ -214,13 +219,19 @@ const counterKey = [
   publicMessageCounts.recipient,
 ];
 
-/** Adds a message that went in `scheduled` to its recipient's and the workspace's counters of the day. */
+/**
+ * Adds a message that went in `scheduled` to its recipient's counter of the
+ * day it goes out and to the workspace's budget of the day it was written.
+ */
 const countSent = (scope: Scope, row: NewMessage, bounds: CustomerBounds): Statement =>
   scope.db
     .insert(publicMessageCounts)
     .select(
-      sql`select ${scope.workspaceId}, ${bounds.day}, k.value, 1, 0
-        from json_each(${JSON.stringify([bounds.recipient.keyOf(row), BUDGET])}) as k
+      sql`select ${scope.workspaceId}, json_extract(k.value, '$[0]'), json_extract(k.value, '$[1]'), 1, 0
+        from json_each(${JSON.stringify([
+          [bounds.recipient.dayOf(row), bounds.recipient.keyOf(row)],
+          [bounds.day, BUDGET],
+        ])}) as k
         where exists (select 1 from ${messages} where ${messages.id} = ${row.id} and ${messages.status} = 'scheduled')`,
     )
     .onConflictDoUpdate({
@@ -293,6 +304,51 @@ export const moveReminder = (
     .update(messages)
     .set(to)
     .where(whereIn(scope, messages, eq(messages.id, id), eq(messages.status, "scheduled")));
+
+/**
+ * A reminder moved by a customer's change (a publishable key's, a manage
+ * link's) onto another UTC day: counted against the recipient's bound of its
+ * new day as a new message would be (past it `skipped`, `recipient_quota`),
+ * and added to that day's counter when it stays scheduled. Otherwise a
+ * stranger could move bookings made on several days until their reminders
+ * all fall on one inbox's day. The day it leaves keeps its count.
+ */
+export function moveCountedReminder(
+  scope: Scope,
+  reminder: Pick<MessageRow, "id" | "channel" | "to">,
+  to: Pick<MessageRow, "scheduledFor" | "subject" | "body" | "locale">,
+  bounds: Pick<CustomerBounds, "recipient">,
+): Statement[] {
+  const key = bounds.recipient.keyOf({ ...reminder, ...to } as NewMessage);
+  const day = bounds.recipient.dayOf({ ...reminder, ...to } as NewMessage);
+  const full = sql`${usedOf(scope, day, key)} >= ${bounds.recipient.perRecipient}`;
+  const moved = whereIn(
+    scope,
+    messages,
+    eq(messages.id, reminder.id),
+    eq(messages.status, "scheduled"),
+  );
+  return [
+    scope.db
+      .update(messages)
+      .set({
+        ...to,
+        status: sql`case when ${full} then 'skipped' else 'scheduled' end`,
+        skipReason: sql`case when ${full} then ${bounds.recipient.reason} else null end`,
+      })
+      .where(moved),
+    scope.db
+      .insert(publicMessageCounts)
+      .select(
+        sql`select ${scope.workspaceId}, ${day}, ${key}, 1, 0
+          where exists (select 1 from ${messages} where ${messages.id} = ${reminder.id} and ${messages.status} = 'scheduled')`,
+      )
+      .onConflictDoUpdate({
+        target: counterKey,
+        set: { used: sql`${publicMessageCounts.used} + 1` },
+      }),
+  ];
+}
 
 const selectSettings = (scope: Scope) =>
   scope.db
