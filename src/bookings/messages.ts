@@ -7,6 +7,7 @@ import {
   moveCountedReminder,
   moveReminder,
   type NewMessage,
+  uncountReminder,
 } from "../db/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
@@ -269,6 +270,10 @@ export function changeMessages(
     messageRows(deps.scope, ctx.customer.id, sent, now, deps.messageVisitor),
   );
   if (effects.reminders === "cancel") {
+    // Whoever cancels: a stranger's reminders that will never go out stop counting.
+    const counted = customerBounds(now);
+    for (const reminder of read.reminders)
+      if (reminder.visitor) statements.push(uncountReminder(deps.scope, reminder, counted));
     statements.push(cancelScheduledReminders(deps.scope, view.booking.id));
     return statements;
   }

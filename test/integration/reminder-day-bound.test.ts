@@ -114,4 +114,26 @@ describe("a recipient's day is the day its messages go out", () => {
     expect(reminders.every((r) => r.kind === "booking-reminder")).toBe(true);
     expect(reminders.length).toBeLessThanOrEqual(PER_RECIPIENT);
   }, 120_000);
+
+  it("a stranger's booked-then-canceled visits do not use up the day of the inbox's own reminders", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    clockAt("2032-02-02T08:00:00Z");
+    const { salon, pk } = await reminderSalon();
+    const visitDay = "2032-02-10";
+    // Two days of book-then-cancel for Tuesday: each round's three reminders fall on Monday
+    // and are canceled with their booking before they ever go out.
+    for (const day of ["2032-02-02", "2032-02-03"]) {
+      clockAt(`${day}T08:00:00Z`);
+      for (let round = 0; round < 2; round++) {
+        const { uuid, me } = await bookForVictim(salon, pk, at("09:00", visitDay), 0);
+        const gone = await me(`/bookings/${uuid}/status/cancel`, { method: "PUT", body: {} });
+        expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+      }
+    }
+    // The inbox's owner books Tuesday through the widget: all three of its reminders go out.
+    clockAt("2032-02-04T08:00:00Z");
+    await bookForVictim(salon, pk, at("11:00", visitDay), 1);
+    const reminders = await toldOn(salon.ws.id, "2032-02-09");
+    expect(reminders.filter((r) => r.status === "scheduled")).toHaveLength(3);
+  }, 120_000);
 });

@@ -350,6 +350,33 @@ export function moveCountedReminder(
   ];
 }
 
+/**
+ * A stranger's reminder canceled with its booking before it went out never
+ * reaches the inbox: its day's count gives it back (in the cancel's batch,
+ * before the reminder is canceled). Otherwise booking and canceling for a
+ * victim's contact would use up the days of the victim's own reminders.
+ */
+export function uncountReminder(
+  scope: Scope,
+  reminder: MessageRow,
+  bounds: Pick<CustomerBounds, "recipient">,
+): Statement {
+  const day = bounds.recipient.dayOf(reminder);
+  const key = bounds.recipient.keyOf(reminder);
+  return scope.db
+    .update(publicMessageCounts)
+    .set({ used: sql`max(${publicMessageCounts.used} - 1, 0)` })
+    .where(
+      and(
+        eq(publicMessageCounts.workspaceId, scope.workspaceId),
+        eq(publicMessageCounts.day, day),
+        eq(publicMessageCounts.recipient, key),
+        sql`exists (select 1 from ${messages} where ${messages.id} = ${reminder.id}
+          and ${messages.status} = 'scheduled' and ${messages.visitor} is not null)`,
+      ),
+    );
+}
+
 const selectSettings = (scope: Scope) =>
   scope.db
     .select({ settings: notificationSettings.settings })
