@@ -20,11 +20,10 @@ export const MAX_SMS_COUNTRIES = 30;
 /** An ISO 3166 alpha-2 code libphonenumber knows (upper-cased). */
 const countryCode = z
   .string()
+  // The pattern before the transform, so the published schema carries it.
+  .regex(/^[A-Za-z]{2}$/, "Must be an ISO 3166 alpha-2 country code.")
   .transform((c) => c.toUpperCase())
-  .refine(
-    (c) => /^[A-Z]{2}$/.test(c) && isSupportedCountry(c),
-    "Must be an ISO 3166 alpha-2 country code.",
-  );
+  .refine((c) => isSupportedCountry(c), "Must be an ISO 3166 alpha-2 country code.");
 
 /**
  * Refuses, on the field itself, a template naming a variable outside the
