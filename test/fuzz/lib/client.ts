@@ -52,6 +52,8 @@ export async function exchange(request: Request): Promise<Exchange> {
 const NOT_COUNTED = new Set([
   // Delivery log, written by the queue consumer in the background.
   "webhook_deliveries",
+  // Attempts the queue consumer claims before each delivery, also in the background.
+  "webhook_attempts",
   // Kept for every keyed request, including rejected ones, so that a retry gets the same answer.
   "idempotency_keys",
   // Tombstones the calendar objects write when they settle an expired hold (alarms).
