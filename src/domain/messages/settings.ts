@@ -23,7 +23,8 @@ const countryCode = z
   // The pattern before the transform, so the published schema carries it.
   .regex(/^[A-Za-z]{2}$/, "Must be an ISO 3166 alpha-2 country code.")
   .transform((c) => c.toUpperCase())
-  .refine((c) => isSupportedCountry(c), "Must be an ISO 3166 alpha-2 country code.");
+  // A plain boolean: as a type guard it would narrow the stored settings to libphonenumber's union.
+  .refine((c): boolean => isSupportedCountry(c), "Must be an ISO 3166 alpha-2 country code.");
 
 /**
  * Refuses, on the field itself, a template naming a variable outside the
