@@ -48,6 +48,7 @@ export async function startServer(): Promise<{ base: string; persist: string; st
   ]);
   mkdirSync("test-results", { recursive: true });
   const log = createWriteStream("test-results/wrangler.log");
+  const base = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -63,6 +64,11 @@ export async function startServer(): Promise<{ base: string; persist: string; st
       `ADMIN_TOKEN:${ADMIN_TOKEN}`,
       "--var",
       "MANAGE_TOKEN_SECRET:browser-test-manage-token-secret",
+      "--var",
+      "CUSTOMER_ID_SECRET:browser-test-customer-id-secret",
+      // Links in messages are built on the public origin: this server's own.
+      "--var",
+      `PUBLIC_ORIGIN:${base}`,
       "--show-interactive-dev-session=false",
     ],
     {
@@ -81,7 +87,6 @@ export async function startServer(): Promise<{ base: string; persist: string; st
     }
     rmSync(persist, { recursive: true, force: true });
   };
-  const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null)
