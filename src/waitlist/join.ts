@@ -59,8 +59,6 @@ export interface JoinRequest {
   visitor?: string | undefined;
   /** A publishable key's client address as customer messages count it (hashed). */
   messageVisitor?: string | undefined;
-  /** Where offer links point: the API's own origin as the request reached it. */
-  origin: string;
 }
 
 /** What the widget's bounds call a join in their messages. */
@@ -152,7 +150,6 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
     offerTokenHash: null,
     passed: "[]",
     bookingId: null,
-    linkOrigin: req.origin,
     apiKeyId: req.apiKeyId,
     visitor: req.visitor ?? null,
     messageVisitor: req.messageVisitor ?? null,

@@ -5,7 +5,7 @@ import { signWebhook } from "../domain/webhooks/signing";
 import { webhookUrlProblem } from "../domain/webhooks/url";
 import type { WebhookRow } from "../db/queries/webhooks";
 import type { Envelope } from "./messages";
-import type { WireRequest, WireResult } from "./sender";
+import { messageOf, type WireRequest, type WireResult } from "./sender";
 
 export interface AttemptResult {
   statusCode: number | null;
@@ -29,8 +29,6 @@ const failed = (error: string, durationMs = 0): AttemptResult => ({
   durationMs,
   retryAfterSeconds: null,
 });
-
-const messageOf = (e: unknown) => String(e instanceof Error ? e.message : e);
 
 /** The request of one attempt; throws when the stored webhook cannot make one. */
 async function buildRequest(

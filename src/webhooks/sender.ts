@@ -16,7 +16,7 @@ export type WireResult =
   | { kind: "timed-out" }
   | { kind: "failed"; error: string };
 
-const messageOf = (e: unknown) => String(e instanceof Error ? e.message : e);
+export const messageOf = (e: unknown) => String(e instanceof Error ? e.message : e);
 
 /**
  * Sends one delivery in an invocation of its own (the consumer reaches it

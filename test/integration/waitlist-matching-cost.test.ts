@@ -25,11 +25,11 @@ describe("matching with 1,000 waiting entries", () => {
     await env.DB.batch([
       env.DB.prepare(
         `insert into waitlist_entries (id, workspace_id, location_id, services, phone, first_name,
-           from_date, to_date, window_start, window_end, status, link_origin, api_key_id,
+           from_date, to_date, window_start, window_end, status, api_key_id,
            created_at, updated_at)
          select json_extract(value, '$.id'), ?1, ?2, ?3, '+4915100000000', 'Crowd',
            json_extract(value, '$.day'), json_extract(value, '$.day'), 0, 9999999999999,
-           'waiting', 'http://api.test', 'key', json_extract(value, '$.at'), json_extract(value, '$.at')
+           'waiting', 'key', json_extract(value, '$.at'), json_extract(value, '$.at')
          from json_each(?4)`,
       ).bind(salon.ws.id, salon.location.uuid, services, JSON.stringify(entries)),
       env.DB.prepare(

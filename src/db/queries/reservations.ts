@@ -64,7 +64,8 @@ export async function holderHolds(
   return { live: row?.live ?? 0, firstExpiry: row?.firstExpiry ?? null };
 }
 
-const holderLive = (scope: Scope, holder: string, now: number) =>
+/** A publishable holder's live reservations (also the waitlist's count of a visitor's holds). */
+export const holderLive = (scope: Scope, holder: string, now: number) =>
   whereIn(scope, reservations, eq(reservations.holder, holder), live(now));
 
 /**

@@ -34,6 +34,7 @@ import {
 } from "../schema";
 import { read } from "../reads";
 import { counted as countedBookings } from "./booking-visitors";
+import { holderLive } from "./reservations";
 import { type Scope, whereIn } from "../scope";
 import type { Statement } from "../statement";
 import { listPage } from "./list";
@@ -676,15 +677,7 @@ export const publicOfferUseRead = (
       scope.db
         .select({ n: count() })
         .from(reservations)
-        .where(
-          whereIn(
-            scope,
-            reservations,
-            eq(reservations.holder, visitor),
-            isNull(reservations.releasedAt),
-            gt(reservations.expiresAt, now),
-          ),
-        ),
+        .where(holderLive(scope, visitor, now)),
       scope.db
         .select({ n: count() })
         .from(bookings)

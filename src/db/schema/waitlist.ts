@@ -59,8 +59,6 @@ export const waitlistEntries = sqliteTable(
     /** Offers this entry let lapse or declined, `[{ start, end }]` (JSON): not offered again. */
     passed: text("passed").notNull().default("[]"),
     bookingId: text("booking_id"),
-    /** Where the API answered the request that made it: the offer link points there. */
-    linkOrigin: text("link_origin").notNull(),
     /** The API key that made it: a publishable key may delete only the entries it made. */
     apiKeyId: text("api_key_id").notNull(),
     /** A publishable key's visitor (key and client address, hashed): its entries are capped. */

@@ -15,7 +15,7 @@ export interface Parsed {
  * components recursively, and every reader after it walks them recursively too (60,000 nested
  * components overflowed the stack). When ical.js refuses the whole text (one line it cannot
  * read), each top-level component is parsed on its own: an unreadable VEVENT is left out and
- * counted, an unreadable other component (a VTIMEZONE, a VTODO) is left out.
+ * counted, an unreadable other component (a time-zone or a to-do component) is left out.
  */
 export function parseCalendar(
   text: string,

@@ -19,8 +19,7 @@ export function wallClockOffset(timeZone: string, wall: WallClock): number {
   const fits = (offset: number) => table.offsetAt(local - offset) === offset;
   if (fits(before) && fits(after)) return Math.max(before, after) / 1000; // overlap: the first
   if (fits(after)) return after / 1000;
-  if (fits(before)) return before / 1000;
-  return before / 1000; // gap: the offset before it
+  return before / 1000; // fits, or a gap: the offset before it
 }
 
 interface WallClock {

@@ -62,7 +62,6 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       apiKeyId: c.var.apiKey.id,
       visitor: c.var.deps.visitor,
       messageVisitor: c.var.deps.messageVisitor,
-      origin: c.var.deps.render.origin,
     }),
   );
   return c.json(entry, 201);
