@@ -40,6 +40,11 @@ export class Matcher {
   candidateRowsRead = 0;
   /** The workspace's daily offers to widget entries are used up: such entries are passed by. */
   private publicBudgetSpent = false;
+  /**
+   * Visitors found at one of their bounds in this pass: their other entries are passed by
+   * without reading again (a pass makes offers, it never gives a visitor room back).
+   */
+  private readonly visitorsAtBound = new Set<string>();
   /** The calendars as last read, for these services over these days (dropped by every offer). */
   private calendars: {
     services: Set<string>;
@@ -210,23 +215,25 @@ export class Matcher {
    */
   private async mayOffer(entry: WaitlistEntryRow, now: number): Promise<boolean> {
     if (!entry.visitor) return true;
-    if (this.publicBudgetSpent) return false;
+    if (this.publicBudgetSpent || this.visitorsAtBound.has(entry.visitor)) return false;
+    const at = Date.now();
     const use = await run(
       this.scope.db,
-      publicOfferUseRead(this.scope, entry.visitor, Date.now(), {
+      publicOfferUseRead(this.scope, entry.visitor, at, {
         offers: now - PUBLIC_OFFERS.windowSeconds * 1000,
-        bookings: Date.now() - PUBLIC_BOOKINGS.windowSeconds * 1000,
+        bookings: at - PUBLIC_BOOKINGS.windowSeconds * 1000,
       }),
     );
     if (use.workspaceOffers >= PUBLIC_OFFERS.perWorkspace) {
       this.publicBudgetSpent = true;
       return false;
     }
-    return (
+    const within =
       use.holds < PUBLIC_HOLDS.perHolder &&
       use.bookings < PUBLIC_BOOKINGS.perVisitor &&
-      use.offers < PUBLIC_OFFERS.perVisitor
-    );
+      use.offers < PUBLIC_OFFERS.perVisitor;
+    if (!within) this.visitorsAtBound.add(entry.visitor);
+    return within;
   }
 
   /** Reads the calendars of these services over these days (one round trip), unless read already. */
