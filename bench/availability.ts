@@ -1,5 +1,5 @@
 import { getSlots } from "slot-calculator";
-import { searchSlots } from "../src/domain/availability";
+import { searchSlots } from "../src/calendar/rules";
 import { buildFixture, buildResources, FROM, LOCATION } from "./fixture";
 
 const WEEKDAYS = [

@@ -3,8 +3,8 @@ import type {
   LocationRules,
   ResourceInput,
   StafferCalendarInput,
-} from "../src/domain/availability";
-import { localDateTimeToInstant } from "../src/domain/availability";
+} from "../src/calendar/rules";
+import { localDateTimeToInstant } from "../src/calendar/rules";
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run measures the same calendar. */
 export function rng(seed: number) {

@@ -1,4 +1,4 @@
-import { ICS_LIMITS, IcsError, readBusy } from "../src/domain/external-calendars";
+import { ICS_LIMITS, IcsError, readBusy } from "../src/external-calendars/rules";
 
 /**
  * `npm run bench -- --ics-worst`: the CPU time of the most expensive calendars we could build

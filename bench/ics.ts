@@ -1,4 +1,4 @@
-import { busyFromIcs } from "../src/domain/external-calendars";
+import { busyFromIcs } from "../src/external-calendars/rules";
 import { generateYear } from "../test/unit/external-calendars/year";
 import { percentile } from "./stats";
 

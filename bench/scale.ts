@@ -5,7 +5,7 @@ import {
   nextCartFit,
   searchSlots,
   sessionKey,
-} from "../src/domain/availability";
+} from "../src/calendar/rules";
 import * as before from "../test/oracles/engine-before-scale";
 import { buildFixture, FROM, type Fixture, LOCATION } from "./fixture";
 

@@ -15,7 +15,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 const root = path.resolve(import.meta.dirname, "..");
 const out = path.join(root, ".wrangler", "openapi");
 
-const { createApp, PUBLIC_BASE, ADMIN_BASE } = await import("../src/app.ts");
+const { createApp, PUBLIC_BASE, ADMIN_BASE } = await import("../src/app/app.ts");
 const allow = { limit: async () => ({ success: true }) };
 const env = {
   ADDRESS_RATE_LIMIT: allow,

@@ -1,20 +1,20 @@
-import { createApp } from "./app";
+import { createApp } from "./app/app";
 import { pruneFences } from "./calendar/ledger";
 import { pruneExpired } from "./db/prune";
-import { consumeMessageBatch } from "./delivery/consumer";
-import { sweepMessages } from "./delivery/dispatch";
-import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./delivery/queue";
-import type { Env } from "./env";
-import { log } from "./lib/log";
+import { consumeMessageBatch } from "./messages/delivery/consumer";
+import { sweepMessages } from "./messages/delivery/dispatch";
+import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./messages/delivery/queue";
+import type { Env } from "./platform/env";
+import { log } from "./platform/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
 import { sweepWaitlists } from "./waitlist/wake";
 import type { WebhookMessage } from "./webhooks/messages";
 
-export { Calendar } from "./durable-objects/calendar";
-export { MessageClock } from "./durable-objects/message-clock";
-export { CalendarSync } from "./durable-objects/calendar-sync";
-export { WaitlistDesk } from "./durable-objects/waitlist-desk";
+export { Calendar } from "./calendar/object/calendar";
+export { MessageClock } from "./messages/object/message-clock";
+export { CalendarSync } from "./external-calendars/object/calendar-sync";
+export { WaitlistDesk } from "./waitlist/object/waitlist-desk";
 export { WebhookSender } from "./webhooks/sender";
 
 const app = createApp();

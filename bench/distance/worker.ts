@@ -6,8 +6,8 @@
  * `wrangler dev` runs this file instead, with the same wrangler.toml.
  */
 import worker from "../../src/index";
-import { Calendar as BaseCalendar } from "../../src/durable-objects/calendar";
-import type { Env } from "../../src/env";
+import { Calendar as BaseCalendar } from "../../src/calendar/object/calendar";
+import type { Env } from "../../src/platform/env";
 
 /** The delay, from `--var DISTANCE_MS:<ms>` (bench/distance.ts sets it); 25 ms by default. */
 let distanceMs = 25;
@@ -102,8 +102,8 @@ export class Calendar extends BaseCalendar {
 }
 
 /** The workspace clocks as they are (their D1 calls are only the messages they hand over). */
-export { MessageClock } from "../../src/durable-objects/message-clock";
-export { CalendarSync } from "../../src/durable-objects/calendar-sync";
+export { MessageClock } from "../../src/messages/object/message-clock";
+export { CalendarSync } from "../../src/external-calendars/object/calendar-sync";
 
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, farEnv(env), ctx),

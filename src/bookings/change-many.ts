@@ -1,15 +1,15 @@
-import { attempt } from "../changes/attempts";
+import { attempt } from "../db/attempts";
 import { isGuardFailure } from "../db/constraints";
-import type { ChangeMessagesContext } from "../db/queries/messages";
-import { type LoadedSeries, seriesMessagesRead, seriesRead } from "../db/queries/series-read";
+import type { ChangeMessagesContext } from "../messages/queries/messages";
+import { type LoadedSeries, seriesMessagesRead, seriesRead } from "./queries/series-read";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
-import { ApiError, notFound, RecordChangedError, SlotTakenError } from "../lib/errors";
-import { renderBooking } from "../views/booking";
-import type { Booking } from "../views/booking-schema";
+import { ApiError, notFound, RecordChangedError, SlotTakenError } from "../platform/errors";
+import { renderBooking } from "./views/booking";
+import type { Booking } from "./views/booking-schema";
 import { claimedWrites, type Planning } from "./change";
 import { changesWrite, type PlannedChange } from "./change-write-many";
 import type { BookingDeps } from "./deps";
-import { stableIds } from "./plan-ids";
+import { stableIds } from "../calendar/planning/plan-ids";
 
 /**
  * One change of many bookings of a series, as the runner takes it: like a

@@ -1,14 +1,14 @@
-import type { VoucherRow } from "../db/queries/vouchers";
+import type { VoucherRow } from "../pos/queries/vouchers";
 import type {
   BookingPatch,
   EntryRow,
   OrderPatch,
   ServicePatch,
-} from "../db/queries/booking-change";
-import type { LoadedBooking } from "../db/queries/bookings";
-import type { EventType } from "../db/queries/outbox";
-import type { PaymentSplit } from "../domain/pricing";
-import type { TenderedVouchers } from "../vouchers/tender";
+} from "./queries/booking-change";
+import type { LoadedBooking } from "./queries/bookings";
+import type { EventType } from "../webhooks/queries/outbox";
+import type { PaymentSplit } from "../pos/rules";
+import type { TenderedVouchers } from "../pos/vouchers/tender";
 
 export type { VoucherRow };
 

@@ -1,20 +1,20 @@
 import { type PlannedWrite, staffClaims } from "../calendar/client";
-import { replaceBusyTime } from "../db/queries/booking-change";
-import type { LoadedBooking } from "../db/queries/bookings";
-import type { ChangeMessagesContext } from "../db/queries/messages";
+import { replaceBusyTime } from "./queries/booking-change";
+import type { LoadedBooking } from "./queries/bookings";
+import type { ChangeMessagesContext } from "../messages/queries/messages";
 import {
   allStillAsRead,
   bumpSeries,
   insertEvents,
   updateBookedServices,
   updateBookings,
-} from "../db/queries/series-change";
+} from "./queries/series-change";
 import { guard } from "../db/guards";
 import type { Statement } from "../db/statement";
-import { renderBooking } from "../views/booking";
-import type { Booking } from "../views/booking-schema";
-import { busyMoves } from "./busy-moves";
-import { movingClaims } from "./calendar-entries";
+import { renderBooking } from "./views/booking";
+import type { Booking } from "./views/booking-schema";
+import { busyMoves } from "../calendar/planning/busy-moves";
+import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingChange } from "./change-value";
 import { changedView } from "./change-write";
 import type { BookingDeps } from "./deps";

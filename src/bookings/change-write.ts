@@ -1,25 +1,25 @@
 import { staffClaims } from "../calendar/client";
 import type { PlannedWrite } from "../calendar/client";
-import { creditAccount } from "../db/queries/accounts";
+import { creditAccount } from "../pos/queries/accounts";
 import {
   replaceBusyTime,
   stillAsRead,
   updateBookedService,
   updateBooking,
-} from "../db/queries/booking-change";
-import { updateOrder } from "../db/queries/order-change";
-import type { LoadedBooking } from "../db/queries/bookings";
-import { eventStatement } from "../db/queries/outbox";
+} from "./queries/booking-change";
+import { updateOrder } from "../pos/queries/order-change";
+import type { LoadedBooking } from "./queries/bookings";
+import { eventStatement } from "../webhooks/queries/outbox";
 import { guard } from "../db/guards";
 import type { Statement } from "../db/statement";
-import { type BookingView, renderBooking } from "../views/booking";
-import type { Booking } from "../views/booking-schema";
-import { spendTender } from "../vouchers/tender";
-import type { ChangeMessagesContext } from "../db/queries/messages";
+import { type BookingView, renderBooking } from "./views/booking";
+import type { Booking } from "./views/booking-schema";
+import { spendTender } from "../pos/vouchers/tender";
+import type { ChangeMessagesContext } from "../messages/queries/messages";
 import type { BookingChange } from "./change-value";
 import { changeMessages } from "./messages";
-import { busyMoves } from "./busy-moves";
-import { movingClaims } from "./calendar-entries";
+import { busyMoves } from "../calendar/planning/busy-moves";
+import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingDeps } from "./deps";
 
 /** The booking as the change leaves it: the view the answer and the event render. */

@@ -1,22 +1,22 @@
-import { type ConflictQuery, withAlternatives } from "../availability/alternatives";
+import { type ConflictQuery, withAlternatives } from "../calendar/availability/alternatives";
 import { commitPlanned, type PlannedWrite } from "../calendar/client";
-import { attempt } from "../changes/attempts";
+import { attempt } from "../db/attempts";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
-import { bookingRead, type LoadedBooking, type Referenced } from "../db/queries/bookings";
-import { type ChangeMessagesContext, changeMessagesRead } from "../db/queries/messages";
+import { bookingRead, type LoadedBooking, type Referenced } from "./queries/bookings";
+import { type ChangeMessagesContext, changeMessagesRead } from "../messages/queries/messages";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
-import type { BusyInterval } from "../domain/availability";
-import { allows, type Operation } from "../domain/booking-rules";
-import { ApiError, notFound, RecordChangedError } from "../lib/errors";
-import { rendezvous } from "../lib/failpoints";
-import { renderBooking } from "../views/booking";
-import type { Booking } from "../views/booking-schema";
+import type { BusyInterval } from "../calendar/rules";
+import { allows, type Operation } from "./rules/booking-rules";
+import { ApiError, notFound, RecordChangedError } from "../platform/errors";
+import { rendezvous } from "../platform/failpoints";
+import { renderBooking } from "./views/booking";
+import type { Booking } from "./views/booking-schema";
 import type { BookingChange } from "./change-value";
 import { changeWrite } from "./change-write";
-import { ClaimRetries } from "./claim-retries";
+import { ClaimRetries } from "../calendar/planning/claim-retries";
 import type { BookingDeps } from "./deps";
-import { type PlanIds, stableIds } from "./plan-ids";
+import { type PlanIds, stableIds } from "../calendar/planning/plan-ids";
 
 /** What a plan sees besides the booking: the time, its own reads, what calendars refused. */
 export interface Planning<R> {

@@ -1,11 +1,11 @@
-import type { engineInputs } from "../availability/engine-input";
-import type { loadAvailability } from "../db/queries/availability";
-import type { creationMessagesRead } from "../db/queries/messages";
+import type { engineInputs } from "../calendar/availability/engine-input";
+import type { loadAvailability } from "../calendar/queries/availability";
+import type { creationMessagesRead } from "../messages/queries/messages";
 import type { Read } from "../db/reads";
-import { applyBookingForm, FORM_FIELDS } from "../domain/booking-form";
-import { type MessageContext, settingsFrom } from "../domain/messages";
-import { policyOf } from "../domain/policy";
-import type { Problem } from "../domain/problems";
+import { applyBookingForm, FORM_FIELDS } from "./rules/booking-form";
+import { type MessageContext, settingsFrom } from "../messages/rules";
+import { policyOf } from "./rules/policy";
+import type { Problem } from "../platform/rules/problems";
 import type { BookingSubject, CreateRequest } from "./create";
 import type { BookingDeps } from "./deps";
 import { recipient } from "./messages";

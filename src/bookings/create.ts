@@ -1,34 +1,34 @@
-import { withAlternatives } from "../availability/alternatives";
+import { withAlternatives } from "../calendar/availability/alternatives";
 import { commitPlanned, staffClaims } from "../calendar/client";
-import { engineInputs } from "../availability/engine-input";
-import { availabilityRead } from "../db/queries/availability";
-import { creationMessagesRead } from "../db/queries/messages";
+import { engineInputs } from "../calendar/availability/engine-input";
+import { availabilityRead } from "../calendar/queries/availability";
+import { creationMessagesRead } from "../messages/queries/messages";
 import { readTogether } from "../db/reads";
 import { guard } from "../db/guards";
-import type { FormField } from "../domain/booking-form";
-import type { Caller } from "../domain/booking-rules";
-import { configOf } from "../config";
-import { customerIdFor } from "../domain/customer-id";
+import type { FormField } from "./rules/booking-form";
+import type { Caller } from "./rules/booking-rules";
+import { configOf } from "../platform/config";
+import { customerIdFor } from "../platform/rules/customer-id";
 import {
   visitDurationProblems,
   visitSeatProblems,
   visitShapeProblems,
-} from "../domain/public-visit";
-import { normalisePhone } from "../domain/phone";
-import type { Problem } from "../domain/problems";
-import { ApiError, InvalidError, invalid } from "../lib/errors";
-import { probe, rendezvous } from "../lib/failpoints";
-import { ClaimRetries } from "./claim-retries";
+} from "../platform/rules/public-visit";
+import { normalisePhone } from "../platform/rules/phone";
+import type { Problem } from "../platform/rules/problems";
+import { ApiError, InvalidError, invalid } from "../platform/errors";
+import { probe, rendezvous } from "../platform/failpoints";
+import { ClaimRetries } from "../calendar/planning/claim-retries";
 import { creationMessages } from "./messages";
 import type { BookingDeps } from "./deps";
-import { claimsFor } from "./calendar-entries";
-import { type PlanContext, type PlanItem, planItems } from "./planner";
-import { stableIds } from "./plan-ids";
-import { itemProblems, planningQuery } from "./prepare";
+import { claimsFor } from "../calendar/planning/calendar-entries";
+import { type PlanContext, type PlanItem, planItems } from "../calendar/planning/planner";
+import { stableIds } from "../calendar/planning/plan-ids";
+import { itemProblems, planningQuery } from "../calendar/planning/prepare";
 import { type RedeemSubject, reservationUse } from "./reservation-use";
 import { redeemingClaims, type ReservationUse } from "./redemption";
 import { BOOKING_VISIT, bookingQuota } from "./visitor-cap";
-import { VisitorQuota } from "./visitor-quota";
+import { VisitorQuota } from "../calendar/planning/visitor-quota";
 import { bookingWrite } from "./write";
 import { creationContext } from "./create-context";
 

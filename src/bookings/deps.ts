@@ -1,7 +1,7 @@
 import type { Scope } from "../db/scope";
 import type { Defer } from "../calendar/client";
-import type { Env } from "../env";
-import type { RenderContext } from "../views/booking";
+import type { Env } from "../platform/env";
+import type { RenderContext } from "./views/booking";
 import type { ManageUrl } from "./messages";
 
 /**

@@ -1,8 +1,8 @@
-import type { BookingView } from "../db/queries/bookings";
-import type { ChangeMessagesContext } from "../db/queries/messages";
-import { cancelRemindersOf, moveReminders } from "../db/queries/series-change";
+import type { BookingView } from "./queries/bookings";
+import type { ChangeMessagesContext } from "../messages/queries/messages";
+import { cancelRemindersOf, moveReminders } from "./queries/series-change";
 import type { Statement } from "../db/statement";
-import { announce, writeMessage } from "../domain/messages";
+import { announce, writeMessage } from "../messages/rules";
 import type { BookingChange } from "./change-value";
 import {
   changeContext,

@@ -1,4 +1,4 @@
-import type { BookingView } from "../db/queries/bookings";
+import type { BookingView } from "./queries/bookings";
 import {
   cancelScheduledReminders,
   type ChangeMessagesContext,
@@ -8,7 +8,7 @@ import {
   moveReminder,
   type NewMessage,
   uncountReminder,
-} from "../db/queries/messages";
+} from "../messages/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import {
@@ -20,23 +20,23 @@ import {
   remind,
   settingsFrom,
   writeMessage,
-} from "../domain/messages";
-import { normaliseLocale } from "../domain/messages/locale";
+} from "../messages/rules";
+import { normaliseLocale } from "../messages/rules/locale";
 import {
   DEFAULT_PUBLIC_MESSAGE_BUDGET,
   PUBLIC_RECIPIENT_MESSAGES,
   recipientKey,
   type SkipReason,
   utcDay,
-} from "../domain/messages";
-import type { EventType } from "../db/queries/outbox";
+} from "../messages/rules";
+import type { EventType } from "../webhooks/queries/outbox";
 import {
   BOOKING_MESSAGES,
   BOOKING_QUOTA,
   PUBLIC_MESSAGES,
   VISITOR_QUOTA,
-} from "../domain/public-visit";
-import { icalLink, type RenderContext } from "../views/booking";
+} from "../platform/rules/public-visit";
+import { icalLink, type RenderContext } from "./views/booking";
 import type { MessageEffects } from "./change-value";
 
 /** Builds a booking's manage link (the manage slice signs it); absent: `manage_url` is empty. */

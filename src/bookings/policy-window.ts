@@ -1,6 +1,6 @@
-import type { LoadedBooking } from "../db/queries/bookings";
-import { beforeDeadline, changeDeadlineOffset } from "../domain/policy";
-import { ApiError } from "../lib/errors";
+import type { LoadedBooking } from "./queries/bookings";
+import { beforeDeadline, changeDeadlineOffset } from "./rules/policy";
+import { ApiError } from "../platform/errors";
 
 /**
  * Refuses a customer's (publishable key's) cancel or reschedule once the

@@ -1,7 +1,7 @@
 import type { CalendarClaim } from "../calendar/client";
-import type { ReservationRow } from "../db/queries/reservations";
+import type { ReservationRow } from "../calendar/queries/reservations";
 import type { Condition, Statement } from "../db/statement";
-import type { PlanItem } from "./planner";
+import type { PlanItem } from "../calendar/planning/planner";
 
 /**
  * A reservation a booking write uses up (./reservation-use.ts): its held

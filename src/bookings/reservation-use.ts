@@ -1,4 +1,4 @@
-import type { PlanItem } from "./planner";
+import type { PlanItem } from "../calendar/planning/planner";
 import type { Redemption, ReservationUse } from "./redemption";
 import {
   endReservation,
@@ -6,12 +6,12 @@ import {
   isLive,
   type ReservationRow,
   reservationStillLive,
-} from "../db/queries/reservations";
+} from "../calendar/queries/reservations";
 import type { Scope } from "../db/scope";
-import { bookedThroughOffer } from "../db/queries/waitlist";
+import { bookedThroughOffer } from "../waitlist/queries/waitlist";
 import { isGuardFailure } from "../db/constraints";
-import type { ItemSubject, Problem } from "../domain/problems";
-import { ApiError, InvalidError, invalid, RecordChangedError } from "../lib/errors";
+import type { ItemSubject, Problem } from "../platform/rules/problems";
+import { ApiError, InvalidError, invalid, RecordChangedError } from "../platform/errors";
 import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
 
 /**

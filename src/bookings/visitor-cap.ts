@@ -1,8 +1,8 @@
-import { visitorBookings, visitorWithinCap } from "../db/queries/booking-visitors";
+import { visitorBookings, visitorWithinCap } from "./queries/booking-visitors";
 import type { Scope } from "../db/scope";
-import { PUBLIC_BOOKINGS } from "../domain/public-visit";
-import { ApiError } from "../lib/errors";
-import { type QuotaSpec, retryAfter } from "./visitor-quota";
+import { PUBLIC_BOOKINGS } from "../platform/rules/public-visit";
+import { ApiError } from "../platform/errors";
+import { type QuotaSpec, retryAfter } from "../calendar/planning/visitor-quota";
 
 const WINDOW_MS = PUBLIC_BOOKINGS.windowSeconds * 1000;
 

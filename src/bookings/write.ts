@@ -1,8 +1,8 @@
 import { insertRows } from "../db/bounded";
 import type { Database } from "../db/client";
-import { newOrderRow, orderInsert, type OrderRow, ordersInsert } from "../db/queries/orders";
-import { eventsInsert, eventStatement } from "../db/queries/outbox";
-import { saveBookingCustomer } from "../db/queries/customers";
+import { newOrderRow, orderInsert, type OrderRow, ordersInsert } from "../pos/queries/orders";
+import { eventsInsert, eventStatement } from "../webhooks/queries/outbox";
+import { saveBookingCustomer } from "../catalogue/queries/customers";
 import {
   bookingServices,
   type bookingStatuses,
@@ -11,14 +11,14 @@ import {
   series,
 } from "../db/schema";
 import type { Statement } from "../db/statement";
-import { normaliseLocale } from "../domain/messages/locale";
-import type { LocationPolicy } from "../domain/policy";
-import { bookingOrderInvoice } from "../domain/pricing";
-import { type BookingView, type RenderContext, renderBooking } from "../views/booking";
-import { renderCustomer } from "../views/customer";
+import { normaliseLocale } from "../messages/rules/locale";
+import type { LocationPolicy } from "./rules/policy";
+import { bookingOrderInvoice } from "../pos/rules";
+import { type BookingView, type RenderContext, renderBooking } from "./views/booking";
+import { renderCustomer } from "../catalogue/views/customer";
 import { entryRows } from "../calendar/entry-rows";
-import { plannedEntries } from "./calendar-entries";
-import { bookingEnd, bookingStart, type PlannedBooking } from "./planner";
+import { plannedEntries } from "../calendar/planning/calendar-entries";
+import { bookingEnd, bookingStart, type PlannedBooking } from "../calendar/planning/planner";
 
 export interface CustomerInput {
   id: string;

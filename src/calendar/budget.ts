@@ -1,4 +1,4 @@
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../platform/errors";
 
 /**
  * Calendar calls one request may make for its writes. Cloudflare counts every

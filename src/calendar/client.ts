@@ -1,10 +1,10 @@
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
-import { endDisplaced, reservationItems } from "../db/queries/reservations";
-import type { Env } from "../env";
-import { RecordChangedError, SlotTakenError } from "../lib/errors";
-import { failpoint, probe, rendezvous } from "../lib/failpoints";
+import { endDisplaced, reservationItems } from "./queries/reservations";
+import type { Env } from "../platform/env";
+import { RecordChangedError, SlotTakenError } from "../platform/errors";
+import { failpoint, probe, rendezvous } from "../platform/failpoints";
 import { displacedHolds, heldSiblings, siblingsByCalendar } from "./ended-holds";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
 import type { Statement } from "../db/statement";

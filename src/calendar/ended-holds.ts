@@ -1,4 +1,4 @@
-import type { EndedEntry } from "../db/queries/reservations";
+import type { EndedEntry } from "./queries/reservations";
 import { heldEntriesByCalendar, heldItems } from "./held-items";
 import { calendarIdOf } from "./ids";
 import type { DisplacedEntry } from "./types";

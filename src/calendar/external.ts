@@ -1,4 +1,4 @@
-import type { Env } from "../env";
+import type { Env } from "../platform/env";
 import { calendarFor } from "./client";
 
 /** `[start, end]` pairs, flattened for the call (5,000 intervals are 10,000 numbers, ~100 KB). */

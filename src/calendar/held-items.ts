@@ -1,4 +1,4 @@
-import type { ReservationRow } from "../db/queries/reservations";
+import type { ReservationRow } from "./queries/reservations";
 
 // The items a reservation stores: read by the reservation's own use-cases and by the
 // calendar client, which drops an ended reservation's entries from every calendar it took.

@@ -1,4 +1,4 @@
-import { failpoint } from "../lib/failpoints";
+import { failpoint } from "../platform/failpoints";
 import { ownerColumns } from "./ids";
 import type { CalendarEntry } from "./types";
 

@@ -1,4 +1,4 @@
-import type { BusyInterval } from "../domain/availability";
+import type { BusyInterval } from "./rules";
 
 /**
  * A busy interval of one calendar (a staffer's or a resource unit's) as the

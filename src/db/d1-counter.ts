@@ -1,4 +1,4 @@
-import { HopCounter } from "../lib/hops";
+import { HopCounter } from "../platform/hops";
 
 /**
  * A request's D1 use: round trips as latency feels them, every statement sent,

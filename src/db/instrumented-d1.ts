@@ -1,5 +1,5 @@
-import { failpoint } from "../lib/failpoints";
-import type { WriteGate } from "../lib/write-gate";
+import { failpoint } from "../platform/failpoints";
+import type { WriteGate } from "../platform/write-gate";
 import {
   D1_MAX_BATCH_STATEMENTS,
   D1_MAX_PARAMS,

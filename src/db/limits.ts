@@ -1,4 +1,4 @@
-import { ApiError } from "../lib/errors";
+import { ApiError } from "../platform/errors";
 
 /**
  * D1 binds at most 100 parameters per statement ("too many SQL variables");

@@ -1,6 +1,6 @@
-import { ICS_LIMITS } from "../domain/external-calendars";
-import { webhookUrlProblem } from "../domain/webhooks/url";
-import { ApiError } from "../lib/errors";
+import { ICS_LIMITS } from "./rules";
+import { webhookUrlProblem } from "../platform/rules/url";
+import { ApiError } from "../platform/errors";
 
 /** What fetching an external calendar gave: its text, or "unchanged since this ETag". */
 export type Fetched = { changed: true; text: string; etag: string | null } | { changed: false };

@@ -1,4 +1,4 @@
-import type { Env } from "../env";
+import type { Env } from "../platform/env";
 
 /** How often an external calendar is fetched again on its own. */
 export const SYNC_EVERY_MS = 15 * 60_000;

@@ -1,5 +1,5 @@
 import { removeExternalBusy, replaceExternalBusy } from "../calendar/external";
-import { configOf } from "../config";
+import { configOf } from "../platform/config";
 import {
   type BusyPairs,
   confirmEtag,
@@ -10,14 +10,14 @@ import {
   markSynced,
   saveBusy,
   stafferHome,
-} from "../db/queries/external-calendars";
+} from "./queries/external-calendars";
 import type { ExternalCalendarRow } from "../db/schema";
 import type { Scope } from "../db/scope";
-import { IcsError, readBusy } from "../domain/external-calendars";
-import type { Env } from "../env";
-import { ApiError, invalid, notFound } from "../lib/errors";
-import { failpoint } from "../lib/failpoints";
-import { log } from "../lib/log";
+import { IcsError, readBusy } from "./rules";
+import type { Env } from "../platform/env";
+import { ApiError, invalid, notFound } from "../platform/errors";
+import { failpoint } from "../platform/failpoints";
+import { log } from "../platform/log";
 import { fetchCalendar } from "./fetch";
 import { startRefresh, stopRefresh } from "./refresh";
 

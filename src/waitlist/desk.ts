@@ -1,6 +1,6 @@
 import { createDb, runBatch } from "../db/client";
 import { D1Counter, instrumentD1 } from "../db/instrumented-d1";
-import { locationStaffNames } from "../db/queries/messages";
+import { locationStaffNames } from "../messages/queries/messages";
 import {
   deskContextRead,
   dropFreed,
@@ -9,15 +9,15 @@ import {
   expireEntries,
   nextDueRead,
   offerLapsed,
-} from "../db/queries/waitlist";
+} from "./queries/waitlist";
 import { read, readTogether, run } from "../db/reads";
 import type { Scope } from "../db/scope";
-import { settingsFrom } from "../domain/messages";
-import { WAITLIST } from "../domain/waitlist";
-import type { Env } from "../env";
-import { log } from "../lib/log";
+import { settingsFrom } from "../messages/rules";
+import { WAITLIST } from "./rules";
+import type { Env } from "../platform/env";
+import { log } from "../platform/log";
 import { dispatchPending } from "../webhooks/dispatch";
-import { deliverCreated } from "../delivery/wake-up";
+import { deliverCreated } from "../messages/delivery/wake-up";
 import { Matcher } from "./matcher";
 
 /** Bounds of one pass's reads; what is left is read by the next pass, a second later. */

@@ -1,9 +1,9 @@
-import { engineInputs } from "../availability/engine-input";
-import { itemProblems } from "../bookings/prepare";
+import { engineInputs } from "../calendar/availability/engine-input";
+import { itemProblems } from "../calendar/planning/prepare";
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
-import { loadAvailability } from "../db/queries/availability";
+import { loadAvailability } from "../calendar/queries/availability";
 import {
   type EntryHolder,
   heldExpiriesIn,
@@ -12,22 +12,22 @@ import {
   openEntriesWithin,
   type WaitlistDayRow,
   type WaitlistEntryRow,
-} from "../db/queries/waitlist";
+} from "./queries/waitlist";
 import type { Scope } from "../db/scope";
-import { instantToLocalDate } from "../domain/availability";
-import { normaliseLocale } from "../domain/messages/locale";
-import { normalisePhone } from "../domain/phone";
-import { type Problem, problem } from "../domain/problems";
+import { instantToLocalDate } from "../calendar/rules";
+import { normaliseLocale } from "../messages/rules/locale";
+import { normalisePhone } from "../platform/rules/phone";
+import { type Problem, problem } from "../platform/rules/problems";
 import {
   daysBetween,
   entryWindow,
   type TimeWindow,
   WAITLIST,
   windowDays,
-} from "../domain/waitlist";
-import { visitDurationProblems, visitShapeProblems } from "../domain/public-visit";
-import { ApiError, InvalidError } from "../lib/errors";
-import { renderWaitlistEntry } from "../views/waitlist-entry";
+} from "./rules";
+import { visitDurationProblems, visitShapeProblems } from "../platform/rules/public-visit";
+import { ApiError, InvalidError } from "../platform/errors";
+import { renderWaitlistEntry } from "./views/waitlist-entry";
 
 /** What joining can be wrong about (422), named by the route's fields. */
 export type JoinSubject =

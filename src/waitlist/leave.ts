@@ -1,12 +1,12 @@
 import { runBatch } from "../db/client";
 import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
-import { cancelEntry, entryAtVersion, findEntry } from "../db/queries/waitlist";
+import { cancelEntry, entryAtVersion, findEntry } from "./queries/waitlist";
 import type { Scope } from "../db/scope";
 import type { Defer } from "../calendar/client";
-import type { Env } from "../env";
-import { ApiError, notFound } from "../lib/errors";
-import { releaseReservation } from "../reservations/release";
+import type { Env } from "../platform/env";
+import { ApiError, notFound } from "../platform/errors";
+import { releaseReservation } from "../calendar/holds/release";
 
 /** Who deletes: a publishable key reaches only the entries it made itself. */
 export interface Leaver {

@@ -1,5 +1,5 @@
-import { engineInputs } from "../availability/engine-input";
-import { loadAvailability } from "../db/queries/availability";
+import { engineInputs } from "../calendar/availability/engine-input";
+import { loadAvailability } from "../calendar/queries/availability";
 import { isGuardFailure } from "../db/constraints";
 import {
   candidatesRead,
@@ -7,18 +7,18 @@ import {
   publicOfferUseRead,
   type WaitlistEntryRow,
   waitingEntryRead,
-} from "../db/queries/waitlist";
+} from "./queries/waitlist";
 import { run } from "../db/reads";
 import type { Scope } from "../db/scope";
-import { type CartService, type Interval, sessionAskOf } from "../domain/availability";
-import { bufferOf, effectivePrice } from "../domain/catalogue/service-terms";
-import { PUBLIC_HOLDS } from "../domain/public-holds";
-import { PUBLIC_BOOKINGS } from "../domain/public-visit";
-import { firstWaitlistFit, localDays, PUBLIC_OFFERS, windowDays } from "../domain/waitlist";
+import { type CartService, type Interval, sessionAskOf } from "../calendar/rules";
+import { bufferOf, effectivePrice } from "../catalogue/rules/service-terms";
+import { PUBLIC_HOLDS } from "../platform/rules/public-holds";
+import { PUBLIC_BOOKINGS } from "../platform/rules/public-visit";
+import { firstWaitlistFit, localDays, PUBLIC_OFFERS, windowDays } from "./rules";
 import type { D1Counter } from "../db/instrumented-d1";
-import type { Env } from "../env";
-import { ApiError, InvalidError } from "../lib/errors";
-import { entryServices, entryTimes } from "../views/waitlist-entry";
+import type { Env } from "../platform/env";
+import { ApiError, InvalidError } from "../platform/errors";
+import { entryServices, entryTimes } from "./views/waitlist-entry";
 import { makeOffer, type OfferContext } from "./offer";
 
 /** Bounds of one pass; what is left is read by the next pass, a second later. */

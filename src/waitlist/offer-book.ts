@@ -1,12 +1,12 @@
 import type { BookingDeps } from "../bookings/deps";
 import { createBookings } from "../bookings/create";
 import { heldItems } from "../calendar/held-items";
-import { isLive, type ReservationRow } from "../db/queries/reservations";
-import { offerByToken, type WaitlistEntryRow } from "../db/queries/waitlist";
+import { isLive, type ReservationRow } from "../calendar/queries/reservations";
+import { offerByToken, type WaitlistEntryRow } from "./queries/waitlist";
 import type { Database } from "../db/client";
 import type { Scope } from "../db/scope";
-import { sha256Hex } from "../lib/api-keys";
-import { ApiError } from "../lib/errors";
+import { sha256Hex } from "../tenancy/api-keys";
+import { ApiError } from "../platform/errors";
 
 const refused = () =>
   new ApiError("invalid_token", "The offer link is invalid or no longer open; ask the salon.");

@@ -1,28 +1,28 @@
-import type { PlannedBooking } from "../bookings/planner";
+import type { PlannedBooking } from "../calendar/planning/planner";
 import { insertVisitorMessages, messageRows } from "../bookings/messages";
-import { customerIdFor } from "../domain/customer-id";
-import { configOf } from "../config";
-import { findCustomerByPhone } from "../db/queries/customers";
-import { eventStatement } from "../db/queries/outbox";
+import { customerIdFor } from "../platform/rules/customer-id";
+import { configOf } from "../platform/config";
+import { findCustomerByPhone } from "../catalogue/queries/customers";
+import { eventStatement } from "../webhooks/queries/outbox";
 import {
   entryAtVersion,
   offerMade,
   offerRecorded,
   publicOfferWithin,
   type WaitlistEntryRow,
-} from "../db/queries/waitlist";
-import { holderWithinCap } from "../db/queries/reservations";
+} from "./queries/waitlist";
+import { holderWithinCap } from "../calendar/queries/reservations";
 import { guard } from "../db/guards";
-import { PUBLIC_HOLDS } from "../domain/public-holds";
-import { PUBLIC_OFFERS } from "../domain/waitlist";
+import { PUBLIC_HOLDS } from "../platform/rules/public-holds";
+import { PUBLIC_OFFERS } from "./rules";
 import type { Scope } from "../db/scope";
-import { announce, type MessageContext, type NotificationSettings } from "../domain/messages";
-import type { Env } from "../env";
-import { sha256Hex } from "../lib/api-keys";
-import { publicOrigin } from "../lib/public-origin";
-import { base64url } from "../lib/manage-token";
-import { createReservation } from "../reservations/create";
-import { entryServices, renderWaitlistEntry } from "../views/waitlist-entry";
+import { announce, type MessageContext, type NotificationSettings } from "../messages/rules";
+import type { Env } from "../platform/env";
+import { sha256Hex } from "../tenancy/api-keys";
+import { publicOrigin } from "../platform/public-origin";
+import { base64url } from "../bookings/manage-token";
+import { createReservation } from "../calendar/holds/create";
+import { entryServices, renderWaitlistEntry } from "./views/waitlist-entry";
 import { offerUrl } from "./offer-link";
 
 /** What the location's offers are written with (read once per run). */

@@ -1,6 +1,6 @@
-import { freedSince, overdueFreed } from "../db/queries/waitlist";
-import type { Env } from "../env";
-import { backgroundDb } from "../webhooks/db";
+import { freedSince, overdueFreed } from "./queries/waitlist";
+import type { Env } from "../platform/env";
+import { backgroundDb } from "../db/webhooks/db";
 
 /** A desk's name: one per location of a workspace. */
 const deskName = (workspaceId: string, locationId: string) => `${workspaceId}/${locationId}`;

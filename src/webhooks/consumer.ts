@@ -1,10 +1,10 @@
-import { configOf } from "../config";
+import { configOf } from "../platform/config";
 import { runBatch } from "../db/client";
-import { insertDeliveries, readFanOut } from "../db/queries/webhooks";
-import { retryDelaySeconds } from "../domain/webhooks/backoff";
-import type { Env } from "../env";
-import { log } from "../lib/log";
-import { backgroundDb } from "./db";
+import { insertDeliveries, readFanOut } from "./queries/webhooks";
+import { retryDelaySeconds } from "../platform/rules/backoff";
+import type { Env } from "../platform/env";
+import { log } from "../platform/log";
+import { backgroundDb } from "../db/webhooks/db";
 import { deliverMessage } from "./deliver-message";
 import { logMailer, type Mailer } from "./mailer";
 import { envelopeOf, type WebhookMessage } from "./messages";

@@ -1,4 +1,4 @@
-import { configOf } from "../config";
+import { configOf } from "../platform/config";
 import { runBatch } from "../db/client";
 import {
   type AttemptEffect,
@@ -8,11 +8,11 @@ import {
   scheduleNextAttempt,
   webhookAfterAttempt,
   type WebhookRow,
-} from "../db/queries/webhooks";
-import { retryDelaySeconds } from "../domain/webhooks/backoff";
-import type { Env } from "../env";
-import { log } from "../lib/log";
-import { backgroundDb } from "./db";
+} from "./queries/webhooks";
+import { retryDelaySeconds } from "../platform/rules/backoff";
+import type { Env } from "../platform/env";
+import { log } from "../platform/log";
+import { backgroundDb } from "../db/webhooks/db";
 import { type AttemptResult, attemptDelivery, type Send, sendIsolated } from "./deliver";
 import { envelopeOf, type WebhookMessage } from "./messages";
 

@@ -1,9 +1,9 @@
 import { exports } from "cloudflare:workers";
-import { parseRetryAfter, parseStatuses } from "../domain/webhooks/backoff";
-import { deliveryUrl, headersProblem } from "../domain/webhooks/request";
-import { signWebhook } from "../domain/webhooks/signing";
-import { webhookUrlProblem } from "../domain/webhooks/url";
-import type { WebhookRow } from "../db/queries/webhooks";
+import { parseRetryAfter, parseStatuses } from "../platform/rules/backoff";
+import { deliveryUrl, headersProblem } from "./rules/request";
+import { signWebhook } from "./rules/signing";
+import { webhookUrlProblem } from "../platform/rules/url";
+import type { WebhookRow } from "./queries/webhooks";
 import type { Envelope } from "./messages";
 import { messageOf, type WireRequest, type WireResult } from "./sender";
 

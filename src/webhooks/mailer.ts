@@ -1,4 +1,4 @@
-import { log } from "../lib/log";
+import { log } from "../platform/log";
 
 /**
  * Notification e-mails go through this one interface. No mail server exists

@@ -1,5 +1,5 @@
 import type { events } from "../db/schema";
-import { toIso } from "../lib/clock";
+import { toIso } from "../platform/clock";
 
 /** What travels on WEBHOOK_QUEUE: an outbox event to fan out, or one delivery of it to one webhook. */
 export type WebhookMessage =

@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { Env } from "../env";
+import type { Env } from "../platform/env";
 
 /** One delivery request as it goes on the wire (plain data, so it crosses an RPC call). */
 export interface WireRequest {

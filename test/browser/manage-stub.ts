@@ -2,7 +2,7 @@ import type { Page, Request, Route } from "playwright-core";
 
 /**
  * A stand-in for the manage API (`/api/public/v2/manage/{token}…`) in its real shapes
- * (src/routes/public/manage/schema.ts), for what a real server cannot be made to do on cue:
+ * (src/bookings/http/manage/schema.ts), for what a real server cannot be made to do on cue:
  * a time taken between the search and the move, a policy window closing mid-page.
  * `widget-manage-api.test.ts` drives the page against the real API.
  */

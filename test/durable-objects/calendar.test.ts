@@ -6,7 +6,7 @@ import { pruneFences } from "../../src/calendar/ledger";
 import { createDb } from "../../src/db/client";
 import { guard, holdNotFenced } from "../../src/db/guards";
 import { holdFences } from "../../src/db/schema";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
 

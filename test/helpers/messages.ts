@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "../../src/delivery/queue";
-import type { Env } from "../../src/env";
+import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "../../src/messages/delivery/queue";
+import type { Env } from "../../src/platform/env";
 import { expect } from "vitest";
 import { admin, type Client } from "./http";
 import { createPublishableKey } from "./keys";

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { Env } from "../../src/env";
+import type { Env } from "../../src/platform/env";
 import worker from "../../src/index";
 import type { WebhookMessage } from "../../src/webhooks/messages";
 

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { localDateTimeToInstant } from "../../src/domain/availability";
+import { localDateTimeToInstant } from "../../src/calendar/rules";
 import { runDesk as runDeskNow } from "../../src/waitlist/desk";
 import type { Client } from "./http";
 import { until } from "./messages";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { type AvailabilityQuery, availabilityReads } from "../../src/db/queries/availability";
-import { bookingRefs } from "../../src/db/queries/booking-refs";
+import { type AvailabilityQuery, availabilityReads } from "../../src/calendar/queries/availability";
+import { bookingRefs } from "../../src/bookings/queries/booking-refs";
 import { at, createSalon, customer, MONDAY, type Salon } from "../helpers/salon";
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 let salon: Salon;

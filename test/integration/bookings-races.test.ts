@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import { apiDirect } from "../helpers/direct";
 import { admin, type Client, client, type Received } from "../helpers/http";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customerIdFor } from "../../src/domain/customer-id";
+import { customerIdFor } from "../../src/platform/rules/customer-id";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { fetchCalendar } from "../../src/external-calendars/fetch";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { adminDirect } from "../helpers/direct";
 import { audit, expectInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { calendarFor } from "../../src/calendar/client";
-import { failpoints, rendezvous } from "../../src/lib/failpoints";
+import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { admin, client, d1RoundTrips } from "../helpers/http";

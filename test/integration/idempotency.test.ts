@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseApiKey, sha256Hex } from "../../src/lib/api-keys";
-import { failpoints } from "../../src/lib/failpoints";
+import { parseApiKey, sha256Hex } from "../../src/tenancy/api-keys";
+import { failpoints } from "../../src/platform/failpoints";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { admin, type Client, client } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";

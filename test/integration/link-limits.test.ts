@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app";
-import type { OpenEnv } from "../../src/env";
+import { createApp } from "../../src/app/app";
+import type { OpenEnv } from "../../src/platform/env";
 import { PUBLIC, type Received, send } from "../helpers/http";
 import { fakeLimiter } from "../helpers/limiter";
 import { createMessagingSalon, listedMessages, tokenIn } from "../helpers/messages";

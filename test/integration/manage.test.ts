@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
-import type { OpenEnv } from "../../src/env";
-import { manageExpiry, manageToken, manageUrl } from "../../src/lib/manage-link";
-import { signLegacyManageToken, signManageToken } from "../../src/lib/manage-token";
+import { createApp } from "../../src/app/app";
+import type { OpenEnv } from "../../src/platform/env";
+import { manageExpiry, manageToken, manageUrl } from "../../src/bookings/manage-link";
+import { signLegacyManageToken, signManageToken } from "../../src/bookings/manage-token";
 import { expectInSync } from "../helpers/calendar";
 import { fakeLimiter } from "../helpers/limiter";
 import { admin, d1RoundTrips, PUBLIC, type Received, send, type Sent } from "../helpers/http";

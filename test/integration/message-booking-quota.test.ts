@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { insertMessages } from "../../src/db/queries/messages";
+import { insertMessages } from "../../src/messages/queries/messages";
 import { type Client, PUBLIC, send } from "../helpers/http";
 import {
   addresses,

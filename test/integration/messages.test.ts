@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { createWorkspace } from "../helpers/factory";
 import { admin, type Client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_PAGE, MAX_PER_PAGE } from "../../src/lib/pagination";
+import { MAX_PAGE, MAX_PER_PAGE } from "../../src/platform/pagination";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, type Client, PUBLIC, send } from "../helpers/http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCodeSchema } from "../../src/lib/errors";
+import { ErrorCodeSchema } from "../../src/platform/errors";
 import { ADMIN, PUBLIC, send } from "../helpers/http";
 
 interface Doc {

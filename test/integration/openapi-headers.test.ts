@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createApp } from "../../src/app/app";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { completeDocument, createRouter, type DocumentSpec } from "../../src/lib/openapi";
-import { declarationOf, declarations, defineRoute, type Keys } from "../../src/lib/operations";
+import { completeDocument, createRouter, type DocumentSpec } from "../../src/http/openapi";
+import { declarationOf, declarations, defineRoute, type Keys } from "../../src/http/operations";
 
 // Each route declares its operationId and keys; the document is completed from those
 // declarations and refuses a route that made none, or two routes with one operationId.

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_VOUCHERS_PER_ORDER } from "../../src/domain/pricing";
+import { MAX_VOUCHERS_PER_ORDER } from "../../src/pos/rules";
 import { createPromocode, createShop, type Shop } from "../helpers/shop";
 
 // The order use-cases refuse about domain things and their routes name the

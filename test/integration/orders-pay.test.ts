@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createWorkspace } from "../helpers/factory";
 import { at, customer } from "../helpers/salon";

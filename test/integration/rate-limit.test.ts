@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
-import type { OpenEnv } from "../../src/env";
-import { parseApiKeyId } from "../../src/lib/api-keys";
+import { createApp } from "../../src/app/app";
+import type { OpenEnv } from "../../src/platform/env";
+import { parseApiKeyId } from "../../src/tenancy/api-keys";
 import { createWorkspace } from "../helpers/factory";
 import { fakeLimiter } from "../helpers/limiter";
 import { ADMIN, ADMIN_TOKEN, d1RoundTrips, PUBLIC, type Received } from "../helpers/http";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { failpoints, rendezvous } from "../../src/lib/failpoints";
+import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { expectInSync, expectUnitsInSync, overlaps, liveIntervals } from "../helpers/calendar";
 import { admin, d1RoundTrips, type Sent } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { calendarFor } from "../../src/calendar/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { unitCalendarId } from "../../src/calendar/ids";
-import { failpoints, rendezvous } from "../../src/lib/failpoints";
+import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { expectInSync, expectUnitsInSync, expireHolds, unitOverlaps } from "../helpers/calendar";
 import {
   createLocation,

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { expectInSync } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import { countOf } from "../helpers/faults";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { localDate, localTime } from "../../src/domain/messages";
+import { localDate, localTime } from "../../src/messages/rules";
 import { expectInSync } from "../helpers/calendar";
 import { admin } from "../helpers/http";
 import { createSalon, customer, type Salon } from "../helpers/salon";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import type { Received } from "../helpers/http";
 import { createSalon, type Salon } from "../helpers/salon";

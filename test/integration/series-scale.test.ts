@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { expectInSync } from "../helpers/calendar";
 import { d1RoundTrips } from "../helpers/http";
 import { createSalon, type Salon } from "../helpers/salon";

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { failpoints, rendezvous } from "../../src/lib/failpoints";
+import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { expectInSync, expectUnitsInSync, expireHolds } from "../helpers/calendar";
 import { countOf, faultSuite, weekdays } from "../helpers/faults";
 import { admin } from "../helpers/http";

@@ -14,7 +14,7 @@ import {
   weekdays,
 } from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
-import { customerIdFor } from "../../src/domain/customer-id";
+import { customerIdFor } from "../../src/platform/rules/customer-id";
 
 /**
  * A review of issue 25's fixes from the side of a stranger who holds only a
@@ -546,7 +546,7 @@ describe("what a manage link's holder learns", () => {
   // the phone, unkeyed, and both are in a manage link holder's hands (GET /manage answers the
   // booking's customer_uuid; the token carries the workspace id in the clear). Trying the
   // numbers around the phone recovered it. Now the id is keyed with CUSTOMER_ID_SECRET
-  // (src/domain/customer-id.ts): the holder's unkeyed hash of the right number does not match.
+  // (src/platform/rules/customer-id.ts): the holder's unkeyed hash of the right number does not match.
   it("the customer's phone cannot be recovered from what a manage link shows", async () => {
     const date = nextDay();
     const phone = newPhone();

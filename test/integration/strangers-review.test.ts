@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createApp } from "../../src/app/app";
 import worker from "../../src/index";
 import { fakeLimiter } from "../helpers/limiter";
 import { PUBLIC } from "../helpers/http";

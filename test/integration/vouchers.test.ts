@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { failpoints } from "../../src/lib/failpoints";
+import { failpoints } from "../../src/platform/failpoints";
 import { createWorkspace } from "../helpers/factory";
 import { d1RoundTrips } from "../helpers/http";
 import {

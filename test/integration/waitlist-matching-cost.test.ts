@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { D1Counter, instrumentD1 } from "../../src/db/instrumented-d1";
-import { candidatesRead } from "../../src/db/queries/waitlist";
+import { candidatesRead } from "../../src/waitlist/queries/waitlist";
 import { run } from "../../src/db/reads";
 import { createMessagingSalon } from "../helpers/messages";
 import { plusDays, WAIT_DAY } from "../helpers/waitlist";

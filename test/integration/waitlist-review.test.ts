@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
-import { messageVisitor } from "../../src/lib/message-visitor";
+import { messageVisitor } from "../../src/messages/message-visitor";
 import { runDesk as runDeskNow } from "../../src/waitlist/desk";
 import { expectInSync } from "../helpers/calendar";
 import { createMessagingSalon, fromAddress, insertMessage, until } from "../helpers/messages";

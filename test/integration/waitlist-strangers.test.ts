@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { PUBLIC_OFFERS } from "../../src/domain/waitlist";
+import { PUBLIC_OFFERS } from "../../src/waitlist/rules";
 import { PUBLIC } from "../helpers/http";
 import type { Client } from "../helpers/http";
 import { send } from "../helpers/http";

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
-import { EVENT_TYPES } from "../../src/db/queries/outbox";
+import { EVENT_TYPES } from "../../src/webhooks/queries/outbox";
 import { BASE, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 
 let ws: TestWorkspace;

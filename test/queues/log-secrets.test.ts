@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app";
-import type { OpenEnv } from "../../src/env";
-import { parseApiKeyId } from "../../src/lib/api-keys";
-import { log } from "../../src/lib/log";
+import { createApp } from "../../src/app/app";
+import type { OpenEnv } from "../../src/platform/env";
+import { parseApiKeyId } from "../../src/tenancy/api-keys";
+import { log } from "../../src/platform/log";
 import { failingD1 } from "../helpers/db";
 import { fakeLimiter } from "../helpers/limiter";
 import { PUBLIC } from "../helpers/http";

@@ -7,8 +7,8 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RECHECK_MS } from "../../src/delivery/clock";
-import { scheduleWakeUp, deliverCreated } from "../../src/delivery/wake-up";
+import { RECHECK_MS } from "../../src/messages/delivery/clock";
+import { scheduleWakeUp, deliverCreated } from "../../src/messages/delivery/wake-up";
 import worker from "../../src/index";
 import { createWorkspace } from "../helpers/factory";
 import { insertMessage, readMessage, until } from "../helpers/messages";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
-import { claimMessage } from "../../src/db/queries/message-delivery";
-import { deliverMessage, LEASE_MS, MAX_ATTEMPTS } from "../../src/delivery/deliver";
-import type { Env } from "../../src/env";
+import { claimMessage } from "../../src/messages/queries/message-delivery";
+import { deliverMessage, LEASE_MS, MAX_ATTEMPTS } from "../../src/messages/delivery/deliver";
+import type { Env } from "../../src/platform/env";
 import { createWorkspace } from "../helpers/factory";
 import {
   consumeMessages,

@@ -7,7 +7,7 @@ import {
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
-import { findWebhook } from "../../src/db/queries/webhooks";
+import { findWebhook } from "../../src/webhooks/queries/webhooks";
 import worker from "../../src/index";
 import { attemptDelivery } from "../../src/webhooks/deliver";
 import { failingD1 } from "../helpers/db";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { pruneExpired } from "../../src/db/prune";
-import type { Env } from "../../src/env";
+import type { Env } from "../../src/platform/env";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { consume, delivery, insertEvents, type QueuedMessage } from "../helpers/queue";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { busyMoves } from "../../src/bookings/busy-moves";
+import { busyMoves } from "../../src/calendar/planning/busy-moves";
 import { ownerColumns } from "../../src/calendar/ids";
 import type { EntryRow } from "../../src/db/schema";
 

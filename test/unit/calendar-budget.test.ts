@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CalendarBudget, CLAIMS_PER_CALENDAR, MAX_CALENDAR_CALLS } from "../../src/calendar/budget";
-import { stableIds } from "../../src/bookings/plan-ids";
-import { HopCounter } from "../../src/lib/hops";
+import { stableIds } from "../../src/calendar/planning/plan-ids";
+import { HopCounter } from "../../src/platform/hops";
 
 describe("CalendarBudget", () => {
   it("allows a calendar two claims, never a third", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { configOf, type Settings } from "../../src/config";
+import { configOf, type Settings } from "../../src/platform/config";
 
 const env = (vars: Settings): Settings => ({ ...vars });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findContactText, stripContactText } from "../../src/domain/catalogue/contact-text";
+import { findContactText, stripContactText } from "../../src/catalogue/rules/contact-text";
 
 describe("contact text in service names", () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HopCounter } from "../../src/lib/hops";
+import { HopCounter } from "../../src/platform/hops";
 
 describe("HopCounter", () => {
   it("counts calls in flight together once, and each later call again", () => {

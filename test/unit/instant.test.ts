@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDate, dateOrInstant, instant, instantMs } from "../../src/lib/instant";
+import { calendarDate, dateOrInstant, instant, instantMs } from "../../src/platform/instant";
 
 const ok = (value: string) => instant.safeParse(value);
 

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { describeError, log, redact } from "../../src/lib/log";
+import { describeError, log, redact } from "../../src/platform/log";
 
 const KEY = `sk_0123456789abcdef_${"A".repeat(43)}`;
 const PK = `pk_0123456789abcdef_${"b".repeat(43)}`;

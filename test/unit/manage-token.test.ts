@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { linkOpens, manageExpiry } from "../../src/lib/manage-link";
+import { linkOpens, manageExpiry } from "../../src/bookings/manage-link";
 import {
   base64url,
   customerTag,
   signLegacyManageToken,
   signManageToken,
   verifyManageToken,
-} from "../../src/lib/manage-token";
+} from "../../src/bookings/manage-token";
 
 const SECRET = "unit-test-manage-secret";
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { deliveryConfigOf } from "../../src/delivery/providers/config";
-import { providerFor } from "../../src/delivery/providers";
-import { mailbox } from "../../src/delivery/providers/resend";
+import { deliveryConfigOf } from "../../src/messages/delivery/providers/config";
+import { providerFor } from "../../src/messages/delivery/providers";
+import { mailbox } from "../../src/messages/delivery/providers/resend";
 
 describe("choosing providers by configuration", () => {
   it("logs both channels when no secret is set (the local default)", () => {

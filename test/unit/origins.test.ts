@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isAllowedOrigin, normaliseOrigin } from "../../src/domain/origins";
+import { isAllowedOrigin, normaliseOrigin } from "../../src/platform/rules/origins";
 
 describe("normaliseOrigin", () => {
   it("keeps scheme, host and a non-default port, lower case, without a trailing slash", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalisePhone } from "../../src/domain/phone";
+import { normalisePhone } from "../../src/platform/rules/phone";
 
 describe("normalisePhone", () => {
   it.each([

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { beforeDeadline, policyVerdict } from "../../src/domain/policy";
+import { beforeDeadline, policyVerdict } from "../../src/bookings/rules/policy";
 
 const MIN = 60_000;
 const START = Date.parse("2030-03-04T10:00:00Z");

@@ -11,7 +11,7 @@ import {
   orderTerms,
   splitPayment,
   type VoucherTender,
-} from "../../src/domain/pricing";
+} from "../../src/pos/rules";
 
 const tender = (code: string, balance: number, asked: number | null = null): VoucherTender => ({
   code,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, InvalidError } from "../../src/lib/errors";
-import { type FieldNames, inFields, withFields } from "../../src/lib/request-fields";
+import { ApiError, InvalidError } from "../../src/platform/errors";
+import { type FieldNames, inFields, withFields } from "../../src/http/request-fields";
 
 type Thing = { is: "location" } | { is: "staffer"; item: number; service: number };
 

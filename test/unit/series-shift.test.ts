@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localShift } from "../../src/domain/series/shift";
+import { localShift } from "../../src/bookings/rules/shift";
 
 const BERLIN = "Europe/Berlin";
 const ms = (iso: string) => Date.parse(iso);

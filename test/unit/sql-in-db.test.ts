@@ -24,7 +24,7 @@ const drizzle = [
 ];
 
 const outside = [
-  "src/app.ts",
+  "src/app/app.ts",
   "src/middleware/fixture.ts",
   "src/lib/fixture.ts",
   "src/reservations/fixture.ts",
@@ -38,7 +38,7 @@ const outside = [
   "src/bookings/change.ts",
   "src/bookings/write.ts",
   "src/bookings/ops/fixture.ts",
-  "src/bookings/planner/fixture.ts",
+  "src/calendar/planning/planner/fixture.ts",
   "src/orders/fixture.ts",
   "src/changes/fixture.ts",
   "src/views/fixture.ts",

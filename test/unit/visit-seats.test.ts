@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PUBLIC_VISIT, visitSeatProblems } from "../../src/domain/public-visit";
+import { PUBLIC_VISIT, visitSeatProblems } from "../../src/platform/rules/public-visit";
 
 describe("a publishable request's seats", () => {
   it("allows up to the bound over all items and reports the quantity that passes it", () => {

@@ -34,21 +34,21 @@ function found(pattern: RegExp, allowed: string[] = []) {
 }
 
 describe("one vocabulary in src", () => {
-  it("end plus buffer is computed only by busyEnd / busyLength (src/domain/duration.ts)", () => {
+  it("end plus buffer is computed only by busyEnd / busyLength (src/platform/rules/duration.ts)", () => {
     expect(
       found(/buffer\w*\)?\s*\*\s*(MINUTE|60_?000)\b/i, [
-        "src/domain/duration.ts",
+        "src/platform/rules/duration.ts",
         // The same sum in SQL; the query says so next to it.
-        "src/db/queries/booking-refs.ts",
+        "src/bookings/queries/booking-refs.ts",
       ]),
     ).toEqual([]);
-    const refs = source.find((f) => f.path === "src/db/queries/booking-refs.ts");
-    expect(refs?.text).toContain("busyEnd (src/domain/duration.ts) in SQL");
+    const refs = source.find((f) => f.path === "src/bookings/queries/booking-refs.ts");
+    expect(refs?.text).toContain("busyEnd (src/platform/rules/duration.ts) in SQL");
   });
 
   it("a busy interval is a BusyInterval: its kinds are spelled out once", () => {
     expect(
-      found(/"booking"\s*\|\s*"blocked"\s*\|\s*"held"/, ["src/domain/availability/types.ts"]),
+      found(/"booking"\s*\|\s*"blocked"\s*\|\s*"held"/, ["src/calendar/rules/types.ts"]),
     ).toEqual([]);
     expect(found(/\{\s*start:\s*number;\s*end:\s*number;\s*kind/)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { normalisePhone as apiNormalisePhone } from "../../src/domain/phone";
+import { normalisePhone as apiNormalisePhone } from "../../src/platform/rules/phone";
 import { browserCountry, normalisePhone } from "../../widget/phone";
 
 describe("widget phone check", () => {

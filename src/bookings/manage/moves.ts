@@ -1,14 +1,14 @@
-import { engineInputs } from "../../availability/engine-input";
-import type { SearchRange } from "../../availability/search-range";
-import { availabilityRead } from "../../db/queries/availability";
-import { bookingRefs } from "../../db/queries/booking-refs";
+import { engineInputs } from "../../calendar/availability/engine-input";
+import type { SearchRange } from "../../calendar/availability/search-range";
+import { availabilityRead } from "../../calendar/queries/availability";
+import { bookingRefs } from "../queries/booking-refs";
 import type { Scope } from "../../db/scope";
-import { allows } from "../../domain/booking-rules";
-import { instantToLocalDate, moveStarts } from "../../domain/availability";
-import { ApiError } from "../../lib/errors";
+import { allows } from "../rules/booking-rules";
+import { instantToLocalDate, moveStarts } from "../../calendar/rules";
+import { ApiError } from "../../platform/errors";
 import { assertPolicyAllows } from "../policy-window";
 import { readManaged } from "./read";
-import type { ManageClaims } from "../../lib/manage-token";
+import type { ManageClaims } from "../manage-token";
 
 /**
  * Where a customer may move their booking: the starts in `range` where it

@@ -1,10 +1,10 @@
-import { manageContextRead } from "../../db/queries/manage";
-import { bookingRead } from "../../db/queries/bookings";
+import { manageContextRead } from "../queries/manage";
+import { bookingRead } from "../queries/bookings";
 import { nothing, type Read, readTogether } from "../../db/reads";
 import type { Scope } from "../../db/scope";
-import { notFound } from "../../lib/errors";
-import { assertLinkOpens } from "../../lib/manage-link";
-import type { ManageClaims } from "../../lib/manage-token";
+import { notFound } from "../../platform/errors";
+import { assertLinkOpens } from "../manage-link";
+import type { ManageClaims } from "../manage-token";
 
 /**
  * A manage link's booking with what its answers need beside it (the

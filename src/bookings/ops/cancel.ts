@@ -1,5 +1,5 @@
-import { type Caller, customerCancelRefusals } from "../../domain/booking-rules";
-import { InvalidError, invalid } from "../../lib/errors";
+import { type Caller, customerCancelRefusals } from "../rules/booking-rules";
+import { InvalidError, invalid } from "../../platform/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 import { assertPolicyAllows } from "../policy-window";

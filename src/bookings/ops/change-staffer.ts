@@ -1,11 +1,11 @@
-import { engineInputs } from "../../availability/engine-input";
-import { availabilityRead } from "../../db/queries/availability";
-import { bookingRefs } from "../../db/queries/booking-refs";
-import { invalid } from "../../lib/errors";
-import { bookedEntry, bookingOwner, entryOf } from "../calendar-entries";
+import { engineInputs } from "../../calendar/availability/engine-input";
+import { availabilityRead } from "../../calendar/queries/availability";
+import { bookingRefs } from "../queries/booking-refs";
+import { invalid } from "../../platform/errors";
+import { bookedEntry, bookingOwner, entryOf } from "../../calendar/planning/calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, seatsOf } from "../placement";
+import { assertPlacementsFit, seatsOf } from "../../calendar/planning/placement";
 
 /** What a change of staffer can be wrong about: the staffer, the service named. */
 export type ChangeStafferSubject = { is: "staffer" } | { is: "service" };

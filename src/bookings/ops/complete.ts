@@ -1,10 +1,10 @@
-import type { VoucherRow } from "../../db/queries/vouchers";
+import type { VoucherRow } from "../../pos/queries/vouchers";
 import { nothing } from "../../db/reads";
-import { paymentMethodFor } from "../../domain/accounts";
-import { bookingOrderInvoice } from "../../domain/pricing";
-import type { Problem } from "../../domain/problems";
-import { InvalidError } from "../../lib/errors";
-import { assertAccountChangeFits, assertOrderPaymentFits } from "../../lib/money-limits";
+import { paymentMethodFor } from "../../pos/rules/accounts";
+import { bookingOrderInvoice } from "../../pos/rules";
+import type { Problem } from "../../platform/rules/problems";
+import { InvalidError } from "../../platform/errors";
+import { assertAccountChangeFits, assertOrderPaymentFits } from "../../platform/money-limits";
 import {
   balancesMoved,
   offeredRead,
@@ -13,7 +13,7 @@ import {
   type VoucherSubject,
   type VoucherOffer,
   voucherBalanceChanged,
-} from "../../vouchers/tender";
+} from "../../pos/vouchers/tender";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 

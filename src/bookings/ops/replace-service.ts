@@ -1,16 +1,16 @@
-import { engineInputs } from "../../availability/engine-input";
-import { availabilityRead } from "../../db/queries/availability";
-import { bookingRefs } from "../../db/queries/booking-refs";
-import { whyNotReplaceable } from "../../domain/booking-rules";
-import { bufferOf, effectivePrice } from "../../domain/catalogue/service-terms";
-import { MINUTE } from "../../domain/duration";
-import { bookingOrderInvoice } from "../../domain/pricing";
-import { ApiError, invalid } from "../../lib/errors";
-import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
+import { engineInputs } from "../../calendar/availability/engine-input";
+import { availabilityRead } from "../../calendar/queries/availability";
+import { bookingRefs } from "../queries/booking-refs";
+import { whyNotReplaceable } from "../rules/booking-rules";
+import { bufferOf, effectivePrice } from "../../catalogue/rules/service-terms";
+import { MINUTE } from "../../platform/rules/duration";
+import { bookingOrderInvoice } from "../../pos/rules";
+import { ApiError, invalid } from "../../platform/errors";
+import { bookedEntry, bookingOwner, unitEntry } from "../../calendar/planning/calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, seatsOf, unitsFor } from "../placement";
-import { LACKS_RESOURCE, lacksResource } from "../prepare";
+import { assertPlacementsFit, seatsOf, unitsFor } from "../../calendar/planning/placement";
+import { LACKS_RESOURCE, lacksResource } from "../../calendar/planning/prepare";
 
 /** What replacing a service can be wrong about: the service asked for. */
 export type ReplaceServiceSubject = { is: "service" };

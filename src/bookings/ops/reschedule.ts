@@ -1,15 +1,15 @@
-import { engineInputs } from "../../availability/engine-input";
-import { availabilityRead, shiftDate } from "../../db/queries/availability";
-import { bookingRefs } from "../../db/queries/booking-refs";
-import type { LoadedBooking } from "../../db/queries/bookings";
-import { utcDate } from "../../lib/clock";
-import { bookedEntry, bookingOwner, unitEntry } from "../calendar-entries";
+import { engineInputs } from "../../calendar/availability/engine-input";
+import { availabilityRead, shiftDate } from "../../calendar/queries/availability";
+import { bookingRefs } from "../queries/booking-refs";
+import type { LoadedBooking } from "../queries/bookings";
+import { utcDate } from "../../platform/clock";
+import { bookedEntry, bookingOwner, unitEntry } from "../../calendar/planning/calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingChange } from "../change-value";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, seatsOf, unitsFor } from "../placement";
-import type { SessionSeats } from "../../domain/availability";
-import type { PlannedUnit } from "../planner";
+import { assertPlacementsFit, seatsOf, unitsFor } from "../../calendar/planning/placement";
+import type { SessionSeats } from "../../calendar/rules";
+import type { PlannedUnit } from "../../calendar/planning/planner";
 import { assertPolicyAllows } from "../policy-window";
 
 /** What a reschedule can be wrong about: the new start. */

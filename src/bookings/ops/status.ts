@@ -1,4 +1,4 @@
-import { invalid } from "../../lib/errors";
+import { invalid } from "../../platform/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
 

@@ -1,7 +1,7 @@
-import type { LoadedBooking } from "../../db/queries/bookings";
-import type { LoadedSeries } from "../../db/queries/series-read";
-import { isOpen } from "../../domain/booking-rules";
-import { invalid } from "../../lib/errors";
+import type { LoadedBooking } from "../queries/bookings";
+import type { LoadedSeries } from "../queries/series-read";
+import { isOpen } from "../rules/booking-rules";
+import { invalid } from "../../platform/errors";
 
 /** What a series change can be wrong about: the occurrence it starts from. */
 export type OccurrenceSubject = { is: "occurrence" };

@@ -1,10 +1,10 @@
-import type { engineInputs } from "../../availability/engine-input";
-import { type BusyInterval, nearestStarts, sessionAskOf } from "../../domain/availability";
-import { bufferOf } from "../../domain/catalogue/service-terms";
-import { busyEnd } from "../../domain/duration";
-import { toIso } from "../../lib/clock";
-import { type Alternative, ApiError, InvalidError } from "../../lib/errors";
-import { type PlanContext, type PlannedBooking, placer } from "../planner";
+import type { engineInputs } from "../../calendar/availability/engine-input";
+import { type BusyInterval, nearestStarts, sessionAskOf } from "../../calendar/rules";
+import { bufferOf } from "../../catalogue/rules/service-terms";
+import { busyEnd } from "../../platform/rules/duration";
+import { toIso } from "../../platform/clock";
+import { type Alternative, ApiError, InvalidError } from "../../platform/errors";
+import { type PlanContext, type PlannedBooking, placer } from "../../calendar/planning/planner";
 
 type Inputs = NonNullable<ReturnType<typeof engineInputs>>;
 

@@ -1,18 +1,18 @@
-import { engineInputs } from "../../availability/engine-input";
+import { engineInputs } from "../../calendar/availability/engine-input";
 import {
   occurrenceAlternatives,
   type RefusedOccurrence,
-} from "../../availability/series-alternatives";
-import type { LoadedBooking } from "../../db/queries/bookings";
-import { seriesAvailabilityRead } from "../../db/queries/series-read";
-import { isOpen } from "../../domain/booking-rules";
-import { localShift } from "../../domain/series/shift";
-import { toIso } from "../../lib/clock";
-import { ApiError, InvalidError, invalid } from "../../lib/errors";
+} from "../../calendar/availability/series-alternatives";
+import type { LoadedBooking } from "../queries/bookings";
+import { seriesAvailabilityRead } from "../queries/series-read";
+import { isOpen } from "../rules/booking-rules";
+import { localShift } from "../rules/shift";
+import { toIso } from "../../platform/clock";
+import { ApiError, InvalidError, invalid } from "../../platform/errors";
 import { changeSeries } from "../change-many";
 import { movedBy } from "../ops/reschedule";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, type Placement, seatsOf, unitsFor } from "../placement";
+import { assertPlacementsFit, type Placement, seatsOf, unitsFor } from "../../calendar/planning/placement";
 import { occurrence, upcomingOpen } from "./occurrences";
 
 /** What a series reschedule can be wrong about: the new start, the occurrence it starts from. */

@@ -1,6 +1,6 @@
 import { asc, count, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { PageRequest } from "../../lib/pagination";
+import type { PageRequest } from "../../platform/pagination";
 import type { Database } from "../client";
 import { type Scope, whereIn } from "../scope";
 

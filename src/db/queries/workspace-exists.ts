@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { notFound } from "../../lib/errors";
+import { notFound } from "../../platform/errors";
 import type { Database } from "../client";
 import { workspaces } from "../schema";
 

@@ -1,5 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
-import { type ErrorCode, statusFor } from "../../../src/lib/errors";
+import { type ErrorCode, statusFor } from "../../../src/platform/errors";
 import { type Api, type Doc, type Operation, type Schema, Schemas } from "./schema";
 
 /**

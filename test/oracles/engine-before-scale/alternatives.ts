@@ -13,9 +13,9 @@ import type {
   LocationRules,
   ResourceInput,
   StafferCalendarInput,
-} from "../../../src/domain/availability/types";
-import { dateOfDayNumber } from "../../../src/domain/availability/zone";
-import { busyLength, MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/types";
+import { dateOfDayNumber } from "../../../src/calendar/rules/zone";
+import { busyLength, MINUTE } from "../../../src/platform/rules/duration";
 
 const DAY = 86_400_000;
 

@@ -4,9 +4,9 @@ import type {
   Interval,
   LocationRules,
   StafferCalendarInput,
-} from "../../../src/domain/availability/types";
-import { isoWeekday, localDateTimeToInstant } from "../../../src/domain/availability/zone";
-import { MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/types";
+import { isoWeekday, localDateTimeToInstant } from "../../../src/calendar/rules/zone";
+import { MINUTE } from "../../../src/platform/rules/duration";
 
 /** Sorted, merged busy time: one binary search answers "is [t, t+need) free?". */
 export function mergeBusy(busy: readonly Interval[]): Interval[] {

@@ -8,14 +8,14 @@ import type {
   ResourceInput,
   SessionAsk,
   StafferCalendarInput,
-} from "../../../src/domain/availability/types";
+} from "../../../src/calendar/rules/types";
 import {
   dateOfDayNumber,
   dayNumberOf,
   localDateRange,
   OffsetTable,
-} from "../../../src/domain/availability/zone";
-import { busyLength, MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/zone";
+import { busyLength, MINUTE } from "../../../src/platform/rules/duration";
 
 const DAY = 86_400_000;
 

@@ -6,9 +6,9 @@ import type {
   SessionAsk,
   StafferCalendarInput,
   StartVerdict,
-} from "../../../src/domain/availability/types";
-import { OffsetTable } from "../../../src/domain/availability/zone";
-import { busyLength, MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/types";
+import { OffsetTable } from "../../../src/calendar/rules/zone";
+import { busyLength, MINUTE } from "../../../src/platform/rules/duration";
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { firstEndingAfter, overlapsMerged } from "./busy-time";
 import { seatsTakenAt, type SplitBusy, splitBusy } from "./sessions";
-import type { Interval, ResourceInput } from "../../../src/domain/availability/types";
+import type { Interval, ResourceInput } from "../../../src/calendar/rules/types";
 
 /** One unit with its busy time merged once, so each question is a binary search. */
 export interface PreparedUnit {

@@ -7,9 +7,9 @@ import type {
   SessionAsk,
   Slot,
   SlotSearchInput,
-} from "../../../src/domain/availability/types";
-import { localDateRange } from "../../../src/domain/availability/zone";
-import { busyLength, MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/types";
+import { localDateRange } from "../../../src/calendar/rules/zone";
+import { busyLength, MINUTE } from "../../../src/platform/rules/duration";
 
 /** Union of [start, end) spans, merging overlapping and touching ones. */
 export function mergeSpans(spans: Interval[]): Interval[] {

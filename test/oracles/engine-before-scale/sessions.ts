@@ -1,5 +1,5 @@
 import { mergeBusy, overlapsMerged } from "./busy-time";
-import type { BusyInterval, Interval, SessionAsk } from "../../../src/domain/availability/types";
+import type { BusyInterval, Interval, SessionAsk } from "../../../src/calendar/rules/types";
 
 /** The largest capacity of a group service (seats of one session). */
 export const MAX_CAPACITY = 100;

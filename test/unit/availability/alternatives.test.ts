@@ -8,7 +8,7 @@ import {
   nearestStarts,
   searchSlots,
   type StafferCalendarInput,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 
 const MIN = 60_000;
 const DAY = 86_400_000;

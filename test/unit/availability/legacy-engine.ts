@@ -15,9 +15,9 @@ import type {
   LocationRules,
   SlotSearchInput,
   StafferCalendarInput,
-} from "../../../src/domain/availability/types";
-import { localDateRange, OffsetTable } from "../../../src/domain/availability/zone";
-import { MINUTE } from "../../../src/domain/duration";
+} from "../../../src/calendar/rules/types";
+import { localDateRange, OffsetTable } from "../../../src/calendar/rules/zone";
+import { MINUTE } from "../../../src/platform/rules/duration";
 
 const DAY = 86_400_000;
 

@@ -8,7 +8,7 @@ import {
   localDateTimeToInstant,
   type StafferCalendarInput,
   searchSlots,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 
 const MIN = 60_000;
 const zones = ["Europe/Berlin", "Australia/Sydney", "America/New_York", "UTC"];

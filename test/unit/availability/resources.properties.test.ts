@@ -10,7 +10,7 @@ import {
   type SlotSearchInput,
   type StafferCalendarInput,
   searchSlots,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 import { findCartStart as legacyFindCartStart, legacySearchSlots } from "./legacy-engine";
 
 const MIN = 60_000;

@@ -10,7 +10,7 @@ import {
   type ResourceInput,
   type StafferCalendarInput,
   searchSlots,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 
 const berlin = { timezone: "Europe/Berlin", slotStepMin: 15, minNoticeMin: 0 };
 const DATE = "2030-03-04";

@@ -14,7 +14,7 @@ import {
   type SlotSearchInput,
   searchSlots,
   type StafferCalendarInput,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 import * as before from "../../oracles/engine-before-scale";
 
 /**

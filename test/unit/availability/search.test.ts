@@ -4,7 +4,7 @@ import {
   localDateTimeToInstant,
   type StafferCalendarInput,
   searchSlots,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 
 const berlin = { timezone: "Europe/Berlin", slotStepMin: 15, minNoticeMin: 0 };
 const weekdays = (start: string, end: string) =>

@@ -8,9 +8,9 @@ import {
   sessionAskOf,
   sessionKey,
   type StafferCalendarInput,
-} from "../../../src/domain/availability";
-import { seatsTakenAt, sessionFit, splitBusy } from "../../../src/domain/availability/sessions";
-import { SeatCount } from "../../../src/durable-objects/seat-count";
+} from "../../../src/calendar/rules";
+import { seatsTakenAt, sessionFit, splitBusy } from "../../../src/calendar/rules/sessions";
+import { SeatCount } from "../../../src/calendar/object/seat-count";
 import type { CalendarEntry } from "../../../src/calendar/types";
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { localDateTimeToInstant } from "../../../src/domain/availability";
-import { instantConverter } from "../../../src/domain/availability/working-hours";
+import { localDateTimeToInstant } from "../../../src/calendar/rules";
+import { instantConverter } from "../../../src/calendar/rules/working-hours";
 
 const DAY = 86_400_000;
 const ZONES = [

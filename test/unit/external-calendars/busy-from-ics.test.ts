@@ -8,7 +8,7 @@ import {
   ICS_LIMITS,
   IcsError,
   readBusy,
-} from "../../../src/domain/external-calendars";
+} from "../../../src/external-calendars/rules";
 import { generateYear } from "./year";
 
 /**

@@ -6,7 +6,7 @@ import {
   ICS_LIMITS,
   IcsError,
   readBusy,
-} from "../../../src/domain/external-calendars";
+} from "../../../src/external-calendars/rules";
 
 /**
  * Calendars written to burn CPU, and what a step budget makes of them. Steps are counted, not

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ical from "node-ical";
 import { describe, expect, it } from "vitest";
-import { readBusy } from "../../../src/domain/external-calendars";
+import { readBusy } from "../../../src/external-calendars/rules";
 
 /**
  * Real-world exports (test/fixtures/ics/real, README there: products, sources, licences), each

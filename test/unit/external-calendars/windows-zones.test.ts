@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { busyFromIcs, readBusy } from "../../../src/domain/external-calendars";
-import { foreignZone } from "../../../src/domain/external-calendars/windows-zones";
+import { busyFromIcs, readBusy } from "../../../src/external-calendars/rules";
+import { foreignZone } from "../../../src/external-calendars/rules/windows-zones";
 
 /** TZIDs that Windows-made calendars write without a VTIMEZONE, read as the zone they name. */
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normaliseLocale } from "../../../src/domain/messages/locale";
+import { normaliseLocale } from "../../../src/messages/rules/locale";
 import {
   announce,
   BUILT_IN_LOCALES,
@@ -18,7 +18,7 @@ import {
   VARIABLES,
   type Values,
   writeMessage,
-} from "../../../src/domain/messages";
+} from "../../../src/messages/rules";
 
 const booking = {
   id: "b1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkFreeName, MAX_PUBLIC_NAME } from "../../../src/domain/messages";
+import { linkFreeName, MAX_PUBLIC_NAME } from "../../../src/messages/rules";
 
 describe("a stranger's first name in a message: only when it cannot read as a link", () => {
   it.each([

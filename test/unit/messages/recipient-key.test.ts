@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recipientKey } from "../../../src/domain/messages";
+import { recipientKey } from "../../../src/messages/rules";
 
 describe("the recipient the per-recipient bound counts", () => {
   it("one inbox however it is spelt", () => {

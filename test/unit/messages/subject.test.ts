@@ -6,7 +6,7 @@ import {
   type MessageContext,
   VARIABLES,
   writeMessage,
-} from "../../../src/domain/messages";
+} from "../../../src/messages/rules";
 
 /**
  * A rendered subject is one line whatever the variables hold (a customer's or

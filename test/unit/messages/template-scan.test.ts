@@ -6,7 +6,7 @@ import {
   scanTemplate,
   unknownVariables,
   VARIABLES,
-} from "../../../src/domain/messages";
+} from "../../../src/messages/rules";
 
 /** The pattern the scanner replaced, kept here as the oracle of what a placeholder is. */
 const ORACLE = /\{\{\s*([^{}]*?)\s*\}\}/g;

@@ -5,7 +5,7 @@ import {
   type PricingInput,
   priceInvoice,
   promocodeIsUsable,
-} from "../../../src/domain/pricing";
+} from "../../../src/pos/rules";
 
 const line = (unitPrice: number, quantity = 1, rateBp: number | null = null) => ({
   kind: "good" as const,

@@ -11,8 +11,8 @@ import {
   MAX_TAX_RATE_BP,
   MAX_UNIT_PRICE,
   orderPaymentFits,
-} from "../../../src/domain/money";
-import { type PricingInput, type PricingLine, priceInvoice } from "../../../src/domain/pricing";
+} from "../../../src/platform/rules/money";
+import { type PricingInput, type PricingLine, priceInvoice } from "../../../src/pos/rules";
 
 const KINDS = ["good", "service", "voucher"] as const;
 

@@ -7,7 +7,7 @@ import {
   orderInvoice,
   type PromocodeRule,
   termsRefusals,
-} from "../../../src/domain/pricing";
+} from "../../../src/pos/rules";
 
 const good = (unitPrice: number, quantity = 1, taxRateBp: number | null = null): OrderLine => ({
   kind: "good",

@@ -7,8 +7,8 @@ import {
   orderInvoice,
   unitShares,
   voucherValues,
-} from "../../../src/domain/pricing";
-import { MAX_QUANTITY, MAX_UNIT_PRICE } from "../../../src/domain/money";
+} from "../../../src/pos/rules";
+import { MAX_QUANTITY, MAX_UNIT_PRICE } from "../../../src/platform/rules/money";
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 

@@ -7,7 +7,7 @@ import {
   parseRule,
   type SeriesRule,
   seriesDateSpan,
-} from "../../../src/domain/series";
+} from "../../../src/bookings/rules";
 
 const rule = (text: string): SeriesRule => {
   const parsed = parseRule(text);

@@ -5,13 +5,13 @@ import {
   localDateTimeToInstant,
   OffsetTable,
   type StafferCalendarInput,
-} from "../../../src/domain/availability";
+} from "../../../src/calendar/rules";
 import {
   entryWindow,
   firstWaitlistFit,
   localDays,
   withinTimes,
-} from "../../../src/domain/waitlist";
+} from "../../../src/waitlist/rules";
 
 const MIN = 60_000;
 const TZ = "Europe/Berlin";

@@ -5,7 +5,7 @@ import {
   parseRetryAfter,
   parseStatuses,
   retryDelaySeconds,
-} from "../../../src/domain/webhooks/backoff";
+} from "../../../src/platform/rules/backoff";
 
 describe("retry backoff", () => {
   it("doubles per attempt with equal jitter: 30 s base gives 15–30, 30–60, 60–120", () => {

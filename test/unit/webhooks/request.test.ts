@@ -4,7 +4,7 @@ import {
   HEADER_VALUE,
   headersProblem,
   MAX_DELIVERY_URL,
-} from "../../../src/domain/webhooks/request";
+} from "../../../src/webhooks/rules/request";
 
 describe("webhook request rules", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { newWebhookSecret, signWebhook } from "../../../src/domain/webhooks/signing";
+import { newWebhookSecret, signWebhook } from "../../../src/webhooks/rules/signing";
 
 describe("Standard Webhooks signing", () => {
   it("matches the specification's published example", async () => {

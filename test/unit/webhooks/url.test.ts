@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateHost, parseV6, webhookUrlProblem } from "../../../src/domain/webhooks/url";
+import { isPrivateHost, parseV6, webhookUrlProblem } from "../../../src/platform/rules/url";
 
 describe("webhook URL rules", () => {
   it.each([

@@ -1,0 +1,57 @@
+import { Hono } from "hono";
+import { timing } from "hono/timing";
+import type { OpenEnv } from "../platform/env";
+import { onError, onNotFound } from "./error-handler";
+import { requestContext } from "./middleware/request-context";
+import { serveDocument } from "../http/openapi";
+import { adminApi } from "./admin";
+import { publicApi } from "./public";
+import { docsPage } from "./docs";
+
+import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
+
+export { ADMIN_BASE, PUBLIC_BASE };
+
+export function createApp() {
+  const app = new Hono<OpenEnv>();
+  // A refused key's answer carries no timings: they would describe work done for a workspace.
+  app.use(timing({ totalDescription: "total", enabled: (c) => !c.get("refused") }));
+  app.use(requestContext);
+
+  const publicRouter = publicApi();
+  const adminRouter = adminApi();
+
+  // The documents are generated from the same zod schemas that validate requests.
+  serveDocument(publicRouter, {
+    title: "Scheduling and point-of-sale public API",
+    version: "2.0.0",
+    description:
+      "Bookings, services, time slots, staff calendars, customers, goods, POS orders and webhooks. Every call needs `Authorization: Bearer <api key>` and `Workspace: <workspace uuid>`.",
+    server: PUBLIC_BASE,
+    security: { ApiKey: [], Workspace: [] },
+    headers: { idempotency: true, cors: true },
+  });
+  serveDocument(adminRouter, {
+    title: "Management API",
+    version: "2.0.0",
+    description: "Provisioning of workspaces. `Authorization: Bearer <ADMIN_TOKEN>`.",
+    server: ADMIN_BASE,
+    security: { AdminToken: [] },
+    headers: { idempotency: false, cors: false },
+  });
+
+  app.route(PUBLIC_BASE, publicRouter);
+  app.route(ADMIN_BASE, adminRouter);
+  app.get("/docs", docsPage);
+  app.get("/", (c) =>
+    c.json({
+      name: "Scheduling and point-of-sale API",
+      docs: "/docs",
+      openapi: [`${PUBLIC_BASE}/openapi.json`, `${ADMIN_BASE}/openapi.json`],
+    }),
+  );
+
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return app;
+}

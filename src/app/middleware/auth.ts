@@ -1,0 +1,133 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { findApiKey } from "../../tenancy/queries/api-key-auth";
+import type { AuthenticatedKey, AuthenticatedWorkspace, PublicEnv } from "../../platform/env";
+import { type ApiKeyKind, constantTimeEqual, parseApiKey, sha256Hex } from "../../tenancy/api-keys";
+import { bearerToken } from "../../http/bearer";
+import { internalError, standaloneError } from "../error-handler";
+import { ApiError } from "../../platform/errors";
+import { exposeToOrigin, checkOrigin } from "./cors";
+import { limitKey } from "../../http/rate-limit";
+import { knownWorkspace, rememberWorkspace } from "./workspace-settings";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// One message for every credential failure: a caller must not learn whether a workspace exists.
+const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
+
+interface Claim {
+  token: string;
+  workspaceId: string;
+  keyId: string;
+  kind: ApiKeyKind;
+}
+
+interface Verified {
+  workspace: AuthenticatedWorkspace;
+  key: AuthenticatedKey;
+}
+
+/** What the headers claim, checked for shape only (no I/O). */
+function readClaim(c: Context<PublicEnv>): Claim {
+  const token = bearerToken(c);
+  if (!token) {
+    throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");
+  }
+  const workspaceId = c.req.header("workspace")?.trim();
+  if (!workspaceId) {
+    throw new ApiError("unauthenticated", "Send the workspace id in the `Workspace` header.");
+  }
+  const parsed = parseApiKey(token);
+  if (!parsed || !UUID.test(workspaceId)) throw invalid();
+  return { token, workspaceId: workspaceId.toLowerCase(), keyId: parsed.id, kind: parsed.kind };
+}
+
+/** The key checked in D1 (one statement), then its origin and its rate limits. */
+async function verify(c: Context<PublicEnv>, claim: Claim): Promise<Verified> {
+  const [row, hash] = await Promise.all([
+    findApiKey(c.var.db, claim.keyId),
+    sha256Hex(claim.token),
+  ]);
+  const matches = row ? await constantTimeEqual(hash, row.key.keyHash) : false;
+  if (
+    !row ||
+    !matches ||
+    row.key.revokedAt !== null ||
+    row.key.kind !== claim.kind ||
+    row.workspace.id !== claim.workspaceId
+  ) {
+    throw invalid();
+  }
+  const { id, country, currency, locale, timezone } = row.workspace;
+  const verified = {
+    workspace: { id, country, currency, locale, timezone },
+    key: { id: row.key.id, kind: row.key.kind, allowedOrigins: row.key.allowedOrigins },
+  };
+  checkOrigin(c, verified.key);
+  await limitKey(c, verified.key);
+  return verified;
+}
+
+function setContext(
+  c: Context<PublicEnv>,
+  workspace: AuthenticatedWorkspace,
+  key: AuthenticatedKey,
+) {
+  c.set("workspace", workspace);
+  c.set("apiKey", key);
+}
+
+/**
+ * Public API: a Bearer API key (secret or publishable) and the Workspace
+ * header naming the key's own workspace.
+ *
+ * The key is checked in D1 on every request. For a workspace this isolate
+ * already knows, the check runs alongside the request's first reads instead
+ * of before them (one sequential D1 hop for a read instead of two): writes
+ * and calendar calls wait for it behind the request's write gate, and the
+ * answer is replaced by the check's error if it fails, so nothing is written
+ * or returned for a bad key. The first request of a workspace checks first.
+ */
+export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
+  const claim = readClaim(c);
+  const checked = verify(c, claim);
+  const known = knownWorkspace(claim.workspaceId);
+  if (!known) {
+    const verified = await checked;
+    rememberWorkspace(verified.workspace);
+    setContext(c, verified.workspace, verified.key);
+    exposeToOrigin(c, verified.key);
+    return next();
+  }
+
+  // Until the check is back the key is what its prefix claims, its origins unknown; the
+  // CORS headers are set now so error answers carry them too, and go if the check fails.
+  setContext(c, known, { id: claim.keyId, kind: claim.kind, allowedOrigins: [] });
+  exposeToOrigin(c, c.var.apiKey);
+  c.var.gate.hold(checked);
+  let failure: { error: unknown } | null = null;
+  try {
+    await next();
+  } catch (error) {
+    failure = { error };
+  }
+  const outcome = await checked.then(
+    (verified) => ({ verified }),
+    (error: unknown) => ({ error }),
+  );
+  if ("error" in outcome) {
+    // Whatever the request answered is dropped, headers included, and no timing is added
+    // (how long the work took would tell a wrong key about the workspace). A check that
+    // itself failed (D1 down) is a 500, with nothing of the handler's answer either.
+    c.set("refused", true);
+    c.res = undefined;
+    c.res =
+      outcome.error instanceof ApiError
+        ? standaloneError(outcome.error)
+        : internalError(c.var.requestId, outcome.error);
+    return;
+  }
+  rememberWorkspace(outcome.verified.workspace);
+  c.set("apiKey", outcome.verified.key);
+  if (failure) throw failure.error;
+});

@@ -1,0 +1,69 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { setMetric } from "hono/timing";
+import { createDb } from "../../db/client";
+import { D1Counter, instrumentD1 } from "../../db/instrumented-d1";
+import type { OpenEnv } from "../../platform/env";
+import { HopCounter } from "../../platform/hops";
+import { trackNamespace } from "../../platform/tracked-namespace";
+import { budgeted, CalendarBudget } from "../../calendar/budget";
+import { WriteGate } from "../../platform/write-gate";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * Gives every request an id (echoing a sane incoming X-Request-Id), a drizzle
+ * handle over an instrumented D1 and a per-request view of the calendar
+ * namespace, both counting their sequential hops and holding writes behind
+ * the request's write gate; reports both in Server-Timing once the response
+ * is ready.
+ */
+export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
+  const incoming = c.req.header("x-request-id");
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  c.set("requestId", requestId);
+
+  const gate = new WriteGate();
+  const afterResponse: (() => Promise<unknown>)[] = [];
+  c.set("afterResponse", (task) => afterResponse.push(task));
+  const d1 = new D1Counter();
+  const calendar = new HopCounter();
+  const budget = new CalendarBudget();
+  c.set("gate", gate);
+  c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
+  // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
+  // (The OpenAPI generator runs the app with no bindings at all.)
+  if (c.env?.CALENDARS) {
+    c.env = {
+      ...c.env,
+      CALENDARS: budgeted(trackNamespace(c.env.CALENDARS, calendar, gate), budget),
+    };
+  }
+
+  await next();
+
+  c.res.headers.set("x-request-id", requestId);
+  if (!c.var.refused) {
+    setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
+    setMetric(c, "d1-statements", `${d1.statements}`);
+    // What the request cost D1 (its `meta.rows_read`) and what D1 sent back (no meta says it).
+    setMetric(c, "d1-rows-read", `${d1.rowsRead}`);
+    setMetric(c, "d1-bytes-returned", `${d1.bytesReturned}`);
+    setMetric(c, "calendar", calendar.durationMs, `${calendar.hops} calls`);
+    // Every call, the confirms that run after the answer included.
+    setMetric(c, "calendar-total", `${calendar.calls + budget.pending} calls`);
+    setMetric(c, "calendars", `${budget.calendars}`);
+  }
+  // Off the answer's path (calendar confirms): started now, not waited for.
+  for (const task of afterResponse) outlive(c, task());
+});
+
+/** Keeps the Worker alive for `work` after the answer; without an execution context it just runs. */
+function outlive(c: Context, work: Promise<unknown>) {
+  work.catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // `app.request` in tests has no execution context: the work runs on regardless.
+  }
+}

@@ -1,0 +1,7 @@
+import type { AdminEnv } from "../../../../platform/env";
+import type { Router } from "../../../../http/openapi";
+import * as put from "./put";
+
+export function registerBookingForm(router: Router<AdminEnv>) {
+  router.openapi(put.route, put.handler);
+}

@@ -1,0 +1,67 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../http/operations";
+import { createBookings } from "../../create";
+import type { PublicEnv } from "../../../platform/env";
+import {
+  authErrors,
+  calendarWriteErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+  jsonBody,
+} from "../../../http/responses";
+import { PUBLISHABLE_BOOKINGS } from "./publishable";
+import { clientFields } from "./client-fields";
+import { SINGLE_BOOKING_FIELDS } from "./fields";
+import { withFields } from "../../../http/request-fields";
+import { BookingSchema } from "../../views/booking-schema";
+import { CreateBookingBody, CUSTOMER_MATCH, SEATS } from "./schema";
+
+export const route = defineRoute({
+  operationId: "createBooking",
+  keys: "publishable",
+  method: "post",
+  path: "/bookings",
+  tags: ["Bookings"],
+  summary: "Create a single-service booking",
+  description: `${CUSTOMER_MATCH} Without staffer_uuid one of the free eligible staff is assigned. A time already taken answers 409 slot_unavailable; a time in the past or outside working hours 422. ${SEATS} ${PUBLISHABLE_BOOKINGS}`,
+  request: jsonBody(CreateBookingBody),
+  responses: {
+    201: json(BookingSchema, "Created"),
+    ...authErrors,
+    ...calendarWriteErrors,
+    429: errorCodes(
+      "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
+      ["rate_limited", "too_many_bookings"],
+    ),
+    ...conflictErrors(
+      "The time is taken (`slot_unavailable`, with `alternatives`), the group session has fewer seats left than `quantity` (`session_full`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
+      ["slot_unavailable", "session_full", "reservation_expired"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const items = [
+    {
+      start: Date.parse(body.reserved_on),
+      services: [
+        { serviceId: body.service_uuid, stafferId: body.staffer_uuid, quantity: body.quantity },
+      ],
+    },
+  ];
+  const [booking] = await withFields(SINGLE_BOOKING_FIELDS, () =>
+    createBookings(c.var.deps, {
+      country: c.var.workspace.country,
+      locationId: body.location_uuid,
+      items,
+      ...clientFields(body),
+      reservationId: body.reservation_uuid,
+      caller: c.var.deps.caller,
+      visitor: c.var.deps.visitor,
+    }),
+  );
+  if (!booking) throw new Error("no booking was created");
+  return c.json(booking, 201);
+};

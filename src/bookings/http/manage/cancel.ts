@@ -1,0 +1,60 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { cancelBooking } from "../../ops/cancel";
+import type { OpenEnv } from "../../../platform/env";
+import { defineRoute } from "../../../http/operations";
+import { type FieldNames, withFields } from "../../../http/request-fields";
+import type { CancelSubject } from "../../rules/booking-rules";
+import { bodyErrors, conflictErrors, json } from "../../../http/responses";
+import { BookingSchema } from "../../views/booking-schema";
+import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
+import { manageErrors } from "./responses";
+import { ManageCancelBody, TokenPath } from "./schema";
+import { CUSTOMER_CHANGE_MESSAGES } from "../bookings/publishable";
+
+/** The body names only the reason; the other subjects cannot come from it. */
+const FIELDS: FieldNames<CancelSubject> = {
+  reason: "cancel_reason",
+  notes: "cancel_reason",
+  staffer: "cancel_reason",
+};
+
+export const route = defineRoute({
+  operationId: "cancelManagedBooking",
+  keys: "none",
+  method: "post",
+  path: "/manage/{token}/cancel",
+  tags: ["Manage links"],
+  summary: "Cancel the link's booking (as the customer)",
+  description:
+    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change). " +
+    CUSTOMER_CHANGE_MESSAGES,
+  request: {
+    params: TokenPath,
+    body: { content: { "application/json": { schema: ManageCancelBody } }, required: false },
+  },
+  responses: {
+    200: json(BookingSchema, "The booking as it now is"),
+    ...manageErrors,
+    ...bodyErrors,
+    ...conflictErrors(
+      "The booking is completed or canceled (`booking_closed`), another request changed it at the same moment (`booking_changed`), or the location's cancellation_offset before the start has passed (`policy_window_passed`)",
+      ["booking_closed", "booking_changed", "policy_window_passed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const since = Date.now();
+  const { token } = c.req.valid("param");
+  const body = c.req.valid("json") ?? {};
+  const { claims, scope } = await managedScope(c, token);
+  const deps = await customerDeps(c, scope, claims);
+  const booking = await withFields(FIELDS, () =>
+    cancelBooking(deps, claims.bookingId, {
+      cancelReason: body.cancel_reason,
+      caller: "customer",
+    }),
+  );
+  dispatchAfterWrite(c, claims.workspaceId, since);
+  return c.json(booking, 200);
+};

@@ -1,0 +1,101 @@
+import type { Context } from "hono";
+import type { BookingDeps } from "../../deps";
+import { workspaceRenderRead } from "../../queries/manage";
+import { run } from "../../../db/reads";
+import type { Scope } from "../../../db/scope";
+import type { OpenEnv } from "../../../platform/env";
+import { notFound } from "../../../platform/errors";
+import { log } from "../../../platform/log";
+import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../manage-link";
+import { messageVisitor } from "../../../messages/message-visitor";
+import { publicOrigin } from "../../../platform/public-origin";
+import {
+  clientAddress,
+  limitCustomerChange,
+  limitLink,
+  limitLinkWorkspace,
+} from "../../../http/rate-limit";
+import type { ManageClaims } from "../../manage-token";
+import { dispatchPending } from "../../../webhooks/dispatch";
+import { deliverCreated } from "../../../messages/delivery/wake-up";
+import { wakeDesks } from "../../../waitlist/wake";
+
+/**
+ * The booking a manage link opens and the workspace it is in, both from the
+ * verified token alone (no key, no Workspace header): every read and write of
+ * the request is scoped to that workspace, so the link reaches that one
+ * booking and nothing else. 401 `invalid_token` before anything is read.
+ * Then counted per booking (whichever of its links) and per workspace, still
+ * before anything is read: 429 past either.
+ */
+export async function managedScope(
+  c: Context<OpenEnv>,
+  token: string,
+): Promise<{ claims: ManageClaims; scope: Scope }> {
+  const claims = verifiedManageToken(c.env, token);
+  await limitLink(c.env, `booking:${claims.bookingId}`);
+  await limitLinkWorkspace(c.env, claims.workspaceId);
+  return { claims, scope: { db: c.var.db, workspaceId: claims.workspaceId } };
+}
+
+/** Links are built on the configured public origin, never on the request's Host. */
+const origin = (c: Context<OpenEnv>) => publicOrigin(c.env);
+
+/**
+ * A customer's booking change through the link: what a publishable key's
+ * change gets (`staff: false`, so no hold gives way, and the change counts
+ * against the booking), with the workspace's money and language settings read
+ * first (one D1 round trip; a keyed request has them from its key check). The
+ * change refuses a booking the link no longer opens (moved since it was issued).
+ */
+export async function customerDeps(
+  c: Context<OpenEnv>,
+  scope: Scope,
+  claims: ManageClaims,
+): Promise<BookingDeps> {
+  const workspace = await run(scope.db, workspaceRenderRead(scope));
+  if (!workspace) throw notFound("Booking");
+  return {
+    scope,
+    env: c.env,
+    render: { currency: workspace.currency, locale: workspace.locale, origin: origin(c) },
+    defer: (task) => c.var.afterResponse(task),
+    staff: false,
+    limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
+    link: (booking) => assertLinkOpens(claims, booking),
+    manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
+    // Its messages count against the client address, as the manage routes' rate limit does.
+    messageVisitor: await messageVisitor(clientAddress(c)),
+  };
+}
+
+export const renderContext = (
+  c: Context<OpenEnv>,
+  workspace: { currency: string; locale: string },
+) => ({ currency: workspace.currency, locale: workspace.locale, origin: origin(c) });
+
+/**
+ * Hands the workspace's new outbox events (the change's webhook event) and
+ * the customer messages the change wrote since `since` to their queues once
+ * the answer is out, as the keyed routes' `outboxDispatch` and
+ * `messageDispatch` do; the cron sweep and the workspace's message clock send
+ * them should this never run.
+ */
+export function dispatchAfterWrite(c: Context<OpenEnv>, workspaceId: string, since: number) {
+  const work = Promise.all([
+    dispatchPending(c.env, { workspaceId, maxRounds: 1 }).catch((error: unknown) =>
+      log("error", "outbox dispatch failed", { error }),
+    ),
+    deliverCreated(c.env, workspaceId, since).catch((error: unknown) =>
+      log("error", "message dispatch failed", { error }),
+    ),
+    wakeDesks(c.env, workspaceId, since).catch((error: unknown) =>
+      log("error", "waitlist wake-up failed", { error }),
+    ),
+  ]);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // `app.request` in tests has no execution context: the work runs on regardless.
+  }
+}

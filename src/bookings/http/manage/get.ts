@@ -1,0 +1,49 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { readManaged } from "../../manage/read";
+import { bookingLocale } from "../../messages";
+import type { OpenEnv } from "../../../platform/env";
+import { defineRoute } from "../../../http/operations";
+import { json, queryErrors } from "../../../http/responses";
+import { renderBooking } from "../../views/booking";
+import { renderLocation } from "../../../catalogue/views/location";
+import { managedScope, renderContext } from "./deps";
+import { renderManageLink } from "./render";
+import { manageErrors } from "./responses";
+import { ManagedBookingSchema, TokenPath } from "./schema";
+import { publicOrigin } from "../../../platform/public-origin";
+
+export const route = defineRoute({
+  operationId: "getManagedBooking",
+  keys: "none",
+  method: "get",
+  path: "/manage/{token}",
+  tags: ["Manage links"],
+  summary: "The booking a manage link opens",
+  description:
+    "Needs no API key and no Workspace header: the link's token is the credential, and names the one booking (and workspace) it opens. Answers the booking (its `policy` says whether it may be canceled or moved now), its location, the salon's time zone (`timezone`, the location's: the clock the messages use), the language to show it in, its staffers' first names, and the booking's link with its current expiry. A link opens the booking wherever it has moved since the link was sent (until a day after its current end). Rate-limited per client address.",
+  request: { params: TokenPath },
+  responses: {
+    200: json(ManagedBookingSchema, "The booking"),
+    ...manageErrors,
+    ...queryErrors,
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const { token } = c.req.valid("param");
+  const { claims, scope } = await managedScope(c, token);
+  const managed = await readManaged(scope, claims);
+  const origin = publicOrigin(c.env);
+  const { booking } = managed.loaded;
+  return c.json(
+    {
+      booking: renderBooking(managed.loaded, renderContext(c, managed.workspace)),
+      location: renderLocation(managed.location),
+      timezone: managed.location.timezone,
+      locale: bookingLocale(booking, managed.customerLocale) ?? managed.workspace.locale,
+      staffers: managed.staffers,
+      manage: await renderManageLink(c.env, origin, booking),
+    },
+    200,
+  );
+};

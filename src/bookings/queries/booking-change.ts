@@ -1,0 +1,68 @@
+import { and, eq, sql } from "drizzle-orm";
+import { idIn, insertRows } from "../../db/bounded";
+import { atVersion } from "../../db/guards";
+import { bookingServices, bookings, calendarEntries, type EntryRow, orders } from "../../db/schema";
+import { type Scope, whereIn } from "../../db/scope";
+export type { OrderPatch } from "../../pos/queries/order-change";
+export type { EntryRow } from "../../db/schema";
+import type { Statement } from "../../db/statement";
+
+type BookingRow = typeof bookings.$inferSelect;
+type ServiceRow = typeof bookingServices.$inferSelect;
+
+/** Columns a change may set on a booking (its version and last change move by themselves). */
+export type BookingPatch = Partial<
+  Omit<BookingRow, "id" | "workspaceId" | "orderId" | "version" | "updatedAt">
+>;
+/** Columns a change may set on one booked service, named by its id. */
+export type ServicePatch = { id: string } & Partial<
+  Omit<ServiceRow, "id" | "workspaceId" | "bookingId">
+>;
+
+/**
+ * The condition a booking change commits under: the booking (and its order,
+ * when the change writes it) is still at the version read.
+ */
+export const stillAsRead = (
+  booking: { id: string; version: number },
+  order: { id: string; version: number } | null,
+) =>
+  and(
+    atVersion(bookings, booking.id, booking.version),
+    order ? atVersion(orders, order.id, order.version) : undefined,
+  ) ?? sql`1`;
+
+/** The booking's one UPDATE: the change's columns, its version bumped, its last change `now`. */
+export const updateBooking = (scope: Scope, id: string, patch: BookingPatch, now: number) =>
+  scope.db
+    .update(bookings)
+    .set({ ...patch, version: sql`${bookings.version} + 1`, updatedAt: now })
+    .where(whereIn(scope, bookings, eq(bookings.id, id)));
+
+export const updateBookedService = (scope: Scope, { id, ...patch }: ServicePatch) =>
+  scope.db
+    .update(bookingServices)
+    .set(patch)
+    .where(whereIn(scope, bookingServices, eq(bookingServices.id, id)));
+
+/** Replaces part of a booking's busy time: the entries it no longer has go, the new ones come. */
+export const replaceBusyTime = (
+  scope: Scope,
+  change: { removed: { id: string }[]; added: EntryRow[] },
+): Statement[] => [
+  ...(change.removed.length > 0
+    ? [
+        scope.db.delete(calendarEntries).where(
+          whereIn(
+            scope,
+            calendarEntries,
+            idIn(
+              calendarEntries.id,
+              change.removed.map((e) => e.id),
+            ),
+          ),
+        ),
+      ]
+    : []),
+  ...insertRows(scope.db, calendarEntries, change.added),
+];

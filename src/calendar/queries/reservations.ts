@@ -1,0 +1,187 @@
+import { and, asc, count, eq, gt, isNull, min, type SQL, sql } from "drizzle-orm";
+import type { PageRequest } from "../../platform/pagination";
+import { idIn } from "../../db/bounded";
+import { listPage } from "../../db/queries/list";
+import { calendarEntries, holdFences, reservations } from "../../db/schema";
+import { type Scope, whereIn } from "../../db/scope";
+import type { Statement } from "../../db/statement";
+
+export type ReservationRow = typeof reservations.$inferSelect;
+
+/** One reservation of the workspace, used, released and expired ones included. */
+export async function findReservation(scope: Scope, id: string): Promise<ReservationRow | null> {
+  const [row] = await scope.db
+    .select()
+    .from(reservations)
+    .where(whereIn(scope, reservations, eq(reservations.id, id)));
+  return row ?? null;
+}
+
+/** The stored items of these reservations (one parameter whatever their number). */
+export async function reservationItems(
+  scope: Scope,
+  ids: readonly string[],
+): Promise<{ id: string; items: string }[]> {
+  if (ids.length === 0) return [];
+  return scope.db
+    .select({ id: reservations.id, items: reservations.items })
+    .from(reservations)
+    .where(whereIn(scope, reservations, idIn(reservations.id, ids)));
+}
+
+/** Ends a reservation (used by a booking, or released): its held entries go, and it is marked. */
+export const endReservation = (scope: Scope, id: string, at: number) => [
+  scope.db
+    .delete(calendarEntries)
+    .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, id))),
+  scope.db
+    .update(reservations)
+    .set({ releasedAt: at })
+    .where(whereIn(scope, reservations, eq(reservations.id, id), isNull(reservations.releasedAt))),
+];
+
+/** Unused, not deleted, and not expired at `now`: exact to the millisecond, whatever the alarm did. */
+export const isLive = (row: ReservationRow, now: number) =>
+  row.releasedAt === null && row.expiresAt > now;
+
+/** Batch condition: the reservation is unused, not released and unexpired at `now` (`isLive` in SQL). */
+export const reservationStillLive = (id: string, now: number): SQL =>
+  sql`exists (select 1 from ${reservations} where ${reservations.id} = ${id} and ${reservations.releasedAt} is null and ${reservations.expiresAt} > ${now})`;
+
+/** Unused, not deleted and unexpired at `now`. */
+const live = (now: number) => and(isNull(reservations.releasedAt), gt(reservations.expiresAt, now));
+
+/** A publishable holder's live reservations: how many, and when the first of them expires. */
+export async function holderHolds(
+  scope: Scope,
+  holder: string,
+  now: number,
+): Promise<{ live: number; firstExpiry: number | null }> {
+  const [row] = await scope.db
+    .select({ live: count(), firstExpiry: min(reservations.expiresAt) })
+    .from(reservations)
+    .where(holderLive(scope, holder, now));
+  return { live: row?.live ?? 0, firstExpiry: row?.firstExpiry ?? null };
+}
+
+/** A publishable holder's live reservations (also the waitlist's count of a visitor's holds). */
+export const holderLive = (scope: Scope, holder: string, now: number) =>
+  whereIn(scope, reservations, eq(reservations.holder, holder), live(now));
+
+/**
+ * Batch condition: the holder's live reservations at `now` (as `holderHolds`
+ * counts) and `adding` more stay within `cap`.
+ */
+export const holderWithinCap = (
+  scope: Scope,
+  holder: string,
+  now: number,
+  adding: number,
+  cap: number,
+): SQL =>
+  sql`(${scope.db
+    .select({ n: count() })
+    .from(reservations)
+    .where(holderLive(scope, holder, now))}) + ${adding} <= ${cap}`;
+
+/** A calendar entry's owner columns, as `endDisplaced` reports the entries it removed. */
+export interface EndedEntry {
+  id: string;
+  stafferId: string | null;
+  resourceId: string | null;
+  unit: number | null;
+}
+
+/**
+ * Ends publishable holds a staff write took over, in that write's batch: the
+ * in-flight writes of some are fenced (they can never commit now), every
+ * held entry of the reservations goes (returned, so their other calendars
+ * can drop them too) and the reservations are marked released.
+ */
+export function endDisplaced(
+  scope: Scope,
+  displaced: { reservationIds: string[]; inFlightHolds: string[] },
+  at: number,
+): { statements: Statement[]; ended: (results: unknown[]) => EndedEntry[] } {
+  const { db } = scope;
+  const statements: Statement[] = [];
+  if (displaced.inFlightHolds.length > 0) {
+    statements.push(
+      db
+        .insert(holdFences)
+        .select(
+          db
+            .select({
+              holdId: sql<string>`value`.as("hold_id"),
+              createdAt: sql<number>`${at}`.as("created_at"),
+            })
+            .from(sql`json_each(${JSON.stringify(displaced.inFlightHolds)})`)
+            // SQLite reads "ON CONFLICT" after a bare FROM as a join constraint.
+            .where(sql`true`),
+        )
+        .onConflictDoNothing(),
+    );
+  }
+  statements.push(
+    db
+      .delete(calendarEntries)
+      .where(
+        whereIn(
+          scope,
+          calendarEntries,
+          eq(calendarEntries.kind, "held"),
+          idIn(calendarEntries.sourceId, displaced.reservationIds),
+        ),
+      )
+      .returning({
+        id: calendarEntries.id,
+        stafferId: calendarEntries.stafferId,
+        resourceId: calendarEntries.resourceId,
+        unit: calendarEntries.unit,
+      }),
+    db
+      .update(reservations)
+      .set({ releasedAt: at })
+      .where(
+        whereIn(
+          scope,
+          reservations,
+          idIn(reservations.id, displaced.reservationIds),
+          isNull(reservations.releasedAt),
+        ),
+      ),
+  );
+  // The DELETE is second to last, whatever precedes these statements in the batch.
+  return { statements, ended: (results) => (results.at(-2) ?? []) as EndedEntry[] };
+}
+
+export interface ReservationFilter {
+  locationId?: string | undefined;
+  /** Reservations holding time of this staffer. */
+  stafferId?: string | undefined;
+}
+
+/** A page of the workspace's live reservations, oldest first (one round trip). */
+export function listLiveReservations(
+  scope: Scope,
+  page: PageRequest,
+  filter: ReservationFilter,
+  now: number,
+) {
+  const holdsStaffer = filter.stafferId
+    ? sql`exists (select 1 from ${calendarEntries} where ${calendarEntries.workspaceId} = ${scope.workspaceId} and ${calendarEntries.sourceId} = ${reservations.id} and ${calendarEntries.stafferId} = ${filter.stafferId})`
+    : undefined;
+  return listPage(
+    scope.db,
+    reservations,
+    whereIn(
+      scope,
+      reservations,
+      live(now),
+      filter.locationId ? eq(reservations.locationId, filter.locationId) : undefined,
+      holdsStaffer,
+    ),
+    [asc(reservations.createdAt), asc(reservations.id)],
+    page,
+  );
+}

@@ -1,0 +1,7 @@
+import type { AdminEnv } from "../../../../platform/env";
+import type { Router } from "../../../../http/openapi";
+import * as create from "./create";
+
+export function registerCustomers(router: Router<AdminEnv>) {
+  router.openapi(create.route, create.handler);
+}

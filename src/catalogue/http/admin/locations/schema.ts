@@ -1,0 +1,64 @@
+import { z } from "@hono/zod-openapi";
+import { nonEmpty, timezone, uuid } from "../../../../platform/fields";
+
+const MINUTES_IN_A_YEAR = 60 * 24 * 365;
+
+const minutes = (max: number) =>
+  z
+    .number()
+    .int("Must be a whole number of minutes.")
+    .min(0, "May not be negative.")
+    .max(max, `May not be greater than ${max}.`);
+
+const policyText = z.string().trim().max(5000, "At most 5000 characters.").nullable();
+
+/** Fields a location is created with; every one but name and timezone has a default. */
+export const LocationFields = {
+  name: nonEmpty(),
+  timezone,
+  slot_step: z.number().int().min(5).max(240),
+  min_notice: minutes(MINUTES_IN_A_YEAR),
+  cancellation_offset: minutes(MINUTES_IN_A_YEAR).openapi({
+    description:
+      "Minutes before a booking's start after which a publishable key may no longer cancel it (0, the default: no limit)",
+  }),
+  change_offset: minutes(MINUTES_IN_A_YEAR).openapi({
+    description:
+      "Minutes before a booking's start after which a publishable key may no longer reschedule it (0, the default: no limit)",
+  }),
+  policy_text: policyText,
+  cancellation_text: policyText,
+  change_text: policyText,
+};
+
+export const UpdateLocationBody = z.object(LocationFields).partial().openapi("UpdateLocation");
+
+/** Name and timezone are required; the table's defaults fill whatever else is left out. */
+export const CreateLocationBody = z
+  .object(LocationFields)
+  .partial()
+  .required({ name: true, timezone: true })
+  .openapi("CreateLocation");
+
+export const LocationParams = z.object({
+  ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
+  uuid: uuid("location uuid"),
+});
+
+/** Body fields (snake case) → location columns, only those sent. */
+export function locationChanges(body: z.infer<typeof UpdateLocationBody>) {
+  const changes = {
+    name: body.name,
+    timezone: body.timezone,
+    slotStep: body.slot_step,
+    minNotice: body.min_notice,
+    cancellationOffset: body.cancellation_offset,
+    changeOffset: body.change_offset,
+    policyText: body.policy_text,
+    cancellationText: body.cancellation_text,
+    changeText: body.change_text,
+  };
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<
+    typeof changes
+  >;
+}

@@ -1,0 +1,41 @@
+import { z } from "@hono/zod-openapi";
+import type { locations } from "../../db/schema";
+import { paginated } from "../../platform/pagination";
+
+export const LocationSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    timezone: z.string(),
+    slot_step: z.number().int().openapi({ description: "Minutes between slot starts" }),
+    min_notice: z.number().int().openapi({ description: "Minutes of notice a booking needs" }),
+    cancellation_offset: z.number().int().openapi({
+      description:
+        "Minutes before a booking's start after which a publishable key may no longer cancel it; 0: no limit",
+    }),
+    change_offset: z.number().int().openapi({
+      description:
+        "Minutes before a booking's start after which a publishable key may no longer reschedule it; 0: no limit",
+    }),
+    policy_text: z.string().nullable(),
+    cancellation_text: z.string().nullable(),
+    change_text: z.string().nullable(),
+  })
+  .openapi("Location");
+
+export const LocationList = paginated(LocationSchema, "LocationList");
+
+export const renderLocation = (
+  row: typeof locations.$inferSelect,
+): z.infer<typeof LocationSchema> => ({
+  uuid: row.id,
+  name: row.name,
+  timezone: row.timezone,
+  slot_step: row.slotStep,
+  min_notice: row.minNotice,
+  cancellation_offset: row.cancellationOffset,
+  change_offset: row.changeOffset,
+  policy_text: row.policyText,
+  cancellation_text: row.cancellationText,
+  change_text: row.changeText,
+});

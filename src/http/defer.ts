@@ -1,0 +1,8 @@
+import type { Defer } from "../calendar/client";
+import type { RequestVariables } from "../platform/env";
+
+/** Tasks that run once the request's answer is ready (`requestContext` starts them), on either API. */
+export const deferAfterResponse =
+  (c: { var: Pick<RequestVariables, "afterResponse"> }): Defer =>
+  (task) =>
+    c.var.afterResponse(task);

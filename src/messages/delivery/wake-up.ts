@@ -1,0 +1,41 @@
+import { messagesCreatedSince } from "../queries/message-delivery";
+import type { Env } from "../../platform/env";
+import { backgroundDb } from "../../db/webhooks/db";
+import { enqueueMessages } from "./queue";
+
+/**
+ * Tells a workspace's message clock that a message comes due at `at` (ms since
+ * the epoch): its alarm is brought forward to `at` if it was set later (or not
+ * at all). Call it, after the response, whenever a scheduled message is
+ * written or moved earlier; `at` in the past fires the alarm at once.
+ */
+export async function scheduleWakeUp(env: Env, workspaceId: string, at: number): Promise<void> {
+  await env.MESSAGE_CLOCKS.getByName(workspaceId).wakeAt(workspaceId, at);
+}
+
+/** The most messages one write can create; more are left to the clock. */
+const CREATED_LIMIT = 200;
+
+/**
+ * After a write: the scheduled messages it created (at or after `since`, the
+ * request's start) go to the queue now if due, and the clock is woken for
+ * the earliest later one. One indexed read; no clock call when the write
+ * created no later message.
+ */
+export async function deliverCreated(env: Env, workspaceId: string, since: number): Promise<void> {
+  const created = await messagesCreatedSince(backgroundDb(env), {
+    workspaceId,
+    since,
+    limit: CREATED_LIMIT,
+  });
+  const now = Date.now();
+  const due = created.filter((m) => m.scheduledFor <= now);
+  await enqueueMessages(
+    env,
+    due.map((m) => ({ ...m, workspaceId })),
+  );
+  const later = created.filter((m) => m.scheduledFor > now).map((m) => m.scheduledFor);
+  // A write that created more than one read returns: the clock enqueues the rest now.
+  if (created.length === CREATED_LIMIT) await scheduleWakeUp(env, workspaceId, now);
+  else if (later.length > 0) await scheduleWakeUp(env, workspaceId, Math.min(...later));
+}

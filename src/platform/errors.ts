@@ -1,0 +1,236 @@
+import { z } from "@hono/zod-openapi";
+import type { Problem, Subject } from "./rules/problems";
+import type { BusyInterval } from "../calendar/rules";
+
+/**
+ * Every code the API answers with: the stable, machine-readable part of an
+ * error; the status follows from it (`statusFor`). The OpenAPI documents list
+ * them (the `ErrorCode` component of every error body).
+ */
+export const ErrorCodeSchema = z
+  .enum([
+    "validation_failed",
+    "invalid_json",
+    "unsupported_media_type",
+    "unauthenticated",
+    "invalid_token",
+    "forbidden",
+    "origin_not_allowed",
+    "not_found",
+    "route_not_found",
+    "method_not_allowed",
+    "conflict",
+    "slot_unavailable",
+    "session_full",
+    "booking_not_replaceable",
+    "booking_closed",
+    "booking_changed",
+    "reservation_expired",
+    "policy_window_passed",
+    "order_not_open",
+    "account_requires_action",
+    "order_has_booked_services",
+    "order_not_paid",
+    "order_changed",
+    "voucher_unavailable",
+    "voucher_balance_changed",
+    "voucher_already_used",
+    "payload_too_large",
+    "request_too_large",
+    "rate_limited",
+    "too_many_holds",
+    "too_many_bookings",
+    "too_many_entries",
+    "calendar_unreachable",
+    "calendar_invalid",
+    "internal_error",
+  ])
+  .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
+
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export type FieldErrors = Record<string, string[]>;
+
+export function statusFor(
+  code: ErrorCode,
+): 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 {
+  switch (code) {
+    case "invalid_json":
+      return 400;
+    case "unauthenticated":
+    case "invalid_token":
+      return 401;
+    case "forbidden":
+    case "origin_not_allowed":
+      return 403;
+    case "not_found":
+    case "route_not_found":
+      return 404;
+    case "method_not_allowed":
+      return 405;
+    case "conflict":
+    case "slot_unavailable":
+    case "session_full":
+    case "booking_not_replaceable":
+    case "booking_closed":
+    case "booking_changed":
+    case "too_many_entries":
+    case "reservation_expired":
+    case "policy_window_passed":
+    case "order_not_open":
+    case "order_not_paid":
+    case "order_changed":
+    case "voucher_unavailable":
+    case "voucher_balance_changed":
+    case "voucher_already_used":
+      return 409;
+    case "payload_too_large":
+      return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "validation_failed":
+    case "request_too_large":
+    case "account_requires_action":
+    case "order_has_booked_services":
+    case "calendar_unreachable":
+    case "calendar_invalid":
+      return 422;
+    case "rate_limited":
+    case "too_many_holds":
+    case "too_many_bookings":
+      return 429;
+    case "internal_error":
+      return 500;
+  }
+}
+
+/** A free start offered instead of a taken one (409 `slot_unavailable`). */
+export interface Alternative {
+  start: string;
+  staffer_uuid: string;
+}
+
+/** An occurrence of a series that cannot be booked or moved (409 `slot_unavailable` of a series). */
+export interface Conflict {
+  start: string;
+  reason: "slot_unavailable" | "outside_working_hours";
+  alternatives: Alternative[];
+}
+
+/** One error class for every failure the API reports on purpose. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldErrors | undefined;
+  readonly headers: Record<string, string> | undefined;
+  readonly alternatives: Alternative[] | undefined;
+  /** The body's `conflicts`: a series' occurrences that cannot be booked or moved. */
+  readonly occurrenceConflicts: Conflict[] | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      errors?: FieldErrors;
+      headers?: Record<string, string>;
+      alternatives?: Alternative[];
+      conflicts?: Conflict[];
+    } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.alternatives = options.alternatives;
+    this.occurrenceConflicts = options.conflicts;
+  }
+
+  get status() {
+    return statusFor(this.code);
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
+
+/** A 422 for one or more fields, Laravel style: first message becomes the summary. */
+export function validationError(errors: FieldErrors): ApiError {
+  const fields = Object.keys(errors);
+  const first = fields[0] ? errors[fields[0]]?.[0] : undefined;
+  const more =
+    fields.length > 1
+      ? ` (and ${fields.length - 1} more error${fields.length > 2 ? "s" : ""})`
+      : "";
+  return new ApiError("validation_failed", `${first ?? "The given data was invalid."}${more}`, {
+    errors,
+  });
+}
+
+export const fieldError = (field: string, message: string) =>
+  validationError({ [field]: [message] });
+
+/**
+ * A use-case refuses a request for what it asks about, named in domain words
+ * (src/platform/rules/problems.ts); the route that called it maps each subject to its
+ * body's field (`withFields`, src/http/request-fields.ts) and answers the
+ * usual 422 (or `code`) with `errors`. Deliberately not an ApiError: one that
+ * reaches the error handler unmapped is a route's bug and answers 500, never
+ * a body with domain names where field names belong.
+ */
+export class InvalidError<S extends Subject = Subject> extends Error {
+  readonly problems: readonly Problem<S>[];
+  readonly code: ErrorCode;
+
+  constructor(
+    problems: readonly Problem<S>[],
+    /** Another code than `validation_failed` comes with its own summary `message`. */
+    other?: { code: ErrorCode; message: string },
+  ) {
+    super(other?.message ?? "The request is invalid (its route maps the subjects to fields).");
+    this.name = "InvalidError";
+    this.problems = problems;
+    this.code = other?.code ?? "validation_failed";
+  }
+}
+
+/** A 422 about one thing. */
+export const invalid = <S extends Subject>(about: S, message: string) =>
+  new InvalidError<S>([{ about, messages: [message] }]);
+
+/** A calendar refused a claim: the time was taken since the slot search read D1. */
+export class SlotTakenError extends ApiError {
+  /** The staffer or resource unit whose calendar refused. */
+  readonly calendarId: string;
+  readonly conflicts: BusyInterval[];
+  /** Every calendar that refused in the same pass (this one first), so a replan learns them all. */
+  readonly refused: { calendarId: string; conflicts: BusyInterval[] }[];
+
+  constructor(
+    calendarId: string,
+    conflicts: BusyInterval[],
+    others: { calendarId: string; conflicts: BusyInterval[] }[] = [],
+    /** Only a group session's seats were in the way: 409 `session_full`. */
+    full = false,
+  ) {
+    super(
+      full ? "session_full" : "slot_unavailable",
+      full
+        ? "The session has fewer seats left than asked for."
+        : "The requested time is no longer available.",
+    );
+    this.calendarId = calendarId;
+    this.conflicts = conflicts;
+    this.refused = [{ calendarId, conflicts }, ...others];
+  }
+}
+
+/**
+ * The record changed between the read and the write (its version moved, or a
+ * calendar shows another write replacing the same time). Internal: a use-case
+ * retries once on fresh state, then answers its own 409.
+ */
+export class RecordChangedError extends Error {
+  constructor() {
+    super("the record changed while this write was in flight");
+    this.name = "RecordChangedError";
+  }
+}

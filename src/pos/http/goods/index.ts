@@ -1,0 +1,8 @@
+import type { Router } from "../../../http/openapi";
+import * as create from "./create";
+import * as list from "./list";
+
+export function registerGoods(router: Router) {
+  router.openapi(create.route, create.handler);
+  router.openapi(list.route, list.handler);
+}

@@ -1,0 +1,50 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../http/operations";
+import type { PublicEnv } from "../../../platform/env";
+import {
+  authErrors,
+  bodyErrors,
+  conflictErrors,
+  json,
+  jsonBody,
+  notFoundError,
+} from "../../../http/responses";
+import { withFields } from "../../../http/request-fields";
+import { refundPosOrder } from "../../orders/refund";
+import { REFUND_FIELDS } from "./fields";
+import { PosOrderSchema } from "../../views/pos-order-schema";
+import { OrderPath, RefundOrderBody } from "./schema";
+
+export const route = defineRoute({
+  operationId: "createOrderRefund",
+  keys: "secret",
+  method: "post",
+  path: "/orders/{order_uuid}/refund",
+  tags: ["POS orders"],
+  summary: "Refund a paid POS order",
+  description:
+    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers the order sold are voided. If one of those has been spent, even in part, the refund is 409 voucher_already_used and nothing changes. An order that is not paid is 409 order_not_paid. A debit that would take the account's balance outside ±(2^53 − 1) is 422 on account_uuid. Records `order-refunded`.",
+  request: { params: OrderPath, ...jsonBody(RefundOrderBody) },
+  responses: {
+    200: json(PosOrderSchema, "The refunded order"),
+    ...authErrors,
+    ...bodyErrors,
+    ...notFoundError("order"),
+    ...conflictErrors(
+      "The order is not paid (`order_not_paid`); a voucher it sold has been spent (`voucher_already_used`); it changed during the refund (`order_changed`)",
+      ["order_not_paid", "voucher_already_used", "order_changed"],
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
+  const { order_uuid: id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const order = await withFields(REFUND_FIELDS, () =>
+    refundPosOrder(c.var.deps.scope, id, {
+      accountId: body.account_uuid ?? null,
+      reason: body.reason ?? null,
+    }),
+  );
+  return c.json(order, 200);
+};

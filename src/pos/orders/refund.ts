@@ -1,0 +1,79 @@
+import { accountPaidOn, accountRead, creditAccount } from "../queries/accounts";
+import { stockMoves } from "../queries/stock";
+import { restoreVoucherPayments, voidIssuedVouchers } from "../queries/vouchers";
+import type { Scope } from "../../db/scope";
+import { requiresAction } from "../rules/accounts";
+import { ApiError, invalid } from "../../platform/errors";
+import { assertAccountChangeFits } from "../../platform/money-limits";
+import type { PosOrder } from "../views/pos-order-schema";
+import { changeOrder } from "./change";
+
+export interface RefundRequest {
+  /** The account the money goes back out of; default: the one the order was paid on. */
+  accountId: string | null;
+  reason: string | null;
+}
+
+/** What a refund can be wrong about: the account the money goes back out of. */
+export type RefundSubject = { is: "account" };
+
+const notPaid = () => new ApiError("order_not_paid", "Only a paid order can be refunded.");
+const used = () =>
+  new ApiError(
+    "voucher_already_used",
+    "A voucher this order sold has been spent; the sale can no longer be refunded.",
+  );
+
+/**
+ * Refunds a paid POS order, undoing everything paying it did, in one batch
+ * guarded by the order's version: the account is debited what it received,
+ * each voucher that paid gets its part back, the goods return to stock, and
+ * the vouchers the order sold are voided, unless one of them has been spent
+ * (409 voucher_already_used: that money is gone).
+ */
+export function refundPosOrder(
+  scope: Scope,
+  orderId: string,
+  req: RefundRequest,
+): Promise<PosOrder> {
+  return changeOrder(scope, orderId, {
+    name: "refund",
+    // Fresh state names the reason: already refunded, or a sold voucher spent meanwhile.
+    gaveUp: () =>
+      new ApiError("order_changed", "The order changed while it was being refunded; try again."),
+    reads: (scope) => accountRead(scope, req.accountId ?? accountPaidOn(orderId)),
+    plan: ({ order, lines, issued }, { now, reads: account }) => {
+      if (order.status !== "paid") throw notPaid();
+      if (issued.some((v) => v.status !== "active" || v.balance < v.initialAmount)) throw used();
+      const debit = order.accountPaidAmount;
+      // An account named is checked even when nothing goes out of it (as pay does): a typo must not pass.
+      if (debit > 0 || req.accountId !== null) {
+        if (!account) throw invalid({ is: "account" }, "Unknown account.");
+        if (account.locationId !== order.locationId)
+          throw invalid({ is: "account" }, "The account belongs to another branch.");
+        if (requiresAction(account.type))
+          throw invalid({ is: "account" }, "Refund from a cash or card account.");
+      }
+      if (debit > 0 && account) assertAccountChangeFits(account.balance, -debit, { is: "account" });
+      return {
+        event: "order-refunded",
+        from: "paid",
+        order: { status: "refunded", isReverted: true, closedAt: now, refundReason: req.reason },
+        moves: [
+          ...voidIssuedVouchers(scope, order.id),
+          ...(debit > 0 && account
+            ? creditAccount(scope, {
+                accountId: account.id,
+                amount: -debit,
+                orderId: order.id,
+                bookingId: null,
+                at: now,
+              })
+            : []),
+          ...restoreVoucherPayments(scope, order.id, now),
+          ...stockMoves(scope, order.locationId, lines, 1),
+        ],
+      };
+    },
+  });
+}

@@ -1,0 +1,142 @@
+import { count, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { inSubquery } from "../../db/bounded";
+import type { PageRequest } from "../../platform/pagination";
+import { customers, orderLines, orders, vouchers } from "../../db/schema";
+import { read, readTogether } from "../../db/reads";
+import { type Scope, whereIn } from "../../db/scope";
+import { type VoucherRow, vouchersIssuedBy } from "./vouchers";
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+export type CustomerRow = typeof customers.$inferSelect;
+
+/** The four reads that make up a POS order, to be batched with whatever else a request needs. */
+export function posOrderReads(scope: Scope, orderId: string) {
+  const { db } = scope;
+  return [
+    db
+      .select()
+      .from(orders)
+      .where(whereIn(scope, orders, eq(orders.id, orderId), eq(orders.kind, "pos"))),
+    db
+      .select()
+      .from(orderLines)
+      .where(whereIn(scope, orderLines, eq(orderLines.orderId, orderId)))
+      .orderBy(orderLines.position),
+    db
+      .select()
+      .from(customers)
+      .where(
+        whereIn(
+          scope,
+          customers,
+          inSubquery(
+            customers.id,
+            db.select({ id: orders.customerId }).from(orders).where(eq(orders.id, orderId)),
+          ),
+        ),
+      ),
+    vouchersIssuedBy(scope, orderId),
+  ] as const;
+}
+
+export interface PosOrderView {
+  order: OrderRow;
+  lines: OrderLineRow[];
+  customer: CustomerRow | null;
+  /** The vouchers the order issued when it was paid (none while open). */
+  issued?: Pick<VoucherRow, "orderLineId" | "code">[];
+}
+
+/** A POS order as a read to run beside others; null when it is not this workspace's. */
+export const posOrderRead = (scope: Scope, orderId: string) =>
+  read(posOrderReads(scope, orderId), ([order, lines, customer, issued]) => {
+    const row = order[0];
+    return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
+  });
+
+export type LoadedPosOrder = NonNullable<ReturnType<ReturnType<typeof posOrderRead>["parse"]>>;
+
+export async function loadPosOrder(scope: Scope, orderId: string): Promise<PosOrderView | null> {
+  return (await readTogether(scope.db, { order: posOrderRead(scope, orderId) })).order;
+}
+
+export interface OrderFilters {
+  status?: OrderRow["status"] | undefined;
+  locationId?: string | undefined;
+  sellerId?: string | undefined;
+  customerId?: string | undefined;
+  createdFrom?: number | undefined;
+  createdTo?: number | undefined;
+}
+
+/** A page of POS orders, newest first, with their lines and customers: one round trip. */
+export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageRequest) {
+  const { db } = scope;
+  const where = whereIn(
+    scope,
+    orders,
+    eq(orders.kind, "pos"),
+    f.status ? eq(orders.status, f.status) : undefined,
+    f.locationId ? eq(orders.locationId, f.locationId) : undefined,
+    f.sellerId ? eq(orders.stafferId, f.sellerId) : undefined,
+    f.customerId ? eq(orders.customerId, f.customerId) : undefined,
+    f.createdFrom !== undefined ? gte(orders.createdAt, f.createdFrom) : undefined,
+    f.createdTo !== undefined ? lte(orders.createdAt, f.createdTo) : undefined,
+  );
+  // Order numbers only grow, so they break ties between orders of the same millisecond.
+  const newestFirst = [desc(orders.createdAt), desc(orders.orderNumber)];
+  const pageOf = (column: typeof orders.id | typeof orders.customerId) =>
+    db
+      .select({ id: column })
+      .from(orders)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(page.perPage)
+      .offset(page.offset);
+  const [totals, rows, lines, people, issued] = await db.batch([
+    db.select({ total: count() }).from(orders).where(where),
+    db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(page.perPage)
+      .offset(page.offset),
+    db
+      .select()
+      .from(orderLines)
+      .where(whereIn(scope, orderLines, inSubquery(orderLines.orderId, pageOf(orders.id))))
+      .orderBy(orderLines.position),
+    db
+      .select()
+      .from(customers)
+      .where(whereIn(scope, customers, inSubquery(customers.id, pageOf(orders.customerId)))),
+    db
+      .select()
+      .from(vouchers)
+      .where(whereIn(scope, vouchers, inSubquery(vouchers.orderId, pageOf(orders.id))))
+      .orderBy(sql`rowid`),
+  ]);
+  const linesOf = byOrder<OrderLineRow>(lines);
+  const customerOf = new Map(people.map((p) => [p.id, p]));
+  const issuedBy = byOrder<VoucherRow>(issued);
+  const views: PosOrderView[] = rows.map((order) => ({
+    order,
+    lines: linesOf.get(order.id) ?? [],
+    customer: order.customerId ? (customerOf.get(order.customerId) ?? null) : null,
+    issued: issuedBy.get(order.id) ?? [],
+  }));
+  return { total: totals[0]?.total ?? 0, views };
+}
+
+/** Rows grouped by their order, in the order read. */
+function byOrder<R extends { orderId: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const row of rows) {
+    const list = out.get(row.orderId);
+    if (list) list.push(row);
+    else out.set(row.orderId, [row]);
+  }
+  return out;
+}

@@ -1,9 +1,0 @@
-import type { AdminEnv } from "../../../env";
-import type { Router } from "../../../lib/openapi";
-import * as create from "./create";
-import * as revoke from "./revoke";
-
-export function registerApiKeys(router: Router<AdminEnv>) {
-  router.openapi(create.route, create.handler);
-  router.openapi(revoke.route, revoke.handler);
-}

@@ -1,9 +1,0 @@
-import type { AdminEnv } from "../../../env";
-import type { Router } from "../../../lib/openapi";
-import * as create from "./create";
-import * as update from "./update";
-
-export function registerLocations(router: Router<AdminEnv>) {
-  router.openapi(create.route, create.handler);
-  router.openapi(update.route, update.handler);
-}

@@ -1,9 +1,0 @@
-import type { AdminEnv } from "../../../env";
-import type { Router } from "../../../lib/openapi";
-import * as create from "./create";
-import * as get from "./get";
-
-export function registerWorkspaces(router: Router<AdminEnv>) {
-  router.openapi(create.route, create.handler);
-  router.openapi(get.route, get.handler);
-}

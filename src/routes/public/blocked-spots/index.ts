@@ -1,6 +1,0 @@
-import type { Router } from "../../../lib/openapi";
-import * as create from "./create";
-
-export function registerBlockedSpots(router: Router) {
-  router.openapi(create.route, create.handler);
-}

@@ -1,8 +1,0 @@
-import type { Router } from "../../../lib/openapi";
-import * as create from "./create";
-import * as list from "./list";
-
-export function registerGoods(router: Router) {
-  router.openapi(create.route, create.handler);
-  router.openapi(list.route, list.handler);
-}

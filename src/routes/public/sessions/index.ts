@@ -1,6 +1,0 @@
-import type { Router } from "../../../lib/openapi";
-import * as list from "./list";
-
-export function registerSessions(router: Router) {
-  router.openapi(list.route, list.handler);
-}

@@ -1,6 +1,0 @@
-import type { Router } from "../../../lib/openapi";
-import * as get from "./get";
-
-export function registerVouchers(router: Router) {
-  router.openapi(get.route, get.handler);
-}

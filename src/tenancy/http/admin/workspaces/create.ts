@@ -1,0 +1,39 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { defineRoute } from "../../../../http/operations";
+import { insertApiKey } from "../../../queries/api-keys";
+import { defaultBookingStatuses } from "../../../../bookings/queries/booking-statuses";
+import { workspaces } from "../../../../db/schema";
+import type { AdminEnv } from "../../../../platform/env";
+import { authErrors, bodyErrors, json, jsonBody } from "../../../../http/responses";
+import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
+
+export const route = defineRoute({
+  operationId: "createWorkspace",
+  keys: "admin",
+  method: "post",
+  path: "/workspaces",
+  tags: ["Workspaces"],
+  summary: "Create a workspace (returns its first API key once)",
+  request: jsonBody(CreateWorkspaceBody),
+  responses: {
+    201: json(CreatedWorkspaceSchema, "Created"),
+    ...authErrors,
+    ...bodyErrors,
+  },
+});
+
+export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const id = crypto.randomUUID();
+  const createdAt = Date.now();
+  const row = { id, createdAt, ...body, locale: body.locale ?? "en" };
+  const db = c.var.db;
+  const key = await insertApiKey(db, id, createdAt);
+  // Workspace, its key and its default statuses land together or not at all.
+  await db.batch([
+    db.insert(workspaces).values(row),
+    key.statement,
+    ...defaultBookingStatuses(db, id, createdAt),
+  ]);
+  return c.json({ ...renderWorkspace(row), api_key: key.apiKey }, 201);
+};

@@ -1,0 +1,67 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { heldItems } from "../../../calendar/held-items";
+import { offerDetailsRead } from "../../queries/waitlist";
+import { run } from "../../../db/reads";
+import type { OpenEnv } from "../../../platform/env";
+import { defineRoute } from "../../../http/operations";
+import { conflictErrors, json, queryErrors } from "../../../http/responses";
+import { openLimitedOffer } from "./open";
+import { offerErrors } from "./responses";
+import { OfferTokenPath, WaitlistOfferSchema } from "./schema";
+import { toIso } from "../../../platform/clock";
+
+export const route = defineRoute({
+  operationId: "getWaitlistOffer",
+  keys: "none",
+  method: "get",
+  path: "/waitlist-offers/{token}",
+  tags: ["Waitlist"],
+  summary: "The time a waitlist offer holds",
+  description:
+    "What the link of a waitlist-offer message opens: the held time, its services and staff, and until when it is held. Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
+  request: { params: OfferTokenPath },
+  responses: {
+    200: json(WaitlistOfferSchema, "The offer"),
+    ...offerErrors,
+    ...queryErrors,
+    ...conflictErrors("The offer was booked or has lapsed (`reservation_expired`)", [
+      "reservation_expired",
+    ]),
+  },
+});
+
+export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
+  const { token } = c.req.valid("param");
+  const { entry, scope, reservation, workspace } = await openLimitedOffer(c, token);
+  const items = heldItems(reservation);
+  const held = items.flatMap((i) => i.services);
+  const details = await run(
+    scope.db,
+    offerDetailsRead(scope, {
+      locationId: entry.locationId,
+      serviceIds: held.map((s) => s.service_uuid),
+      stafferIds: held.map((s) => s.staffer_uuid),
+    }),
+  );
+  return c.json(
+    {
+      entry_uuid: entry.id,
+      customer_first_name: entry.firstName,
+      locale: entry.locale ?? workspace.locale,
+      location_uuid: entry.locationId,
+      location_name: details.location?.name ?? "",
+      timezone: details.location?.timezone ?? "UTC",
+      start: items[0]?.datetime_start ?? toIso(entry.offerStart ?? 0),
+      expires_at: toIso(reservation.expiresAt),
+      services: held.map((s) => ({
+        service_uuid: s.service_uuid,
+        name: details.serviceNames.get(s.service_uuid) ?? "",
+        staffer_uuid: s.staffer_uuid,
+        staffer_first_name: details.stafferNames.get(s.staffer_uuid) ?? null,
+        starts_at: s.starts_at,
+        ends_at: s.ends_at,
+      })),
+    },
+    200,
+  );
+};

@@ -1,0 +1,125 @@
+import { and, asc, eq, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { idIn, inSubquery, insertRows } from "../../db/bounded";
+import type { Database } from "../../db/client";
+import { events } from "../../db/schema";
+
+/** Every kind of event the outbox records; webhooks subscribe to these. */
+export const EVENT_TYPES = [
+  "booking-created",
+  "booking-canceled",
+  "booking-rescheduled",
+  "booking-completed",
+  "booking-status-changed",
+  "booking-staffer-changed",
+  "booking-service-replaced",
+  "booking-notes-updated",
+  "order-created",
+  "order-paid",
+  "order-cancelled",
+  "order-refunded",
+  "customer-created",
+  "waitlist-offered",
+  "quota-reached",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The outbox row for a change, to go in the same batch as the change itself.
+ * `late` fills payload fields only known inside the batch (an order number
+ * bumped by an earlier statement of it).
+ */
+export function eventStatement(
+  db: Database,
+  workspaceId: string,
+  type: EventType,
+  data: unknown,
+  late: Record<string, SQL> = {},
+) {
+  const patches = Object.entries(late);
+  const payload =
+    patches.length === 0
+      ? data
+      : sql`json_set(${JSON.stringify(data)}, ${sql.join(
+          patches.map(([field, value]) => sql`${`$.${field}`}, ${value}`),
+          sql`, `,
+        )})`;
+  return db.insert(events).values({
+    id: crypto.randomUUID(),
+    workspaceId,
+    type,
+    payload,
+    createdAt: Date.now(),
+  });
+}
+
+/**
+ * Outbox rows for many events of one type (a series' bookings) in as few
+ * statements as their size allows, not one statement each.
+ */
+export const eventsInsert = (
+  db: Database,
+  workspaceId: string,
+  type: EventType,
+  data: readonly unknown[],
+) => {
+  const createdAt = Date.now();
+  return insertRows(
+    db,
+    events,
+    data.map((payload) => ({ id: crypto.randomUUID(), workspaceId, type, payload, createdAt })),
+  );
+};
+
+export type EventRow = typeof events.$inferSelect;
+
+/*
+ * Handing events to the queue runs outside any request (the cron sweep) or
+ * for every workspace at once, so these take the database, not a Scope; a
+ * request's own dispatch narrows them to its workspace.
+ */
+
+/**
+ * Claims up to `limit` events not yet on the queue, oldest first: those
+ * never claimed, or whose claim is older than `leaseMs` (the isolate died
+ * before it sent them). One UPDATE picks and claims (D1 runs statements one
+ * at a time), so concurrent dispatchers never take the same event.
+ */
+export async function claimPendingEvents(
+  db: Database,
+  claim: {
+    now: number;
+    leaseMs: number;
+    limit: number;
+    workspaceId?: string | undefined;
+    createdBefore?: number | undefined;
+  },
+): Promise<{ id: string }[]> {
+  const candidates = db
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimedAt), lt(events.claimedAt, claim.now - claim.leaseMs)),
+        claim.workspaceId ? eq(events.workspaceId, claim.workspaceId) : undefined,
+        claim.createdBefore !== undefined ? lte(events.createdAt, claim.createdBefore) : undefined,
+      ),
+    )
+    .orderBy(asc(events.createdAt))
+    .limit(claim.limit);
+  return db
+    .update(events)
+    .set({ claimedAt: claim.now })
+    .where(inSubquery(events.id, candidates))
+    .returning({ id: events.id });
+}
+
+/** Marks events as on the queue. */
+export async function markDispatched(db: Database, ids: readonly string[], at: number) {
+  await db
+    .update(events)
+    .set({ dispatchedAt: at })
+    // One JSON parameter for the ids: 100 ids plus the timestamp would pass D1's limit.
+    .where(idIn(events.id, ids));
+}
