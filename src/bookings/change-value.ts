@@ -1,10 +1,5 @@
 import type { VoucherRow } from "../pos/queries/vouchers";
-import type {
-  BookingPatch,
-  EntryRow,
-  OrderPatch,
-  ServicePatch,
-} from "./queries/booking-change";
+import type { BookingPatch, EntryRow, OrderPatch, ServicePatch } from "./queries/booking-change";
 import type { LoadedBooking } from "./queries/bookings";
 import type { EventType } from "../webhooks/queries/outbox";
 import type { PaymentSplit } from "../pos/rules";

@@ -18,13 +18,7 @@ import { instantToLocalDate } from "../calendar/rules";
 import { normaliseLocale } from "../messages/rules/locale";
 import { normalisePhone } from "../platform/rules/phone";
 import { type Problem, problem } from "../platform/rules/problems";
-import {
-  daysBetween,
-  entryWindow,
-  type TimeWindow,
-  WAITLIST,
-  windowDays,
-} from "./rules";
+import { daysBetween, entryWindow, type TimeWindow, WAITLIST, windowDays } from "./rules";
 import { visitDurationProblems, visitShapeProblems } from "../platform/rules/public-visit";
 import { ApiError, InvalidError } from "../platform/errors";
 import { renderWaitlistEntry } from "./views/waitlist-entry";

@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
-import { bookingServices, bookings, customers, locations, staffers, workspaces } from "../../db/schema";
+import {
+  bookingServices,
+  bookings,
+  customers,
+  locations,
+  staffers,
+  workspaces,
+} from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
 

@@ -14,7 +14,11 @@ import {
 } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 import { type LoadedBooking, policyColumns } from "./bookings";
-import { type ChangeMessagesContext, locationStaffNames, settingsRead } from "../../messages/queries/messages";
+import {
+  type ChangeMessagesContext,
+  locationStaffNames,
+  settingsRead,
+} from "../../messages/queries/messages";
 import { availabilityRead, shiftDate } from "../../calendar/queries/availability";
 
 /*

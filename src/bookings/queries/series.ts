@@ -1,6 +1,13 @@
 import { asc, eq } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
-import { bookingServices, bookingStatuses, bookings, locations, orders, series } from "../../db/schema";
+import {
+  bookingServices,
+  bookingStatuses,
+  bookings,
+  locations,
+  orders,
+  series,
+} from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
 import type { BookingView } from "./bookings";

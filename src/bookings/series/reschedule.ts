@@ -12,7 +12,12 @@ import { ApiError, InvalidError, invalid } from "../../platform/errors";
 import { changeSeries } from "../change-many";
 import { movedBy } from "../ops/reschedule";
 import type { BookingDeps } from "../deps";
-import { assertPlacementsFit, type Placement, seatsOf, unitsFor } from "../../calendar/planning/placement";
+import {
+  assertPlacementsFit,
+  type Placement,
+  seatsOf,
+  unitsFor,
+} from "../../calendar/planning/placement";
 import { occurrence, upcomingOpen } from "./occurrences";
 
 /** What a series reschedule can be wrong about: the new start, the occurrence it starts from. */

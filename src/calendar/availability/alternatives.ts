@@ -1,11 +1,6 @@
 import { loadAvailability, shiftDate } from "../queries/availability";
 import type { Scope } from "../../db/scope";
-import {
-  type CartService,
-  findCartStart,
-  nearestStarts,
-  sessionAskOf,
-} from "../rules";
+import { type CartService, findCartStart, nearestStarts, sessionAskOf } from "../rules";
 import { bufferOf } from "../../catalogue/rules/service-terms";
 import { toIso, utcDate } from "../../platform/clock";
 import { type Alternative, ApiError } from "../../platform/errors";

@@ -1,13 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { compareCalendars } from "../audit";
 import { calendarEntriesOf, fenceAndRead } from "../ledger";
-import type {
-  CalendarAudit,
-  CalendarEntry,
-  ClaimRequest,
-  ClaimResult,
-  Settlement,
-} from "../types";
+import type { CalendarAudit, CalendarEntry, ClaimRequest, ClaimResult, Settlement } from "../types";
 import { HOLD_TTL_MS } from "../types";
 import type { Interval } from "../rules";
 import type { Env } from "../../platform/env";

@@ -1,7 +1,12 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import { insertRows } from "../../db/bounded";
-import { stafferDateOverrides, stafferLocations, stafferSchedules, staffers } from "../../db/schema";
+import {
+  stafferDateOverrides,
+  stafferLocations,
+  stafferSchedules,
+  staffers,
+} from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 

@@ -6,12 +6,7 @@ import {
   OffsetTable,
   type StafferCalendarInput,
 } from "../../../src/calendar/rules";
-import {
-  entryWindow,
-  firstWaitlistFit,
-  localDays,
-  withinTimes,
-} from "../../../src/waitlist/rules";
+import { entryWindow, firstWaitlistFit, localDays, withinTimes } from "../../../src/waitlist/rules";
 
 const MIN = 60_000;
 const TZ = "Europe/Berlin";

@@ -1,12 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type { Settings } from "../../../platform/config";
 import { toIso } from "../../../platform/clock";
-import {
-  type ManagedBooking,
-  manageExpiry,
-  manageToken,
-  manageUrlOf,
-} from "../../manage-link";
+import { type ManagedBooking, manageExpiry, manageToken, manageUrlOf } from "../../manage-link";
 import type { ManageLinkSchema } from "./schema";
 
 /**

@@ -1,8 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import {
-  rescheduleSeries,
-  type SeriesRescheduleSubject,
-} from "../../series/reschedule";
+import { rescheduleSeries, type SeriesRescheduleSubject } from "../../series/reschedule";
 import type { PublicEnv } from "../../../platform/env";
 import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";

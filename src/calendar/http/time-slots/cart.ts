@@ -1,12 +1,7 @@
 import type { Context } from "hono";
 import { engineInputs } from "../../availability/engine-input";
 import { loadAvailability } from "../../queries/availability";
-import {
-  type CartDay,
-  type CartService,
-  renderDays,
-  sessionAskOf,
-} from "../../rules";
+import { type CartDay, type CartService, renderDays, sessionAskOf } from "../../rules";
 import { bufferOf, effectivePrice } from "../../../catalogue/rules/service-terms";
 import { formatMoney } from "../../../platform/rules/money";
 import type { PublicEnv } from "../../../platform/env";

@@ -4,13 +4,7 @@ import { engineInputs } from "../../availability/engine-input";
 import { parseRange } from "../../availability/search-range";
 import { withFields } from "../../../http/request-fields";
 import { loadAvailability } from "../../queries/availability";
-import {
-  instantToLocalDate,
-  mergeSpans,
-  renderDays,
-  searchSlots,
-  sessionAskOf,
-} from "../../rules";
+import { instantToLocalDate, mergeSpans, renderDays, searchSlots, sessionAskOf } from "../../rules";
 import { bufferOf, effectivePrice } from "../../../catalogue/rules/service-terms";
 import { formatMoney } from "../../../platform/rules/money";
 import type { PublicEnv } from "../../../platform/env";

@@ -6,7 +6,14 @@ import {
   MAX_UNIT_PRICE,
 } from "../../../platform/rules/money";
 import { MAX_PAYMENT_VOUCHERS } from "../../rules";
-import { money, nonEmpty, optionalText, orderAmount, quantity, uuid } from "../../../platform/fields";
+import {
+  money,
+  nonEmpty,
+  optionalText,
+  orderAmount,
+  quantity,
+  uuid,
+} from "../../../platform/fields";
 
 const lines = <T extends z.ZodType>(line: T) =>
   z

@@ -4,7 +4,13 @@ import { saveBookingForm } from "../../../queries/booking-form";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { DEFAULT_FORM } from "../../../rules/booking-form";
 import type { AdminEnv } from "../../../../platform/env";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { BookingFormSchema, FieldModeSchema } from "../../../views/booking-form";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 

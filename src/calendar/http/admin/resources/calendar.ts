@@ -3,7 +3,10 @@ import { defineRoute } from "../../../../http/operations";
 import type { AdminEnv } from "../../../../platform/env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { auditResourceCalendars } from "../../../resource-audit";
-import { ResourceCalendarAuditSchema, ResourceParams } from "../../../../catalogue/http/admin/resources/schema";
+import {
+  ResourceCalendarAuditSchema,
+  ResourceParams,
+} from "../../../../catalogue/http/admin/resources/schema";
 import { workspaceDeps } from "../../../../http/admin-deps";
 
 const description =

@@ -4,7 +4,13 @@ import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { categories } from "../../../../db/schema";
 import type { AdminEnv } from "../../../../platform/env";
 import { nonEmpty } from "../../../../platform/fields";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 
 const CreateCategoryBody = z

@@ -9,7 +9,13 @@ import { normalisePhone } from "../../../../platform/rules/phone";
 import type { AdminEnv } from "../../../../platform/env";
 import { fieldError } from "../../../../platform/errors";
 import { personName } from "../../../../platform/fields";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { CustomerSchema, renderCustomer } from "../../../views/customer";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 

@@ -4,7 +4,13 @@ import { updateLocation } from "../../../queries/locations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import type { AdminEnv } from "../../../../platform/env";
 import { notFound } from "../../../../platform/errors";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { LocationSchema, renderLocation } from "../../../views/location";
 import { locationChanges, LocationParams, UpdateLocationBody } from "./schema";
 

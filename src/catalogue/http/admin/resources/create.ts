@@ -1,7 +1,13 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import type { AdminEnv } from "../../../../platform/env";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { type FieldNames, withFields } from "../../../../http/request-fields";
 import { createResource, type NewResourceSubject } from "../../../resources/create";
 import { renderResource, ResourceSchema } from "../../../views/resource";

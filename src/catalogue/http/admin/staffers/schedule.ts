@@ -1,7 +1,13 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import type { AdminEnv } from "../../../../platform/env";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { withFields } from "../../../../http/request-fields";
 import { replaceStafferSchedule } from "../../../staffers/schedule";
 import { scheduleFields } from "./fields";

@@ -1,9 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { PublicEnv } from "../../../../platform/env";
-import {
-  addExternalCalendar,
-  type ExternalCalendarSubject,
-} from "../../../sync";
+import { addExternalCalendar, type ExternalCalendarSubject } from "../../../sync";
 import { now } from "../../../../platform/clock";
 import { defineRoute } from "../../../../http/operations";
 import { type FieldNames, withFields } from "../../../../http/request-fields";

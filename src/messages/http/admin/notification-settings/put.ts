@@ -11,7 +11,13 @@ import {
 } from "../../../rules";
 import type { AdminEnv } from "../../../../platform/env";
 import { defineRoute } from "../../../../http/operations";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 
 export const route = defineRoute({

@@ -5,7 +5,13 @@ import { ACCOUNT_TYPES } from "../../../rules/accounts";
 import type { AdminEnv } from "../../../../platform/env";
 import { fieldError } from "../../../../platform/errors";
 import { nonEmpty, uuid } from "../../../../platform/fields";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { AccountSchema, renderAccount } from "../../../views/account";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 import { workspaceDeps } from "../../../../http/admin-deps";

@@ -3,7 +3,13 @@ import { defineRoute } from "../../../../http/operations";
 import { createPromocode } from "../../../queries/promocode-create";
 import type { AdminEnv } from "../../../../platform/env";
 import { fieldError } from "../../../../platform/errors";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 import { CreatePromocodeBody, PromocodeSchema, renderPromocode } from "./schema";
 import { workspaceDeps } from "../../../../http/admin-deps";

@@ -3,7 +3,13 @@ import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { voucherTemplates } from "../../../../db/schema";
 import type { AdminEnv } from "../../../../platform/env";
-import { authErrors, bodyErrors, json, jsonBody, workspaceNotFound } from "../../../../http/responses";
+import {
+  authErrors,
+  bodyErrors,
+  json,
+  jsonBody,
+  workspaceNotFound,
+} from "../../../../http/responses";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
 import { CreateVoucherTemplateBody, renderVoucherTemplate, VoucherTemplateSchema } from "./schema";
 
