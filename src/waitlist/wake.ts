@@ -1,6 +1,6 @@
 import { freedSince, overdueFreed } from "./queries/waitlist";
 import type { Env } from "../platform/env";
-import { backgroundDb } from "../db/webhooks/db";
+import { backgroundDb } from "../db/background";
 
 /** A desk's name: one per location of a workspace. */
 const deskName = (workspaceId: string, locationId: string) => `${workspaceId}/${locationId}`;

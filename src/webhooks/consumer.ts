@@ -4,7 +4,7 @@ import { insertDeliveries, readFanOut } from "./queries/webhooks";
 import { retryDelaySeconds } from "../platform/rules/backoff";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
-import { backgroundDb } from "../db/webhooks/db";
+import { backgroundDb } from "../db/background";
 import { deliverMessage } from "./deliver-message";
 import { logMailer, type Mailer } from "./mailer";
 import { envelopeOf, type WebhookMessage } from "./messages";

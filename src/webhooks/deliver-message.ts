@@ -12,7 +12,7 @@ import {
 import { retryDelaySeconds } from "../platform/rules/backoff";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
-import { backgroundDb } from "../db/webhooks/db";
+import { backgroundDb } from "../db/background";
 import { type AttemptResult, attemptDelivery, type Send, sendIsolated } from "./deliver";
 import { envelopeOf, type WebhookMessage } from "./messages";
 

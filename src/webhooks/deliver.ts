@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
-import { parseRetryAfter, parseStatuses } from "../platform/rules/backoff";
+import { parseRetryAfter } from "../platform/rules/backoff";
+import { parseStatuses } from "./rules/success-statuses";
 import { deliveryUrl, headersProblem } from "./rules/request";
 import { signWebhook } from "./rules/signing";
 import { webhookUrlProblem } from "../platform/rules/url";

@@ -1,6 +1,6 @@
 import { claimPendingEvents, markDispatched } from "./queries/outbox";
 import type { Env } from "../platform/env";
-import { backgroundDb } from "../db/webhooks/db";
+import { backgroundDb } from "../db/background";
 import type { WebhookMessage } from "./messages";
 
 /** A claim not followed by a send within this time (the isolate died) is taken over by the sweep. */

@@ -1,6 +1,6 @@
 import { nextWakeUp } from "../queries/message-delivery";
 import type { Env } from "../../platform/env";
-import { backgroundDb } from "../../db/webhooks/db";
+import { backgroundDb } from "../../db/background";
 import { dispatchDue } from "./dispatch";
 
 /**

@@ -8,7 +8,7 @@ import {
 import { retryDelaySeconds } from "../../platform/rules/backoff";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
-import { backgroundDb } from "../../db/webhooks/db";
+import { backgroundDb } from "../../db/background";
 import { deliveryConfigOf } from "./providers/config";
 import { providerFor } from "./providers";
 import { PROVIDER_TIMEOUT_MS, type SendResult } from "./providers/types";

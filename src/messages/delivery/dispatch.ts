@@ -1,6 +1,6 @@
 import { type DueMessage, dueMessages } from "../queries/message-delivery";
 import type { Env } from "../../platform/env";
-import { backgroundDb } from "../../db/webhooks/db";
+import { backgroundDb } from "../../db/background";
 import { enqueueMessages } from "./queue";
 
 /** Rows read per round, and rounds per run: one run enqueues at most 2,000 messages. */

@@ -1,6 +1,6 @@
 import { messagesCreatedSince } from "../queries/message-delivery";
 import type { Env } from "../../platform/env";
-import { backgroundDb } from "../../db/webhooks/db";
+import { backgroundDb } from "../../db/background";
 import { enqueueMessages } from "./queue";
 
 /**

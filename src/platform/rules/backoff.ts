@@ -5,7 +5,8 @@ export const MAX_DELAY_SECONDS = 12 * 60 * 60;
  * Seconds to wait before try `attempt + 1`: exponential from `baseSeconds`
  * with "equal jitter" (half fixed, half random) so receivers that failed
  * together are not hit together again; a receiver's Retry-After, when longer,
- * wins. `random` is in [0, 1).
+ * wins. `random` is in [0, 1). One rule for every queue that retries a send:
+ * webhook deliveries and customer messages each pass their own base.
  */
 export function retryDelaySeconds(
   attempt: number,
@@ -26,11 +27,3 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
-
-/** "200,201" → [200, 201]; the webhook's success_statuses. */
-export const parseStatuses = (list: string): number[] =>
-  list
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(Number);

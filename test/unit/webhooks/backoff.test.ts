@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   MAX_DELAY_SECONDS,
   parseRetryAfter,
-  parseStatuses,
   retryDelaySeconds,
 } from "../../../src/platform/rules/backoff";
+import { parseStatuses } from "../../../src/webhooks/rules/success-statuses";
 
 describe("retry backoff", () => {
   it("doubles per attempt with equal jitter: 30 s base gives 15–30, 30–60, 60–120", () => {

@@ -1,6 +1,6 @@
-import { createDb } from "../client";
-import { instrumentD1 } from "../instrumented-d1";
-import type { Env } from "../../platform/env";
+import { createDb } from "./client";
+import { instrumentD1 } from "./instrumented-d1";
+import type { Env } from "../platform/env";
 
 /**
  * D1 for work outside a request (queue consumer, outbox dispatch, cron sweep),
