@@ -5,7 +5,7 @@ import { retryDelaySeconds } from "../platform/rules/backoff";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
 import { backgroundDb } from "../db/background";
-import { deliverMessage } from "./deliver-message";
+import { deliverWebhookMessage } from "./deliver-webhook-message";
 import { logMailer, type Mailer } from "./mailer";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
@@ -32,7 +32,7 @@ export async function consumeWebhookBatch(
           await fanOut(env, message.body.eventId, mailer);
           message.ack();
         } else {
-          await deliverMessage(
+          await deliverWebhookMessage(
             env,
             message as Message<Extract<WebhookMessage, { kind: "delivery" }>>,
           );

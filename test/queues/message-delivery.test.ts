@@ -2,7 +2,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
 import { claimMessage } from "../../src/messages/queries/message-delivery";
-import { deliverMessage, LEASE_MS, MAX_ATTEMPTS } from "../../src/messages/delivery/deliver";
+import {
+  deliverCustomerMessage,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+} from "../../src/messages/delivery/deliver";
 import type { Env } from "../../src/platform/env";
 import { createWorkspace } from "../helpers/factory";
 import {
@@ -83,7 +87,7 @@ async function deliver(workspaceId: string, id: string, bindings: Env = configur
  * retry's delay): when it asks the queue to bring the message back.
  */
 async function delayOf(workspaceId: string, id: string, bindings: Env = configured()) {
-  const delivery = await deliverMessage(bindings, { messageId: id, workspaceId });
+  const delivery = await deliverCustomerMessage(bindings, { messageId: id, workspaceId });
   return delivery.outcome === "done" ? null : delivery.delaySeconds;
 }
 

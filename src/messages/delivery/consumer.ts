@@ -1,7 +1,7 @@
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
 import { MAX_DELAY_SECONDS } from "../../platform/rules/backoff";
-import { deliverMessage, MAX_ATTEMPTS } from "./deliver";
+import { deliverCustomerMessage, MAX_ATTEMPTS } from "./deliver";
 import type { MessageQueueBody } from "./queue";
 
 /**
@@ -22,7 +22,7 @@ export async function consumeMessageBatch(batch: MessageBatch<MessageQueueBody>,
         return;
       }
       try {
-        const delivery = await deliverMessage(env, body);
+        const delivery = await deliverCustomerMessage(env, body);
         if (delivery.outcome === "done") {
           if (delivery.status === "failed") {
             await env.MESSAGE_DLQ.send({ ...body, attempts: MAX_ATTEMPTS });

@@ -50,7 +50,7 @@ export type Delivery =
  * send through the channel's provider with the message's own workspace's
  * sender, record the outcome under that lease. See docs/messages-delivery.md.
  */
-export async function deliverMessage(
+export async function deliverCustomerMessage(
   env: Env,
   ref: MessageRef,
   random: () => number = Math.random,

@@ -34,7 +34,7 @@ type DeliveryMessage = Message<Extract<WebhookMessage, { kind: "delivery" }>>;
  * a duplicate) makes no attempt beyond the webhook's `tries`, none before its
  * backoff is over, and none twice.
  */
-export async function deliverMessage(
+export async function deliverWebhookMessage(
   env: Env,
   message: DeliveryMessage,
   send: Send = sendIsolated,
