@@ -1,0 +1,43 @@
+/**
+ * What a committed write leaves for others to act on once the answer is out:
+ * an outbox event for the webhook queue, a customer message for the message
+ * queue (or its workspace's clock, when it is due later), time it freed for
+ * the location's waitlist desk. The write's own statements say what they
+ * produce (see `db/effects.ts`); nothing reads D1 afterwards to find out.
+ */
+export type Effect =
+  | { kind: "event"; workspaceId: string; eventId: string }
+  | { kind: "message"; workspaceId: string; messageId: string; dueAt: number }
+  | {
+      kind: "freed";
+      workspaceId: string;
+      locationId: string;
+      stafferId: string | null;
+      startsAt: number;
+      endsAt: number;
+      /** When the time is free to offer: now for removed time, a hold's expiry for a hold. */
+      dueAt: number;
+    };
+
+/** Acts on effects after their write committed (the composition root's `dispatchEffects`). */
+export type Dispatch = (effects: readonly Effect[]) => Promise<void>;
+
+/**
+ * The effects one request (or one background job) committed, in order. Only
+ * batches that succeeded add to it, so a write that failed, or was retried,
+ * hands over nothing of its failed tries.
+ */
+export class EffectSink {
+  private effects: Effect[] = [];
+
+  add(effects: readonly Effect[]): void {
+    this.effects.push(...effects);
+  }
+
+  /** What was added so far; the sink starts empty again. */
+  take(): Effect[] {
+    const taken = this.effects;
+    this.effects = [];
+    return taken;
+  }
+}
