@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { timing } from "hono/timing";
-import type { OpenEnv } from "../platform/env";
+import type { OpenEnv } from "../http/env";
 import { onError, onNotFound } from "./error-handler";
 import { requestContext } from "./middleware/request-context";
 import { serveDocument } from "../http/openapi";

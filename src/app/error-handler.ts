@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { OpenEnv } from "../platform/env";
+import type { OpenEnv } from "../http/env";
 import type { ErrorBody } from "../http/error-body";
 import { ApiError, type ErrorCode, statusFor } from "../platform/errors";
 import { log } from "../platform/log";

@@ -6,7 +6,7 @@ import { creationMessagesRead } from "../messages/queries/messages";
 import { readTogether } from "../db/reads";
 import { guard } from "../db/guards";
 import type { FormField } from "./rules/booking-form";
-import type { Caller } from "./rules/booking-rules";
+import type { Caller } from "../platform/caller";
 import { configOf } from "../platform/config";
 import { customerIdFor } from "../platform/rules/customer-id";
 import {

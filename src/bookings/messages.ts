@@ -36,7 +36,8 @@ import {
   PUBLIC_MESSAGES,
   VISITOR_QUOTA,
 } from "../platform/rules/public-visit";
-import { icalLink, type RenderContext } from "./views/booking";
+import { icalLink } from "./views/booking";
+import type { RenderContext } from "../http/deps";
 import type { MessageEffects } from "./change-value";
 
 /** Builds a booking's manage link (the manage slice signs it); absent: `manage_url` is empty. */

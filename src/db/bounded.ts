@@ -50,18 +50,11 @@ export function insertRows<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
-  returning?: Returning,
 ): Statement[] {
   if (rows.length === 0) return [];
-  if (rows.length <= rowsPerInsert(table)) {
-    const insert = db.insert(table).values(rows);
-    return [returning ? insert.returning(returning) : insert];
-  }
-  return jsonInserts(db, table, rows, {}, returning);
+  if (rows.length <= rowsPerInsert(table)) return [db.insert(table).values(rows)];
+  return jsonInserts(db, table, rows);
 }
-
-/** RETURNING fields of an insert: what the statement says about the rows it wrote. */
-type Returning = Record<string, SQLiteColumn | SQL>;
 
 type Cell = string | number | null;
 
@@ -92,7 +85,6 @@ function jsonInserts<T extends SQLiteTable>(
   table: T,
   rows: T["$inferInsert"][],
   computed: ComputedColumns<T> = {},
-  returning?: Returning,
 ): Statement[] {
   // Every column drizzle's INSERT … SELECT lists, in its order; a row's missing value takes
   // the column's default as drizzle's own INSERT would (no column here has an SQL default).
@@ -132,7 +124,7 @@ function jsonInserts<T extends SQLiteTable>(
       .insert(table)
       .select(sql`select ${values(inserted)} from json_each(${`[${chunk.join(",")}]`})`);
     inserted += chunk.length;
-    return returning ? statement.returning(returning) : statement;
+    return statement;
   };
 
   const encoder = new TextEncoder();

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { Scope } from "../db/scope";
 import type { Defer } from "../calendar/client";
-import type { AdminEnv, Env } from "../platform/env";
+import type { Env } from "../platform/env";
+import type { AdminEnv } from "./env";
 import { deferAfterResponse } from "./defer";
 
 /** What a use-case needs to act on one workspace from the management API. */

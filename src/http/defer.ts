@@ -1,5 +1,5 @@
 import type { Defer } from "../calendar/client";
-import type { RequestVariables } from "../platform/env";
+import type { RequestVariables } from "./env";
 
 /** Tasks that run once the request's answer is ready (`requestContext` starts them), on either API. */
 export const deferAfterResponse =

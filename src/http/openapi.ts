@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { OpenEnv, PublicEnv } from "../platform/env";
+import type { OpenEnv, PublicEnv } from "./env";
 import { validationError } from "../platform/errors";
 import {
   declareHeaders,

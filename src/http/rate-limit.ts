@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { visitorAddress } from "../platform/rules/client-address";
-import type { AuthenticatedKey, OpenEnv, PublicEnv } from "../platform/env";
+import type { AuthenticatedKey, OpenEnv, PublicEnv } from "./env";
 import { ApiError } from "../platform/errors";
 
 /** The window of the limiter bindings in wrangler.toml, which is what a client should wait. */

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { deliverCreated } from "./delivery/wake-up";
-import type { PublicEnv } from "../platform/env";
+import type { PublicEnv } from "../http/env";
 import { afterWrite } from "../app/middleware/outbox-dispatch";
 
 /**

@@ -1,3 +1,5 @@
+import type { ApiKeyKind } from "../platform/caller";
+
 /**
  * API keys look like `sk_<id>_<secret>` (secret keys, for servers) or
  * `pk_<id>_<secret>` (publishable keys, for web pages): the id finds the row,
@@ -5,8 +7,6 @@
  * and hashes are compared in constant time.
  */
 const KEY_FORMAT = /^(sk|pk)_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
-
-export type ApiKeyKind = "secret" | "publishable";
 
 const PREFIX: Record<ApiKeyKind, "sk" | "pk"> = { secret: "sk", publishable: "pk" };
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { OpenEnv } from "../../src/platform/env";
+import type { OpenEnv } from "../../src/http/env";
 import worker from "../../src/index";
 import { fakeLimiter } from "../helpers/limiter";
 import { BASE, PUBLIC, type Received } from "../helpers/http";

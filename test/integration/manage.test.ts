@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app/app";
-import type { OpenEnv } from "../../src/platform/env";
+import type { OpenEnv } from "../../src/http/env";
 import { manageExpiry, manageToken, manageUrl } from "../../src/bookings/manage-link";
 import { signLegacyManageToken, signManageToken } from "../../src/bookings/manage-token";
 import { expectInSync } from "../helpers/calendar";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app/app";
-import type { OpenEnv } from "../../src/platform/env";
+import type { OpenEnv } from "../../src/http/env";
 import { parseApiKeyId } from "../../src/tenancy/api-keys";
 import { createWorkspace } from "../helpers/factory";
 import { fakeLimiter } from "../helpers/limiter";

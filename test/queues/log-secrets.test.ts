@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app/app";
-import type { OpenEnv } from "../../src/platform/env";
+import type { OpenEnv } from "../../src/http/env";
 import { parseApiKeyId } from "../../src/tenancy/api-keys";
 import { log } from "../../src/platform/log";
 import { failingD1 } from "../helpers/db";

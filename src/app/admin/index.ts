@@ -1,4 +1,4 @@
-import type { AdminEnv } from "../../platform/env";
+import type { AdminEnv } from "../../http/env";
 import { except } from "hono/combine";
 import { createRouter } from "../../http/openapi";
 import { requireAdminToken } from "../middleware/admin-auth";

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../../platform/config";
-import type { AdminEnv } from "../../platform/env";
+import type { AdminEnv } from "../../http/env";
 import { constantTimeEqual } from "../../tenancy/api-keys";
 import { bearerToken } from "../../http/bearer";
 import { ApiError } from "../../platform/errors";

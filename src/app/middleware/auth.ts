@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findApiKey } from "../../tenancy/queries/api-key-auth";
-import type { AuthenticatedKey, AuthenticatedWorkspace, PublicEnv } from "../../platform/env";
-import { type ApiKeyKind, constantTimeEqual, parseApiKey, sha256Hex } from "../../tenancy/api-keys";
+import type { AuthenticatedKey, AuthenticatedWorkspace, PublicEnv } from "../../http/env";
+import { constantTimeEqual, parseApiKey, sha256Hex } from "../../tenancy/api-keys";
+import type { ApiKeyKind } from "../../platform/caller";
 import { bearerToken } from "../../http/bearer";
 import { internalError, standaloneError } from "../error-handler";
 import { ApiError } from "../../platform/errors";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { isAllowedOrigin } from "../../platform/rules/origins";
-import type { AuthenticatedKey, PublicEnv } from "../../platform/env";
+import type { AuthenticatedKey, PublicEnv } from "../../http/env";
 import { ApiError } from "../../platform/errors";
 
 const ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

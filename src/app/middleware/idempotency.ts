@@ -5,7 +5,7 @@ import {
   keepIdempotentResponse,
   reserveIdempotencyKey,
 } from "../../tenancy/queries/idempotency-keys";
-import type { PublicEnv } from "../../platform/env";
+import type { PublicEnv } from "../../http/env";
 import { sha256Hex } from "../../tenancy/api-keys";
 import { ApiError, fieldError } from "../../platform/errors";
 

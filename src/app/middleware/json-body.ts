@@ -1,6 +1,6 @@
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import type { OpenEnv } from "../../platform/env";
+import type { OpenEnv } from "../../http/env";
 import { ApiError } from "../../platform/errors";
 
 const JSON_TYPE = /^application\/([a-z-.]+\+)?json(\s*;.*)?$/i;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
-import type { OpenEnv } from "../../platform/env";
+import type { OpenEnv } from "../../http/env";
 import { type Declaration, declarations, routeKey } from "../../http/operations";
 
 /** A router's OpenAPI registry: where its routes, and their declarations, are registered. */

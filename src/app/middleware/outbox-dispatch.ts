@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { PublicEnv } from "../../platform/env";
+import type { PublicEnv } from "../../http/env";
 import { log } from "../../platform/log";
 import { dispatchPending } from "../../webhooks/dispatch";
 

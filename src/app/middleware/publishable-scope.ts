@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { PublicEnv } from "../../platform/env";
+import type { PublicEnv } from "../../http/env";
 import { ApiError } from "../../platform/errors";
 
 /**

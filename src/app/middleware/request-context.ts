@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../../db/client";
 import { D1Counter, instrumentD1 } from "../../db/instrumented-d1";
-import type { OpenEnv } from "../../platform/env";
+import type { OpenEnv } from "../../http/env";
 import { HopCounter } from "../../platform/hops";
 import { trackNamespace } from "../../platform/tracked-namespace";
 import { budgeted, CalendarBudget } from "../../calendar/budget";

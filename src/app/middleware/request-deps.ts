@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { PublicEnv, RequestDeps } from "../../platform/env";
+import type { PublicEnv, RequestDeps } from "../../http/env";
 import { sha256Hex } from "../../tenancy/api-keys";
 import { manageUrl } from "../../bookings/manage-link";
 import { messageVisitor } from "../../messages/message-visitor";

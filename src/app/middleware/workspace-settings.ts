@@ -1,4 +1,4 @@
-import type { AuthenticatedWorkspace } from "../../platform/env";
+import type { AuthenticatedWorkspace } from "../../http/env";
 
 /**
  * The settings of workspaces this isolate has authenticated a key for

@@ -1,5 +1,5 @@
 import { except } from "hono/combine";
-import type { OpenEnv } from "../../platform/env";
+import type { OpenEnv } from "../../http/env";
 import { createRouter } from "../../http/openapi";
 import { requireApiKey } from "../middleware/auth";
 import { idempotency } from "../middleware/idempotency";

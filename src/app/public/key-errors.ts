@@ -1,4 +1,4 @@
-import type { OpenEnv, PublicEnv } from "../../platform/env";
+import type { OpenEnv, PublicEnv } from "../../http/env";
 import type { Router } from "../../http/openapi";
 import { declarationOf } from "../../http/operations";
 import { errorCodes } from "../../http/responses";

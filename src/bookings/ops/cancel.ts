@@ -1,4 +1,5 @@
-import { type Caller, customerCancelRefusals } from "../rules/booking-rules";
+import { customerCancelRefusals } from "../rules/booking-rules";
+import type { Caller } from "../../platform/caller";
 import { InvalidError, invalid } from "../../platform/errors";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";

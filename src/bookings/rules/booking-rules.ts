@@ -29,9 +29,6 @@ export const CANCEL_REASONS = [
   "other",
 ] as const;
 
-/** Who asks for a change: a customer (a publishable key, the widget) or staff (a secret key). */
-export type Caller = "customer" | "staff";
-
 /** The reasons a customer may give; the others (didnt_come, wrong_order, spam) are staff's judgement. */
 export const CUSTOMER_CANCEL_REASONS = ["canceled", "postponed", "other"] as const;
 

@@ -6,17 +6,11 @@ import { bookingOrderInvoice } from "../../pos/rules";
 import { toIso } from "../../platform/clock";
 import type { Booking } from "./booking-schema";
 import { PUBLIC_BASE } from "../../http/api-paths";
+import type { RenderContext } from "../../http/deps";
 
 export type { BookingView };
 
 type BookingRow = BookingView["booking"];
-
-export interface RenderContext {
-  currency: string;
-  locale: string;
-  /** Origin of the request, for absolute links. */
-  origin: string;
-}
 
 export function icalLink(ctx: RenderContext, booking: BookingRow) {
   return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${booking.icalToken}`;

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { SeriesRow, SeriesView } from "../queries/series";
-import { type RenderContext, renderBooking } from "./booking";
+import { renderBooking } from "./booking";
+import type { RenderContext } from "../../http/deps";
 import { BookingSchema } from "./booking-schema";
 
 export const SeriesSchema = z

@@ -9,8 +9,6 @@ import {
 } from "../../db/schema";
 import type { ExternalCalendarRow } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
-import { producing } from "../../db/effects";
-import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
 
 /** Busy intervals as the sync hands them to D1 and the calendar object: `[start, end]` epoch ms. */
 export type BusyPairs = readonly (readonly [number, number])[];
@@ -131,12 +129,7 @@ export async function saveBusy(
       })
       .where(and(eq(externalCalendars.id, id), eq(externalCalendars.workspaceId, workspaceId)))
       .returning(),
-    // Every busy entry goes and the fetched ones come back: the trigger records what went as
-    // freed (when someone waits), and so does the statement's answer.
-    producing(
-      db.delete(calendarEntries).where(externalEntriesOf(workspaceId, id)).returning(freedByDelete),
-      freedEffects,
-    ),
+    db.delete(calendarEntries).where(externalEntriesOf(workspaceId, id)),
     insertBusy(scope, id, state.busy),
   ]);
   return updated[0];
@@ -258,13 +251,9 @@ export async function deleteExternalCalendar(
 ): Promise<ExternalCalendarRow | undefined> {
   const { db, workspaceId } = scope;
   const [, deleted] = await db.batch([
-    producing(
-      db
-        .delete(calendarEntries)
-        .where(externalEntriesOf(workspaceId, id, eq(calendarEntries.stafferId, stafferId)))
-        .returning(freedByDelete),
-      freedEffects,
-    ),
+    db
+      .delete(calendarEntries)
+      .where(externalEntriesOf(workspaceId, id, eq(calendarEntries.stafferId, stafferId))),
     db
       .delete(externalCalendars)
       .where(ofStaffer(scope, stafferId, id))

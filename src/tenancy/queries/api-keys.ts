@@ -1,4 +1,5 @@
-import { type ApiKeyKind, generateApiKey, sha256Hex } from "../api-keys";
+import { generateApiKey, sha256Hex } from "../api-keys";
+import type { ApiKeyKind } from "../../platform/caller";
 import type { Database } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 

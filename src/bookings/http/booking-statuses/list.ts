@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { listBookingStatuses } from "../../queries/booking-statuses";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { PaginationQuery, pageRequest, paginate } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";
 import { BookingStatusList, renderBookingStatus } from "../../views/booking-status";

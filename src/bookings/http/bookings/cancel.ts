@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { CancelSubject } from "../../rules/booking-rules";
 import { cancelBooking } from "../../ops/cancel";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { jsonBody } from "../../../http/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, CancelBody } from "./schema";

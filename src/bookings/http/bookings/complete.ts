@@ -4,7 +4,7 @@ import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { CompleteSubject } from "../../ops/complete";
 import { completeBooking } from "../../ops/complete";
 import { MAX_ORDER_PAID } from "../../../platform/rules/money";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { jsonBody } from "../../../http/responses";
 import { changeResponses } from "./change-responses";
 import { PaymentVouchers, voucherOffers } from "../../../pos/http/orders/schema";

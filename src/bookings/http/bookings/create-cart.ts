@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { createBookings } from "../../create";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import {
   authErrors,
   calendarWriteErrors,

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { loadBooking } from "../../queries/bookings";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../http/responses";
 import { renderBooking } from "../../views/booking";

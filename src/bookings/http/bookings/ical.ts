@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import ical, { ICalEventStatus } from "ical-generator";
 import { loadBookingForFeed } from "../../queries/bookings";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { constantTimeEqual } from "../../../tenancy/api-keys";
 import { notFound } from "../../../platform/errors";
 import { headerRef } from "../../../http/openapi-headers";

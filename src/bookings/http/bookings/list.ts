@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { listBookings } from "../../queries/booking-list";
 import { durationObject, MINUTE } from "../../../platform/rules/duration";
 import { toLocalIso } from "../../../platform/rules/local-time";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { toIso } from "../../../platform/clock";
 import { instantMs, uuid } from "../../../platform/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { setPublicNotes } from "../../ops/status";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { jsonBody } from "../../../http/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, PublicNotesBody } from "./schema";

@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { ReplaceServiceSubject } from "../../ops/replace-service";
 import { replaceBookingService } from "../../ops/replace-service";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { jsonBody } from "../../../http/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, ReplaceServiceBody } from "./schema";

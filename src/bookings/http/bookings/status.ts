@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { StatusSubject } from "../../ops/status";
 import { setBookingStatus } from "../../ops/status";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { jsonBody } from "../../../http/responses";
 import { changeResponses } from "./change-responses";
 import { BookingPath, StatusBody } from "./schema";

@@ -1,5 +1,5 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { now } from "../../../platform/clock";
 import { notFound } from "../../../platform/errors";
 import { defineRoute } from "../../../http/operations";

@@ -3,7 +3,7 @@ import type { BookingDeps } from "../../deps";
 import { workspaceRenderRead } from "../../queries/manage";
 import { run } from "../../../db/reads";
 import type { Scope } from "../../../db/scope";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { log } from "../../../platform/log";
 import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../manage-link";

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { readManaged } from "../../manage/read";
 import { bookingLocale } from "../../messages";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
 import { json, queryErrors } from "../../../http/responses";
 import { renderBooking } from "../../views/booking";

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { RescheduleSubject } from "../../ops/reschedule";
 import { rescheduleBooking } from "../../ops/reschedule";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../http/responses";

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { parseRange } from "../../../calendar/availability/search-range";
 import { managedMoveStarts } from "../../manage/moves";
 import { renderDays } from "../../../calendar/rules";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { toIso } from "../../../platform/clock";
 import { defineRoute } from "../../../http/operations";
 import { withFields } from "../../../http/request-fields";

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { cancelSeries } from "../../series/cancel";
 import type { OccurrenceSubject } from "../../series/occurrences";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import { jsonBody } from "../../../http/responses";

@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { seriesRead } from "../../queries/series";
 import { run } from "../../../db/reads";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { uuid } from "../../../platform/fields";
 import { defineRoute } from "../../../http/operations";

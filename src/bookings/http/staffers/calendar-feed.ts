@@ -1,5 +1,5 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { PUBLIC_BASE } from "../../../http/api-paths";
 import { now } from "../../../platform/clock";
 import { defineRoute } from "../../../http/operations";

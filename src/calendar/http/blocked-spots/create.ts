@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { blockTime } from "../../blocks/blocked-spot";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import { type BlockTimeSubject } from "../../blocks/blocked-spot";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import {
   authErrors,
   bodyErrors,

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { withAlternatives } from "../../availability/alternatives";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { createReservation, type ReservationSubject } from "../../holds/create";
 import {
   authErrors,

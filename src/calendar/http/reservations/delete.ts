@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { authErrors, notFoundError, queryErrors } from "../../../http/responses";
 import { releaseReservation } from "../../holds/release";
 import { ReservationPath } from "./schema";

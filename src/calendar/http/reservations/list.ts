@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { listLiveReservations } from "../../queries/reservations";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { pageRequest, paginate } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";
 import { renderReservation } from "../../holds/view";

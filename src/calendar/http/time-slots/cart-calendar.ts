@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { parseRange } from "../../availability/search-range";
 import { withFields } from "../../../http/request-fields";
 import { firstCartFitPerDay } from "../../rules";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import {
   authErrors,
   bodyErrors,

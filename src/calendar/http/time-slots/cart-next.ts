@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { nextCartFit } from "../../rules";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import {
   authErrors,
   bodyErrors,

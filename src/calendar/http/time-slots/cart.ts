@@ -4,7 +4,7 @@ import { loadAvailability } from "../../queries/availability";
 import { type CartDay, type CartService, renderDays, sessionAskOf } from "../../rules";
 import { bufferOf, effectivePrice } from "../../../catalogue/rules/service-terms";
 import { formatMoney } from "../../../platform/rules/money";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound, validationError } from "../../../platform/errors";
 
 export interface CartRequest {

@@ -7,7 +7,7 @@ import { loadAvailability } from "../../queries/availability";
 import { instantToLocalDate, mergeSpans, renderDays, searchSlots, sessionAskOf } from "../../rules";
 import { bufferOf, effectivePrice } from "../../../catalogue/rules/service-terms";
 import { formatMoney } from "../../../platform/rules/money";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { fieldError, notFound } from "../../../platform/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../http/responses";
 import {

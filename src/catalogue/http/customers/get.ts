@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { findCustomer } from "../../queries/customers";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { uuid } from "../../../platform/fields";
 import { authErrors, json, notFoundError, queryErrors } from "../../../http/responses";

@@ -2,7 +2,7 @@ import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { listCustomers } from "../../queries/customers";
 import { normalisePhone } from "../../../platform/rules/phone";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";
 import { CustomerSchema, renderCustomer } from "../../views/customer";

@@ -1,6 +1,6 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { setCustomerNotifications } from "../../queries/customers";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { uuid } from "../../../platform/fields";
 import { defineRoute } from "../../../http/operations";

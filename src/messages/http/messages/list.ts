@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { listMessages } from "../../queries/messages";
 import { CHANNELS, MESSAGE_KINDS, STATUSES } from "../../rules";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { uuid } from "../../../platform/fields";
 import { defineRoute } from "../../../http/operations";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";

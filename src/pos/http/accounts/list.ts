@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { listAccounts } from "../../queries/accounts";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { uuid } from "../../../platform/fields";
 import { PaginationQuery, pageRequest, paginate } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";

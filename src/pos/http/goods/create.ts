@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { createGood } from "../../goods/create";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { NewGoodSubject } from "../../goods/create";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../http/responses";
 import { CreateGoodBody, GoodSchema, renderGood } from "./schema";
 

@@ -1,6 +1,6 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../http/responses";
 import { calculateInvoice } from "../../orders/calculate";
 import { withFields } from "../../../http/request-fields";

@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { listPosOrders } from "../../queries/pos-orders";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { instantMs, uuid } from "../../../platform/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";

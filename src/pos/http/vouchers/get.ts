@@ -2,7 +2,7 @@ import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { vouchersByCodes } from "../../queries/vouchers";
 import { normaliseCode } from "../../rules";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import { authErrors, json, notFoundError, queryErrors } from "../../../http/responses";
 import { renderVoucher, VoucherSchema } from "../../views/voucher";

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { loadBookingForm } from "../../queries/booking-form";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { authErrors, json } from "../../../http/responses";
 import { BookingFormSchema } from "../../views/booking-form";
 

@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { BookingSubject } from "../../../bookings/create";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { manageUrl } from "../../../bookings/manage-link";
 import { messageVisitor } from "../../../messages/message-visitor";
 import { publicOrigin } from "../../../platform/public-origin";

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { heldItems } from "../../../calendar/held-items";
 import { offerDetailsRead } from "../../queries/waitlist";
 import { run } from "../../../db/reads";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
 import { conflictErrors, json, queryErrors } from "../../../http/responses";
 import { openLimitedOffer } from "./open";

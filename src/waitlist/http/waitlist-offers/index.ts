@@ -1,4 +1,4 @@
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import type { Router } from "../../../http/openapi";
 import { manageRateLimit } from "../../../http/rate-limit";
 import * as book from "./book";

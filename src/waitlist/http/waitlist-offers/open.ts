@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { OpenEnv } from "../../../platform/env";
+import type { OpenEnv } from "../../../http/env";
 import { sha256Hex } from "../../../tenancy/api-keys";
 import { limitLink, limitLinkWorkspace } from "../../../http/rate-limit";
 import { openOffer } from "../../offer-book";

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { webhooks } from "../../../db/schema";
 import { newWebhookSecret } from "../../rules/signing";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../http/responses";
 import { CreateWebhookBody, renderWebhook, WebhookWithSecretSchema } from "./schema";
 import { assertDeliveryUrlLength, assertWebhookUrl } from "./url-check";

@@ -3,7 +3,7 @@ import { defineRoute } from "../../../http/operations";
 import { listPage } from "../../../db/queries/list";
 import { webhooks } from "../../../db/schema";
 import { whereIn } from "../../../db/scope";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";
 import { renderWebhook, WebhookSchema } from "./schema";

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { rotateWebhookSecret } from "../../queries/webhooks";
 import { newWebhookSecret } from "../../rules/signing";
-import type { PublicEnv } from "../../../platform/env";
+import type { PublicEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
 import {
   authErrors,

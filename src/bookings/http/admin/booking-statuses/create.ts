@@ -2,7 +2,7 @@ import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { bookingStatuses } from "../../../../db/schema";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { nonEmpty } from "../../../../platform/fields";
 import {
   authErrors,

@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { auditResourceCalendars } from "../../../resource-audit";
 import {

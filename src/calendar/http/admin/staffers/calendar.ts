@@ -3,7 +3,7 @@ import { defineRoute } from "../../../../http/operations";
 import type { Context } from "hono";
 import { calendarFor } from "../../../client";
 import { findStafferId } from "../../../../catalogue/queries/staffer-records";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { notFound } from "../../../../platform/errors";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { CalendarAuditSchema } from "../../../../catalogue/http/admin/staffers/calendar-schema";

@@ -6,7 +6,7 @@ import { customers } from "../../../../db/schema";
 import { configOf } from "../../../../platform/config";
 import { customerIdFor } from "../../../../platform/rules/customer-id";
 import { normalisePhone } from "../../../../platform/rules/phone";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { fieldError } from "../../../../platform/errors";
 import { personName } from "../../../../platform/fields";
 import {

@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { updateLocation } from "../../../queries/locations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { notFound } from "../../../../platform/errors";
 import {
   authErrors,

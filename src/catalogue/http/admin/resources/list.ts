@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { listWorkspaceResources } from "../../../queries/resources";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { pageRequest, paginate } from "../../../../platform/pagination";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { renderResource, ResourceList } from "../../../views/resource";

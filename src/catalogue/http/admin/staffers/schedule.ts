@@ -1,6 +1,6 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import {
   authErrors,
   bodyErrors,

@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { PublicEnv } from "../../../../platform/env";
+import type { PublicEnv } from "../../../../http/env";
 import { removeExternalCalendar } from "../../../sync";
 import { defineRoute } from "../../../../http/operations";
 import { authErrors, notFoundError, queryErrors } from "../../../../http/responses";

@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { listExternalCalendars } from "../../../queries/external-calendars";
-import type { PublicEnv } from "../../../../platform/env";
+import type { PublicEnv } from "../../../../http/env";
 import { notFound } from "../../../../platform/errors";
 import { defineRoute } from "../../../../http/operations";
 import { PaginationQuery, pageRequest, paginate } from "../../../../platform/pagination";

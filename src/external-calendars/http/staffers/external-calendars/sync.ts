@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { PublicEnv } from "../../../../platform/env";
+import type { PublicEnv } from "../../../../http/env";
 import { syncExternalCalendar } from "../../../sync";
 import { now } from "../../../../platform/clock";
 import { defineRoute } from "../../../../http/operations";

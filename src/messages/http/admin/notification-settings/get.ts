@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { loadSettings } from "../../../queries/messages";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { NotificationSettingsSchema, settingsFrom, withSmsCountries } from "../../../rules";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { defineRoute } from "../../../../http/operations";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";

@@ -1,4 +1,4 @@
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import type { Router } from "../../../../http/openapi";
 import * as get from "./get";
 import * as put from "./put";

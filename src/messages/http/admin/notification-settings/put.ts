@@ -9,7 +9,7 @@ import {
   VARIABLES,
   withSmsCountries,
 } from "../../../rules";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { defineRoute } from "../../../../http/operations";
 import {
   authErrors,

@@ -2,7 +2,7 @@ import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { createAccount } from "../../../queries/account-create";
 import { ACCOUNT_TYPES } from "../../../rules/accounts";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { fieldError } from "../../../../platform/errors";
 import { nonEmpty, uuid } from "../../../../platform/fields";
 import {

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { createPromocode } from "../../../queries/promocode-create";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { fieldError } from "../../../../platform/errors";
 import {
   authErrors,

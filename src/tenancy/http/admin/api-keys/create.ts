@@ -2,7 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { insertApiKey } from "../../../queries/api-keys";
 import { requireWorkspace } from "../../../queries/workspaces";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { authErrors, bodyErrors, json, workspaceNotFound } from "../../../../http/responses";
 import { WorkspaceParams } from "../workspaces/schema";
 import { ApiKeySchema, type CreateApiKey, CreateApiKeySchema, storedOrigins } from "./schema";

@@ -1,4 +1,4 @@
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import type { Router } from "../../../../http/openapi";
 import * as create from "./create";
 import * as revoke from "./revoke";

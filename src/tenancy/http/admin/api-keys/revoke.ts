@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { revokeApiKey } from "../../../queries/api-key-revoke";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { notFound } from "../../../../platform/errors";
 import { authErrors, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { workspaceDeps } from "../../../../http/admin-deps";

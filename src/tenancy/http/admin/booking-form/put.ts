@@ -3,7 +3,7 @@ import { defineRoute } from "../../../../http/operations";
 import { saveBookingForm } from "../../../queries/booking-form";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
 import { DEFAULT_FORM } from "../../../rules/booking-form";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import {
   authErrors,
   bodyErrors,

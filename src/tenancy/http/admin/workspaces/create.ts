@@ -3,7 +3,7 @@ import { defineRoute } from "../../../../http/operations";
 import { insertApiKey } from "../../../queries/api-keys";
 import { defaultBookingStatuses } from "../../../../bookings/queries/booking-statuses";
 import { workspaces } from "../../../../db/schema";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { authErrors, bodyErrors, json, jsonBody } from "../../../../http/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
 

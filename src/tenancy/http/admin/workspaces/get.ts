@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../queries/workspaces";
-import type { AdminEnv } from "../../../../platform/env";
+import type { AdminEnv } from "../../../../http/env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
 
