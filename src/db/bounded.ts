@@ -50,11 +50,18 @@ export function insertRows<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
+  returning?: Returning,
 ): Statement[] {
   if (rows.length === 0) return [];
-  if (rows.length <= rowsPerInsert(table)) return [db.insert(table).values(rows)];
-  return jsonInserts(db, table, rows);
+  if (rows.length <= rowsPerInsert(table)) {
+    const insert = db.insert(table).values(rows);
+    return [returning ? insert.returning(returning) : insert];
+  }
+  return jsonInserts(db, table, rows, {}, returning);
 }
+
+/** RETURNING fields of an insert: what the statement says about the rows it wrote. */
+type Returning = Record<string, SQLiteColumn | SQL>;
 
 type Cell = string | number | null;
 
@@ -85,6 +92,7 @@ function jsonInserts<T extends SQLiteTable>(
   table: T,
   rows: T["$inferInsert"][],
   computed: ComputedColumns<T> = {},
+  returning?: Returning,
 ): Statement[] {
   // Every column drizzle's INSERT … SELECT lists, in its order; a row's missing value takes
   // the column's default as drizzle's own INSERT would (no column here has an SQL default).
@@ -124,7 +132,7 @@ function jsonInserts<T extends SQLiteTable>(
       .insert(table)
       .select(sql`select ${values(inserted)} from json_each(${`[${chunk.join(",")}]`})`);
     inserted += chunk.length;
-    return statement;
+    return returning ? statement.returning(returning) : statement;
   };
 
   const encoder = new TextEncoder();

@@ -6,6 +6,8 @@ import { type Scope, whereIn } from "../../db/scope";
 export type { OrderPatch } from "../../pos/queries/order-change";
 export type { EntryRow } from "../../db/schema";
 import type { Statement } from "../../db/statement";
+import { producing } from "../../db/effects";
+import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
 
 type BookingRow = typeof bookings.$inferSelect;
 type ServiceRow = typeof bookingServices.$inferSelect;
@@ -52,15 +54,21 @@ export const replaceBusyTime = (
 ): Statement[] => [
   ...(change.removed.length > 0
     ? [
-        scope.db.delete(calendarEntries).where(
-          whereIn(
-            scope,
-            calendarEntries,
-            idIn(
-              calendarEntries.id,
-              change.removed.map((e) => e.id),
-            ),
-          ),
+        producing(
+          scope.db
+            .delete(calendarEntries)
+            .where(
+              whereIn(
+                scope,
+                calendarEntries,
+                idIn(
+                  calendarEntries.id,
+                  change.removed.map((e) => e.id),
+                ),
+              ),
+            )
+            .returning(freedByDelete),
+          freedEffects,
         ),
       ]
     : []),

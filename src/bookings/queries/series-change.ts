@@ -6,7 +6,8 @@ import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import type { BookingPatch, ServicePatch } from "./booking-change";
 import { cancelRemindersWhere } from "../../messages/queries/messages";
-import type { EventType } from "../../webhooks/queries/outbox";
+import { eventEffect, type EventType } from "../../webhooks/queries/outbox";
+import { producing } from "../../db/effects";
 
 /**
  * The condition a change of many bookings commits under: every one of them
@@ -75,15 +76,15 @@ export const insertEvents = (
   scope: Scope,
   rows: readonly { type: EventType; payload: unknown }[],
   now: number,
-): Statement[] =>
-  insertRows(
-    scope.db,
-    events,
-    rows.map((r) => ({
-      id: crypto.randomUUID(),
-      workspaceId: scope.workspaceId,
-      type: r.type,
-      payload: r.payload,
-      createdAt: now,
-    })),
-  );
+): Statement[] => {
+  const inserted = rows.map((r) => ({
+    id: crypto.randomUUID(),
+    workspaceId: scope.workspaceId,
+    type: r.type,
+    payload: r.payload,
+    createdAt: now,
+  }));
+  // Every statement names all the rows: they commit in one batch, and the dispatch counts each once.
+  const effects = inserted.map((r) => eventEffect(scope.workspaceId, r.id));
+  return insertRows(scope.db, events, inserted).map((s) => producing(s, effects));
+};

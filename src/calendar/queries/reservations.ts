@@ -2,6 +2,8 @@ import { and, asc, count, eq, gt, isNull, min, type SQL, sql } from "drizzle-orm
 import type { PageRequest } from "../../platform/pagination";
 import { idIn } from "../../db/bounded";
 import { listPage } from "../../db/queries/list";
+import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
+import { producing } from "../../db/effects";
 import { calendarEntries, holdFences, reservations } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
@@ -31,9 +33,13 @@ export async function reservationItems(
 
 /** Ends a reservation (used by a booking, or released): its held entries go, and it is marked. */
 export const endReservation = (scope: Scope, id: string, at: number) => [
-  scope.db
-    .delete(calendarEntries)
-    .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, id))),
+  producing(
+    scope.db
+      .delete(calendarEntries)
+      .where(whereIn(scope, calendarEntries, eq(calendarEntries.sourceId, id)))
+      .returning(freedByDelete),
+    freedEffects,
+  ),
   scope.db
     .update(reservations)
     .set({ releasedAt: at })
@@ -123,22 +129,26 @@ export function endDisplaced(
     );
   }
   statements.push(
-    db
-      .delete(calendarEntries)
-      .where(
-        whereIn(
-          scope,
-          calendarEntries,
-          eq(calendarEntries.kind, "held"),
-          idIn(calendarEntries.sourceId, displaced.reservationIds),
-        ),
-      )
-      .returning({
-        id: calendarEntries.id,
-        stafferId: calendarEntries.stafferId,
-        resourceId: calendarEntries.resourceId,
-        unit: calendarEntries.unit,
-      }),
+    producing(
+      db
+        .delete(calendarEntries)
+        .where(
+          whereIn(
+            scope,
+            calendarEntries,
+            eq(calendarEntries.kind, "held"),
+            idIn(calendarEntries.sourceId, displaced.reservationIds),
+          ),
+        )
+        .returning({
+          id: calendarEntries.id,
+          stafferId: calendarEntries.stafferId,
+          resourceId: calendarEntries.resourceId,
+          unit: calendarEntries.unit,
+          ...freedByDelete,
+        }),
+      freedEffects,
+    ),
     db
       .update(reservations)
       .set({ releasedAt: at })
@@ -152,7 +162,16 @@ export function endDisplaced(
       ),
   );
   // The DELETE is second to last, whatever precedes these statements in the batch.
-  return { statements, ended: (results) => (results.at(-2) ?? []) as EndedEntry[] };
+  return {
+    statements,
+    ended: (results) =>
+      ((results.at(-2) ?? []) as EndedEntry[]).map(({ id, stafferId, resourceId, unit }) => ({
+        id,
+        stafferId,
+        resourceId,
+        unit,
+      })),
+  };
 }
 
 export interface ReservationFilter {

@@ -9,6 +9,8 @@ import {
 } from "../../db/schema";
 import type { ExternalCalendarRow } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
+import { producing } from "../../db/effects";
+import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
 
 /** Busy intervals as the sync hands them to D1 and the calendar object: `[start, end]` epoch ms. */
 export type BusyPairs = readonly (readonly [number, number])[];
@@ -129,7 +131,12 @@ export async function saveBusy(
       })
       .where(and(eq(externalCalendars.id, id), eq(externalCalendars.workspaceId, workspaceId)))
       .returning(),
-    db.delete(calendarEntries).where(externalEntriesOf(workspaceId, id)),
+    // Every busy entry goes and the fetched ones come back: the trigger records what went as
+    // freed (when someone waits), and so does the statement's answer.
+    producing(
+      db.delete(calendarEntries).where(externalEntriesOf(workspaceId, id)).returning(freedByDelete),
+      freedEffects,
+    ),
     insertBusy(scope, id, state.busy),
   ]);
   return updated[0];
@@ -251,9 +258,13 @@ export async function deleteExternalCalendar(
 ): Promise<ExternalCalendarRow | undefined> {
   const { db, workspaceId } = scope;
   const [, deleted] = await db.batch([
-    db
-      .delete(calendarEntries)
-      .where(externalEntriesOf(workspaceId, id, eq(calendarEntries.stafferId, stafferId))),
+    producing(
+      db
+        .delete(calendarEntries)
+        .where(externalEntriesOf(workspaceId, id, eq(calendarEntries.stafferId, stafferId)))
+        .returning(freedByDelete),
+      freedEffects,
+    ),
     db
       .delete(externalCalendars)
       .where(ofStaffer(scope, stafferId, id))

@@ -29,6 +29,8 @@ import { read } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import { listPage } from "../../db/queries/list";
+import { producing } from "../../db/effects";
+import type { Effect } from "../../platform/effects";
 
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
@@ -98,16 +100,34 @@ export function insertMessages(
   bounds?: CustomerBounds,
 ): Statement[] {
   const bounded = bounds ? rows.filter((r) => r.visitor && r.status === "scheduled") : [];
-  if (!bounds || bounded.length === 0) return insertRows(scope.db, messages, rows);
+  if (!bounds || bounded.length === 0) return plainInserts(scope, rows);
   return [
-    ...insertRows(
-      scope.db,
-      messages,
+    ...plainInserts(
+      scope,
       rows.filter((r) => !bounded.includes(r)),
     ),
     ...bounded.flatMap((row) => [boundedInsert(scope, row, bounds), countSent(scope, row, bounds)]),
     ...budgetReached(scope, bounds),
   ];
+}
+
+/** A scheduled message the write inserted: to the queue when due, else to the clock. */
+const messageEffect = (row: { workspaceId: string; id: string; scheduledFor: number }): Effect => ({
+  kind: "message",
+  workspaceId: row.workspaceId,
+  messageId: row.id,
+  dueAt: row.scheduledFor,
+});
+
+/** Rows inserted as they are; those `scheduled` are handed over once the batch committed. */
+function plainInserts(scope: Scope, rows: NewMessage[]): Statement[] {
+  // Every statement names all of them: they commit in one batch, and the dispatch counts each once.
+  const effects = rows
+    .filter((r) => r.status === "scheduled")
+    .map((r) =>
+      messageEffect({ workspaceId: r.workspaceId, id: r.id, scheduledFor: r.scheduledFor }),
+    );
+  return insertRows(scope.db, messages, rows).map((s) => producing(s, effects));
 }
 
 /** Whether the visitor's counted messages of the window (those not skipped) reach the bound. */
@@ -209,7 +229,22 @@ function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): S
     if (key === "error") return decided((f) => sql`${f.error}`, driver);
     return sql`${driver}`;
   });
-  return scope.db.insert(messages).select(sql`select ${sql.join(cells, sql`, `)}`);
+  // Whether it went in `scheduled` is decided in the statement: it says so itself.
+  return producing(
+    scope.db
+      .insert(messages)
+      .select(sql`select ${sql.join(cells, sql`, `)}`)
+      .returning({
+        id: messages.id,
+        workspaceId: messages.workspaceId,
+        status: messages.status,
+        scheduledFor: messages.scheduledFor,
+      }),
+    (result) =>
+      (Array.isArray(result) ? (result as MessageRow[]) : [])
+        .filter((m) => m.status === "scheduled")
+        .map(messageEffect),
+  );
 }
 
 /** The day's counters, upserted: a new one starts at what the SELECT gives, a known one is `onConflict`'s. */
@@ -253,12 +288,17 @@ function budgetReached(scope: Scope, bounds: CustomerBounds): Statement[] {
   const told = sql`exists (select 1 from ${publicMessageCounts}
     where ${publicMessageCounts.workspaceId} = ${scope.workspaceId} and ${publicMessageCounts.day} = ${day}
       and ${publicMessageCounts.recipient} = ${BUDGET} and ${publicMessageCounts.reached} = 1)`;
+  const eventId = crypto.randomUUID();
   return [
-    scope.db.insert(events).select(
-      sql`select ${crypto.randomUUID()}, ${scope.workspaceId}, ${bounds.workspace.event},
+    // Handed over whether or not its condition wrote it: the dispatch claims only rows that exist.
+    producing(
+      scope.db.insert(events).select(
+        sql`select ${eventId}, ${scope.workspaceId}, ${bounds.workspace.event},
           json_object('quota', 'public_message_budget', 'day', ${date}, 'budget', ${budget}, 'used', ${used}),
           ${Date.now()}, null, null
         where ${reached} and not ${told}`,
+      ),
+      [{ kind: "event", workspaceId: scope.workspaceId, eventId }],
     ),
     scope.db
       .insert(publicMessageCounts)

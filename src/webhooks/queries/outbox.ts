@@ -1,7 +1,9 @@
 import { and, asc, eq, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { idIn, inSubquery, insertRows } from "../../db/bounded";
 import type { Database } from "../../db/client";
+import { producing } from "../../db/effects";
 import { events } from "../../db/schema";
+import type { Effect } from "../../platform/effects";
 
 /** Every kind of event the outbox records; webhooks subscribe to these. */
 export const EVENT_TYPES = [
@@ -44,14 +46,19 @@ export function eventStatement(
           patches.map(([field, value]) => sql`${`$.${field}`}, ${value}`),
           sql`, `,
         )})`;
-  return db.insert(events).values({
-    id: crypto.randomUUID(),
-    workspaceId,
-    type,
-    payload,
-    createdAt: Date.now(),
-  });
+  const id = crypto.randomUUID();
+  return producing(
+    db.insert(events).values({ id, workspaceId, type, payload, createdAt: Date.now() }),
+    [eventEffect(workspaceId, id)],
+  );
 }
+
+/** An outbox row the write inserted, for the webhook queue once it committed. */
+export const eventEffect = (workspaceId: string, eventId: string): Effect => ({
+  kind: "event",
+  workspaceId,
+  eventId,
+});
 
 /**
  * Outbox rows for many events of one type (a series' bookings) in as few
@@ -64,11 +71,16 @@ export const eventsInsert = (
   data: readonly unknown[],
 ) => {
   const createdAt = Date.now();
-  return insertRows(
-    db,
-    events,
-    data.map((payload) => ({ id: crypto.randomUUID(), workspaceId, type, payload, createdAt })),
-  );
+  const rows = data.map((payload) => ({
+    id: crypto.randomUUID(),
+    workspaceId,
+    type,
+    payload,
+    createdAt,
+  }));
+  // Every statement names all the rows: they commit in one batch, and the dispatch counts each once.
+  const effects = rows.map((r) => eventEffect(workspaceId, r.id));
+  return insertRows(db, events, rows).map((s) => producing(s, effects));
 };
 
 export type EventRow = typeof events.$inferSelect;
@@ -112,6 +124,29 @@ export async function claimPendingEvents(
     .update(events)
     .set({ claimedAt: claim.now })
     .where(inSubquery(events.id, candidates))
+    .returning({ id: events.id });
+}
+
+/**
+ * Claims the events a write just inserted, as `claimPendingEvents` does but
+ * by id: those already on the queue or claimed by another within the lease
+ * (the sweep) are left out, as are ids no row has (an insert its condition
+ * skipped).
+ */
+export async function claimEvents(
+  db: Database,
+  claim: { ids: readonly string[]; now: number; leaseMs: number },
+): Promise<{ id: string }[]> {
+  return db
+    .update(events)
+    .set({ claimedAt: claim.now })
+    .where(
+      and(
+        idIn(events.id, claim.ids),
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimedAt), lt(events.claimedAt, claim.now - claim.leaseMs)),
+      ),
+    )
     .returning({ id: events.id });
 }
 
