@@ -11,8 +11,7 @@ import { freedByHold, freedEffects } from "../../db/queries/freed-time";
 import { isGuardFailure } from "../../db/constraints";
 import { holderHolds, holderWithinCap } from "../queries/reservations";
 import { type QuotaSpec, retryAfter, VisitorQuota } from "../planning/visitor-quota";
-import { calendarEntries } from "../../db/schema";
-import { insertReservation } from "../queries/holds";
+import { calendarEntries, reservations } from "../../db/schema";
 import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import {
@@ -150,7 +149,7 @@ async function hold(
         // At most so many live holds per visitor, decided in the write itself (D1 runs one
         // batch at a time), so holds fired together cannot all pass a count read before.
         ...(quota ? [quota.guard(1)] : []),
-        insertReservation(scope.db, row),
+        scope.db.insert(reservations).values(row),
         // Its time is freed at its expiry for whoever waits for it: the statement says so.
         ...insertRows(
           scope.db,
