@@ -2,7 +2,7 @@ import type { engineInputs } from "../calendar/availability/engine-input";
 import type { loadAvailability } from "../calendar/queries/availability";
 import type { creationMessagesRead } from "../messages/queries/messages";
 import type { Read } from "../db/reads";
-import { applyBookingForm, FORM_FIELDS } from "./rules/booking-form";
+import { applyBookingForm, FORM_FIELDS } from "../tenancy/rules/booking-form";
 import { type MessageContext, settingsFrom } from "../messages/rules";
 import { policyOf } from "./rules/policy";
 import type { Problem } from "../platform/rules/problems";

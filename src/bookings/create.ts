@@ -5,7 +5,7 @@ import { availabilityRead } from "../calendar/queries/availability";
 import { creationMessagesRead } from "../messages/queries/messages";
 import { readTogether } from "../db/reads";
 import { guard } from "../db/guards";
-import type { FormField } from "./rules/booking-form";
+import type { FormField } from "../tenancy/rules/booking-form";
 import type { Caller } from "../platform/caller";
 import { configOf } from "../platform/config";
 import { customerIdFor } from "../platform/rules/customer-id";

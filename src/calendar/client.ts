@@ -3,7 +3,8 @@ import { isDefiniteFailure } from "../db/constraints";
 import { guard, holdNotFenced } from "../db/guards";
 import { endDisplaced, reservationItems } from "./queries/reservations";
 import type { Env } from "../platform/env";
-import { RecordChangedError, SlotTakenError } from "../platform/errors";
+import { RecordChangedError } from "../platform/errors";
+import { SlotTakenError } from "./slot-taken";
 import { failpoint, probe, rendezvous } from "../platform/failpoints";
 import { displacedHolds, heldSiblings, siblingsByCalendar } from "./ended-holds";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../db/limits";
@@ -35,16 +36,11 @@ export interface CalendarClaim {
 export const staffClaims = (claims: CalendarClaim[], staff = true): CalendarClaim[] =>
   staff ? claims.map((c) => ({ ...c, displaces: true })) : claims;
 
-/**
- * Runs a task once the answer is ready, without making the answer wait for
- * it (a request's `waitUntil`).
- */
-export type Defer = (task: () => Promise<unknown>) => void;
+// The HTTP kit builds a Defer from a request and sits below the calendar, so the type lives in
+// platform; the calendar's callers keep importing it from here.
+import { type Defer, runAlongside } from "../platform/defer";
 
-/** Without a request to answer first (tests, background jobs): start it now, wait for nothing. */
-export const runAlongside: Defer = (task) => {
-  task().catch(() => undefined);
-};
+export { type Defer, runAlongside };
 
 type Stub = ReturnType<typeof calendarFor>;
 type Claimed = { stub: Stub; result: ClaimResult } | { stub: Stub; error: unknown };

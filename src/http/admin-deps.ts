@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Scope } from "../db/scope";
-import type { Defer } from "../calendar/client";
+import type { Defer } from "../platform/defer";
 import type { Env } from "../platform/env";
 import type { AdminEnv } from "./env";
 import { deferAfterResponse } from "./defer";

@@ -1,4 +1,4 @@
-import type { Defer } from "../calendar/client";
+import type { Defer } from "../platform/defer";
 import type { RequestVariables } from "./env";
 
 /** Tasks that run once the request's answer is ready (`requestContext` starts them), on either API. */

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isSupportedCountry } from "libphonenumber-js";
-import { MAX_CAPACITY } from "../calendar/rules/sessions";
+import { MAX_CAPACITY } from "./rules/capacity";
 import { MAX_ORDER_AMOUNT, MAX_QUANTITY, MAX_UNIT_PRICE } from "./rules/money";
 
 /** Reusable field schemas: one definition each, so rules and docs never drift apart. */

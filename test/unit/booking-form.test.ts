@@ -6,7 +6,7 @@ import {
   DEFAULT_FORM,
   type FieldMode,
   FORM_FIELDS,
-} from "../../src/bookings/rules/booking-form";
+} from "../../src/tenancy/rules/booking-form";
 
 const sent = {
   customer_email: "anna@example.com",

@@ -7,17 +7,18 @@ import { adminRateLimit } from "../../http/rate-limit";
 import { limitBody, requireJsonBody } from "../middleware/json-body";
 import { registerAccounts } from "../../pos/http/admin/accounts";
 import { registerApiKeys } from "../../tenancy/http/admin/api-keys";
-import { registerBookingForm } from "../../bookings/http/admin/booking-form";
+import { registerBookingForm } from "../../tenancy/http/admin/booking-form";
 import { registerBookingStatuses } from "../../bookings/http/admin/booking-statuses";
 import { registerCategories } from "../../catalogue/http/admin/categories";
 import { registerCustomers } from "../../catalogue/http/admin/customers";
 import { registerLocations } from "../../catalogue/http/admin/locations";
 import { registerNotificationSettings } from "../../messages/http/admin/notification-settings";
 import { registerPromocodes } from "../../pos/http/admin/promocodes";
-import { registerResources } from "../../catalogue/http/admin/resources";
-import { registerStaffers } from "../../catalogue/http/admin/staffers";
+import { registerResources } from "./resources";
+import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "../../pos/http/admin/voucher-templates";
 import { registerWorkspaces } from "../../tenancy/http/admin/workspaces";
+import { defaultBookingStatuses } from "../../bookings/queries/booking-statuses";
 
 /**
  * Management API v1 for operators provisioning businesses; guarded by
@@ -35,7 +36,7 @@ export function adminApi() {
   router.use("*", adminRateLimit);
   router.use("*", except(takesNoKeys, requireAdminToken));
   router.use("*", limitBody, requireJsonBody);
-  registerWorkspaces(router);
+  registerWorkspaces(router, defaultBookingStatuses);
   registerLocations(router);
   registerStaffers(router);
   registerApiKeys(router);

@@ -1,8 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-export const DurationSchema = z
-  .object({ value: z.number().int(), label: z.string(), iso_8601: z.string() })
-  .openapi("Duration");
+import { DurationSchema } from "../../catalogue/views/duration";
 
 /** An amount in minor units and its display string, as the reference pairs them. */
 const Money = <N extends string>(name: N) =>

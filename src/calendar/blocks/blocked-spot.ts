@@ -1,7 +1,8 @@
 import { entryRow } from "../entry-rows";
 import { commitWithClaims, type Defer, staffClaims } from "../client";
 import { loadStafferLocations } from "../../catalogue/queries/staffer-records";
-import { blockedSpots, calendarEntries } from "../../db/schema";
+import { type blockedSpots } from "../../db/schema";
+import { insertBlockedSpot } from "../queries/blocks";
 import type { Scope } from "../../db/scope";
 import type { Env } from "../../platform/env";
 import { invalid, notFound } from "../../platform/errors";
@@ -64,10 +65,7 @@ export async function blockTime(
     scope.workspaceId,
     // Staff block time: a customer's hold made with the publishable key gives way.
     staffClaims([{ calendarId: stafferId, entries: [entry], checkConflicts: false }]),
-    () => [
-      scope.db.insert(blockedSpots).values(row),
-      scope.db.insert(calendarEntries).values(entryRow(row, stafferId, entry)),
-    ],
+    () => [...insertBlockedSpot(scope.db, row, entryRow(row, stafferId, entry))],
     deps.defer,
   );
   return row;

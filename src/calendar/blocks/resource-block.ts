@@ -3,7 +3,8 @@ import { entryRow } from "../entry-rows";
 import { unitCalendarId } from "../ids";
 import { insertRows } from "../../db/bounded";
 import { findResource } from "../../catalogue/queries/resources";
-import { calendarEntries, resourceBlocks } from "../../db/schema";
+import { calendarEntries, type resourceBlocks } from "../../db/schema";
+import { insertResourceBlock } from "../queries/blocks";
 import type { Scope } from "../../db/scope";
 import type { Env } from "../../platform/env";
 import { invalid, notFound } from "../../platform/errors";
@@ -83,7 +84,7 @@ export async function blockResourceTime(
       })),
     ),
     () => [
-      scope.db.insert(resourceBlocks).values(row),
+      insertResourceBlock(scope.db, row),
       // Up to 50 units: chunked under D1's parameter limit, still one transaction.
       ...insertRows(
         scope.db,

@@ -6,12 +6,11 @@ import { loadPlanning, type PlanningRequest } from "../planning/prepare";
 import { bookingStart, type PlannedBooking, planItems } from "../planning/planner";
 import { stableIds } from "../planning/plan-ids";
 import { insertRows } from "../../db/bounded";
-import { producing } from "../../db/effects";
-import { freedByHold, freedEffects } from "../../db/queries/freed-time";
 import { isGuardFailure } from "../../db/constraints";
 import { holderHolds, holderWithinCap } from "../queries/reservations";
 import { type QuotaSpec, retryAfter, VisitorQuota } from "../planning/visitor-quota";
-import { calendarEntries, reservations } from "../../db/schema";
+import { calendarEntries } from "../../db/schema";
+import { insertReservation } from "../queries/holds";
 import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import {
@@ -149,14 +148,12 @@ async function hold(
         // At most so many live holds per visitor, decided in the write itself (D1 runs one
         // batch at a time), so holds fired together cannot all pass a count read before.
         ...(quota ? [quota.guard(1)] : []),
-        scope.db.insert(reservations).values(row),
-        // Its time is freed at its expiry for whoever waits for it: the statement says so.
+        insertReservation(scope.db, row),
         ...insertRows(
           scope.db,
           calendarEntries,
           entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
-          freedByHold,
-        ).map((s) => producing(s, freedEffects)),
+        ),
         ...(req.offer?.statements(id, planned, expiresAt) ?? []),
       ],
       value: row,

@@ -22,7 +22,7 @@ import {
 } from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereByKey, whereIn } from "../../db/scope";
-import { selectBookingForm, toBookingForm } from "../../bookings/queries/booking-form";
+import { selectBookingForm, toBookingForm } from "../../tenancy/queries/booking-form";
 import { shownInWidget } from "../../catalogue/queries/services";
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,7 @@
 import { inStartOrder, mergeBusy, overlapsMerged } from "./merged-busy";
 import type { BusyInterval, Interval, SessionAsk } from "./types";
 
-/** The largest capacity of a group service (seats of one session). */
-export const MAX_CAPACITY = 100;
+export { MAX_CAPACITY } from "../../platform/rules/capacity";
 
 /**
  * The one key of a session: a group service at one start with one staffer.

@@ -1,16 +1,6 @@
 import type { BookingSubject } from "../../create";
-import type { ItemSubject } from "../../../platform/rules/problems";
+import { ITEM_FIELDS } from "../../../calendar/http/cart-items";
 import type { FieldNames } from "../../../http/request-fields";
-
-/** Bodies with `items` (a cart, a reservation): each item and each of its services by position. */
-export const ITEM_FIELDS: FieldNames<ItemSubject> = {
-  location: "location_uuid",
-  start: ({ item }) => `items.${item}.datetime_start`,
-  services: ({ item }) => `items.${item}.services`,
-  service: ({ item, service }) => `items.${item}.services.${service}.service_uuid`,
-  staffer: ({ item, service }) => `items.${item}.services.${service}.staffer_uuid`,
-  quantity: ({ item, service }) => `items.${item}.services.${service}.quantity`,
-};
 
 /** What every booking body names alike: the customer, the form's fields, the reservation. */
 const CUSTOMER_FIELDS = {

@@ -8,7 +8,8 @@ import { toIso } from "../../../platform/clock";
 import { instantMs, uuid } from "../../../platform/fields";
 import { PaginationQuery, pageRequest, paginate, paginated } from "../../../platform/pagination";
 import { authErrors, json, queryErrors } from "../../../http/responses";
-import { DurationSchema, StatusSchema } from "../../views/booking-schema";
+import { StatusSchema } from "../../views/booking-schema";
+import { DurationSchema } from "../../../catalogue/views/duration";
 import { CustomerSchema, renderCustomer } from "../../../catalogue/views/customer";
 
 const ListQuery = PaginationQuery.extend({

@@ -13,6 +13,7 @@ import {
 } from "../../../platform/fields";
 import { BookingSchema } from "../../views/booking-schema";
 import { SeriesSchema } from "../../views/series";
+import { CartItems } from "../../../calendar/http/cart-items";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
 export const flag = z
@@ -78,23 +79,6 @@ export const CreateBookingBody = z
   .openapi("CreateBooking");
 
 export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
-
-export const CartService = z.object({
-  service_uuid: uuid("service_uuid"),
-  staffer_uuid: uuid("staffer_uuid").optional(),
-  quantity: seats.optional(),
-});
-
-/** A cart's items (also a reservation's): up to 10 starts of up to 10 services each. */
-export const CartItems = z
-  .array(
-    z.object({
-      datetime_start: instant,
-      services: z.array(CartService).min(1, "At least 1 service.").max(10, "At most 10 services."),
-    }),
-  )
-  .min(1, "At least 1 item.")
-  .max(10, "At most 10 items.");
 
 export const CreateCartBody = z
   .object({

@@ -14,7 +14,7 @@ import {
 import { PUBLIC_HOLDS } from "../../../platform/rules/public-holds";
 import { CreateReservationBody, DEFAULT_TTL_SECONDS, ReservationSchema } from "./schema";
 import { type FieldNames, withFields } from "../../../http/request-fields";
-import { ITEM_FIELDS } from "../../../bookings/http/bookings/fields";
+import { ITEM_FIELDS } from "../cart-items";
 
 /** The body's names for what a hold can be wrong about: a cart's items, and its ttl. */
 const RESERVATION_FIELDS: FieldNames<ReservationSubject> = { ...ITEM_FIELDS, ttl: "ttl_seconds" };

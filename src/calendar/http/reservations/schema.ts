@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { uuid } from "../../../platform/fields";
 import { PaginationQuery, paginated } from "../../../platform/pagination";
-import { CartItems } from "../../../bookings/http/bookings/schema";
+import { CartItems } from "../cart-items";
 
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 900;

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { ServiceView } from "../../queries/services";
 import { bufferOf, effectivePrice } from "../../rules/service-terms";
-import { MAX_CAPACITY } from "../../../calendar/rules";
+import { MAX_CAPACITY } from "../../../platform/rules/capacity";
 import { durationObject } from "../../../platform/rules/duration";
 import { formatMoney } from "../../../platform/rules/money";
 import { money, nonEmpty, optionalText, uuid } from "../../../platform/fields";
 import { paginated } from "../../../platform/pagination";
-import { DurationSchema } from "../../../bookings/views/booking-schema";
+import { DurationSchema } from "../../views/duration";
 
 /**
  * The colour key a service shows when none was configured: the reference types

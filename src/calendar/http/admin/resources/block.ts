@@ -11,12 +11,8 @@ import {
 } from "../../../../http/responses";
 import { type FieldNames, withFields } from "../../../../http/request-fields";
 import { type BlockResourceSubject, blockResourceTime } from "../../../blocks/resource-block";
-import {
-  CreateResourceBlockBody,
-  renderResourceBlock,
-  ResourceBlockSchema,
-  ResourceParams,
-} from "../../../../catalogue/http/admin/resources/schema";
+import { ResourceParams } from "../../../../catalogue/http/admin/resources/schema";
+import { CreateResourceBlockBody, renderResourceBlock, ResourceBlockSchema } from "./schema";
 import { workspaceDeps } from "../../../../http/admin-deps";
 
 export const route = defineRoute({

@@ -3,10 +3,8 @@ import { defineRoute } from "../../../../http/operations";
 import type { AdminEnv } from "../../../../http/env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { auditResourceCalendars } from "../../../resource-audit";
-import {
-  ResourceCalendarAuditSchema,
-  ResourceParams,
-} from "../../../../catalogue/http/admin/resources/schema";
+import { ResourceParams } from "../../../../catalogue/http/admin/resources/schema";
+import { ResourceCalendarAuditSchema } from "./schema";
 import { workspaceDeps } from "../../../../http/admin-deps";
 
 const description =

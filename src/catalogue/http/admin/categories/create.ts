@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import { categories } from "../../../../db/schema";
+import { insertCategory } from "../../../queries/categories";
 import type { AdminEnv } from "../../../../http/env";
 import { nonEmpty } from "../../../../platform/fields";
 import {
@@ -64,7 +64,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
     cover: body.cover ?? null,
     createdAt: Date.now(),
   };
-  await c.var.db.insert(categories).values(row);
+  await insertCategory(c.var.db, row);
   return c.json(
     {
       uuid: row.id,

@@ -1,16 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { RESOURCE_KINDS } from "../../../../db/schema";
-import type { ResourceBlockRow } from "../../../../calendar/blocks/resource-block";
-import { toIso } from "../../../../platform/clock";
-import { blockRange, nonEmpty, optionalText, instant, uuid } from "../../../../platform/fields";
+import { nonEmpty, uuid } from "../../../../platform/fields";
 import { PaginationQuery } from "../../../../platform/pagination";
 
 /** Units a resource may have: each is a calendar object, claimed all at once by a block. */
 export const MAX_RESOURCE_QUANTITY = 50;
-/** As a staffer's blocked spot: a longer closure is several blocks, keeping slot search reads bounded. */
-export const MAX_RESOURCE_BLOCK_DAYS = 366;
 
-const unit = z
+/** One unit of a resource, by number (a block names one). */
+export const ResourceUnit = z
   .number()
   .int("Must be a whole number.")
   .min(1, "At least 1.")
@@ -24,7 +21,7 @@ export const CreateResourceBody = z
       .enum(RESOURCE_KINDS, { message: `Must be one of ${RESOURCE_KINDS.join(", ")}.` })
       .optional()
       .openapi({ description: "Default `other`" }),
-    quantity: unit.optional().openapi({
+    quantity: ResourceUnit.optional().openapi({
       description: `Number of units, 1..${MAX_RESOURCE_QUANTITY} (default 1); fixed at creation`,
     }),
   })
@@ -40,70 +37,3 @@ export const ResourceParams = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
   uuid: uuid("resource uuid"),
 });
-
-export const CreateResourceBlockBody = z
-  .object({
-    starts_at: instant,
-    ends_at: instant,
-    unit: unit
-      .optional()
-      .openapi({ description: "Which unit (1..quantity); omitted: every unit of the resource" }),
-    comment: optionalText(1000).optional(),
-  })
-  .superRefine(blockRange(MAX_RESOURCE_BLOCK_DAYS, "A block"))
-  .openapi("CreateResourceBlock");
-
-export const ResourceBlockSchema = z
-  .object({
-    uuid: z.string(),
-    resource_uuid: z.string(),
-    unit: z.number().int().nullable().openapi({ description: "null: every unit" }),
-    starts_at: z.string(),
-    ends_at: z.string(),
-    comment: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .openapi("ResourceBlock");
-
-export const renderResourceBlock = (
-  row: ResourceBlockRow,
-): z.infer<typeof ResourceBlockSchema> => ({
-  uuid: row.id,
-  resource_uuid: row.resourceId,
-  unit: row.unit,
-  starts_at: toIso(row.startsAt),
-  ends_at: toIso(row.endsAt),
-  comment: row.comment,
-  created_at: toIso(row.createdAt),
-});
-
-const UnitInterval = z
-  .object({
-    booking_uuid: z.uuid().optional(),
-    blocked_spot_uuid: z
-      .uuid()
-      .optional()
-      .openapi({ description: "A resource block's uuid (entries of kind blocked)" }),
-    reservation_uuid: z.uuid().optional(),
-    starts_at: z.string().openapi({ example: "2030-03-04T09:00:00Z" }),
-    ends_at: z.string().openapi({ example: "2030-03-04T10:00:00Z" }),
-  })
-  .openapi("ResourceCalendarInterval");
-
-export const ResourceCalendarAuditSchema = z
-  .object({
-    in_sync: z.boolean().openapi({ description: "Every unit is in sync." }),
-    units: z.array(
-      z
-        .object({
-          unit: z.number().int(),
-          in_sync: z.boolean().openapi({
-            description: "The unit's calendar object holds exactly the busy time D1 records.",
-          }),
-          only_in_calendar: z.array(UnitInterval),
-          only_in_d1: z.array(UnitInterval),
-        })
-        .openapi("ResourceUnitAudit"),
-    ),
-  })
-  .openapi("ResourceCalendarAudit");

@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { saveBookingForm } from "../../../queries/booking-form";
-import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
+import { requireWorkspace } from "../../../queries/workspaces";
 import { DEFAULT_FORM } from "../../../rules/booking-form";
 import type { AdminEnv } from "../../../../http/env";
 import {
@@ -12,7 +12,7 @@ import {
   workspaceNotFound,
 } from "../../../../http/responses";
 import { BookingFormSchema, FieldModeSchema } from "../../../views/booking-form";
-import { WorkspaceParams } from "../../../../tenancy/http/admin/workspaces/schema";
+import { WorkspaceParams } from "../workspaces/schema";
 
 const PutBookingFormBody = z
   .object({

@@ -1,8 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { insertApiKey } from "../../../queries/api-keys";
-import { defaultBookingStatuses } from "../../../../bookings/queries/booking-statuses";
-import { workspaces } from "../../../../db/schema";
+import { insertWorkspace, type WorkspaceSeed } from "../../../queries/workspaces";
 import type { AdminEnv } from "../../../../http/env";
 import { authErrors, bodyErrors, json, jsonBody } from "../../../../http/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
@@ -22,18 +21,17 @@ export const route = defineRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const id = crypto.randomUUID();
-  const createdAt = Date.now();
-  const row = { id, createdAt, ...body, locale: body.locale ?? "en" };
-  const db = c.var.db;
-  const key = await insertApiKey(db, id, createdAt);
-  // Workspace, its key and its default statuses land together or not at all.
-  await db.batch([
-    db.insert(workspaces).values(row),
-    key.statement,
-    ...defaultBookingStatuses(db, id, createdAt),
-  ]);
-  return c.json({ ...renderWorkspace(row), api_key: key.apiKey }, 201);
-};
+/** The handler, writing what `seed` gives every new workspace in the workspace's own batch. */
+export const seeding =
+  (seed: WorkspaceSeed): RouteHandler<typeof route, AdminEnv> =>
+  async (c) => {
+    const body = c.req.valid("json");
+    const id = crypto.randomUUID();
+    const createdAt = Date.now();
+    const row = { id, createdAt, ...body, locale: body.locale ?? "en" };
+    const db = c.var.db;
+    const key = await insertApiKey(db, id, createdAt);
+    // Workspace, its key and its seeded rows (default statuses) land together or not at all.
+    await db.batch([insertWorkspace(db, row), key.statement, ...seed(db, id, createdAt)]);
+    return c.json({ ...renderWorkspace(row), api_key: key.apiKey }, 201);
+  };
