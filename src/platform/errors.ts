@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { Problem, Subject } from "./rules/problems";
-import type { BusyInterval } from "../calendar/rules";
 
 /**
  * Every code the API answers with: the stable, machine-readable part of an
@@ -195,33 +194,6 @@ export class InvalidError<S extends Subject = Subject> extends Error {
 /** A 422 about one thing. */
 export const invalid = <S extends Subject>(about: S, message: string) =>
   new InvalidError<S>([{ about, messages: [message] }]);
-
-/** A calendar refused a claim: the time was taken since the slot search read D1. */
-export class SlotTakenError extends ApiError {
-  /** The staffer or resource unit whose calendar refused. */
-  readonly calendarId: string;
-  readonly conflicts: BusyInterval[];
-  /** Every calendar that refused in the same pass (this one first), so a replan learns them all. */
-  readonly refused: { calendarId: string; conflicts: BusyInterval[] }[];
-
-  constructor(
-    calendarId: string,
-    conflicts: BusyInterval[],
-    others: { calendarId: string; conflicts: BusyInterval[] }[] = [],
-    /** Only a group session's seats were in the way: 409 `session_full`. */
-    full = false,
-  ) {
-    super(
-      full ? "session_full" : "slot_unavailable",
-      full
-        ? "The session has fewer seats left than asked for."
-        : "The requested time is no longer available.",
-    );
-    this.calendarId = calendarId;
-    this.conflicts = conflicts;
-    this.refused = [{ calendarId, conflicts }, ...others];
-  }
-}
 
 /**
  * The record changed between the read and the write (its version moved, or a

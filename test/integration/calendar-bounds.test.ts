@@ -6,7 +6,7 @@ import { calendarFor, commitPlanned, commitWithClaims } from "../../src/calendar
 import { createDb } from "../../src/db/client";
 import { instrumentD1 } from "../../src/db/instrumented-d1";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../../src/db/limits";
-import { SlotTakenError } from "../../src/platform/errors";
+import { SlotTakenError } from "../../src/calendar/slot-taken";
 import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
 import {

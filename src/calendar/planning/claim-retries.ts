@@ -1,6 +1,6 @@
 import { isUnitCalendar } from "../ids";
 import type { BusyInterval } from "../rules";
-import { SlotTakenError } from "../../platform/errors";
+import { SlotTakenError } from "../slot-taken";
 
 /**
  * Auto-allocation retries when another request claimed the chosen staffer
