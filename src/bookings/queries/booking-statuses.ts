@@ -27,3 +27,6 @@ export function defaultBookingStatuses(db: Database, workspaceId: string, create
 
 export const listBookingStatuses = (scope: Scope, page: PageRequest) =>
   listInWorkspace(scope, bookingStatuses, page);
+
+export const insertBookingStatus = (db: Database, row: typeof bookingStatuses.$inferInsert) =>
+  db.insert(bookingStatuses).values(row).returning();

@@ -1,5 +1,6 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
+import type { Database } from "../../db/client";
 import { customers } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 import { listInWorkspace } from "../../db/queries/list";
@@ -85,3 +86,6 @@ export async function setCustomerNotifications(
     .returning();
   return row ?? null;
 }
+
+export const insertCustomer = (db: Database, row: typeof customers.$inferInsert) =>
+  db.insert(customers).values(row).returning();

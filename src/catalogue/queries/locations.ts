@@ -27,3 +27,6 @@ export async function updateLocation(
   const [row] = await query;
   return row ?? null;
 }
+
+export const insertLocation = (db: Database, row: typeof locations.$inferInsert) =>
+  db.insert(locations).values(row).returning();

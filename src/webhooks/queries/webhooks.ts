@@ -307,3 +307,6 @@ export function webhookAfterAttempt(
           };
   return db.update(webhooks).set(change).where(eq(webhooks.id, webhookId));
 }
+
+export const insertWebhook = (db: Database, row: typeof webhooks.$inferInsert) =>
+  db.insert(webhooks).values(row).returning();

@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
-import { webhooks } from "../../../db/schema";
+import { insertWebhook } from "../../queries/webhooks";
 import { newWebhookSecret } from "../../rules/signing";
 import type { PublicEnv } from "../../../http/env";
 import { authErrors, bodyErrors, conflictErrors, json, jsonBody } from "../../../http/responses";
@@ -30,27 +30,24 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   assertWebhookUrl(c.env, body.url);
   assertDeliveryUrlLength(body.url, body.parameters ?? []);
   const now = Date.now();
-  const [row] = await c.var.db
-    .insert(webhooks)
-    .values({
-      workspaceId: c.var.workspace.id,
-      url: body.url,
-      method: body.method ?? "post",
-      description: body.description ?? "",
-      successStatuses: body.success_statuses ?? "200,201,202,204",
-      status: "enabled",
-      sendNotification: body.send_notification ?? false,
-      emails: body.emails ?? "",
-      events: body.events,
-      parameters: body.parameters ?? [],
-      headers: body.headers ?? [],
-      tries: body.tries ?? 5,
-      timeout: body.timeout ?? 10,
-      secret: newWebhookSecret(),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const [row] = await insertWebhook(c.var.db, {
+    workspaceId: c.var.workspace.id,
+    url: body.url,
+    method: body.method ?? "post",
+    description: body.description ?? "",
+    successStatuses: body.success_statuses ?? "200,201,202,204",
+    status: "enabled",
+    sendNotification: body.send_notification ?? false,
+    emails: body.emails ?? "",
+    events: body.events,
+    parameters: body.parameters ?? [],
+    headers: body.headers ?? [],
+    tries: body.tries ?? 5,
+    timeout: body.timeout ?? 10,
+    secret: newWebhookSecret(),
+    createdAt: now,
+    updatedAt: now,
+  });
   if (!row) throw new Error("insert returned no row");
   return c.json({ ...renderWebhook(row), secret: row.secret }, 201);
 };

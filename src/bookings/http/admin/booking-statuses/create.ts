@@ -1,7 +1,7 @@
 import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import { bookingStatuses } from "../../../../db/schema";
+import { insertBookingStatus } from "../../../queries/booking-statuses";
 import type { AdminEnv } from "../../../../http/env";
 import { nonEmpty } from "../../../../platform/fields";
 import {
@@ -45,16 +45,13 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);
-  const [row] = await c.var.db
-    .insert(bookingStatuses)
-    .values({
-      id: crypto.randomUUID(),
-      workspaceId: workspace.id,
-      name: body.name,
-      type: body.type,
-      createdAt: Date.now(),
-    })
-    .returning();
+  const [row] = await insertBookingStatus(c.var.db, {
+    id: crypto.randomUUID(),
+    workspaceId: workspace.id,
+    name: body.name,
+    type: body.type,
+    createdAt: Date.now(),
+  });
   if (!row) throw new Error("insert returned no row");
   return c.json(renderBookingStatus(row), 201);
 };

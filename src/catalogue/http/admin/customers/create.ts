@@ -2,7 +2,7 @@ import { type RouteHandler, z } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { isUniqueViolation } from "../../../../db/constraints";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import { customers } from "../../../../db/schema";
+import { insertCustomer } from "../../../queries/customers";
 import { configOf } from "../../../../platform/config";
 import { customerIdFor } from "../../../../platform/rules/customer-id";
 import { normalisePhone } from "../../../../platform/rules/phone";
@@ -63,26 +63,22 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
     );
   }
   // Bookings find customers by phone, so a second customer with the same number would be unreachable.
-  const rows = await c.var.db
-    .insert(customers)
-    .values({
-      // Same derived id as a booking would give this phone, so both always meet on one row
-      // (and a booking finds a customer by phone whatever its id).
-      id: await customerIdFor(workspace.id, phone, configOf(c.env).customerIdSecret),
-      workspaceId: workspace.id,
-      firstName: body.first_name,
-      lastName: body.last_name ?? null,
-      middleName: body.middle_name ?? null,
-      phone,
-      email: body.email ?? null,
-      emailLower: body.email?.toLowerCase() ?? null,
-      createdAt: Date.now(),
-    })
-    .returning()
-    .catch((error: unknown) => {
-      if (!isUniqueViolation(error, "customers", "phone")) throw error;
-      throw fieldError("phone", `A customer with the phone ${phone} already exists.`);
-    });
+  const rows = await insertCustomer(c.var.db, {
+    // Same derived id as a booking would give this phone, so both always meet on one row
+    // (and a booking finds a customer by phone whatever its id).
+    id: await customerIdFor(workspace.id, phone, configOf(c.env).customerIdSecret),
+    workspaceId: workspace.id,
+    firstName: body.first_name,
+    lastName: body.last_name ?? null,
+    middleName: body.middle_name ?? null,
+    phone,
+    email: body.email ?? null,
+    emailLower: body.email?.toLowerCase() ?? null,
+    createdAt: Date.now(),
+  }).catch((error: unknown) => {
+    if (!isUniqueViolation(error, "customers", "phone")) throw error;
+    throw fieldError("phone", `A customer with the phone ${phone} already exists.`);
+  });
   const [row] = rows;
   if (!row) throw new Error("insert returned no row");
   return c.json(renderCustomer(row), 201);

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import { locations } from "../../../../db/schema";
+import { insertLocation } from "../../../queries/locations";
 import type { AdminEnv } from "../../../../http/env";
 import {
   authErrors,
@@ -34,17 +34,14 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);
-  const [row] = await c.var.db
-    .insert(locations)
-    .values({
-      id: crypto.randomUUID(),
-      workspaceId: workspace.id,
-      ...locationChanges(body),
-      name: body.name,
-      timezone: body.timezone,
-      createdAt: Date.now(),
-    })
-    .returning();
+  const [row] = await insertLocation(c.var.db, {
+    id: crypto.randomUUID(),
+    workspaceId: workspace.id,
+    ...locationChanges(body),
+    name: body.name,
+    timezone: body.timezone,
+    createdAt: Date.now(),
+  });
   if (!row) throw new Error("insert returned no row");
   return c.json(renderLocation(row), 201);
 };

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../../tenancy/queries/workspaces";
-import { voucherTemplates } from "../../../../db/schema";
+import { insertVoucherTemplate } from "../../../queries/voucher-templates";
 import type { AdminEnv } from "../../../../http/env";
 import {
   authErrors,
@@ -33,16 +33,13 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   const body = c.req.valid("json");
   const workspace = await requireWorkspace(c.var.db, ws);
-  const [row] = await c.var.db
-    .insert(voucherTemplates)
-    .values({
-      id: crypto.randomUUID(),
-      workspaceId: workspace.id,
-      name: body.name,
-      price: body.price,
-      createdAt: Date.now(),
-    })
-    .returning();
+  const [row] = await insertVoucherTemplate(c.var.db, {
+    id: crypto.randomUUID(),
+    workspaceId: workspace.id,
+    name: body.name,
+    price: body.price,
+    createdAt: Date.now(),
+  });
   if (!row) throw new Error("insert returned no row");
   return c.json(renderVoucherTemplate(row), 201);
 };
