@@ -1,29 +1,35 @@
+import { z } from "zod";
+import { parseJsonColumn } from "../db/json-column";
 import type { ReservationRow } from "./queries/reservations";
 
 // The items a reservation stores: read by the reservation's own use-cases and by the
 // calendar client, which drops an ended reservation's entries from every calendar it took.
 
 /** A held service as stored in `reservations.items`: the API's fields and its calendar entry. */
-export interface HeldService {
-  service_uuid: string;
-  staffer_uuid: string;
-  starts_at: string;
-  ends_at: string;
+export const HeldServiceSchema = z.object({
+  service_uuid: z.string(),
+  staffer_uuid: z.string(),
+  starts_at: z.string(),
+  ends_at: z.string(),
   /** The `calendar_entries` row (and calendar object entry) that holds its time. */
-  entry_id: string;
+  entry_id: z.string(),
   /** Seats of a group service (absent: 1, and in reservations made before sessions). */
-  quantity?: number;
+  quantity: z.number().int().optional(),
   /** The resource units it takes (absent in reservations made before resources). */
-  units?: { calendar_id: string; resource_uuid: string; entry_id: string }[];
-}
+  units: z
+    .array(z.object({ calendar_id: z.string(), resource_uuid: z.string(), entry_id: z.string() }))
+    .optional(),
+});
 
-export interface HeldItem {
-  datetime_start: string;
-  services: HeldService[];
-}
+export const HeldItemsSchema = z.array(
+  z.object({ datetime_start: z.string(), services: z.array(HeldServiceSchema) }),
+);
 
-export const heldItems = (row: Pick<ReservationRow, "items">): HeldItem[] =>
-  JSON.parse(row.items) as HeldItem[];
+export type HeldService = z.infer<typeof HeldServiceSchema>;
+export type HeldItem = z.infer<typeof HeldItemsSchema>[number];
+
+export const heldItems = (row: Pick<ReservationRow, "items"> & { id?: string }): HeldItem[] =>
+  parseJsonColumn(HeldItemsSchema, row.items, { column: "reservations.items", id: row.id });
 
 /**
  * The calendar entries a reservation holds, per calendar: its staffers' and

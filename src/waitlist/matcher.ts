@@ -10,7 +10,7 @@ import {
 } from "./queries/waitlist";
 import { run } from "../db/reads";
 import type { Scope } from "../db/scope";
-import { type CartService, type Interval, sessionAskOf } from "../calendar/rules";
+import { type CartService, sessionAskOf } from "../calendar/rules";
 import { bufferOf, effectivePrice } from "../catalogue/rules/service-terms";
 import { PUBLIC_HOLDS } from "../platform/rules/public-holds";
 import { PUBLIC_BOOKINGS } from "../platform/rules/public-visit";
@@ -18,7 +18,7 @@ import { firstWaitlistFit, localDays, PUBLIC_OFFERS, windowDays } from "./rules"
 import type { D1Counter } from "../db/instrumented-d1";
 import type { Env } from "../platform/env";
 import { ApiError, InvalidError } from "../platform/errors";
-import { entryServices, entryTimes } from "./views/waitlist-entry";
+import { entryPassed, entryServices, entryTimes } from "./stored-entry";
 import { makeOffer, type OfferContext } from "./offer";
 
 /** Bounds of one pass; what is left is read by the next pass, a second later. */
@@ -291,7 +291,7 @@ export class Matcher {
       resources: inputs.resources,
       dates,
       times: entryTimes(entry),
-      passed: JSON.parse(entry.passed) as Interval[],
+      passed: entryPassed(entry),
       now,
     });
     return fit && { start: fit.start };

@@ -22,7 +22,8 @@ import { sha256Hex } from "../tenancy/api-keys";
 import { publicOrigin } from "../platform/public-origin";
 import { base64url } from "../bookings/manage-token";
 import { createReservation } from "../calendar/holds/create";
-import { entryServices, renderWaitlistEntry } from "./views/waitlist-entry";
+import { renderWaitlistEntry } from "./views/waitlist-entry";
+import { entryServices } from "./stored-entry";
 import { offerUrl } from "./offer-link";
 
 /** What the location's offers are written with (read once per run). */

@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { read, readTogether } from "../../db/reads";
+import { parseJsonColumn } from "../../db/json-column";
 import {
   blockedSpots,
   bookingServices,
@@ -97,6 +99,9 @@ const byToken = (tokenHash: string) => eq(calendarFeeds.tokenHash, tokenHash);
  * each joined to the feed's row, so the staffer and workspace come from the token alone and no
  * row of another staffer or workspace can join). Null when no feed has this hash.
  */
+/** The feed aggregate of a booking's services: `[position, name]` pairs. */
+const ServiceNamesSchema = z.array(z.tuple([z.number(), z.string()]));
+
 export async function loadFeed(
   db: Database,
   tokenHash: string,
@@ -176,7 +181,10 @@ export async function loadFeed(
     ],
     ([rows]) =>
       rows.map(({ services, isCanceled, ...row }): FeedBookingRow => {
-        const pairs = JSON.parse(services) as [number, string][];
+        const pairs = parseJsonColumn(ServiceNamesSchema, services, {
+          column: "booking_services (feed aggregate)",
+          id: row.id,
+        });
         pairs.sort((a, b) => a[0] - b[0]);
         return { ...row, isCanceled: Boolean(isCanceled), serviceNames: pairs.map((p) => p[1]) };
       }),

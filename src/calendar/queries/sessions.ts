@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import { bookings, bookingServices, services } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
+import { IdListSchema, parseJsonColumn } from "../../db/json-column";
 
 export interface SessionFilter {
   locationId: string;
@@ -63,7 +64,9 @@ export async function listSessions(scope: Scope, page: PageRequest, filter: Sess
     total: totals[0]?.total ?? 0,
     rows: rows.map((r) => ({
       ...r,
-      bookingIds: (JSON.parse(r.bookingIds) as string[]).sort(),
+      bookingIds: parseJsonColumn(IdListSchema, r.bookingIds, {
+        column: "booking_services (aggregate)",
+      }).sort(),
     })),
   };
 }

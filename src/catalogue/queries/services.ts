@@ -1,6 +1,7 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import { idIn, insertRows } from "../../db/bounded";
+import { IdListSchema, parseJsonColumn, RefListSchema } from "../../db/json-column";
 import {
   categories,
   locations,
@@ -66,9 +67,18 @@ type Row = {
 const toView = (r: Row): ServiceView => ({
   service: r.service,
   category: r.category,
-  locations: JSON.parse(r.locations) as { uuid: string; name: string }[],
-  stafferIds: JSON.parse(r.staffers) as string[],
-  resourceIds: JSON.parse(r.resources) as string[],
+  locations: parseJsonColumn(RefListSchema, r.locations, {
+    column: "service_locations (aggregate)",
+    id: r.service.id,
+  }),
+  stafferIds: parseJsonColumn(IdListSchema, r.staffers, {
+    column: "service_staffers (aggregate)",
+    id: r.service.id,
+  }),
+  resourceIds: parseJsonColumn(IdListSchema, r.resources, {
+    column: "service_resources (aggregate)",
+    id: r.service.id,
+  }),
 });
 
 export async function listServices(scope: Scope, page: PageRequest, filter: ServiceFilter) {
@@ -151,7 +161,10 @@ export async function readServiceRefs(
     staff: allStaff.map((s) => ({
       id: s.id,
       active: s.active,
-      locationIds: JSON.parse(s.locations) as string[],
+      locationIds: parseJsonColumn(IdListSchema, s.locations, {
+        column: "staffer_locations (aggregate)",
+        id: s.id,
+      }),
     })),
     resourceIds: knownResources.map((r) => r.id),
   };

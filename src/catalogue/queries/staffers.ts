@@ -1,6 +1,7 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import { insertRows } from "../../db/bounded";
+import { IdListSchema, parseJsonColumn, RefListSchema } from "../../db/json-column";
 import {
   stafferDateOverrides,
   stafferLocations,
@@ -29,7 +30,10 @@ export async function listStaffers(scope: Scope, page: PageRequest, filter?: SQL
     total: totals[0]?.total ?? 0,
     rows: rows.map((r) => ({
       staffer: r.staffer,
-      locationIds: JSON.parse(r.locationIds) as string[],
+      locationIds: parseJsonColumn(IdListSchema, r.locationIds, {
+        column: "staffer_locations (aggregate)",
+        id: r.staffer.id,
+      }),
     })),
   };
 }
@@ -64,7 +68,10 @@ export async function listWidgetStaffers(scope: Scope, page: PageRequest) {
     total: totals[0]?.total ?? 0,
     rows: rows.map((r) => ({
       ...r,
-      locations: JSON.parse(r.locations) as { uuid: string; name: string }[],
+      locations: parseJsonColumn(RefListSchema, r.locations, {
+        column: "staffer_locations (aggregate)",
+        id: r.id,
+      }),
     })),
   };
 }

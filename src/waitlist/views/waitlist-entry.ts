@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { WaitlistEntryRow } from "../queries/waitlist";
 import { WAITLIST_STATUSES } from "../../db/schema";
 import { toIso } from "../../platform/clock";
+import { entryServices, entryTimes } from "../stored-entry";
 
 const instant = z.string().openapi({ example: "2030-05-04T10:00:00Z" });
 
@@ -40,18 +41,6 @@ export const WaitlistEntrySchema = z
   .openapi("WaitlistEntry");
 
 export type WaitlistEntryView = z.infer<typeof WaitlistEntrySchema>;
-
-interface StoredService {
-  service_uuid: string;
-  staffer_uuid?: string | null;
-}
-
-/** The services an entry stored, in order. */
-export const entryServices = (row: Pick<WaitlistEntryRow, "services">): StoredService[] =>
-  JSON.parse(row.services) as StoredService[];
-
-export const entryTimes = (row: Pick<WaitlistEntryRow, "times">) =>
-  row.times === null ? null : (JSON.parse(row.times) as { start: string; end: string }[]);
 
 export function renderWaitlistEntry(row: WaitlistEntryRow): WaitlistEntryView {
   const offered =
