@@ -3,7 +3,8 @@
  * fixed delay before every call to D1 and to a calendar object, so a request's
  * latency shows how many sequential hops it makes, as a client far from the
  * database would feel them. The production entry (src/index.ts) is untouched:
- * `wrangler dev` runs this file instead, with the same wrangler.toml.
+ * `wrangler dev` runs this file instead, with the same wrangler.toml: the same
+ * Durable Object bindings and migrations, and (below) the same exported classes.
  */
 import worker from "../../src/index";
 import { Calendar as BaseCalendar } from "../../src/calendar/object/calendar";
@@ -101,9 +102,14 @@ export class Calendar extends BaseCalendar {
   }
 }
 
-/** The workspace clocks as they are (their D1 calls are only the messages they hand over). */
-export { MessageClock } from "../../src/messages/object/message-clock";
-export { CalendarSync } from "../../src/external-calendars/object/calendar-sync";
+/**
+ * Every other class the Worker exports (its Durable Objects, the webhook sender's entrypoint)
+ * as it is, whatever src/index.ts lists: a class wrangler.toml binds and this file lacked would
+ * keep `wrangler dev` from ever answering. The `Calendar` declared above shadows the one this
+ * re-exports (a module's own export wins over `export *`), and `export *` never carries the
+ * default export.
+ */
+export * from "../../src/index";
 
 export default {
   fetch: (request, env, ctx) => worker.fetch(request, farEnv(env), ctx),
