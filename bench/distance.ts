@@ -1,5 +1,5 @@
 import { adminPost, createOpenSalon } from "./open-salon";
-import { startDevServer } from "./server";
+import { type DevServer, startDevServer, withDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -11,6 +11,21 @@ import { percentile } from "./stats";
 const flag = process.argv.indexOf("--delay");
 export const DISTANCE_MS = flag >= 0 ? Number(process.argv[flag + 1]) : 100;
 const SAMPLES = 15;
+const PORT = 8797;
+
+/** The distance bench's own server: bench/distance/worker.ts, with the delay. */
+export const startDistanceServer = (
+  delayMs: number,
+  port = PORT,
+  vars: Record<string, string> = {},
+  logFile?: string,
+) =>
+  startDevServer(
+    port,
+    { ...vars, DISTANCE_MS: String(delayMs) },
+    "bench/distance/worker.ts",
+    logFile,
+  );
 
 interface Sample {
   ms: number;
@@ -88,121 +103,127 @@ async function setUp(base: string) {
   };
 }
 
-export async function runDistanceBench(): Promise<void> {
-  const server = await startDevServer(
-    8797,
-    { DISTANCE_MS: String(DISTANCE_MS) },
-    "bench/distance/worker.ts",
-  );
-  try {
-    const { api, location, staffers, service, till, good } = await setUp(server.base);
-    let slot = 0;
-    // Every booking its own quarter hour, far in the future, so none conflicts.
-    const nextStart = () =>
-      new Date(Date.UTC(2031, 0, 6) + slot++ * 15 * 60_000).toISOString().replace(".000Z", "Z");
-    const customer = { customer_phone: "+4915123456789", customer_first_name: "Far" };
-    const book = () =>
-      api("/bookings", "POST", {
-        location_uuid: location,
-        service_uuid: service,
-        staffer_uuid: staffers[0],
-        reserved_on: nextStart(),
-        ...customer,
-      });
+export async function runDistanceBench({
+  delayMs = DISTANCE_MS,
+  samples = SAMPLES,
+  server: given,
+}: {
+  delayMs?: number;
+  samples?: number;
+  /** A server started with startDistanceServer(delayMs) (the test suite's); else its own. */
+  server?: DevServer;
+} = {}): Promise<void> {
+  await withDevServer(
+    given,
+    () => startDistanceServer(delayMs),
+    async (server) => {
+      const { api, location, staffers, service, till, good } = await setUp(server.base);
+      let slot = 0;
+      // Every booking its own quarter hour, far in the future, so none conflicts.
+      const nextStart = () =>
+        new Date(Date.UTC(2031, 0, 6) + slot++ * 15 * 60_000).toISOString().replace(".000Z", "Z");
+      const customer = { customer_phone: "+4915123456789", customer_first_name: "Far" };
+      const book = () =>
+        api("/bookings", "POST", {
+          location_uuid: location,
+          service_uuid: service,
+          staffer_uuid: staffers[0],
+          reserved_on: nextStart(),
+          ...customer,
+        });
 
-    const operations: [string, () => Promise<Sample>][] = [
-      ["list (GET /services)", async () => (await api("/services")).sample],
-      [
-        "get (GET /bookings/{uuid})",
-        async () => {
-          const booking = (await book()).body;
-          return (await api(`/bookings/${booking.uuid}`)).sample;
-        },
-      ],
-      [
-        "time-slot search (7 days)",
-        async () =>
-          (
-            await api(
-              `/locations/${location}/time-slots?service_uuid=${service}&range_start=2031-02-03&range_end=2031-02-09`,
-            )
-          ).sample,
-      ],
-      ["booking create", async () => (await book()).sample],
-      [
-        "cart (3 staffers)",
-        async () =>
-          (
-            await api("/bookings/cart", "POST", {
-              location_uuid: location,
-              ...customer,
-              items: [
-                {
-                  datetime_start: nextStart(),
-                  services: staffers.map((s) => ({ service_uuid: service, staffer_uuid: s })),
-                },
-              ],
-            })
-          ).sample,
-      ],
-      [
-        "reschedule",
-        async () => {
-          const booking = (await book()).body;
-          return (
-            await api(`/bookings/${booking.uuid}/reschedule`, "PUT", { reserved_on: nextStart() })
-          ).sample;
-        },
-      ],
-      [
-        "complete",
-        async () => {
-          const booking = (await book()).body;
-          return (
-            await api(`/bookings/${booking.uuid}/status/complete`, "PUT", { account_uuid: till })
-          ).sample;
-        },
-      ],
-      [
-        "POS pay",
-        async () => {
-          const order = (
-            await api("/orders", "POST", {
-              location_uuid: location,
-              staffer_uuid: staffers[0],
-              goods: [{ good_uuid: good, price: 500, quantity: 1 }],
-            })
-          ).body;
-          return (await api(`/orders/${order.uuid}/pay`, "POST", { account_uuid: till })).sample;
-        },
-      ],
-    ];
+      const operations: [string, () => Promise<Sample>][] = [
+        ["list (GET /services)", async () => (await api("/services")).sample],
+        [
+          "get (GET /bookings/{uuid})",
+          async () => {
+            const booking = (await book()).body;
+            return (await api(`/bookings/${booking.uuid}`)).sample;
+          },
+        ],
+        [
+          "time-slot search (7 days)",
+          async () =>
+            (
+              await api(
+                `/locations/${location}/time-slots?service_uuid=${service}&range_start=2031-02-03&range_end=2031-02-09`,
+              )
+            ).sample,
+        ],
+        ["booking create", async () => (await book()).sample],
+        [
+          "cart (3 staffers)",
+          async () =>
+            (
+              await api("/bookings/cart", "POST", {
+                location_uuid: location,
+                ...customer,
+                items: [
+                  {
+                    datetime_start: nextStart(),
+                    services: staffers.map((s) => ({ service_uuid: service, staffer_uuid: s })),
+                  },
+                ],
+              })
+            ).sample,
+        ],
+        [
+          "reschedule",
+          async () => {
+            const booking = (await book()).body;
+            return (
+              await api(`/bookings/${booking.uuid}/reschedule`, "PUT", { reserved_on: nextStart() })
+            ).sample;
+          },
+        ],
+        [
+          "complete",
+          async () => {
+            const booking = (await book()).body;
+            return (
+              await api(`/bookings/${booking.uuid}/status/complete`, "PUT", { account_uuid: till })
+            ).sample;
+          },
+        ],
+        [
+          "POS pay",
+          async () => {
+            const order = (
+              await api("/orders", "POST", {
+                location_uuid: location,
+                staffer_uuid: staffers[0],
+                goods: [{ good_uuid: good, price: 500, quantity: 1 }],
+              })
+            ).body;
+            return (await api(`/orders/${order.uuid}/pay`, "POST", { account_uuid: till })).sample;
+          },
+        ],
+      ];
 
-    console.log(
-      `Distance mode: ${DISTANCE_MS} ms added before every D1 call and every calendar call (wrangler dev, bench/distance/worker.ts)`,
-    );
-    console.log(
-      "  operation                    p50 ms   p50 ÷ delay   D1 round trips   calendar calls",
-    );
-    for (const [name, run] of operations) {
-      await run(); // warm-up: the isolate, the calendar object's first load
-      const samples: Sample[] = [];
-      for (let i = 0; i < SAMPLES; i++) samples.push(await run());
-      const p50 = percentile(
-        samples.map((s) => s.ms),
-        50,
-      );
-      const hops = (pick: (s: Sample) => number | null) => {
-        const values = samples.map(pick).filter((v): v is number => v !== null);
-        return values.length ? String(percentile(values, 50)) : "n/a";
-      };
       console.log(
-        `  ${name.padEnd(28)} ${p50.toFixed(0).padStart(6)}   ${(p50 / DISTANCE_MS).toFixed(2).padStart(11)}   ${hops((s) => s.d1).padStart(14)}   ${hops((s) => s.calendar).padStart(14)}`,
+        `Distance mode: ${delayMs} ms added before every D1 call and every calendar call (wrangler dev, bench/distance/worker.ts)`,
       );
-    }
-  } finally {
-    server.stop();
-  }
+      console.log(
+        "  operation                    p50 ms   p50 ÷ delay   D1 round trips   calendar calls",
+      );
+      for (const [name, run] of operations) {
+        await run(); // warm-up: the isolate, the calendar object's first load
+        const taken: Sample[] = [];
+        for (let i = 0; i < samples; i++) taken.push(await run());
+        const p50 = percentile(
+          taken.map((s) => s.ms),
+          50,
+        );
+        const hops = (pick: (s: Sample) => number | null) => {
+          const values = taken.map(pick).filter((v): v is number => v !== null);
+          return values.length ? String(percentile(values, 50)) : "n/a";
+        };
+        console.log(
+          `  ${name.padEnd(28)} ${p50.toFixed(0).padStart(6)}   ${(p50 / delayMs).toFixed(2).padStart(11)}   ${hops((s) => s.d1).padStart(14)}   ${hops((s) => s.calendar).padStart(14)}`,
+        );
+      }
+    },
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await runDistanceBench();

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
-import { queryD1, startDevServer } from "./server";
+import type { AddressInfo } from "node:net";
+import { type DevServer, queryD1, startDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -23,11 +24,11 @@ import { percentile } from "./stats";
  * (the arithmetic of docs/decisions.md, re-implemented below, not the
  * product's pricing function). Any violation or 5xx fails the run.
  */
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 // Each client has at most 3 requests in flight (a race), so 12 clients stay
 // far below the few hundred waiting connections at which wrangler dev resets.
-const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 12);
 const PORT = 8797;
+/** Webhook retries a second apart: the run waits for every event to arrive. */
+export const LOAD_VARS = { WEBHOOK_RETRY_BASE_SECONDS: "1" };
 const ADMIN = "bench-token";
 /** Lifecycle operations pick from the most recent open bookings of all clients. */
 const POOL_SIZE = 32;
@@ -107,8 +108,8 @@ function expectedTotals(lines: Line[], terms: Terms) {
 
 // ---------------------------------------------------------------------------
 
-/** A local webhook receiver: which event ids arrived, and how often. */
-function startReceiver(port: number) {
+/** A local webhook receiver (on a spare port): which event ids arrived, and how often. */
+async function startReceiver() {
   const seen = new Map<string, number>();
   const server = createServer((req, res) => {
     const id = String(req.headers["webhook-id"] ?? "");
@@ -118,8 +119,9 @@ function startReceiver(port: number) {
       res.writeHead(200).end("ok");
     });
   });
-  server.listen(port, "127.0.0.1");
-  return { seen, close: () => server.close() };
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { seen, url: `http://127.0.0.1:${port}/hook`, close: () => server.close() };
 }
 
 const pick = <T>(list: readonly T[]): T => {
@@ -128,9 +130,28 @@ const pick = <T>(list: readonly T[]): T => {
   return item;
 };
 
-async function main() {
-  const receiver = startReceiver(8796);
-  const server = await startDevServer(PORT, { WEBHOOK_RETRY_BASE_SECONDS: "1" });
+/**
+ * The run; it stops the server before reading D1 (`server` too: the test suite's shared one,
+ * started with LOAD_VARS, so this comes last). Returns how many invariants failed.
+ */
+export async function runLoad({
+  seconds: SECONDS = Number(process.env.LOAD_SECONDS ?? 20),
+  clients: CLIENTS = Number(process.env.LOAD_CLIENTS ?? 12),
+  plainGets = 200,
+  server: given,
+}: {
+  seconds?: number;
+  clients?: number;
+  /** Plain authenticated GETs, alone, for the yardstick. */
+  plainGets?: number;
+  server?: DevServer;
+} = {}): Promise<number> {
+  latencies.clear();
+  outcomes.clear();
+  fiveXX = 0;
+  networkErrors = 0;
+  const receiver = await startReceiver();
+  const server = given ?? (await startDevServer(PORT, LOAD_VARS));
   const base = server.base;
   try {
     const post = (path: string, body: unknown, headers: Record<string, string>, method = "POST") =>
@@ -223,7 +244,7 @@ async function main() {
       })
     ).json();
     await setup("/webhooks", {
-      url: "http://127.0.0.1:8796/hook",
+      url: receiver.url,
       events: [
         "booking-created",
         "booking-canceled",
@@ -504,7 +525,7 @@ async function main() {
 
     // A plain authenticated GET, alone, as the yardstick.
     const plain: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < plainGets; i++) {
       const t = performance.now();
       await (
         await fetch(`${base}/api/public/v2/locations`, { headers: H(keys[0] ?? "") })
@@ -896,7 +917,7 @@ async function main() {
     for (const [text, ok] of checks) console.log(`  ${ok ? "ok  " : "FAIL"} ${text}`);
     const failed = checks.filter(([, ok]) => !ok).length;
     console.log(failed === 0 ? "PASS" : `FAIL: ${failed} invariant(s) violated`);
-    if (failed > 0) process.exitCode = 1;
+    return failed;
   } finally {
     server.stop();
     receiver.close();
@@ -914,4 +935,6 @@ interface UnitAuditResult {
   units: (AuditResult & { unit: number })[];
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if ((await runLoad()) > 0) process.exitCode = 1;
+}

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { adminPost, BENCH_ADMIN_TOKEN } from "./open-salon";
-import { queryD1, startDevServer } from "./server";
+import { type DevServer, queryD1, startDevServer, withDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -29,15 +29,9 @@ import { percentile } from "./stats";
  * last one JSON line of the numbers.
  */
 const PORT = 8794;
-const STAFF = 100;
 /** Minutes of each service; the fifth and tenth have a 15-minute buffer (`pause`). */
 const DURATIONS = [30, 45, 60, 75, 30, 45, 60, 75, 30, 45];
 const BUFFERED = new Set([4, 9]);
-const DAYS_AHEAD = 64;
-const DAYS_PAST = 180;
-const WINDOW_DAYS = 62;
-const WARMUP = 3;
-const ROUNDS = 20;
 /** Staffers made at once through the management API (its own limit is 120 per 10 s). */
 const IN_FLIGHT = 10;
 const DAY_MS = 86_400_000;
@@ -66,10 +60,30 @@ function timingOf(wallMs: number, header: string | null): Timing {
   };
 }
 
-export async function runScaleE2eBench(): Promise<void> {
-  rmSync(`.wrangler/bench-${PORT}`, { recursive: true, force: true });
-  const server = await startDevServer(PORT);
-  try {
+export async function runScaleE2eBench({
+  staff: STAFF = 100,
+  daysAhead: DAYS_AHEAD = 64,
+  daysPast: DAYS_PAST = 180,
+  windowDays: WINDOW_DAYS = 62,
+  warmup: WARMUP = 3,
+  rounds: ROUNDS = 20,
+  server: given,
+}: {
+  staff?: number;
+  /** Days of seeded bookings ahead of today (more than the window) and behind it. */
+  daysAhead?: number;
+  daysPast?: number;
+  /** Days each search and cart calendar covers (62: the cart calendar's maximum). */
+  windowDays?: number;
+  warmup?: number;
+  rounds?: number;
+  server?: DevServer;
+} = {}): Promise<void> {
+  const start = () => {
+    rmSync(`.wrangler/bench-${PORT}`, { recursive: true, force: true });
+    return startDevServer(PORT);
+  };
+  await withDevServer(given, start, async (server) => {
     const { base, persist } = server;
     // wrangler dev's local proxy drops a connection now and then: tried again; a 429 waits.
     const call = async (url: string, init: RequestInit): Promise<Response> => {
@@ -164,7 +178,7 @@ export async function runScaleE2eBench(): Promise<void> {
         customer_first_name: "Template",
       }),
     );
-    seedEntries(persist, booking.uuid, staffers, today);
+    seedEntries(persist, booking.uuid, staffers, today, DAYS_PAST, DAYS_AHEAD);
     const [[counted] = []] = queryD1(persist, [
       `SELECT count(*) AS n FROM calendar_entries WHERE location_id = '${location.uuid}'`,
     ]) as { n: number }[][];
@@ -242,9 +256,7 @@ export async function runScaleE2eBench(): Promise<void> {
         bytes_returned_cart10: c.bytes,
       }),
     );
-  } finally {
-    server.stop();
-  }
+  });
 }
 
 /**
@@ -254,7 +266,14 @@ export async function runScaleE2eBench(): Promise<void> {
  * in SQL. Every column but the id, staffer, source and times is the template
  * entry's (the real booking's), so the rows are what a booking writes.
  */
-function seedEntries(persist: string, bookingId: string, staffers: string[], today: number) {
+function seedEntries(
+  persist: string,
+  bookingId: string,
+  staffers: string[],
+  today: number,
+  daysPast: number,
+  daysAhead: number,
+) {
   const durations = DURATIONS.map(
     (minutes, k) => `(${k}, ${(minutes + (BUFFERED.has(k) ? 15 : 0)) * 60_000})`,
   ).join(", ");
@@ -262,7 +281,7 @@ function seedEntries(persist: string, bookingId: string, staffers: string[], tod
     `lower(substr(${h}, 1, 8) || '-' || substr(${h}, 9, 4) || '-4' || substr(${h}, 14, 3) || '-8' || substr(${h}, 18, 3) || '-' || substr(${h}, 21, 12))`;
   queryD1(persist, [
     `WITH RECURSIVE
-       days(d) AS (SELECT -${DAYS_PAST} UNION ALL SELECT d + 1 FROM days WHERE d < ${DAYS_AHEAD}),
+       days(d) AS (SELECT -${daysPast} UNION ALL SELECT d + 1 FROM days WHERE d < ${daysAhead}),
        stretch(j) AS (VALUES (0), (1), (2), (3)),
        staff(n, id) AS (SELECT key, value FROM json_each('${JSON.stringify(staffers)}')),
        busy(k, ms) AS (VALUES ${durations}),

@@ -18,8 +18,6 @@ import { buildFixture, FROM, type Fixture, LOCATION } from "./fixture";
  */
 
 const DAY = 86_400_000;
-const STAFF = [20, 100, 300] as const;
-const DAYS = [31, 62, 365] as const;
 /** A baseline run predicted to take longer than this is not made (printed as skipped). */
 const BASELINE_BUDGET_MS = 15_000;
 
@@ -150,7 +148,14 @@ function time(run: () => unknown, min: number): number {
 
 const ms = (v: number | null) => (v === null ? "skipped" : v < 10 ? v.toFixed(2) : v.toFixed(1));
 
-export function runScaleBench(): void {
+export function runScaleBench({
+  staff: STAFF = [20, 100, 300],
+  days: DAYS = [31, 62, 365],
+}: {
+  /** Staffers × days of the problems timed; the growth lines and summary read 20/100/300 × 62/365. */
+  staff?: readonly number[];
+  days?: readonly number[];
+} = {}): void {
   console.log(
     "Availability at chain scale: new engine vs the engine before (same run, same calendars)",
   );
@@ -164,8 +169,9 @@ export function runScaleBench(): void {
     "  cartN: cart calendar of the first N of 10 services (5 h 35 min back to back), auto-allocated; calendars arrive in start order, as D1 reads them.",
   );
   // Both engines warmed up first, so the first row is not the JIT's.
-  const warmup = buildFixture(31, false, 42, 20);
-  for (const problem of problems(warmup, 31)) {
+  const first = { staff: STAFF[0] ?? 20, days: DAYS[0] ?? 31 };
+  const warmup = buildFixture(first.days, false, 42, first.staff);
+  for (const problem of problems(warmup, first.days)) {
     for (let i = 0; i < 5; i++) {
       problem.run(current);
       problem.run(before);

@@ -1,17 +1,36 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { BENCH_ADMIN_TOKEN } from "./open-salon";
 
-/** Starts `wrangler dev` on a spare port with fresh local state, for benchmarks that need HTTP. */
+/** A running `wrangler dev`: where it answers, its local state, and where its log goes. */
+export interface DevServer {
+  base: string;
+  persist: string;
+  /** The Worker's stdout and stderr (its log lines: the waitlist bench reads the desk's). */
+  logFile: string;
+  stop: () => void;
+}
+
+/** How long `wrangler dev` may take to answer before the bench gives up, with its log. */
+const START_MS = 120_000;
+
+/**
+ * Starts `wrangler dev` on `port` with local state under `.wrangler/bench-<port>`, for
+ * benchmarks that need HTTP. It fails, with the end of the server's log, if the server exits
+ * or does not answer in time: a Worker that cannot start (a class wrangler.toml binds that
+ * the entry does not export, say) is an error here, not a set-up that hangs.
+ */
 export async function startDevServer(
   port: number,
   vars: Record<string, string> = {},
   /** Another Worker entry than wrangler.toml's `main` (the distance bench's). */
   script?: string,
-  /** Where the Worker's log lines go (its stdout); nowhere by default. */
-  logFile?: string,
-): Promise<{ base: string; stop: () => void; persist: string }> {
-  const log = logFile ? openSync(logFile, "w") : "ignore";
+  /** Where the Worker's log lines go; `.wrangler/bench-<port>.log` by default. */
+  logFile = `.wrangler/bench-${port}.log`,
+): Promise<DevServer> {
+  const persist = `.wrangler/bench-${port}`;
+  mkdirSync(".wrangler", { recursive: true });
+  const log = openSync(logFile, "w");
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -23,7 +42,8 @@ export async function startDevServer(
       "--port",
       String(port),
       "--persist-to",
-      `.wrangler/bench-${port}`,
+      persist,
+      "--show-interactive-dev-session=false",
       "--var",
       `ADMIN_TOKEN:${BENCH_ADMIN_TOKEN}`,
       "--var",
@@ -36,33 +56,7 @@ export async function startDevServer(
       detached: true,
     },
   );
-  const migrate = spawn(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "migrations",
-      "apply",
-      "DB",
-      "--local",
-      "--persist-to",
-      `.wrangler/bench-${port}`,
-    ],
-    {
-      stdio: "ignore",
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-    },
-  );
-  await new Promise((resolve) => migrate.on("exit", resolve));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
+  closeSync(log);
   const stop = () => {
     try {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
@@ -70,30 +64,100 @@ export async function startDevServer(
       // Already stopped.
     }
   };
-  return { base, stop, persist: `.wrangler/bench-${port}` };
-}
-
-/** Runs several statements in one `wrangler d1 execute` (each spawn costs seconds). */
-export function queryD1(persist: string, sql: string[]): unknown[][] {
-  const out = execFileSync(
+  // Alongside the server's start (each costs seconds): the server opens D1 only on a request.
+  const migrate = spawn(
     "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persist,
-      "--json",
-      "--command",
-      sql.join(";\n"),
-    ],
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
     {
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
     },
   );
-  return (JSON.parse(out) as { results: unknown[] }[]).map((r) => r.results);
+  let migrateOutput = "";
+  migrate.stdout?.on("data", (chunk: Buffer) => (migrateOutput += chunk.toString()));
+  migrate.stderr?.on("data", (chunk: Buffer) => (migrateOutput += chunk.toString()));
+  const migrated = await new Promise<number | null>((resolve) => migrate.on("exit", resolve));
+  if (migrated !== 0) {
+    stop();
+    throw new Error(`D1 migrations failed (exit ${migrated}):\n${migrateOutput}`);
+  }
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + START_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `wrangler dev exited (${child.exitCode ?? child.signalCode}):\n${tail(logFile)}`,
+      );
+    try {
+      if ((await fetch(`${base}/`)).ok) return { base, persist, logFile, stop };
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(
+        `wrangler dev did not answer on ${base} within ${START_MS / 1000} s:\n${tail(logFile)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** The last lines of a log, for an error message. */
+function tail(file: string, lines = 40): string {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(-lines).join("\n") : "";
+}
+
+/**
+ * Runs a bench against `given` when there is one (the test suite's shared server, left
+ * running), or against its own server from `start`, stopped afterwards.
+ */
+export async function withDevServer<T>(
+  given: DevServer | undefined,
+  start: () => Promise<DevServer>,
+  work: (server: DevServer) => Promise<T>,
+): Promise<T> {
+  const server = given ?? (await start());
+  try {
+    return await work(server);
+  } finally {
+    if (!given) server.stop();
+  }
+}
+
+/**
+ * Runs several statements in one `wrangler d1 execute` (each spawn costs seconds). The server
+ * may be writing the same file: a read that finds it locked is tried again, a few times.
+ */
+export function queryD1(persist: string, sql: string[]): unknown[][] {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = execFileSync(
+        "npx",
+        [
+          "wrangler",
+          "d1",
+          "execute",
+          "DB",
+          "--local",
+          "--persist-to",
+          persist,
+          "--json",
+          "--command",
+          sql.join(";\n"),
+        ],
+        {
+          env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+          encoding: "utf8",
+          maxBuffer: 1 << 28,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      return (JSON.parse(out) as { results: unknown[] }[]).map((r) => r.results);
+    } catch (error) {
+      const text = `${String(error)} ${(error as { stderr?: string }).stderr ?? ""}`;
+      if (attempt >= 4 || !/SQLITE_BUSY|database is locked/i.test(text)) throw error;
+      execFileSync("sleep", ["1"]);
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpenSalon } from "./open-salon";
-import { queryD1, startDevServer } from "./server";
+import { type DevServer, queryD1, startDevServer, withDevServer } from "./server";
 import { percentile } from "./stats";
 
 /**
@@ -21,9 +21,6 @@ import { percentile } from "./stats";
  *    behind that day's 20.
  */
 const PORT = 8796;
-const ROUNDS = 20;
-const ENTRIES = 1_000;
-const DAYS = 50;
 const IN_FLIGHT = 10;
 const DAY_MS = 86_400_000;
 const HOUR = 3_600_000;
@@ -32,15 +29,25 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
-export async function runWaitlistBench(): Promise<void> {
-  const logFile = join(tmpdir(), `waitlist-bench-${PORT}.log`);
-  const server = await startDevServer(
-    PORT,
-    { MANAGE_TOKEN_SECRET: "bench-manage-token-secret" },
-    undefined,
-    logFile,
-  );
-  try {
+export const WAITLIST_VARS = { MANAGE_TOKEN_SECRET: "bench-manage-token-secret" };
+
+export async function runWaitlistBench({
+  rounds: ROUNDS = 20,
+  entries: ENTRIES = 1_000,
+  days: DAYS = 50,
+  server: given,
+}: {
+  /** Cancels with an entry waiting for the freed slot. */
+  rounds?: number;
+  /** Waiting entries that never fit, spread over `days` days (a multiple of it). */
+  entries?: number;
+  days?: number;
+  /** A server started with WAITLIST_VARS (its log is read for the desk's passes); else its own. */
+  server?: DevServer;
+} = {}): Promise<void> {
+  const start = () =>
+    startDevServer(PORT, WAITLIST_VARS, undefined, join(tmpdir(), `waitlist-bench-${PORT}.log`));
+  await withDevServer(given, start, async (server) => {
     const { base } = server;
     const salon = await createOpenSalon(base, { staffers: 1, slotStep: 30 });
     const headers = {
@@ -132,7 +139,7 @@ export async function runWaitlistBench(): Promise<void> {
     const [crowd] = await Promise.all([round(crowded)]);
     const [behind] = latency(server.persist, [crowd]);
     // The desk reports each pass (a log line): the pass that offered the crowded day's time.
-    const pass = deskPasses(logFile)
+    const pass = deskPasses(server.logFile)
       .filter((p) => p.offers > 0)
       .at(-1);
     console.log(
@@ -148,9 +155,7 @@ export async function runWaitlistBench(): Promise<void> {
         waitlist_offer_behind_crowd_ms: behind,
       }),
     );
-  } finally {
-    server.stop();
-  }
+  });
 }
 
 /** Offer time minus cancel time per pair, in ms, from D1. */
