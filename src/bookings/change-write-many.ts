@@ -16,7 +16,7 @@ import type { Booking } from "./views/booking-schema";
 import { busyMoves } from "../calendar/planning/busy-moves";
 import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingChange } from "./change-value";
-import { changedView } from "./change-write";
+import { changedRecord } from "./change-write";
 import type { BookingDeps } from "./deps";
 import { manyMessages } from "./messages-many";
 
@@ -57,8 +57,8 @@ export function changesWrite(
     if (change.messages && !told)
       throw new Error("a change that tells the customer must be read with `notifies`");
   }
-  const views = planned.map(({ loaded, change }) => changedView(loaded, change, now));
-  const values = views.map((view) => renderBooking(view, deps.render));
+  const records = planned.map(({ loaded, change }) => changedRecord(loaded, change, now));
+  const values = records.map((record) => renderBooking(record, deps.render));
   const moves = planned.map(({ loaded, change }) => busyMoves(loaded.entries, change.busy));
   const removed = moves.flatMap((m) => m.removed);
   const added = moves.flatMap((m) => m.added);
@@ -80,7 +80,7 @@ export function changesWrite(
       planned.flatMap(({ change }) => change.services ?? []),
     ),
     ...replaceBusyTime(scope, { removed, added }),
-    ...(told ? manyMessages(deps, planned, views, told, now) : []),
+    ...(told ? manyMessages(deps, planned, records, told, now) : []),
     ...insertEvents(
       scope,
       planned.map(({ change }, i) => ({ type: change.event, payload: values[i] })),

@@ -12,7 +12,7 @@ import type { LoadedBooking } from "./queries/bookings";
 import { eventStatement } from "../webhooks/queries/outbox";
 import { guard } from "../db/guards";
 import type { Statement } from "../db/statement";
-import { type BookingView, renderBooking } from "./views/booking";
+import { type BookingRecord, renderBooking } from "./views/booking";
 import type { Booking } from "./views/booking-schema";
 import { spendTender } from "../pos/vouchers/tender";
 import type { ChangeMessagesContext } from "../messages/queries/messages";
@@ -22,12 +22,12 @@ import { busyMoves } from "../calendar/planning/busy-moves";
 import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingDeps } from "./deps";
 
-/** The booking as the change leaves it: the view the answer and the event render. */
-export function changedView(
+/** The booking as the change leaves it: the record the answer and the event render. */
+export function changedRecord(
   loaded: LoadedBooking,
   change: BookingChange,
   now: number,
-): BookingView {
+): BookingRecord {
   const patches = new Map((change.services ?? []).map((s) => [s.id, s]));
   const patched = <S extends { id: string }>(s: S): S => {
     const patch = patches.get(s.id);
@@ -65,14 +65,14 @@ export function changeWrite(
 ): PlannedWrite<Booking> {
   const { scope } = deps;
   const { booking, order } = loaded;
-  const view = changedView(loaded, change, now);
-  const value = renderBooking(view, deps.render);
+  const record = changedRecord(loaded, change, now);
+  const value = renderBooking(record, deps.render);
   const moves = busyMoves(loaded.entries, change.busy);
   const payment = change.payment;
   const on = { orderId: order.id, bookingId: booking.id, at: now };
   if (change.messages && !told)
     throw new Error("a change that tells the customer must be read with `notifies`");
-  const delta = view.booking.startAt - booking.startAt;
+  const delta = record.booking.startAt - booking.startAt;
   const build = (): Statement[] => [
     guard(scope, stillAsRead(booking, change.order ? order : null)),
     updateBooking(scope, booking.id, change.booking ?? {}, now),
@@ -82,7 +82,7 @@ export function changeWrite(
     ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
     ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),
     ...(change.messages && told
-      ? changeMessages(deps, change.messages, told, view, delta, now)
+      ? changeMessages(deps, change.messages, told, record, delta, now)
       : []),
     eventStatement(scope.db, scope.workspaceId, change.event, value),
   ];

@@ -168,7 +168,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       now,
       ids,
     });
-    const { statements, rendered, views } = bookingWrite(
+    const { statements, rendered, records } = bookingWrite(
       scope.db,
       planned,
       customer,
@@ -187,8 +187,8 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(redeem?.statements(planned[0]?.id ?? "") ?? []),
         ...creationMessages(
           deps,
-          { ...messageContext, total: views[0]?.order.total ?? 0 },
-          views,
+          { ...messageContext, total: records[0]?.order.total ?? 0 },
+          records,
           told.stafferNames,
           now,
         ),

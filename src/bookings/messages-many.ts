@@ -1,4 +1,4 @@
-import type { BookingView } from "./queries/bookings";
+import type { BookingRecord } from "./queries/bookings";
 import type { ChangeMessagesContext } from "../messages/queries/messages";
 import { cancelRemindersOf, moveReminders } from "./queries/series-change";
 import type { Statement } from "../db/statement";
@@ -22,15 +22,15 @@ import {
  */
 export function manyMessages(
   deps: MessageDeps,
-  planned: readonly { loaded: BookingView; change: BookingChange }[],
-  views: readonly BookingView[],
+  planned: readonly { loaded: BookingRecord; change: BookingChange }[],
+  records: readonly BookingRecord[],
   read: ChangeMessagesContext,
   now: number,
 ): Statement[] {
-  const first = views[0];
+  const first = records[0];
   const ctx = first ? changeContext(deps, read, first) : null;
   if (!ctx) return [];
-  const told = views.map((view) => messageBooking(deps, view, read.stafferNames));
+  const told = records.map((record) => messageBooking(deps, record, read.stafferNames));
   const kinds = [...new Set(planned.flatMap(({ change }) => change.messages?.send ?? []))];
   const sent = kinds.flatMap((kind) =>
     announce(
@@ -43,18 +43,18 @@ export function manyMessages(
   const canceled: string[] = [];
   const moved: Parameters<typeof moveReminders>[1][number][] = [];
   planned.forEach(({ loaded, change }, i) => {
-    const view = views[i];
+    const record = records[i];
     const booking = told[i];
-    if (!change.messages || !view || !booking) return;
+    if (!change.messages || !record || !booking) return;
     if (change.messages.reminders === "cancel") {
-      canceled.push(view.booking.id);
+      canceled.push(record.booking.id);
       return;
     }
-    const own = changeContext(deps, read, view);
+    const own = changeContext(deps, read, record);
     if (!own) return;
-    const delta = view.booking.startAt - loaded.booking.startAt;
+    const delta = record.booking.startAt - loaded.booking.startAt;
     for (const reminder of read.reminders) {
-      if (reminder.bookingId !== view.booking.id) continue;
+      if (reminder.bookingId !== record.booking.id) continue;
       const at = reminder.scheduledFor + delta;
       const text = writeMessage("booking-reminder", reminder.channel, own, [booking]);
       moved.push({

@@ -1,4 +1,4 @@
-import type { BookingView } from "./queries/bookings";
+import type { BookingRecord } from "./queries/bookings";
 import {
   cancelScheduledReminders,
   type ChangeMessagesContext,
@@ -41,7 +41,7 @@ import type { RenderContext } from "../http/deps";
 import type { MessageEffects } from "./change-value";
 
 /** Builds a booking's manage link (the manage slice signs it); absent: `manage_url` is empty. */
-export type ManageUrl = (booking: BookingView["booking"]) => string;
+export type ManageUrl = (booking: BookingRecord["booking"]) => string;
 
 /** What a booking's messages are written with besides the rows read. */
 export interface MessageDeps {
@@ -108,23 +108,23 @@ export const insertVisitorMessages = (
     visitor ? customerBounds(rows[0]?.createdAt ?? Date.now()) : undefined,
   );
 
-/** A booking as its messages tell it, from its view and its staff's first names. */
+/** A booking as its messages tell it, from its record and its staff's first names. */
 export function messageBooking(
   deps: MessageDeps,
-  view: Pick<BookingView, "booking" | "services">,
+  record: Pick<BookingRecord, "booking" | "services">,
   stafferNames: ReadonlyMap<string, string>,
 ): MessageBooking {
-  const names = view.services.flatMap((s) => {
+  const names = record.services.flatMap((s) => {
     const name = s.stafferId ? stafferNames.get(s.stafferId) : undefined;
     return name ? [name] : [];
   });
   return {
-    id: view.booking.id,
-    startAt: view.booking.startAt,
-    serviceNames: view.services.map((s) => s.name),
+    id: record.booking.id,
+    startAt: record.booking.startAt,
+    serviceNames: record.services.map((s) => s.name),
     stafferFirstNames: names,
-    icalUrl: icalLink(deps.render, view.booking),
-    manageUrl: deps.manageUrl?.(view.booking) ?? "",
+    icalUrl: icalLink(deps.render, record.booking),
+    manageUrl: deps.manageUrl?.(record.booking) ?? "",
   };
 }
 
@@ -160,11 +160,11 @@ export function messageRows(
 export function creationMessages(
   deps: MessageDeps,
   ctx: MessageContext,
-  views: BookingView[],
+  records: BookingRecord[],
   stafferNames: ReadonlyMap<string, string>,
   now: number,
 ): Statement[] {
-  const told = views.map((v) => messageBooking(deps, v, stafferNames));
+  const told = records.map((v) => messageBooking(deps, v, stafferNames));
   const own = deps.messageVisitor ? { ...ctx, fromStranger: true } : ctx;
   const drafts = [
     ...announce("booking-confirmation", own, told, now),
@@ -180,7 +180,7 @@ export function creationMessages(
 export function changeContext(
   deps: MessageDeps,
   read: ChangeMessagesContext,
-  view: BookingView,
+  record: BookingRecord,
 ): MessageContext | null {
   const { customer, location } = read;
   if (!customer || !location) return null;
@@ -188,17 +188,17 @@ export function changeContext(
     settings: settingsFrom(read.settings),
     workspaceLocale: deps.render.locale,
     currency: deps.render.currency,
-    customer: recipient(customer, view.booking),
+    customer: recipient(customer, record.booking),
     location: { name: location.name, address: "", timezone: location.timezone },
-    total: view.order.total,
+    total: record.order.total,
     // A stranger's change, or a name a stranger typed into the widget (its reminders too).
-    fromStranger: Boolean(deps.messageVisitor) || view.booking.ownContact,
+    fromStranger: Boolean(deps.messageVisitor) || record.booking.ownContact,
   };
 }
 
 /** A booking's own contact, where it has one, and the language its request came in. */
 export type ContactOf = Pick<
-  BookingView["booking"],
+  BookingRecord["booking"],
   "ownContact" | "contactFirstName" | "contactEmail" | "customerBrowserLanguage"
 >;
 
@@ -258,13 +258,13 @@ export function changeMessages(
   deps: MessageDeps,
   effects: MessageEffects,
   read: ChangeMessagesContext,
-  view: BookingView,
+  record: BookingRecord,
   delta: number,
   now: number,
 ): Statement[] {
-  const ctx = changeContext(deps, read, view);
+  const ctx = changeContext(deps, read, record);
   if (!ctx) return [];
-  const told = messageBooking(deps, view, read.stafferNames);
+  const told = messageBooking(deps, record, read.stafferNames);
   const sent = effects.send ? announce(effects.send, ctx, [told], now) : [];
   const statements = insertBounded(
     deps,
@@ -275,7 +275,7 @@ export function changeMessages(
     const counted = customerBounds(now);
     for (const reminder of read.reminders)
       if (reminder.visitor) statements.push(uncountReminder(deps.scope, reminder, counted));
-    statements.push(cancelScheduledReminders(deps.scope, view.booking.id));
+    statements.push(cancelScheduledReminders(deps.scope, record.booking.id));
     return statements;
   }
   // A customer's move is bounded as a customer's write is: a reminder moved onto another

@@ -14,7 +14,7 @@ import type { Statement } from "../db/statement";
 import { normaliseLocale } from "../messages/rules/locale";
 import type { LocationPolicy } from "./rules/policy";
 import { bookingOrderInvoice } from "../pos/rules";
-import { type BookingView, renderBooking } from "./views/booking";
+import { type BookingRecord, renderBooking } from "./views/booking";
 import type { RenderContext } from "../http/deps";
 import { renderCustomer } from "../catalogue/views/customer";
 import { entryRows } from "../calendar/entry-rows";
@@ -175,7 +175,7 @@ export function bookingWrite(
     contactEmail: details.contact?.email ?? null,
   }));
 
-  const views: BookingView[] = bookingRows.map((booking) => {
+  const records: BookingRecord[] = bookingRows.map((booking) => {
     const order = theOrder(booking.id);
     return {
       booking,
@@ -186,7 +186,7 @@ export function bookingWrite(
       policy: details.policy,
     };
   });
-  const rendered = views.map((v) => renderBooking(v, ctx));
+  const rendered = records.map((v) => renderBooking(v, ctx));
 
   const customerRow = {
     id: customer.id,
@@ -223,5 +223,5 @@ export function bookingWrite(
     );
   }
   statements.push(...eventsInsert(db, workspaceId, "booking-created", rendered));
-  return { statements, rendered, views, orders: orderRows };
+  return { statements, rendered, records, orders: orderRows };
 }

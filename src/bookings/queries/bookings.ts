@@ -20,7 +20,7 @@ import { type Scope, whereIn } from "../../db/scope";
 type ServiceRow = typeof bookingServices.$inferSelect;
 
 /** A booking with its services, order and status: what a booking response renders. */
-export interface BookingView {
+export interface BookingRecord {
   booking: typeof bookings.$inferSelect;
   /** This booking's services. */
   services: ServiceRow[];
@@ -32,8 +32,8 @@ export interface BookingView {
   policy: LocationPolicy;
 }
 
-/** A booking's view plus its busy time and the records a change request refers to. */
-export interface LoadedBooking extends BookingView {
+/** A booking's record plus its busy time and the rows a change request refers to. */
+export interface LoadedBooking extends BookingRecord {
   entries: (typeof calendarEntries.$inferSelect)[];
   posGoodsOnOrder: number;
   staffer: typeof staffers.$inferSelect | null;

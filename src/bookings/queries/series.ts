@@ -10,14 +10,14 @@ import {
 } from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
-import type { BookingView } from "./bookings";
+import type { BookingRecord } from "./bookings";
 
 export type SeriesRow = typeof series.$inferSelect;
 
 /** A series and every booking of it (start order), as booking responses render them. */
-export interface SeriesView {
+export interface SeriesRecord {
   series: SeriesRow;
-  bookings: BookingView[];
+  bookings: BookingRecord[];
 }
 
 /**
@@ -71,7 +71,7 @@ export function seriesRead(scope: Scope, seriesId: string) {
         .from(locations)
         .where(whereIn(scope, locations, inSubquery(locations.id, locationId))),
     ] as const,
-    ([found, rows, orderRows, services, statuses, policies]): SeriesView | null => {
+    ([found, rows, orderRows, services, statuses, policies]): SeriesRecord | null => {
       const [row] = found;
       const [policy] = policies;
       if (!row || !policy) return null;

@@ -161,7 +161,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
         ...creationMessages(
           deps,
           { ...messageContext, total },
-          write.views,
+          write.records,
           told.stafferNames,
           now,
         ),

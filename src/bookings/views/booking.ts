@@ -1,4 +1,4 @@
-import type { BookingView } from "../queries/bookings";
+import type { BookingRecord } from "../queries/bookings";
 import { durationObject, MINUTE } from "../../platform/rules/duration";
 import { formatMoney } from "../../platform/rules/money";
 import { policyVerdict } from "../rules/policy";
@@ -8,19 +8,23 @@ import type { Booking } from "./booking-schema";
 import { PUBLIC_BASE } from "../../http/api-paths";
 import type { RenderContext } from "../../http/deps";
 
-export type { BookingView };
+export type { BookingRecord };
 
-type BookingRow = BookingView["booking"];
+type BookingRow = BookingRecord["booking"];
 
 export function icalLink(ctx: RenderContext, booking: BookingRow) {
   return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${booking.icalToken}`;
 }
 
 /** `now` decides the policy's is_cancelable and is_changeable. */
-export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.now()): Booking {
-  const { booking, policy } = view;
+export function renderBooking(
+  record: BookingRecord,
+  ctx: RenderContext,
+  now = Date.now(),
+): Booking {
+  const { booking, policy } = record;
   const money = (amount: number) => formatMoney(amount, ctx.currency, ctx.locale);
-  const invoice = bookingOrderInvoice(view);
+  const invoice = bookingOrderInvoice(record);
   const verdict = policyVerdict(policy, booking, now);
   return {
     uuid: booking.id,
@@ -39,7 +43,7 @@ export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.
     is_completed: booking.isCompleted,
     public_notes: booking.publicNotes,
     currency: ctx.currency,
-    status: { uuid: view.status.id, name: view.status.name, type: view.status.type },
+    status: { uuid: record.status.id, name: record.status.name, type: record.status.type },
     policy: {
       policy_text: policy.policyText,
       is_cancelable: verdict.isCancelable,
@@ -57,7 +61,7 @@ export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.
       { type: "microsoft_teams", link: "" },
     ],
     order: {
-      uuid: view.order.id,
+      uuid: record.order.id,
       tax: invoice.taxes,
       subtotal: invoice.subtotal,
       subtotal_formatted: money(invoice.subtotal),
@@ -66,7 +70,7 @@ export function renderBooking(view: BookingView, ctx: RenderContext, now = Date.
       total: invoice.total,
       total_formatted: money(invoice.total),
     },
-    ordered_services: [...view.services]
+    ordered_services: [...record.services]
       .sort((a, b) => a.position - b.position)
       .map((s) => ({
         uuid: s.id,

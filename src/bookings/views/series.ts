@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { SeriesRow, SeriesView } from "../queries/series";
+import type { SeriesRow, SeriesRecord } from "../queries/series";
 import { renderBooking } from "./booking";
 import type { RenderContext } from "../../http/deps";
 import { BookingSchema } from "./booking-schema";
@@ -40,9 +40,9 @@ export const seriesObject = (row: SeriesRow): SeriesBody => ({
  * its bookings rendered as booking responses, in start order. `now` decides each
  * booking's policy verdicts.
  */
-export function renderSeries(view: SeriesView, ctx: RenderContext, now = Date.now()) {
+export function renderSeries(record: SeriesRecord, ctx: RenderContext, now = Date.now()) {
   return {
-    series: seriesObject(view.series),
-    bookings: view.bookings.map((b) => renderBooking(b, ctx, now)),
+    series: seriesObject(record.series),
+    bookings: record.bookings.map((b) => renderBooking(b, ctx, now)),
   };
 }

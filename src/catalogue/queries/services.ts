@@ -17,7 +17,7 @@ import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 
 /** A service with its category, locations and staff: what a service response renders. */
-export interface ServiceView {
+export interface ServiceRecord {
   service: typeof services.$inferSelect;
   category: typeof categories.$inferSelect | null;
   locations: { uuid: string; name: string }[];
@@ -42,7 +42,7 @@ export interface ServiceFilter {
   widgetOnly: boolean;
 }
 
-function selectViews(scope: Scope, where: SQL) {
+function selectRecords(scope: Scope, where: SQL) {
   return scope.db
     .select({
       service: services,
@@ -64,7 +64,7 @@ type Row = {
   resources: string;
 };
 
-const toView = (r: Row): ServiceView => ({
+const toRecord = (r: Row): ServiceRecord => ({
   service: r.service,
   category: r.category,
   locations: parseJsonColumn(RefListSchema, r.locations, {
@@ -86,27 +86,27 @@ export async function listServices(scope: Scope, page: PageRequest, filter: Serv
   // The category join shares column names with services, which D1 batches cannot map: two parallel queries.
   const [totals, rows] = await Promise.all([
     scope.db.select({ total: count() }).from(services).where(where),
-    selectViews(scope, where)
+    selectRecords(scope, where)
       .orderBy(asc(services.createdAt), asc(services.id))
       .limit(page.perPage)
       .offset(page.offset),
   ]);
-  return { total: totals[0]?.total ?? 0, views: rows.map(toView) };
+  return { total: totals[0]?.total ?? 0, records: rows.map(toRecord) };
 }
 
 export async function getService(
   scope: Scope,
   id: string,
   filter: ServiceFilter,
-): Promise<ServiceView | null> {
+): Promise<ServiceRecord | null> {
   const where = whereIn(
     scope,
     services,
     eq(services.id, id),
     filter.widgetOnly ? shownInWidget : undefined,
   );
-  const [row] = await selectViews(scope, where).limit(1);
-  return row ? toView(row) : null;
+  const [row] = await selectRecords(scope, where).limit(1);
+  return row ? toRecord(row) : null;
 }
 
 /** Sets a service's capacity; false when the workspace has no such service. */
@@ -177,7 +177,7 @@ export async function readServiceRefs(
  */
 export function insertService(
   scope: Scope,
-  service: ServiceView["service"],
+  service: ServiceRecord["service"],
   links: { locationIds: string[]; stafferIds: string[]; resourceIds: string[] },
 ): Statement[] {
   const { db, workspaceId } = scope;

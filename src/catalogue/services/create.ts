@@ -1,5 +1,5 @@
 import { runBatch } from "../../db/client";
-import { insertService, readServiceRefs, type ServiceView } from "../queries/services";
+import { insertService, readServiceRefs, type ServiceRecord } from "../queries/services";
 import type { Scope } from "../../db/scope";
 import { findContactText, stripContactText } from "../rules/contact-text";
 import type { Problem } from "../../platform/rules/problems";
@@ -45,7 +45,7 @@ export type NewServiceSubject =
   | { is: "resource"; index: number };
 
 /** Creates a service with its locations and staff: 1 read and 1 write round trip. */
-export async function createService(scope: Scope, input: NewService): Promise<ServiceView> {
+export async function createService(scope: Scope, input: NewService): Promise<ServiceRecord> {
   const resourceIds = input.resourceIds ?? [];
   const refs = await readServiceRefs(scope, {
     categoryId: input.categoryId ?? "",

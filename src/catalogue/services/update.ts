@@ -1,4 +1,4 @@
-import { getService, updateServiceCapacity, type ServiceView } from "../queries/services";
+import { getService, updateServiceCapacity, type ServiceRecord } from "../queries/services";
 import type { Scope } from "../../db/scope";
 import { notFound } from "../../platform/errors";
 
@@ -17,9 +17,9 @@ export async function updateService(
   scope: Scope,
   id: string,
   change: ServiceChange,
-): Promise<ServiceView> {
+): Promise<ServiceRecord> {
   if (!(await updateServiceCapacity(scope, id, change.capacity))) throw notFound("Service");
-  const view = await getService(scope, id, { widgetOnly: false });
-  if (!view) throw notFound("Service");
-  return view;
+  const record = await getService(scope, id, { widgetOnly: false });
+  if (!record) throw notFound("Service");
+  return record;
 }

@@ -5,7 +5,7 @@ import { takePromocodeUse } from "../queries/order-change";
 import { newOrderRow, orderInsert, orderNumberSql } from "../queries/orders";
 import { eventStatement } from "../../webhooks/queries/outbox";
 import { loadOrderRefs } from "../queries/order-refs";
-import type { PosOrderView } from "../queries/pos-orders";
+import type { PosOrderRecord } from "../queries/pos-orders";
 import { orderLines } from "../../db/schema";
 import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
@@ -120,8 +120,8 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
     taxName: l.taxName,
     taxRateBp: l.taxRateBp,
   }));
-  const view: PosOrderView = { order, lines: lineRows, customer: refs.customer };
-  const rendered = renderOrder(view);
+  const record: PosOrderRecord = { order, lines: lineRows, customer: refs.customer };
+  const rendered = renderOrder(record);
 
   // Two tills racing for a capped code's last use: only one batch may commit.
   const statements: Statement[] = promo

@@ -40,7 +40,7 @@ export function posOrderReads(scope: Scope, orderId: string) {
   ] as const;
 }
 
-export interface PosOrderView {
+export interface PosOrderRecord {
   order: OrderRow;
   lines: OrderLineRow[];
   customer: CustomerRow | null;
@@ -57,7 +57,7 @@ export const posOrderRead = (scope: Scope, orderId: string) =>
 
 export type LoadedPosOrder = NonNullable<ReturnType<ReturnType<typeof posOrderRead>["parse"]>>;
 
-export async function loadPosOrder(scope: Scope, orderId: string): Promise<PosOrderView | null> {
+export async function loadPosOrder(scope: Scope, orderId: string): Promise<PosOrderRecord | null> {
   return (await readTogether(scope.db, { order: posOrderRead(scope, orderId) })).order;
 }
 
@@ -121,13 +121,13 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
   const linesOf = byOrder<OrderLineRow>(lines);
   const customerOf = new Map(people.map((p) => [p.id, p]));
   const issuedBy = byOrder<VoucherRow>(issued);
-  const views: PosOrderView[] = rows.map((order) => ({
+  const records: PosOrderRecord[] = rows.map((order) => ({
     order,
     lines: linesOf.get(order.id) ?? [],
     customer: order.customerId ? (customerOf.get(order.customerId) ?? null) : null,
     issued: issuedBy.get(order.id) ?? [],
   }));
-  return { total: totals[0]?.total ?? 0, views };
+  return { total: totals[0]?.total ?? 0, records };
 }
 
 /** Rows grouped by their order, in the order read. */

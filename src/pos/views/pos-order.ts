@@ -1,4 +1,4 @@
-import type { OrderLineRow, OrderRow, PosOrderView } from "../queries/pos-orders";
+import type { OrderLineRow, OrderRow, PosOrderRecord } from "../queries/pos-orders";
 import { type Invoice as PricedInvoice, invoiceOf } from "../rules";
 import { toIso } from "../../platform/clock";
 import { renderCustomer } from "../../catalogue/views/customer";
@@ -9,9 +9,9 @@ export const renderInvoice = (
   order: Pick<OrderRow, "id" | "status"> | null,
 ): Invoice => ({ ...invoice, order_uuid: order?.id ?? null, status: order?.status ?? null });
 
-export function renderOrder(view: PosOrderView): PosOrder {
-  const { order, lines } = view;
-  const invoice = invoiceOf(view);
+export function renderOrder(record: PosOrderRecord): PosOrder {
+  const { order, lines } = record;
+  const invoice = invoiceOf(record);
   const common = (l: OrderLineRow) => ({
     name: l.name,
     quantity: l.quantity,
@@ -46,7 +46,7 @@ export function renderOrder(view: PosOrderView): PosOrder {
     comment: order.comment,
     description: order.description,
     invoice_note: order.invoiceNote,
-    customer: view.customer ? renderCustomer(view.customer) : null,
+    customer: record.customer ? renderCustomer(record.customer) : null,
     goods: lines
       .filter((l) => l.kind === "good")
       .map((l) => ({ good_uuid: l.refId, article: l.article, ...common(l) })),
@@ -58,7 +58,7 @@ export function renderOrder(view: PosOrderView): PosOrder {
       .map((l) => ({
         voucher_template_uuid: l.refId,
         ...common(l),
-        codes: (view.issued ?? []).filter((v) => v.orderLineId === l.id).map((v) => v.code),
+        codes: (record.issued ?? []).filter((v) => v.orderLineId === l.id).map((v) => v.code),
       })),
   };
 }

@@ -26,9 +26,9 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const ws = c.var.workspace;
   const page = pageRequest(c.req.valid("query"));
-  const { views, total } = await listServices(c.var.deps.scope, page, {
+  const { records, total } = await listServices(c.var.deps.scope, page, {
     widgetOnly: c.var.deps.caller === "customer",
   });
-  const data = views.map((v) => renderService(v, ws.currency, ws.locale));
+  const data = records.map((v) => renderService(v, ws.currency, ws.locale));
   return c.json(paginate(c.req.url, data, total, page), 200);
 };

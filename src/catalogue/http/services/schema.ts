@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ServiceView } from "../../queries/services";
+import type { ServiceRecord } from "../../queries/services";
 import { bufferOf, effectivePrice } from "../../rules/service-terms";
 import { MAX_CAPACITY } from "../../../platform/rules/capacity";
 import { durationObject } from "../../../platform/rules/duration";
@@ -139,7 +139,7 @@ export const ServicePath = z.object({ service_uuid: uuid("service_uuid") });
 
 /** `discount` is the price a client pays: the discounted price when one is set, else the price. */
 export function renderService(
-  v: ServiceView,
+  v: ServiceRecord,
   currency: string,
   locale: string,
 ): z.infer<typeof ServiceSchema> {

@@ -90,13 +90,13 @@ export const GoodSchema = z
 
 export const GoodList = paginated(GoodSchema, "GoodList");
 
-export interface GoodView {
+export interface GoodRecord {
   good: typeof goods.$inferSelect;
   category: typeof categories.$inferSelect | null;
   stock: number;
 }
 
-export function renderGood(v: GoodView): z.infer<typeof GoodSchema> {
+export function renderGood(v: GoodRecord): z.infer<typeof GoodSchema> {
   const g = v.good;
   return {
     uuid: g.id,

@@ -35,7 +35,7 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const q = c.req.valid("query");
   const page = pageRequest(q);
-  const { views, total } = await listPosOrders(
+  const { records, total } = await listPosOrders(
     c.var.deps.scope,
     {
       status: q.status,
@@ -47,5 +47,5 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     },
     page,
   );
-  return c.json(paginate(c.req.url, views.map(renderOrder), total, page), 200);
+  return c.json(paginate(c.req.url, records.map(renderOrder), total, page), 200);
 };
