@@ -93,6 +93,11 @@ export async function startDevServer(
     } catch {
       // Not listening yet.
     }
+    // A Worker that does not build leaves wrangler dev running, answering nothing.
+    if (/Build failed/.test(readFileSync(logFile, "utf8"))) {
+      stop();
+      throw new Error(`the Worker did not build:\n${tail(logFile)}`);
+    }
     if (Date.now() > deadline) {
       stop();
       throw new Error(
