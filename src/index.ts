@@ -1,9 +1,11 @@
 import { createApp } from "./app/app";
+import { misconfigured } from "./app/misconfigured";
 import { pruneFences } from "./calendar/ledger";
 import { pruneExpired } from "./db/prune";
 import { consumeMessageBatch } from "./messages/delivery/consumer";
 import { sweepMessages } from "./messages/delivery/dispatch";
 import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./messages/delivery/queue";
+import { configOf, settingsAtEntry } from "./platform/config";
 import type { Env } from "./platform/env";
 import { log } from "./platform/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
@@ -19,14 +21,20 @@ export { WebhookSender } from "./webhooks/sender";
 
 const app = createApp();
 
+// The settings are parsed once per env object as each entry is reached; a malformed one is
+// logged, requests are answered 500, and a batch or cron run fails (the runtime retries it).
 export default {
-  fetch: app.fetch,
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
+    settingsAtEntry(env) ? app.fetch(request, env, ctx) : misconfigured(),
   // One handler for every queue the Worker consumes, told apart by the queue's name.
-  queue: (batch, env) =>
-    batch.queue === MESSAGE_QUEUE_NAME
+  queue: (batch, env) => {
+    configOf(env);
+    return batch.queue === MESSAGE_QUEUE_NAME
       ? consumeMessageBatch(batch as MessageBatch<MessageQueueBody>, env)
-      : consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
+      : consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
+  },
   scheduled: async (_controller, env, ctx) => {
+    configOf(env);
     ctx.waitUntil(logged("outbox sweep", sweepOutbox(env)));
     ctx.waitUntil(logged("message sweep", sweepMessages(env)));
     ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));

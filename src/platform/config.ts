@@ -5,10 +5,13 @@ import { log } from "./log";
 /** Where links in messages point when nothing says otherwise: `npm start`'s address. */
 export const LOCAL_PUBLIC_ORIGIN = "http://localhost:8787";
 
+const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim());
+
 /**
- * The Worker's plain-text settings (wrangler.toml `[vars]`, secrets), parsed
- * once per environment object with zod: a malformed value fails loudly at the
- * first use instead of being read differently in each place.
+ * The Worker's plain-text settings (wrangler.toml `[vars]`, secrets): one
+ * schema for all of them, parsed once per environment object at the entry
+ * (`settingsAtEntry`), so a malformed value is named in the log at once and
+ * no module reads a setting its own way.
  */
 const ConfigSchema = z.object({
   /** Guards the management API; unset or empty lets nobody in. */
@@ -59,55 +62,100 @@ const ConfigSchema = z.object({
       ctx.addIssue({ code: "custom", message: "Must be an http(s) origin, without a path." });
       return z.NEVER;
     }),
+  /**
+   * Which providers deliver customer messages (docs/messages-delivery.md): a
+   * provider is used when its secrets are set, else the `log` provider records
+   * the message as sent (local development, tests).
+   */
+  RESEND_API_KEY: z.string().optional().transform(blank),
+  RESEND_BASE_URL: z.url().default("https://api.resend.com"),
+  /** The e-mail sender when the workspace names none. */
+  EMAIL_FROM: z.string().optional().transform(blank),
+  TWILIO_ACCOUNT_SID: z.string().optional().transform(blank),
+  TWILIO_AUTH_TOKEN: z.string().optional().transform(blank),
+  /** A Twilio number, or a messaging service (which picks the number); one of them is set. */
+  TWILIO_FROM: z.string().optional().transform(blank),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().optional().transform(blank),
+  TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
+  /** Base of the customer message retry backoff, seconds. */
+  MESSAGE_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
 });
 
-export interface Config {
-  adminToken: string | null;
-  manageTokenSecret: string | null;
-  customerIdSecret: string | null;
-  allowPrivateWebhooks: boolean;
-  webhookRetryBaseSeconds: number;
-  externalCalendarTimeoutMs: number;
-  publicOrigin: string;
-}
+const SettingsSchema = ConfigSchema.transform((s) => ({
+  adminToken: s.ADMIN_TOKEN,
+  manageTokenSecret: s.MANAGE_TOKEN_SECRET,
+  customerIdSecret: s.CUSTOMER_ID_SECRET,
+  allowPrivateWebhooks: s.ALLOW_PRIVATE_WEBHOOKS,
+  webhookRetryBaseSeconds: s.WEBHOOK_RETRY_BASE_SECONDS,
+  externalCalendarTimeoutMs: s.EXTERNAL_CALENDAR_TIMEOUT_MS,
+  publicOrigin: s.PUBLIC_ORIGIN,
+  delivery: {
+    email: s.RESEND_API_KEY
+      ? {
+          apiKey: s.RESEND_API_KEY,
+          baseUrl: s.RESEND_BASE_URL.replace(/\/+$/, ""),
+          defaultFrom: s.EMAIL_FROM,
+        }
+      : null,
+    sms:
+      s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN
+        ? {
+            accountSid: s.TWILIO_ACCOUNT_SID,
+            authToken: s.TWILIO_AUTH_TOKEN,
+            baseUrl: s.TWILIO_BASE_URL.replace(/\/+$/, ""),
+            from: s.TWILIO_FROM,
+            messagingServiceSid: s.TWILIO_MESSAGING_SERVICE_SID,
+          }
+        : null,
+    retryBaseSeconds: s.MESSAGE_RETRY_BASE_SECONDS,
+  },
+}));
 
-const parsed = new WeakMap<object, Config>();
+/** The Worker's settings, parsed: what every module reads (each reads its slice). */
+export type Config = z.output<typeof SettingsSchema>;
 
 /** The settings as the Worker's env carries them (Env has them among its bindings). */
-export interface Settings {
-  ADMIN_TOKEN?: string | undefined;
-  MANAGE_TOKEN_SECRET?: string | undefined;
-  CUSTOMER_ID_SECRET?: string | undefined;
-  ALLOW_PRIVATE_WEBHOOKS?: string | undefined;
-  WEBHOOK_RETRY_BASE_SECONDS?: string | undefined;
-  EXTERNAL_CALENDAR_TIMEOUT_MS?: string | undefined;
-  PUBLIC_ORIGIN?: string | undefined;
-}
+export type Settings = { [K in keyof z.input<typeof ConfigSchema>]?: string | undefined };
 
-export function configOf(env: Settings): Config {
+/** One parse per env object (workerd hands the same one to every invocation): the settings, or why not. */
+const parsed = new WeakMap<object, Config | Error>();
+
+function parse(env: Settings): Config | Error {
   const known = parsed.get(env);
   if (known) return known;
-  const result = ConfigSchema.safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid Worker configuration: ${z.prettifyError(result.error)}`);
-  }
-  const config = {
-    adminToken: result.data.ADMIN_TOKEN,
-    manageTokenSecret: result.data.MANAGE_TOKEN_SECRET,
-    customerIdSecret: result.data.CUSTOMER_ID_SECRET,
-    allowPrivateWebhooks: result.data.ALLOW_PRIVATE_WEBHOOKS,
-    webhookRetryBaseSeconds: result.data.WEBHOOK_RETRY_BASE_SECONDS,
-    externalCalendarTimeoutMs: result.data.EXTERNAL_CALENDAR_TIMEOUT_MS,
-    publicOrigin: result.data.PUBLIC_ORIGIN,
-  };
-  parsed.set(env, config);
+  const result = SettingsSchema.safeParse(env);
+  const outcome = result.success
+    ? result.data
+    : new Error(`Invalid Worker configuration: ${z.prettifyError(result.error)}`);
+  parsed.set(env, outcome);
+  if (outcome instanceof Error) log("error", outcome.message);
   // Not refused: a Worker that cannot add customers cannot take bookings. But without the key a
   // new customer's id is the phone's unkeyed hash (recoverable by trying numbers), so say so
   // where the operator looks, each time an environment is read.
-  if (!config.customerIdSecret)
+  else if (!outcome.customerIdSecret)
     log(
       "error",
       "CUSTOMER_ID_SECRET is not set: new customers' ids are unkeyed hashes of their phone numbers (docs/deploy.md)",
     );
-  return config;
+  return outcome;
+}
+
+/**
+ * The Worker's settings, for a module to read its slice of; throws when one is
+ * malformed (the entry has logged it and refuses requests already).
+ */
+export function configOf(env: Settings): Config {
+  const outcome = parse(env);
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
+}
+
+/**
+ * The entry's reading (the Worker's fetch, queue and scheduled handlers, each
+ * Durable Object's constructor): the settings, parsed once per env object, or
+ * null when one is malformed, which is logged once, with every bad setting named.
+ */
+export function settingsAtEntry(env: Settings): Config | null {
+  const outcome = parse(env);
+  return outcome instanceof Error ? null : outcome;
 }

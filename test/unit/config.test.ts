@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { configOf, type Settings } from "../../src/platform/config";
+import { configOf, settingsAtEntry, type Settings } from "../../src/platform/config";
+import { deliveryConfigOf } from "../../src/messages/delivery/providers/config";
 
 const env = (vars: Settings): Settings => ({ ...vars });
 
@@ -86,5 +87,33 @@ describe("configOf (Worker settings parsed once with zod)", () => {
     ["WEBHOOK_RETRY_BASE_SECONDS", "-1"],
   ])("refuses %s=%s", (name, value) => {
     expect(() => configOf(env({ [name]: value }))).toThrow(/Invalid Worker configuration/);
+  });
+
+  it("at the entry: a malformed deployment is logged once, naming every bad setting, and gets no settings", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const bad = env({
+        CUSTOMER_ID_SECRET: "a-customer-id-secret",
+        PUBLIC_ORIGIN: "book.salon.example",
+        RESEND_BASE_URL: "not a url",
+      });
+      expect(settingsAtEntry(bad)).toBeNull();
+      expect(settingsAtEntry(bad)).toBeNull();
+      expect(() => configOf(bad)).toThrow(/Invalid Worker configuration/);
+      expect(errors).toHaveBeenCalledTimes(1);
+      const line = String(errors.mock.calls[0]?.[0]);
+      expect(line).toMatch(/Invalid Worker configuration/);
+      expect(line).toMatch(/PUBLIC_ORIGIN/);
+      expect(line).toMatch(/RESEND_BASE_URL/);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("is one parse for every module: message delivery reads its slice of the same value", () => {
+    const e = env({ CUSTOMER_ID_SECRET: "a-customer-id-secret", RESEND_API_KEY: "re_x" });
+    expect(settingsAtEntry(e)).toBe(configOf(e));
+    expect(deliveryConfigOf(e)).toBe(configOf(e).delivery);
+    expect(deliveryConfigOf(e).email?.apiKey).toBe("re_x");
   });
 });

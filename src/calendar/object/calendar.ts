@@ -4,6 +4,7 @@ import { calendarEntriesOf, fenceAndRead } from "../ledger";
 import type { CalendarAudit, CalendarEntry, ClaimRequest, ClaimResult, Settlement } from "../types";
 import { HOLD_TTL_MS } from "../types";
 import type { Interval } from "../rules";
+import { settingsAtEntry } from "../../platform/config";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
 import { CalendarStore } from "./calendar-store";
@@ -41,6 +42,8 @@ export class Calendar extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // Parsed as the object starts; a malformed setting is logged (the calendar reads none).
+    settingsAtEntry(env);
     this.store = new CalendarStore(ctx.storage.sql);
     this.external = new ExternalBusy(ctx.storage.sql);
   }

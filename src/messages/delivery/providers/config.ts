@@ -1,79 +1,12 @@
-import { z } from "zod";
+import { type Config, configOf, type Settings } from "../../../platform/config";
 
 /**
- * Which providers deliver messages, from the Worker's settings: a provider is
- * used when its secrets are set, else the `log` provider records the message
- * as sent (local development, tests). Parsed once per env object, like
- * src/platform/config.ts, so a malformed value fails loudly at the first delivery.
+ * Which providers deliver messages: the delivery slice of the Worker's
+ * settings (src/platform/config.ts), where a provider is chosen when its
+ * secrets are set and the `log` provider otherwise.
  */
-const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim());
+export type DeliveryConfig = Config["delivery"];
+export type ResendConfig = NonNullable<DeliveryConfig["email"]>;
+export type TwilioConfig = NonNullable<DeliveryConfig["sms"]>;
 
-const Schema = z.object({
-  RESEND_API_KEY: z.string().optional().transform(blank),
-  RESEND_BASE_URL: z.url().default("https://api.resend.com"),
-  EMAIL_FROM: z.string().optional().transform(blank),
-  TWILIO_ACCOUNT_SID: z.string().optional().transform(blank),
-  TWILIO_AUTH_TOKEN: z.string().optional().transform(blank),
-  TWILIO_FROM: z.string().optional().transform(blank),
-  TWILIO_MESSAGING_SERVICE_SID: z.string().optional().transform(blank),
-  TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
-  MESSAGE_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
-});
-
-export interface ResendConfig {
-  apiKey: string;
-  baseUrl: string;
-  /** The sender when the workspace names none. */
-  defaultFrom: string | null;
-}
-
-export interface TwilioConfig {
-  accountSid: string;
-  authToken: string;
-  baseUrl: string;
-  /** A Twilio number, or a messaging service (which picks the number); one of them is set. */
-  from: string | null;
-  messagingServiceSid: string | null;
-}
-
-export interface DeliveryConfig {
-  email: ResendConfig | null;
-  sms: TwilioConfig | null;
-  retryBaseSeconds: number;
-}
-
-export type DeliverySettings = { [K in keyof z.input<typeof Schema>]?: string | undefined };
-
-const parsed = new WeakMap<object, DeliveryConfig>();
-
-export function deliveryConfigOf(env: DeliverySettings): DeliveryConfig {
-  const known = parsed.get(env);
-  if (known) return known;
-  const result = Schema.safeParse(env);
-  if (!result.success) {
-    throw new Error(`Invalid message delivery configuration: ${z.prettifyError(result.error)}`);
-  }
-  const s = result.data;
-  const config: DeliveryConfig = {
-    email: s.RESEND_API_KEY
-      ? {
-          apiKey: s.RESEND_API_KEY,
-          baseUrl: s.RESEND_BASE_URL.replace(/\/+$/, ""),
-          defaultFrom: s.EMAIL_FROM,
-        }
-      : null,
-    sms:
-      s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN
-        ? {
-            accountSid: s.TWILIO_ACCOUNT_SID,
-            authToken: s.TWILIO_AUTH_TOKEN,
-            baseUrl: s.TWILIO_BASE_URL.replace(/\/+$/, ""),
-            from: s.TWILIO_FROM,
-            messagingServiceSid: s.TWILIO_MESSAGING_SERVICE_SID,
-          }
-        : null,
-    retryBaseSeconds: s.MESSAGE_RETRY_BASE_SECONDS,
-  };
-  parsed.set(env, config);
-  return config;
-}
+export const deliveryConfigOf = (env: Settings): DeliveryConfig => configOf(env).delivery;
