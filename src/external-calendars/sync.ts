@@ -19,7 +19,7 @@ import { ApiError, invalid, notFound } from "../platform/errors";
 import { failpoint } from "../platform/failpoints";
 import { log } from "../platform/log";
 import { fetchCalendar } from "./fetch";
-import { startRefresh, stopRefresh } from "./refresh";
+import { startRefresh, stopRefresh } from "./object/client";
 
 export interface SyncDeps {
   scope: Scope;

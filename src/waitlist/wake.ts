@@ -1,23 +1,7 @@
 import { freedSince, overdueFreed } from "./queries/waitlist";
 import type { Env } from "../platform/env";
 import { backgroundDb } from "../db/background";
-
-/** A desk's name: one per location of a workspace. */
-const deskName = (workspaceId: string, locationId: string) => `${workspaceId}/${locationId}`;
-
-/** Brings a location's waitlist desk forward to run at `at` (now or earlier: at once). */
-export async function wakeDesk(
-  env: Env,
-  workspaceId: string,
-  locationId: string,
-  at: number,
-): Promise<void> {
-  await env.WAITLIST_DESKS.getByName(deskName(workspaceId, locationId)).wakeAt(
-    workspaceId,
-    locationId,
-    at,
-  );
-}
+import { wakeDesk } from "./object/client";
 
 /**
  * After a write: the desks of the locations whose time it recorded as freed

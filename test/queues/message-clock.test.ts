@@ -8,7 +8,8 @@ import {
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RECHECK_MS } from "../../src/messages/delivery/clock";
-import { scheduleWakeUp, deliverCreated } from "../../src/messages/delivery/wake-up";
+import { deliverCreated } from "../../src/messages/delivery/wake-up";
+import { scheduleWakeUp } from "../../src/messages/object/client";
 import worker from "../../src/index";
 import { createWorkspace } from "../helpers/factory";
 import { insertMessage, readMessage, until } from "../helpers/messages";

@@ -2,11 +2,12 @@ import { DurableObject } from "cloudflare:workers";
 import { wakeDesks } from "../../waitlist/wake";
 import { createDb } from "../../db/client";
 import { externalCalendarById } from "../queries/external-calendars";
-import { SYNC_EVERY_MS } from "../refresh";
 import { syncFound } from "../sync";
 import type { Env } from "../../platform/env";
+import { AlarmLoop, type Next } from "../../platform/alarm-loop";
+import { settingsAtEntry } from "../../platform/config";
 import { ApiError } from "../../platform/errors";
-import { log } from "../../platform/log";
+import { type CalendarSyncClient, SYNC_EVERY_MS } from "./client";
 
 /**
  * The refresh clock of one external calendar (binding CALENDAR_SYNCS, named
@@ -15,34 +16,46 @@ import { log } from "../../platform/log";
  * nothing but the id: D1's row is the calendar, and once the row is gone the
  * clock stops.
  */
-export class CalendarSync extends DurableObject<Env> {
-  /** Starts the clock (a new calendar): the first refresh 15 minutes from now. */
+export class CalendarSync extends DurableObject<Env> implements CalendarSyncClient {
+  private readonly loop = new AlarmLoop(this.ctx.storage, {
+    keys: ["id"],
+    run: ({ id }) => this.refresh(id),
+    // Rounds on a period, set before each runs: whatever happens to one, the next is due.
+    everyMs: SYNC_EVERY_MS,
+    retryMs: SYNC_EVERY_MS,
+    failure: "external calendar refresh failed",
+    fields: ({ id }) => ({ external_calendar_id: id }),
+  });
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Parsed as the object starts; a malformed setting is logged, and fails only the work that
+    // reads it (an alarm the runtime gives up on would stop the loop for good).
+    settingsAtEntry(env);
+  }
+
+  /**
+   * Starts the clock (a new calendar): the first refresh 15 minutes from now.
+   * An alarm already set is never more than a period away, so it stays.
+   */
   async start(id: string): Promise<void> {
-    await this.ctx.storage.put("id", id);
-    if ((await this.ctx.storage.getAlarm()) === null) {
-      await this.ctx.storage.setAlarm(Date.now() + SYNC_EVERY_MS);
-    }
+    await this.loop.wakeAt({ id }, Date.now() + SYNC_EVERY_MS);
   }
 
   /** The calendar was removed: no more refreshes. */
   async stop(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+    await this.loop.stop();
   }
 
-  override async alarm(): Promise<void> {
-    const id = await this.ctx.storage.get<string>("id");
-    if (!id) return;
-    // The next round is set before this one runs: a sync the runtime stops (CPU, memory, an
-    // eviction) must not stop the clock with it.
-    await this.ctx.storage.setAlarm(Date.now() + SYNC_EVERY_MS);
+  override alarm(): Promise<void> {
+    return this.loop.alarm();
+  }
+
+  private async refresh(id: string): Promise<Next> {
     const db = createDb(this.env.DB);
+    const found = await externalCalendarById(db, id);
+    if (!found) return "stop";
     try {
-      const found = await externalCalendarById(db, id);
-      if (!found) {
-        await this.ctx.storage.deleteAlarm();
-        await this.ctx.storage.deleteAll();
-        return;
-      }
       const since = Date.now();
       await syncFound(
         { scope: { db, workspaceId: found.row.workspaceId }, env: this.env },
@@ -53,11 +66,10 @@ export class CalendarSync extends DurableObject<Env> {
       await wakeDesks(this.env, found.row.workspaceId, since);
     } catch (error) {
       // A calendar that cannot be fetched or read keeps its busy time and says why in
-      // `status` (the sync recorded it); anything else (D1, the calendar object) is logged.
-      // Either way the clock goes on.
-      if (!(error instanceof ApiError)) {
-        log("error", "external calendar refresh failed", { external_calendar_id: id, error });
-      }
+      // `status` (the sync recorded it), unlogged; anything else (D1, the calendar object) is
+      // logged by the loop. Either way the clock goes on.
+      if (!(error instanceof ApiError)) throw error;
     }
+    return null;
   }
 }

@@ -2,16 +2,7 @@ import { messagesCreatedSince } from "../queries/message-delivery";
 import type { Env } from "../../platform/env";
 import { backgroundDb } from "../../db/background";
 import { enqueueMessages } from "./queue";
-
-/**
- * Tells a workspace's message clock that a message comes due at `at` (ms since
- * the epoch): its alarm is brought forward to `at` if it was set later (or not
- * at all). Call it, after the response, whenever a scheduled message is
- * written or moved earlier; `at` in the past fires the alarm at once.
- */
-export async function scheduleWakeUp(env: Env, workspaceId: string, at: number): Promise<void> {
-  await env.MESSAGE_CLOCKS.getByName(workspaceId).wakeAt(workspaceId, at);
-}
+import { scheduleWakeUp } from "../object/client";
 
 /** The most messages one write can create; more are left to the clock. */
 const CREATED_LIMIT = 200;
