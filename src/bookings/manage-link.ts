@@ -1,6 +1,6 @@
 import { configOf, type Settings } from "../platform/config";
 import { ApiError } from "../platform/errors";
-import { customerTag, type ManageClaims, signManageToken, verifyManageToken } from "./manage-token";
+import { customerTag, type ManageGrant, signManageToken, verifyManageToken } from "./manage-token";
 
 const DAY_MS = 86_400_000;
 
@@ -53,15 +53,15 @@ const refused = () =>
   new ApiError("invalid_token", "The link is invalid or has expired; ask the salon for a new one.");
 
 /**
- * The claims of a manage token this Worker signed; 401 `invalid_token` for
+ * The grant of a manage token this Worker signed; 401 `invalid_token` for
  * anything else, one answer whatever was wrong. Whether it still opens the
  * booking is `assertLinkOpens`'s, once the booking is read.
  */
-export function verifiedManageToken(env: Settings, token: string): ManageClaims {
+export function verifiedManageToken(env: Settings, token: string): ManageGrant {
   const secret = configOf(env).manageTokenSecret;
-  const claims = secret ? verifyManageToken(secret, token) : null;
-  if (!claims) throw refused();
-  return claims;
+  const grant = secret ? verifyManageToken(secret, token) : null;
+  if (!grant) throw refused();
+  return grant;
 }
 
 /**
@@ -73,17 +73,17 @@ export function verifiedManageToken(env: Settings, token: string): ManageClaims 
  * shows the booking at its new time. A booking handed to another customer
  * no longer opens for the links sent to the one before.
  */
-export function linkOpens(claims: ManageClaims, booking: LinkedBooking, now: number): boolean {
+export function linkOpens(grant: ManageGrant, booking: LinkedBooking, now: number): boolean {
   if (now >= manageExpiry(booking.endAt)) return false;
-  const { bound } = claims;
+  const { bound } = grant;
   return "legacy" in bound || bound.customerTag === customerTag(booking.customerId);
 }
 
 /** 401 `invalid_token` (the answer of any refused token) unless the link opens the booking. */
 export function assertLinkOpens(
-  claims: ManageClaims,
+  grant: ManageGrant,
   booking: LinkedBooking,
   now = Date.now(),
 ): void {
-  if (!linkOpens(claims, booking, now)) throw refused();
+  if (!linkOpens(grant, booking, now)) throw refused();
 }

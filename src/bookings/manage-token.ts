@@ -41,7 +41,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  */
 export type ManageBound = { customerTag: number } | { legacy: true };
 
-export interface ManageClaims {
+export interface ManageGrant {
   bookingId: string;
   workspaceId: string;
   bound: ManageBound;
@@ -106,8 +106,8 @@ function fromBase64url(text: string): Uint8Array | null {
 }
 
 /** A token for the booking and its customer (version 3). */
-export function signManageToken(secret: string, claims: ManageSigned): string {
-  return signPayload(secret, VERSION, claims, customerTag(claims.customerId));
+export function signManageToken(secret: string, grant: ManageSigned): string {
+  return signPayload(secret, VERSION, grant, customerTag(grant.customerId));
 }
 
 /**
@@ -118,23 +118,23 @@ export function signManageToken(secret: string, claims: ManageSigned): string {
 export function signLegacyManageToken(
   secret: string,
   version: 1 | 2,
-  claims: { bookingId: string; workspaceId: string; seconds: number },
+  grant: { bookingId: string; workspaceId: string; seconds: number },
 ): string {
-  return signPayload(secret, version, claims, claims.seconds);
+  return signPayload(secret, version, grant, grant.seconds);
 }
 
 function signPayload(
   secret: string,
   version: number,
-  claims: { bookingId: string; workspaceId: string },
+  grant: { bookingId: string; workspaceId: string },
   bound: number,
 ): string {
   if (!(Number.isInteger(bound) && bound >= 0 && bound <= 0xffff_ffff))
     throw new Error("bound out of range");
   const payload = new Uint8Array(PAYLOAD_BYTES);
   payload[0] = version;
-  payload.set(uuidBytes(claims.bookingId), 1);
-  payload.set(uuidBytes(claims.workspaceId), 17);
+  payload.set(uuidBytes(grant.bookingId), 1);
+  payload.set(uuidBytes(grant.workspaceId), 17);
   new DataView(payload.buffer).setUint32(33, bound);
   const token = new Uint8Array(TOKEN_BYTES);
   token.set(payload, 0);
@@ -143,7 +143,7 @@ function signPayload(
 }
 
 /**
- * The claims of a token this secret signed; null for anything else
+ * The grant of a token this secret signed; null for anything else
  * (malformed, an unknown version, a changed character anywhere, another
  * secret). Whether it still opens the booking as it now is (its customer, a
  * day past its current end) is the link's check (`linkOpens`), once the
@@ -151,7 +151,7 @@ function signPayload(
  * character has spare bits, and a token that decodes to the same bytes with
  * other spare bits is not the one issued.
  */
-export function verifyManageToken(secret: string, token: string): ManageClaims | null {
+export function verifyManageToken(secret: string, token: string): ManageGrant | null {
   const bytes = fromBase64url(token);
   if (!bytes || bytes.length !== TOKEN_BYTES || base64url(bytes) !== token) return null;
   const payload = bytes.subarray(0, PAYLOAD_BYTES);

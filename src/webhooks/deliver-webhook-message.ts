@@ -2,7 +2,7 @@ import { configOf } from "../platform/config";
 import { runBatch } from "../db/client";
 import {
   type AttemptEffect,
-  claimAttempt,
+  takeAttempt,
   insertDelivery,
   readDelivery,
   scheduleNextAttempt,
@@ -43,9 +43,9 @@ export async function deliverWebhookMessage(
   const { eventId, webhookId } = message.body;
   const { hook, event, delivered, state } = await readDelivery(db, { eventId, webhookId });
   const now = Date.now();
-  // The last attempt claimed has no result in the log and its busy window is over: the
-  // invocation that claimed it ended first (exceeded limits, evicted…). It was made, as far as
-  // `tries` goes, and is logged as failed by whichever copy claims the next step; when it was
+  // The last attempt taken has no result in the log and its busy window is over: the
+  // invocation that took it ended first (exceeded limits, evicted…). It was made, as far as
+  // `tries` goes, and is logged as failed by whichever copy takes the next step; when it was
   // the last try, that step settles the event as failed instead of dropping it unlogged.
   const lost = state.attempts > state.recorded && state.nextAttemptAt <= now;
   // Deleted or disabled since, delivered or given up already: nothing to do.
@@ -68,7 +68,7 @@ export async function deliverWebhookMessage(
   }
   const settling = state.attempts >= hook.tries;
   const attempt = state.attempts + 1;
-  const claimed = await claimAttempt(db, {
+  const taken = await takeAttempt(db, {
     eventId,
     webhookId,
     seen: state.attempts,
@@ -76,7 +76,7 @@ export async function deliverWebhookMessage(
     now,
   });
   // Another copy of this message made this attempt; that copy retries or gives up.
-  if (!claimed) {
+  if (!taken) {
     message.ack();
     return;
   }

@@ -1,17 +1,17 @@
-import { claimPendingEvents, markDispatched } from "./queries/outbox";
+import { leasePendingEvents, markDispatched } from "./queries/outbox";
 import type { Env } from "../platform/env";
 import { backgroundDb } from "../db/background";
 import type { WebhookMessage } from "./messages";
 
-/** A claim not followed by a send within this time (the isolate died) is taken over by the sweep. */
-const CLAIM_LEASE_MS = 60_000;
+/** A lease not followed by a send within this time (the isolate died) is taken over by the sweep. */
+const DISPATCH_LEASE_MS = 60_000;
 
 /** Queues accept at most 100 messages per sendBatch. */
 const BATCH = 100;
 
 /**
- * Hands outbox events not yet on the queue to it: claim (a lease), send, mark.
- * Concurrent requests never send the same event; a crash after the claim
+ * Hands outbox events not yet on the queue to it: lease, send, mark.
+ * Concurrent requests never send the same event; a crash after the lease
  * leaves the lease to expire and the sweep to send it, so an event is sent
  * more than once only after a crash between send and mark, never zero times.
  */
@@ -23,9 +23,9 @@ export async function dispatchPending(
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
     const now = Date.now();
-    const pending = await claimPendingEvents(db, {
+    const pending = await leasePendingEvents(db, {
       now,
-      leaseMs: CLAIM_LEASE_MS,
+      leaseMs: DISPATCH_LEASE_MS,
       limit: BATCH,
       workspaceId: opts.workspaceId,
       createdBefore: opts.createdBefore,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
-import { claimMessage } from "../../src/messages/queries/message-delivery";
+import { leaseMessage } from "../../src/messages/queries/message-delivery";
 import {
   deliverCustomerMessage,
   LEASE_MS,
@@ -368,7 +368,7 @@ describe("exactly once", () => {
     const db = createDb(env.DB);
     const now = Date.now();
     // The dead worker: claimed, never sent, never recorded.
-    const claimed = await claimMessage(db, {
+    const claimed = await leaseMessage(db, {
       id,
       workspaceId: ws.id,
       now,

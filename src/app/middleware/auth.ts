@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // One message for every credential failure: a caller must not learn whether a workspace exists.
 const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");
 
-interface Claim {
+interface PresentedKey {
   token: string;
   workspaceId: string;
   keyId: string;
@@ -29,7 +29,7 @@ interface Verified {
 }
 
 /** What the headers claim, checked for shape only (no I/O). */
-function readClaim(c: Context<PublicEnv>): Claim {
+function readPresentedKey(c: Context<PublicEnv>): PresentedKey {
   const token = bearerToken(c);
   if (!token) {
     throw new ApiError("unauthenticated", "Send the API key as `Authorization: Bearer <key>`.");
@@ -44,18 +44,18 @@ function readClaim(c: Context<PublicEnv>): Claim {
 }
 
 /** The key checked in D1 (one statement), then its origin and its rate limits. */
-async function verify(c: Context<PublicEnv>, claim: Claim): Promise<Verified> {
+async function verify(c: Context<PublicEnv>, presented: PresentedKey): Promise<Verified> {
   const [row, hash] = await Promise.all([
-    findApiKey(c.var.db, claim.keyId),
-    sha256Hex(claim.token),
+    findApiKey(c.var.db, presented.keyId),
+    sha256Hex(presented.token),
   ]);
   const matches = row ? await constantTimeEqual(hash, row.key.keyHash) : false;
   if (
     !row ||
     !matches ||
     row.key.revokedAt !== null ||
-    row.key.kind !== claim.kind ||
-    row.workspace.id !== claim.workspaceId
+    row.key.kind !== presented.kind ||
+    row.workspace.id !== presented.workspaceId
   ) {
     throw invalid();
   }
@@ -90,9 +90,9 @@ function setContext(
  * or returned for a bad key. The first request of a workspace checks first.
  */
 export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
-  const claim = readClaim(c);
-  const checked = verify(c, claim);
-  const known = knownWorkspace(claim.workspaceId);
+  const presented = readPresentedKey(c);
+  const checked = verify(c, presented);
+  const known = knownWorkspace(presented.workspaceId);
   if (!known) {
     const verified = await checked;
     rememberWorkspace(verified.workspace);
@@ -103,7 +103,7 @@ export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
 
   // Until the check is back the key is what its prefix claims, its origins unknown; the
   // CORS headers are set now so error answers carry them too, and go if the check fails.
-  setContext(c, known, { id: claim.keyId, kind: claim.kind, allowedOrigins: [] });
+  setContext(c, known, { id: presented.keyId, kind: presented.kind, allowedOrigins: [] });
   exposeToOrigin(c, c.var.apiKey);
   c.var.gate.hold(checked);
   let failure: { error: unknown } | null = null;

@@ -8,7 +8,7 @@ import { instantToLocalDate, moveStarts } from "../../calendar/rules";
 import { ApiError } from "../../platform/errors";
 import { assertPolicyAllows } from "../policy-window";
 import { readManaged } from "./read";
-import type { ManageClaims } from "../manage-token";
+import type { ManageGrant } from "../manage-token";
 
 /**
  * Where a customer may move their booking: the starts in `range` where it
@@ -18,11 +18,11 @@ import type { ManageClaims } from "../manage-token";
  * 409 `booking_closed`, and one past the location's change window 409
  * `policy_window_passed`, as a reschedule would answer.
  */
-export async function managedMoveStarts(scope: Scope, claims: ManageClaims, range: SearchRange) {
-  const its = bookingRefs(scope, claims.bookingId);
+export async function managedMoveStarts(scope: Scope, grant: ManageGrant, range: SearchRange) {
+  const its = bookingRefs(scope, grant.bookingId);
   const managed = await readManaged(
     scope,
-    claims,
+    grant,
     availabilityRead(scope, {
       locationId: its.locationId,
       serviceIds: its.serviceIds,

@@ -4,7 +4,7 @@ import { nothing, type Read, readTogether } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import { notFound } from "../../platform/errors";
 import { assertLinkOpens } from "../manage-link";
-import type { ManageClaims } from "../manage-token";
+import type { ManageGrant } from "../manage-token";
 
 /**
  * A manage link's booking with what its answers need beside it (the
@@ -16,10 +16,10 @@ import type { ManageClaims } from "../manage-token";
  */
 export async function readManaged<R = undefined>(
   scope: Scope,
-  claims: ManageClaims,
+  grant: ManageGrant,
   extra?: Read<R>,
 ) {
-  const { bookingId } = claims;
+  const { bookingId } = grant;
   const read = await readTogether(scope.db, {
     loaded: bookingRead(scope, bookingId),
     context: manageContextRead(scope, bookingId),
@@ -28,7 +28,7 @@ export async function readManaged<R = undefined>(
   const { loaded, context } = read;
   const { workspace, location } = context;
   if (!loaded || !workspace || !location) throw notFound("Booking");
-  assertLinkOpens(claims, loaded.booking);
+  assertLinkOpens(grant, loaded.booking);
   return {
     loaded,
     workspace,

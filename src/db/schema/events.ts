@@ -14,7 +14,7 @@ export const events = sqliteTable(
     type: text("type").notNull(),
     payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
     createdAt: integer("created_at").notNull(),
-    /** A dispatcher's lease: only the request that claimed an event sends it; an expired lease is swept. */
+    /** A dispatcher's lease: only the request that leased an event sends it; an expired lease is swept. */
     claimedAt: integer("claimed_at"),
     dispatchedAt: integer("dispatched_at"),
   },

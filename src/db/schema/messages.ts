@@ -7,7 +7,7 @@ export const MESSAGE_STATUSES = ["scheduled", "sent", "failed", "skipped", "canc
 /**
  * A message to a customer on one channel. Written `scheduled` in the batch of
  * the booking change that causes it (`scheduledFor`: now, or a reminder's
- * time); delivery claims a due row with a lease so it is sent once.
+ * time); delivery leases a due row so it is sent once.
  */
 export const messages = sqliteTable(
   "messages",
@@ -35,7 +35,7 @@ export const messages = sqliteTable(
     sentAt: integer("sent_at"),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
-    /** A delivery's claim: until this instant no other delivery may take the message. */
+    /** A delivery's lease: until this instant no other delivery may take the message. */
     leaseUntil: integer("lease_until"),
     createdAt: integer("created_at").notNull(),
     /**

@@ -66,7 +66,7 @@ export const webhookDeliveries = sqliteTable(
 
 /**
  * Attempts made so far for one event at one webhook, and when the next may
- * start: the consumer claims each attempt here before sending, so the queue's
+ * start: the consumer takes each attempt here before sending, so the queue's
  * own redeliveries never add one.
  */
 export const webhookAttempts = sqliteTable(

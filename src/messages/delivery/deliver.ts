@@ -1,5 +1,5 @@
 import {
-  claimMessage,
+  leaseMessage,
   type MessageRow,
   messageState,
   recordFailure,
@@ -15,9 +15,9 @@ import { PROVIDER_TIMEOUT_MS, type SendResult } from "./providers/types";
 import { senderOf } from "./sender";
 
 /**
- * How long a claim keeps other deliveries off a message: longer than a send
+ * How long a lease keeps other deliveries off a message: longer than a send
  * may take (PROVIDER_TIMEOUT_MS) plus reading the sender and recording the
- * outcome, so a live delivery never loses its claim; a delivery that died
+ * outcome, so a live delivery never loses its lease; a delivery that died
  * holding it is replaced once it ends.
  */
 export const LEASE_MS = 60_000;
@@ -46,7 +46,7 @@ export type Delivery =
   | { outcome: "wait"; delaySeconds: number };
 
 /**
- * Delivers one message once: claim (a conditional UPDATE taking a lease),
+ * Delivers one message once: lease it (a conditional UPDATE),
  * send through the channel's provider with the message's own workspace's
  * sender, record the outcome under that lease. See docs/messages-delivery.md.
  */
@@ -58,20 +58,20 @@ export async function deliverCustomerMessage(
   const db = backgroundDb(env);
   const now = Date.now();
   const leaseUntil = now + LEASE_MS;
-  const row = await claimMessage(db, {
+  const row = await leaseMessage(db, {
     id: ref.messageId,
     workspaceId: ref.workspaceId,
     now,
     leaseUntil,
   });
-  if (!row) return unclaimed(env, ref, now);
+  if (!row) return notLeased(env, ref, now);
 
   const config = deliveryConfigOf(env);
   const provider = providerFor(row.channel, config);
   let result: SendResult;
   try {
     const sender = await senderOf(db, row.workspaceId);
-    // A claim made just before a long stall must not send once its lease could have passed.
+    // A lease taken just before a long stall must not send once its lease could have passed.
     if (Date.now() + PROVIDER_TIMEOUT_MS >= leaseUntil) {
       return { outcome: "wait", delaySeconds: Math.ceil(LEASE_MS / 1000) };
     }
@@ -135,8 +135,8 @@ async function record(
 }
 
 /**
- * The outcome could not be recorded under this delivery's claim: its lease
- * had passed and another delivery took the message. Cannot happen while a
+ * The outcome could not be recorded under this delivery's lease: it had
+ * passed and another delivery took the message. Cannot happen while a
  * send stays under PROVIDER_TIMEOUT_MS of a LEASE_MS lease; logged if it does.
  */
 function lostLease(row: MessageRow, provider: string) {
@@ -146,8 +146,8 @@ function lostLease(row: MessageRow, provider: string) {
   });
 }
 
-/** Why a message could not be claimed, and when to look again. */
-async function unclaimed(env: Env, ref: MessageRef, now: number): Promise<Delivery> {
+/** Why a message could not be leased, and when to look again. */
+async function notLeased(env: Env, ref: MessageRef, now: number): Promise<Delivery> {
   const state = await messageState(backgroundDb(env), ref.messageId, ref.workspaceId);
   if (!state || state.status !== "scheduled") return { outcome: "done", status: "settled" };
   const until = Math.max(state.scheduledFor, state.leaseUntil ?? 0);

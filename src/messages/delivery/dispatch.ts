@@ -10,7 +10,7 @@ const MAX_ROUNDS = 4;
 /**
  * Enqueues the messages due now: one workspace's (its clock) or every
  * workspace's (the cron sweep, which leaves the last `dueBefore` to the
- * others). Nothing is marked: a message enqueued twice is claimed once.
+ * others). Nothing is marked: a message enqueued twice is leased once.
  * Returns how many it enqueued; a full last round means more may be due.
  */
 export async function dispatchDue(

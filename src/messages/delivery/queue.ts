@@ -16,7 +16,7 @@ const SEND_BATCH = 100;
 
 /**
  * Hands messages to MESSAGE_QUEUE. Enqueuing one twice is harmless: the
- * delivery claims the row, so only one of the two sends it.
+ * delivery leases the row, so only one of the two sends it.
  */
 export async function enqueueMessages(env: Env, due: readonly DueMessage[]): Promise<void> {
   for (let i = 0; i < due.length; i += SEND_BATCH) {

@@ -19,30 +19,30 @@ const takeable = (now: number) =>
   );
 
 /**
- * Claims one message for one delivery: a conditional UPDATE, so of two
+ * Leases one message for one delivery: a conditional UPDATE, so of two
  * deliveries of the same message (a duplicate queue message, the clock and a
  * request both enqueuing it) exactly one gets the row back. `leaseUntil` is
- * the claim's token: the outcome is recorded only while it is still the row's.
+ * the lease's token: the outcome is recorded only while it is still the row's.
  */
-export async function claimMessage(
+export async function leaseMessage(
   db: Database,
-  claim: { id: string; workspaceId: string; now: number; leaseUntil: number },
+  lease: { id: string; workspaceId: string; now: number; leaseUntil: number },
 ): Promise<MessageRow | undefined> {
   const [row] = await db
     .update(messages)
-    .set({ leaseUntil: claim.leaseUntil })
+    .set({ leaseUntil: lease.leaseUntil })
     .where(
       and(
-        eq(messages.id, claim.id),
-        eq(messages.workspaceId, claim.workspaceId),
-        takeable(claim.now),
+        eq(messages.id, lease.id),
+        eq(messages.workspaceId, lease.workspaceId),
+        takeable(lease.now),
       ),
     )
     .returning();
   return row;
 }
 
-/** Whose lease a record is guarded by: the row must still be scheduled under this claim. */
+/** Whose lease a record is guarded by: the row must still be scheduled under this lease. */
 const underLease = (id: string, leaseUntil: number) =>
   and(eq(messages.id, id), eq(messages.status, "scheduled"), eq(messages.leaseUntil, leaseUntil));
 

@@ -92,14 +92,14 @@ export type EventRow = typeof events.$inferSelect;
  */
 
 /**
- * Claims up to `limit` events not yet on the queue, oldest first: those
- * never claimed, or whose claim is older than `leaseMs` (the isolate died
- * before it sent them). One UPDATE picks and claims (D1 runs statements one
+ * Leases up to `limit` events not yet on the queue, oldest first: those
+ * never leased, or whose lease is older than `leaseMs` (the isolate died
+ * before it sent them). One UPDATE picks and leases (D1 runs statements one
  * at a time), so concurrent dispatchers never take the same event.
  */
-export async function claimPendingEvents(
+export async function leasePendingEvents(
   db: Database,
-  claim: {
+  lease: {
     now: number;
     leaseMs: number;
     limit: number;
@@ -113,38 +113,38 @@ export async function claimPendingEvents(
     .where(
       and(
         isNull(events.dispatchedAt),
-        or(isNull(events.claimedAt), lt(events.claimedAt, claim.now - claim.leaseMs)),
-        claim.workspaceId ? eq(events.workspaceId, claim.workspaceId) : undefined,
-        claim.createdBefore !== undefined ? lte(events.createdAt, claim.createdBefore) : undefined,
+        or(isNull(events.claimedAt), lt(events.claimedAt, lease.now - lease.leaseMs)),
+        lease.workspaceId ? eq(events.workspaceId, lease.workspaceId) : undefined,
+        lease.createdBefore !== undefined ? lte(events.createdAt, lease.createdBefore) : undefined,
       ),
     )
     .orderBy(asc(events.createdAt))
-    .limit(claim.limit);
+    .limit(lease.limit);
   return db
     .update(events)
-    .set({ claimedAt: claim.now })
+    .set({ claimedAt: lease.now })
     .where(inSubquery(events.id, candidates))
     .returning({ id: events.id });
 }
 
 /**
- * Claims the events a write just inserted, as `claimPendingEvents` does but
- * by id: those already on the queue or claimed by another within the lease
+ * Leases the events a write just inserted, as `leasePendingEvents` does but
+ * by id: those already on the queue or leased by another within its lease
  * (the sweep) are left out, as are ids no row has (an insert its condition
  * skipped).
  */
-export async function claimEvents(
+export async function leaseEvents(
   db: Database,
-  claim: { ids: readonly string[]; now: number; leaseMs: number },
+  lease: { ids: readonly string[]; now: number; leaseMs: number },
 ): Promise<{ id: string }[]> {
   return db
     .update(events)
-    .set({ claimedAt: claim.now })
+    .set({ claimedAt: lease.now })
     .where(
       and(
-        idIn(events.id, claim.ids),
+        idIn(events.id, lease.ids),
         isNull(events.dispatchedAt),
-        or(isNull(events.claimedAt), lt(events.claimedAt, claim.now - claim.leaseMs)),
+        or(isNull(events.claimedAt), lt(events.claimedAt, lease.now - lease.leaseMs)),
       ),
     )
     .returning({ id: events.id });

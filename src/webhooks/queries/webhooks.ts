@@ -194,27 +194,27 @@ export async function readDelivery(
 const ATTEMPTS_KEPT_MS = 15 * 24 * 3_600_000;
 
 /**
- * Claims attempt `seen + 1` of an event at a webhook: true only for the one
+ * Takes attempt `seen + 1` of an event at a webhook: true only for the one
  * caller that still saw `seen` attempts (compare-and-set), so two copies of
  * a queue message never make the same attempt. The next attempt may not
  * start before `busyUntil`, which covers this one while it runs.
  */
-export async function claimAttempt(
+export async function takeAttempt(
   db: Database,
-  claim: { eventId: string; webhookId: number; seen: number; busyUntil: number; now: number },
+  taking: { eventId: string; webhookId: number; seen: number; busyUntil: number; now: number },
 ): Promise<boolean> {
   const next = {
-    attempts: claim.seen + 1,
-    nextAttemptAt: claim.busyUntil,
-    expiresAt: claim.now + ATTEMPTS_KEPT_MS,
+    attempts: taking.seen + 1,
+    nextAttemptAt: taking.busyUntil,
+    expiresAt: taking.now + ATTEMPTS_KEPT_MS,
   };
   const rows = await db
     .insert(webhookAttempts)
-    .values({ eventId: claim.eventId, webhookId: claim.webhookId, ...next })
+    .values({ eventId: taking.eventId, webhookId: taking.webhookId, ...next })
     .onConflictDoUpdate({
       target: [webhookAttempts.eventId, webhookAttempts.webhookId],
       set: next,
-      setWhere: eq(webhookAttempts.attempts, claim.seen),
+      setWhere: eq(webhookAttempts.attempts, taking.seen),
     })
     .returning({ attempts: webhookAttempts.attempts });
   return rows.length > 0;

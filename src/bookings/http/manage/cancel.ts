@@ -47,14 +47,14 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
-  const { claims, scope } = await managedScope(c, token);
-  const deps = await customerDeps(c, scope, claims);
+  const { grant, scope } = await managedScope(c, token);
+  const deps = await customerDeps(c, scope, grant);
   const booking = await withFields(FIELDS, () =>
-    cancelBooking(deps, claims.bookingId, {
+    cancelBooking(deps, grant.bookingId, {
       cancelReason: body.cancel_reason,
       caller: "customer",
     }),
   );
-  dispatchAfterWrite(c, claims.workspaceId, since);
+  dispatchAfterWrite(c, grant.workspaceId, since);
   return c.json(booking, 200);
 };

@@ -15,7 +15,7 @@ import {
   limitLink,
   limitLinkWorkspace,
 } from "../../../http/rate-limit";
-import type { ManageClaims } from "../../manage-token";
+import type { ManageGrant } from "../../manage-token";
 import { dispatchPending } from "../../../webhooks/dispatch";
 import { deliverCreated } from "../../../messages/delivery/wake-up";
 import { wakeDesks } from "../../../waitlist/wake";
@@ -31,11 +31,11 @@ import { wakeDesks } from "../../../waitlist/wake";
 export async function managedScope(
   c: Context<OpenEnv>,
   token: string,
-): Promise<{ claims: ManageClaims; scope: Scope }> {
-  const claims = verifiedManageToken(c.env, token);
-  await limitLink(c.env, `booking:${claims.bookingId}`);
-  await limitLinkWorkspace(c.env, claims.workspaceId);
-  return { claims, scope: { db: c.var.db, workspaceId: claims.workspaceId } };
+): Promise<{ grant: ManageGrant; scope: Scope }> {
+  const grant = verifiedManageToken(c.env, token);
+  await limitLink(c.env, `booking:${grant.bookingId}`);
+  await limitLinkWorkspace(c.env, grant.workspaceId);
+  return { grant, scope: { db: c.var.db, workspaceId: grant.workspaceId } };
 }
 
 /** Links are built on the configured public origin, never on the request's Host. */
@@ -51,7 +51,7 @@ const origin = (c: Context<OpenEnv>) => publicOrigin(c.env);
 export async function customerDeps(
   c: Context<OpenEnv>,
   scope: Scope,
-  claims: ManageClaims,
+  grant: ManageGrant,
 ): Promise<BookingDeps> {
   const workspace = await run(scope.db, workspaceRenderRead(scope));
   if (!workspace) throw notFound("Booking");
@@ -62,7 +62,7 @@ export async function customerDeps(
     defer: (task) => c.var.afterResponse(task),
     staff: false,
     limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
-    link: (booking) => assertLinkOpens(claims, booking),
+    link: (booking) => assertLinkOpens(grant, booking),
     manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
     // Its messages count against the client address, as the manage routes' rate limit does.
     messageVisitor: await messageVisitor(clientAddress(c)),

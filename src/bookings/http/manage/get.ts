@@ -31,8 +31,8 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
-  const { claims, scope } = await managedScope(c, token);
-  const managed = await readManaged(scope, claims);
+  const { grant, scope } = await managedScope(c, token);
+  const managed = await readManaged(scope, grant);
   const origin = publicOrigin(c.env);
   const { booking } = managed.loaded;
   return c.json(

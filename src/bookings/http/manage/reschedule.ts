@@ -51,20 +51,20 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json");
-  const { claims, scope } = await managedScope(c, token);
-  const deps = await customerDeps(c, scope, claims);
+  const { grant, scope } = await managedScope(c, token);
+  const deps = await customerDeps(c, scope, grant);
   const booking = await withFields(FIELDS, () =>
-    rescheduleBooking(deps, claims.bookingId, {
+    rescheduleBooking(deps, grant.bookingId, {
       start: Date.parse(body.reserved_on),
       // A customer's own change always tells them (the booking-rescheduled message).
       notifyOnReschedule: true,
       heldToPolicy: true,
     }),
   );
-  dispatchAfterWrite(c, claims.workspaceId, since);
+  dispatchAfterWrite(c, grant.workspaceId, since);
   const manage = await renderManageLink(c.env, publicOrigin(c.env), {
     id: booking.uuid,
-    workspaceId: claims.workspaceId,
+    workspaceId: grant.workspaceId,
     customerId: booking.customer_uuid,
     endAt: Date.parse(booking.end_time),
   });

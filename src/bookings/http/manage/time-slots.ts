@@ -36,11 +36,11 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const q = c.req.valid("query");
-  const { claims, scope } = await managedScope(c, token);
+  const { grant, scope } = await managedScope(c, token);
   const range = await withFields(RANGE_FIELDS, () =>
     parseRange(q.range_start, q.range_end, MAX_MOVE_RANGE_DAYS),
   );
-  const found = await managedMoveStarts(scope, claims, range);
+  const found = await managedMoveStarts(scope, grant, range);
   const display = q.timezone ?? found.timezone;
   const days = renderDays(
     [
