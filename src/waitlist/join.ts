@@ -5,7 +5,7 @@ import { isGuardFailure } from "../db/constraints";
 import { guard } from "../db/guards";
 import { loadAvailability } from "../calendar/queries/availability";
 import {
-  type EntryHolder,
+  type EntryOwner,
   heldExpiriesIn,
   insertEntry,
   openEntries,
@@ -59,7 +59,7 @@ export interface JoinRequest {
 const JOINS = "A waitlist entry with a publishable key waits for";
 
 /** Whose entries for the phone its cap counts: staff's, or this widget visitor's. */
-const phoneHolder = (phone: string, visitor: string | undefined): EntryHolder =>
+const phoneOwner = (phone: string, visitor: string | undefined): EntryOwner =>
   visitor ? { phone, visitor } : { phone, staffOnly: true };
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -167,7 +167,7 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
       // A phone's places are counted per asker: staff's entries count only staff's, a widget
       // visitor's only its own (for that phone, within its own cap), so a stranger's entries
       // lock the phone out neither at the desk nor in the widget.
-      guard(scope, openEntriesWithin(scope, phoneHolder(phone, req.visitor), WAITLIST.perPhone)),
+      guard(scope, openEntriesWithin(scope, phoneOwner(phone, req.visitor), WAITLIST.perPhone)),
       ...(req.visitor
         ? [guard(scope, openEntriesWithin(scope, { visitor: req.visitor }, WAITLIST.perVisitor))]
         : []),
@@ -184,7 +184,7 @@ export async function joinWaitlist(scope: Scope, req: JoinRequest) {
 
 /** Whether a cap refused the entry (else the batch lost a race some other way). */
 async function capRefusal(scope: Scope, phone: string, visitor: string | undefined) {
-  const phoneFull = (await openEntries(scope, phoneHolder(phone, visitor))) >= WAITLIST.perPhone;
+  const phoneFull = (await openEntries(scope, phoneOwner(phone, visitor))) >= WAITLIST.perPhone;
   const visitorFull = visitor && (await openEntries(scope, { visitor })) >= WAITLIST.perVisitor;
   // One answer for either cap, so nobody learns how many entries a phone has.
   if (phoneFull || visitorFull) {

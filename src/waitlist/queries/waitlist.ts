@@ -59,10 +59,10 @@ const open = () => or(eq(waitlistEntries.status, "waiting"), eq(waitlistEntries.
  * Whose open entries a cap counts: a phone's made by staff, a phone's made by
  * one widget visitor, or a visitor's.
  */
-export type EntryHolder =
+export type EntryOwner =
   { phone: string; staffOnly: true } | { phone: string; visitor: string } | { visitor: string };
 
-const heldBy = (who: EntryHolder) =>
+const ownedBy = (who: EntryOwner) =>
   "phone" in who
     ? and(
         eq(waitlistEntries.phone, who.phone),
@@ -73,18 +73,18 @@ const heldBy = (who: EntryHolder) =>
     : eq(waitlistEntries.visitor, who.visitor);
 
 /** Batch condition: `who`'s open entries and one more stay within `cap`. */
-export const openEntriesWithin = (scope: Scope, who: EntryHolder, cap: number): SQL =>
+export const openEntriesWithin = (scope: Scope, who: EntryOwner, cap: number): SQL =>
   sql`(${scope.db
     .select({ n: count() })
     .from(waitlistEntries)
-    .where(whereIn(scope, waitlistEntries, heldBy(who), open()))}) + 1 <= ${cap}`;
+    .where(whereIn(scope, waitlistEntries, ownedBy(who), open()))}) + 1 <= ${cap}`;
 
 /** How many open entries `who` has now: tells a cap's refusal from other failures. */
-export async function openEntries(scope: Scope, who: EntryHolder): Promise<number> {
+export async function openEntries(scope: Scope, who: EntryOwner): Promise<number> {
   const [row] = await scope.db
     .select({ n: count() })
     .from(waitlistEntries)
-    .where(whereIn(scope, waitlistEntries, heldBy(who), open()));
+    .where(whereIn(scope, waitlistEntries, ownedBy(who), open()));
   return row?.n ?? 0;
 }
 
