@@ -46,7 +46,7 @@ export async function leaseMessage(
 const underLease = (id: string, leaseUntil: number) =>
   and(eq(messages.id, id), eq(messages.status, "scheduled"), eq(messages.leaseUntil, leaseUntil));
 
-/** The message went out; false when the claim was no longer this delivery's. */
+/** The message went out; false when the lease was no longer this delivery's. */
 export async function recordSent(
   db: Database,
   sent: {
@@ -75,7 +75,7 @@ export async function recordSent(
 
 /**
  * A failed attempt: scheduled again for `retryAt`, or `failed` for good when
- * `retryAt` is null. The lease is released either way. False when the claim
+ * `retryAt` is null. The lease is released either way. False when the lease
  * was no longer this delivery's.
  */
 export async function recordFailure(
@@ -209,7 +209,7 @@ export async function readNotificationSettings(
   return row?.settings ?? null;
 }
 
-/** Where a message stands, for a delivery that could not claim it (done, leased, not yet due). */
+/** Where a message stands, for a delivery that could not lease it (done, leased, not yet due). */
 export async function messageState(
   db: Database,
   id: string,

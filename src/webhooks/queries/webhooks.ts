@@ -126,9 +126,9 @@ export async function rotateWebhookSecret(
 export type DeliveryRow = typeof webhookDeliveries.$inferInsert;
 
 /**
- * Attempts claimed so far for one event at one webhook, when the next may start (ms), and the
- * highest attempt whose result is in the delivery log: an attempt claimed but never logged was
- * lost with the invocation that claimed it.
+ * Attempts taken so far for one event at one webhook, when the next may start (ms), and the
+ * highest attempt whose result is in the delivery log: an attempt taken but never logged was
+ * lost with the invocation that took it.
  */
 export interface AttemptState {
   attempts: number;
@@ -222,7 +222,7 @@ export async function takeAttempt(
 
 /**
  * When the attempt after `attempt` may start (the backoff chosen for it); nothing once a later
- * attempt was claimed (this one ran past its busy window), whose own schedule stands.
+ * attempt was taken (this one ran past its busy window), whose own schedule stands.
  */
 export const scheduleNextAttempt = (
   db: Database,
