@@ -89,14 +89,17 @@ export async function startDevServer(
         `wrangler dev exited (${child.exitCode ?? child.signalCode}):\n${tail(logFile)}`,
       );
     try {
-      if ((await fetch(`${base}/`)).ok) return { base, persist, logFile, stop };
+      // Bounded: a server whose Worker cannot start accepts the connection and never answers.
+      const res = await fetch(`${base}/`, { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return { base, persist, logFile, stop };
     } catch {
       // Not listening yet.
     }
-    // A Worker that does not build leaves wrangler dev running, answering nothing.
-    if (/Build failed/.test(readFileSync(logFile, "utf8"))) {
+    // A Worker that does not build, or lacks a class wrangler.toml binds, leaves wrangler dev
+    // running and answering nothing.
+    if (/Build failed|not exported in your entrypoint/.test(readFileSync(logFile, "utf8"))) {
       stop();
-      throw new Error(`the Worker did not build:\n${tail(logFile)}`);
+      throw new Error(`the Worker cannot start:\n${tail(logFile)}`);
     }
     if (Date.now() > deadline) {
       stop();

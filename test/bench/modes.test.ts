@@ -73,7 +73,6 @@ beforeAll(async () => {
   vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
     printed.push(args.map(String).join(" "));
   });
-  vi.stubGlobal("fetch", fetchAgain);
   server = await startDistanceServer(
     DELAY_MS,
     await freePort(),
@@ -81,6 +80,8 @@ beforeAll(async () => {
     // Kept after the run (.wrangler is not committed), for a failure's post-mortem.
     ".wrangler/bench-modes-test.log",
   );
+  // Once it answers: until then, a request without an answer is what the start waits out.
+  vi.stubGlobal("fetch", fetchAgain);
 });
 
 afterAll(() => {
