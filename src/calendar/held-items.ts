@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { parseJsonColumn } from "../db/json-column";
-import type { ReservationRow } from "./queries/reservations";
 
 // The items a reservation stores: read by the reservation's own use-cases and by the
 // calendar client, which drops an ended reservation's entries from every calendar it took.
@@ -28,7 +27,7 @@ export const HeldItemsSchema = z.array(
 export type HeldService = z.infer<typeof HeldServiceSchema>;
 export type HeldItem = z.infer<typeof HeldItemsSchema>[number];
 
-export const heldItems = (row: Pick<ReservationRow, "items"> & { id?: string }): HeldItem[] =>
+export const heldItems = (row: { items: string; id?: string }): HeldItem[] =>
   parseJsonColumn(HeldItemsSchema, row.items, { column: "reservations.items", id: row.id });
 
 /**

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { parseJsonColumn } from "../db/json-column";
-import type { WaitlistEntryRow } from "./queries/waitlist";
 
 // The JSON columns of `waitlist_entries`, as join.ts writes them and the matcher and the
 // entry's view read them back.
@@ -19,13 +18,13 @@ export const StoredPassedSchema = z.array(z.object({ start: z.number(), end: z.n
 export type StoredService = z.infer<typeof StoredServicesSchema>[number];
 
 /** The services an entry stored, in order. */
-export const entryServices = (row: Pick<WaitlistEntryRow, "id" | "services">): StoredService[] =>
+export const entryServices = (row: { id: string; services: string }): StoredService[] =>
   parseJsonColumn(StoredServicesSchema, row.services, {
     column: "waitlist_entries.services",
     id: row.id,
   });
 
-export const entryTimes = (row: Pick<WaitlistEntryRow, "id" | "times">) =>
+export const entryTimes = (row: { id: string; times: string | null }) =>
   row.times === null
     ? null
     : parseJsonColumn(StoredTimesSchema, row.times, {
@@ -33,7 +32,7 @@ export const entryTimes = (row: Pick<WaitlistEntryRow, "id" | "times">) =>
         id: row.id,
       });
 
-export const entryPassed = (row: Pick<WaitlistEntryRow, "id" | "passed">) =>
+export const entryPassed = (row: { id: string; passed: string }) =>
   parseJsonColumn(StoredPassedSchema, row.passed, {
     column: "waitlist_entries.passed",
     id: row.id,
