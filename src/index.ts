@@ -15,8 +15,7 @@ import type { WebhookMessage } from "./webhooks/messages";
 
 export { Calendar } from "./calendar/object/calendar";
 export { MessageClock } from "./messages/object/message-clock";
-export { CalendarSync } from "./external-calendars/object/calendar-sync";
-export { WaitlistDesk } from "./waitlist/object/waitlist-desk";
+export { CalendarSync, WaitlistDesk } from "./app/objects";
 export { WebhookSender } from "./webhooks/sender";
 
 const app = createApp();

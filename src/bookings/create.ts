@@ -89,11 +89,15 @@ export async function createBookings(deps: BookingDeps, req: CreateRequest) {
 async function book(deps: BookingDeps, req: CreateRequest) {
   const { scope, env } = deps;
   const reservation: ReservationUse | undefined = req.reservationId
-    ? reservationUse(scope, {
-        reservationId: req.reservationId,
-        locationId: req.locationId,
-        items: req.items,
-      })
+    ? reservationUse(
+        scope,
+        {
+          reservationId: req.reservationId,
+          locationId: req.locationId,
+          items: req.items,
+        },
+        deps.reservationUsed,
+      )
     : undefined;
   const workspaceId = scope.workspaceId;
   const phone = normalisePhone(req.customer.phone, req.country);

@@ -8,7 +8,7 @@ import {
   reservationStillLive,
 } from "../calendar/queries/reservations";
 import type { Scope } from "../db/scope";
-import { bookedThroughOffer } from "../waitlist/queries/waitlist";
+import type { ReservationUsed } from "../http/deps";
 import { isGuardFailure } from "../db/constraints";
 import type { ItemSubject, Problem } from "../platform/rules/problems";
 import { ApiError, InvalidError, invalid, RecordChangedError } from "../platform/errors";
@@ -40,15 +40,20 @@ export interface RedeemRequest {
  * redemption that swaps the held time for the booking's in one write. The
  * row comes from the booking's own read batch: no round trip of its own.
  */
-export const reservationUse = (scope: Scope, req: RedeemRequest): ReservationUse => ({
+export const reservationUse = (
+  scope: Scope,
+  req: RedeemRequest,
+  used: ReservationUsed,
+): ReservationUse => ({
   id: req.reservationId,
-  redeem: (row) => redeem(scope, req, row),
+  redeem: (row) => redeem(scope, req, row, used),
 });
 
 function redeem(
   scope: Scope,
   req: RedeemRequest,
   row: ReservationRow | null,
+  used: ReservationUsed,
 ): { items: PlanItem[]; redemption: Redemption } {
   if (!row) throw invalid({ is: "reservation" }, "Unknown reservation.");
   if (!isLive(row, Date.now())) throw expired();
@@ -114,7 +119,7 @@ function redeem(
       live: () => reservationStillLive(row.id, Date.now()),
       statements: (bookingId) => [
         ...endReservation(scope, row.id, now),
-        ...bookedThroughOffer(scope, row.id, bookingId, now),
+        ...used(scope, row.id, bookingId, now),
       ],
       explain: async (error) => {
         if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();

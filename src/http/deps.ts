@@ -1,4 +1,5 @@
 import type { Scope } from "../db/scope";
+import type { Statement } from "../db/statement";
 import type { Defer } from "../platform/defer";
 import type { Env } from "../platform/env";
 
@@ -44,4 +45,19 @@ export interface UseCaseDeps {
    * messages count against (`messageVisitor`); undefined for staff's.
    */
   messageVisitor?: string | undefined;
+  /**
+   * What a module above bookings writes, in the booking's own batch, when a
+   * booking uses a reservation: the waitlist books the entry the reservation
+   * was offered to (nothing when it was offered to none). Given where the
+   * deps are built (the composition root, an offer's route), so bookings
+   * imports no module above it.
+   */
+  reservationUsed: ReservationUsed;
 }
+
+export type ReservationUsed = (
+  scope: Scope,
+  reservationId: string,
+  bookingId: string,
+  now: number,
+) => Statement[];

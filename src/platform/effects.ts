@@ -1,3 +1,5 @@
+import type { Env } from "./env";
+
 /**
  * What a committed write leaves for others to act on once the answer is out:
  * an outbox event for the webhook queue, a customer message for the message
@@ -19,8 +21,12 @@ export type Effect =
       dueAt: number;
     };
 
-/** Acts on effects after their write committed (the composition root's `dispatchEffects`). */
-export type Dispatch = (effects: readonly Effect[]) => Promise<void>;
+/**
+ * Acts on effects after their write committed: the composition root's
+ * `dispatchEffects`, handed to the Durable Objects that write outside a
+ * request (so none of them imports the modules above it that act).
+ */
+export type Dispatch = (env: Env, effects: readonly Effect[]) => Promise<void>;
 
 /**
  * The effects one request (or one background job) committed, in order. Only

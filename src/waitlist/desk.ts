@@ -1,4 +1,6 @@
 import { createDb, runBatch } from "../db/client";
+import { collectingEffects } from "../db/effects";
+import { type Dispatch, EffectSink } from "../platform/effects";
 import { D1Counter, instrumentD1 } from "../db/instrumented-d1";
 import { locationStaffNames } from "../messages/queries/messages";
 import {
@@ -16,7 +18,7 @@ import { settingsFrom } from "../messages/rules";
 import { WAITLIST } from "./rules";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
-import { dispatchPending } from "../webhooks/dispatch";
+import { dispatchEvents } from "../webhooks/dispatch";
 import { deliverCreated } from "../messages/delivery/wake-up";
 import { Matcher } from "./matcher";
 
@@ -38,9 +40,12 @@ export async function runDesk(
   workspaceId: string,
   locationId: string,
   now = Date.now(),
+  dispatch: Dispatch = dispatchOffers,
 ): Promise<number | null> {
   const counter = new D1Counter();
-  const scope: Scope = { db: createDb(instrumentD1(env.DB, counter)), workspaceId };
+  const effects = new EffectSink();
+  const db = collectingEffects(createDb(instrumentD1(env.DB, counter)), effects);
+  const scope: Scope = { db, workspaceId };
   const first = await readTogether(scope.db, {
     context: deskContextRead(scope, locationId),
     names: read([locationStaffNames(scope, locationId)] as const, ([rows]) => rows),
@@ -73,9 +78,16 @@ export async function runDesk(
     done = await matcher.offer(first.freed, first.ended, now);
     if (done.length > 0) await runBatch(scope.db, [dropFreed(scope, locationId, done)]);
   } finally {
-    // The offers' messages and events now (also those of a pass that failed half-way),
-    // rather than at the next sweep.
-    if (matcher.offers > 0) await dispatchOffers(env, workspaceId, now);
+    // The offers' messages and events now (also those of a pass that failed half-way: what
+    // its committed batches wrote), rather than at the next sweep. Time this desk's own writes
+    // freed is left out: its next run is read from D1 once the pass is over.
+    const produced = effects
+      .take()
+      .filter((e) => !(e.kind === "freed" && e.locationId === locationId));
+    if (produced.length > 0)
+      await dispatch(env, produced).catch((error: unknown) =>
+        log("error", "waitlist dispatch failed", { error }),
+      );
     log("info", "waitlist desk pass", {
       workspace_id: workspaceId,
       location_id: locationId,
@@ -97,12 +109,23 @@ export async function runDesk(
   return run(scope.db, nextDueRead(scope, locationId));
 }
 
-const dispatchOffers = (env: Env, workspaceId: string, since: number) =>
-  Promise.all([
-    deliverCreated(env, workspaceId, since).catch((error: unknown) =>
-      log("error", "waitlist message dispatch failed", { error }),
-    ),
-    dispatchPending(env, { workspaceId, maxRounds: 1 }).catch((error: unknown) =>
-      log("error", "waitlist event dispatch failed", { error }),
+/**
+ * What a pass run outside the Durable Object (tests, a script) dispatches: the
+ * offers' events and messages, as the composition root's dispatcher would.
+ */
+const dispatchOffers: Dispatch = async (env, effects) => {
+  const events = effects.flatMap((e) => (e.kind === "event" ? [e.eventId] : []));
+  const messages = effects.flatMap((e) =>
+    e.kind === "message" ? [{ id: e.messageId, dueAt: e.dueAt, workspaceId: e.workspaceId }] : [],
+  );
+  await Promise.all([
+    dispatchEvents(env, events),
+    ...[...new Set(messages.map((m) => m.workspaceId))].map((workspaceId) =>
+      deliverCreated(
+        env,
+        workspaceId,
+        messages.filter((m) => m.workspaceId === workspaceId),
+      ),
     ),
   ]);
+};

@@ -1,17 +1,25 @@
-import { freedSince, overdueFreed } from "./queries/waitlist";
+import { overdueFreed } from "./queries/waitlist";
 import type { Env } from "../platform/env";
 import { backgroundDb } from "../db/background";
 import { wakeDesk } from "./object/client";
 
 /**
- * After a write: the desks of the locations whose time it recorded as freed
- * (the triggers on calendar entries did, in its own transaction) are woken
- * for when it comes due. One indexed read; no desk call when it freed nothing
- * anyone waits for. If this never runs, the cron sweep wakes them.
+ * After a write: the desks of the locations whose time it reported freeing
+ * (the triggers on calendar entries recorded it, in its own transaction) are
+ * woken for when it comes due, one call per location. If this never runs,
+ * the cron sweep wakes them.
  */
-export async function wakeDesks(env: Env, workspaceId: string, since: number): Promise<void> {
-  const freed = await freedSince(backgroundDb(env), workspaceId, since);
-  await Promise.all(freed.map((f) => wakeDesk(env, workspaceId, f.locationId, f.dueAt)));
+export async function wakeDesks(
+  env: Env,
+  workspaceId: string,
+  freed: readonly { locationId: string; dueAt: number }[],
+): Promise<void> {
+  const first = new Map<string, number>();
+  for (const f of freed)
+    first.set(f.locationId, Math.min(f.dueAt, first.get(f.locationId) ?? f.dueAt));
+  await Promise.all(
+    [...first].map(([locationId, at]) => wakeDesk(env, workspaceId, locationId, at)),
+  );
 }
 
 /** Freed time due for this long without its desk having run: the wake-up was lost. */

@@ -1,4 +1,4 @@
-import { leasePendingEvents, markDispatched } from "./queries/outbox";
+import { leaseEvents, leasePendingEvents, markDispatched } from "./queries/outbox";
 import type { Env } from "../platform/env";
 import { backgroundDb } from "../db/background";
 import type { WebhookMessage } from "./messages";
@@ -41,6 +41,37 @@ export async function dispatchPending(
     );
     sent += pending.length;
     if (pending.length < BATCH) break;
+  }
+  return sent;
+}
+
+/**
+ * Hands the outbox events a write reported (by id) to the queue: lease them
+ * (those the sweep or another already took are left out), send, mark — the
+ * protocol of `dispatchPending`, so the sweep never resends what this sent,
+ * nor loses what a crash here left leased (it takes it once the lease ends).
+ * Two statements for a write with events, none for one without.
+ */
+export async function dispatchEvents(env: Env, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const db = backgroundDb(env);
+  let sent = 0;
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const leased = await leaseEvents(db, {
+      ids: ids.slice(i, i + BATCH),
+      now: Date.now(),
+      leaseMs: DISPATCH_LEASE_MS,
+    });
+    if (leased.length === 0) continue;
+    await env.WEBHOOK_QUEUE.sendBatch(
+      leased.map((e) => ({ body: { kind: "event", eventId: e.id } satisfies WebhookMessage })),
+    );
+    await markDispatched(
+      db,
+      leased.map((e) => e.id),
+      Date.now(),
+    );
+    sent += leased.length;
   }
   return sent;
 }

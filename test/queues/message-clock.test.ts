@@ -12,6 +12,8 @@ import { deliverCreated } from "../../src/messages/delivery/wake-up";
 import { scheduleWakeUp } from "../../src/messages/object/client";
 import worker from "../../src/index";
 import { createWorkspace } from "../helpers/factory";
+import { admin } from "../helpers/http";
+import { at, createSalon, customer } from "../helpers/salon";
 import { insertMessage, readMessage, until } from "../helpers/messages";
 
 /**
@@ -111,7 +113,11 @@ describe("after a write", () => {
       created_at: since - 10_000,
       scheduled_for: since + 3600_000,
     });
-    await deliverCreated(env, ws.id, since);
+    // The write reports what it created: `now` and `reminder` (not `older`, an earlier write's).
+    await deliverCreated(env, ws.id, [
+      { id: now, dueAt: since },
+      { id: reminder, dueAt: since + 2 * 3600_000 },
+    ]);
     await until(sent(now));
     // Woken for the write's own reminder, not for a message an earlier write scheduled.
     expect(await alarmOf(ws.id)).toBe(since + 2 * 3600_000);
@@ -122,14 +128,36 @@ describe("after a write", () => {
 
 describe("a public API write", () => {
   it("hands the messages written during it to the queue once it has answered", async () => {
-    const ws = await createWorkspace();
-    // Stands for a message the write's batch created (the booking changes write them).
-    const id = await insertMessage(ws.id, { created_at: Date.now() + 60_000 });
-    const res = await ws.api("/webhooks", {
+    // A booking's write creates its confirmation; the write says so, nothing reads it back.
+    const salon = await createSalon();
+    const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
+      method: "PUT",
+      body: {
+        email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
+        sms: { enabled: false },
+        reminders: [],
+        templates: {},
+      },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    const res = await salon.ws.api("/bookings", {
       method: "POST",
-      body: { url: "https://receiver.example.com/hook", events: ["customer-created"] },
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[0]?.uuid,
+        reserved_on: at("10:00"),
+        ...customer(),
+        customer_email: "ada@example.com",
+      },
     });
     expect(res.status).toBe(201);
+    const row = await env.DB.prepare(
+      "select id from messages where booking_id = ? and kind = 'booking-confirmation'",
+    )
+      .bind(res.body.uuid)
+      .first<{ id: string }>();
+    const id = row?.id ?? "";
     await until(sent(id));
   });
 

@@ -3,6 +3,7 @@ import type { PublicEnv, RequestDeps } from "../../http/env";
 import { sha256Hex } from "../../tenancy/api-keys";
 import { manageUrl } from "../../bookings/manage-link";
 import { messageVisitor } from "../../messages/message-visitor";
+import { bookedThroughOffer } from "../../waitlist/queries/waitlist";
 import { publicOrigin } from "../../platform/public-origin";
 import { clientAddress, limitCustomerChange } from "../../http/rate-limit";
 
@@ -33,6 +34,8 @@ export const requestDeps = createMiddleware<PublicEnv>(async (c, next) => {
     caller: staff ? "staff" : "customer",
     visitor: staff ? undefined : await sha256Hex(`${apiKey.id}\n${clientAddress(c)}`),
     messageVisitor: staff ? undefined : await messageVisitor(clientAddress(c)),
+    // A booking that uses a waitlist offer's reservation books the entry, in its own batch.
+    reservationUsed: bookedThroughOffer,
   };
   c.set("deps", deps);
   await next();

@@ -4,9 +4,7 @@ import { createRouter } from "../../http/openapi";
 import { requireApiKey } from "../middleware/auth";
 import { idempotency } from "../middleware/idempotency";
 import { limitBody, requireJsonBody } from "../middleware/json-body";
-import { messageDispatch } from "../../messages/message-dispatch";
-import { waitlistDispatch } from "../../waitlist/waitlist-dispatch";
-import { outboxDispatch } from "../middleware/outbox-dispatch";
+import { afterWrite } from "../middleware/after-write";
 import { corsPreflight } from "../middleware/cors";
 import { declaredOperation, takesNoKeys } from "../middleware/operation";
 import { publishableScope } from "../middleware/publishable-scope";
@@ -65,15 +63,7 @@ export function publicApi() {
   router.use("*", publicAddressRateLimit);
   router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
   // Idempotency keys belong to an API key: routes without one (a manage link) keep none.
-  router.use(
-    "*",
-    limitBody,
-    requireJsonBody,
-    outboxDispatch,
-    messageDispatch,
-    waitlistDispatch,
-    except(takesNoKeys, idempotency),
-  );
+  router.use("*", limitBody, requireJsonBody, afterWrite, except(takesNoKeys, idempotency));
   registerLocations(router);
   registerServices(router);
   registerSessions(router);

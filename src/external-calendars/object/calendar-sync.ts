@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { wakeDesks } from "../../waitlist/wake";
 import { createDb } from "../../db/client";
+import { collectingEffects } from "../../db/effects";
+import { type Dispatch, EffectSink } from "../../platform/effects";
 import { externalCalendarById } from "../queries/external-calendars";
 import { syncFound } from "../sync";
 import type { Env } from "../../platform/env";
@@ -16,7 +17,14 @@ import { type CalendarSyncClient, SYNC_EVERY_MS } from "./client";
  * nothing but the id: D1's row is the calendar, and once the row is gone the
  * clock stops.
  */
-export class CalendarSync extends DurableObject<Env> implements CalendarSyncClient {
+export abstract class CalendarSyncObject extends DurableObject<Env> implements CalendarSyncClient {
+  /**
+   * Acts on what a sync wrote (busy time it removed, offered to the
+   * location's waitlist as a request's would be): the composition root's
+   * dispatcher, given by src/app/objects.ts.
+   */
+  protected abstract readonly dispatch: Dispatch;
+
   private readonly loop = new AlarmLoop(this.ctx.storage, {
     keys: ["id"],
     run: ({ id }) => this.refresh(id),
@@ -52,18 +60,17 @@ export class CalendarSync extends DurableObject<Env> implements CalendarSyncClie
   }
 
   private async refresh(id: string): Promise<Next> {
-    const db = createDb(this.env.DB);
+    const effects = new EffectSink();
+    const db = collectingEffects(createDb(this.env.DB), effects);
     const found = await externalCalendarById(db, id);
     if (!found) return "stop";
     try {
-      const since = Date.now();
       await syncFound(
         { scope: { db, workspaceId: found.row.workspaceId }, env: this.env },
         found,
-        since,
+        Date.now(),
       );
-      // Busy time the sync removed is offered to the location's waitlist, as a request's would be.
-      await wakeDesks(this.env, found.row.workspaceId, since);
+      await this.dispatch(this.env, effects.take());
     } catch (error) {
       // A calendar that cannot be fetched or read keeps its busy time and says why in
       // `status` (the sync recorded it), unlogged; anything else (D1, the calendar object) is

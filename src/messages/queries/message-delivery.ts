@@ -175,28 +175,6 @@ export async function nextWakeUp(
   return times.length === 0 ? null : Math.min(...times);
 }
 
-/**
- * The scheduled messages a request's write created (at or after `since`),
- * by messages_workspace_created_idx: what its dispatch enqueues or puts on
- * the clock once the answer is out.
- */
-export function messagesCreatedSince(
-  db: Database,
-  query: { workspaceId: string; since: number; limit: number },
-): Promise<{ id: string; scheduledFor: number }[]> {
-  return db
-    .select({ id: messages.id, scheduledFor: messages.scheduledFor })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.workspaceId, query.workspaceId),
-        gte(messages.createdAt, query.since),
-        eq(messages.status, "scheduled"),
-      ),
-    )
-    .limit(query.limit);
-}
-
 /** A workspace's notification settings document, as stored (null when never saved). */
 export async function readNotificationSettings(
   db: Database,

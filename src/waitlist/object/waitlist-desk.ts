@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../platform/env";
+import type { Dispatch } from "../../platform/effects";
 import { AlarmLoop } from "../../platform/alarm-loop";
 import { settingsAtEntry } from "../../platform/config";
 import { runDesk } from "../desk";
@@ -15,10 +16,17 @@ const RETRY_MS = 15_000;
  * freed time, offers and entries are the schedule, the alarm only the next
  * moment to read them.
  */
-export class WaitlistDesk extends DurableObject<Env> implements WaitlistDeskClient {
+export abstract class WaitlistDeskObject extends DurableObject<Env> implements WaitlistDeskClient {
+  /**
+   * Acts on what a pass wrote (its offers' events and messages): the
+   * composition root's dispatcher, given by src/app/objects.ts.
+   */
+  protected abstract readonly dispatch: Dispatch;
+
   private readonly loop = new AlarmLoop(this.ctx.storage, {
     keys: ["workspace", "location"],
-    run: ({ workspace, location }) => runDesk(this.env, workspace, location),
+    run: ({ workspace, location }) =>
+      runDesk(this.env, workspace, location, Date.now(), this.dispatch),
     retryMs: RETRY_MS,
     failure: "waitlist desk run failed",
     fields: ({ workspace }) => ({ workspace_id: workspace }),

@@ -38,6 +38,8 @@ import { holderLive } from "../../calendar/queries/reservations";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import { listPage } from "../../db/queries/list";
+import { producing } from "../../db/effects";
+import type { Effect } from "../../platform/effects";
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
 export type WaitlistDayRow = typeof waitlistDays.$inferInsert;
@@ -93,33 +95,56 @@ export async function openEntries(scope: Scope, who: EntryOwner): Promise<number
  * trigger that does so for later holds did not see this entry yet).
  */
 export const heldExpiriesIn = (scope: Scope, entry: typeof waitlistEntries.$inferInsert) =>
-  scope.db.insert(waitlistFreed).select(
-    scope.db
-      .select({
-        id: sql<number>`null`.as("id"),
-        workspaceId: calendarEntries.workspaceId,
-        locationId: calendarEntries.locationId,
-        stafferId: calendarEntries.stafferId,
-        resourceId: calendarEntries.resourceId,
-        entryId: sql<string | null>`null`.as("entry_id"),
-        startsAt: calendarEntries.startsAt,
-        endsAt: calendarEntries.endsAt,
-        dueAt: sql<number>`${calendarEntries.expiresAt}`.as("due_at"),
-        createdAt: sql<number>`${entry.createdAt}`.as("created_at"),
-      })
-      .from(calendarEntries)
-      .where(
-        whereIn(
-          scope,
-          calendarEntries,
-          eq(calendarEntries.locationId, entry.locationId),
-          eq(calendarEntries.kind, "held"),
-          sql`${calendarEntries.expiresAt} > ${entry.createdAt}`,
-          sql`${calendarEntries.startsAt} < ${entry.windowEnd}`,
-          sql`${calendarEntries.endsAt} > ${entry.windowStart}`,
+  producing(recordedHolds(scope, entry), freedRowsEffects);
+
+const recordedHolds = (scope: Scope, entry: typeof waitlistEntries.$inferInsert) =>
+  scope.db
+    .insert(waitlistFreed)
+    .select(
+      scope.db
+        .select({
+          id: sql<number>`null`.as("id"),
+          workspaceId: calendarEntries.workspaceId,
+          locationId: calendarEntries.locationId,
+          stafferId: calendarEntries.stafferId,
+          resourceId: calendarEntries.resourceId,
+          entryId: sql<string | null>`null`.as("entry_id"),
+          startsAt: calendarEntries.startsAt,
+          endsAt: calendarEntries.endsAt,
+          dueAt: sql<number>`${calendarEntries.expiresAt}`.as("due_at"),
+          createdAt: sql<number>`${entry.createdAt}`.as("created_at"),
+        })
+        .from(calendarEntries)
+        .where(
+          whereIn(
+            scope,
+            calendarEntries,
+            eq(calendarEntries.locationId, entry.locationId),
+            eq(calendarEntries.kind, "held"),
+            sql`${calendarEntries.expiresAt} > ${entry.createdAt}`,
+            sql`${calendarEntries.startsAt} < ${entry.windowEnd}`,
+            sql`${calendarEntries.endsAt} > ${entry.windowStart}`,
+          ),
         ),
-      ),
-  );
+    )
+    .returning(freedColumns);
+
+const freedColumns = {
+  workspaceId: waitlistFreed.workspaceId,
+  locationId: waitlistFreed.locationId,
+  stafferId: waitlistFreed.stafferId,
+  startsAt: waitlistFreed.startsAt,
+  endsAt: waitlistFreed.endsAt,
+  dueAt: waitlistFreed.dueAt,
+};
+
+type FreedColumns = Pick<FreedRow, keyof typeof freedColumns>;
+
+/** Freed time a statement recorded (and returned): for the location's desk once it committed. */
+const freedEffect = (r: FreedColumns): Effect => ({ kind: "freed", ...r });
+
+const freedRowsEffects = (result: unknown): Effect[] =>
+  (Array.isArray(result) ? (result as FreedColumns[]) : []).map(freedEffect);
 
 /**
  * A new entry, its rows of the matching index, and its own window recorded
@@ -132,15 +157,27 @@ export const insertEntry = (
 ): Statement[] => [
   scope.db.insert(waitlistEntries).values(row),
   ...insertRows(scope.db, waitlistDays, days),
-  scope.db.insert(waitlistFreed).values({
-    workspaceId: scope.workspaceId,
-    locationId: row.locationId,
-    entryId: row.id,
-    startsAt: row.windowStart,
-    endsAt: row.windowEnd,
-    dueAt: row.createdAt,
-    createdAt: row.createdAt,
-  }),
+  producing(
+    scope.db.insert(waitlistFreed).values({
+      workspaceId: scope.workspaceId,
+      locationId: row.locationId,
+      entryId: row.id,
+      startsAt: row.windowStart,
+      endsAt: row.windowEnd,
+      dueAt: row.createdAt,
+      createdAt: row.createdAt,
+    }),
+    [
+      freedEffect({
+        workspaceId: scope.workspaceId,
+        locationId: row.locationId,
+        stafferId: null,
+        startsAt: row.windowStart,
+        endsAt: row.windowEnd,
+        dueAt: row.createdAt,
+      }),
+    ],
+  ),
 ];
 
 /** The workspace's entries that meet every condition. */
@@ -556,22 +593,6 @@ export const nextDueRead = (scope: Scope, locationId: string) =>
   );
 
 // ---- waking desks up ----
-
-/** The locations whose time a write recorded as freed since `since`, and when it comes due. */
-export async function freedSince(
-  db: Database,
-  workspaceId: string,
-  since: number,
-): Promise<{ locationId: string; dueAt: number }[]> {
-  const rows = await db
-    .select({ locationId: waitlistFreed.locationId, dueAt: min(waitlistFreed.dueAt) })
-    .from(waitlistFreed)
-    .where(
-      and(eq(waitlistFreed.workspaceId, workspaceId), sql`${waitlistFreed.createdAt} >= ${since}`),
-    )
-    .groupBy(waitlistFreed.locationId);
-  return rows.map((r) => ({ locationId: r.locationId, dueAt: r.dueAt ?? since }));
-}
 
 /** Locations with freed time overdue by `before` (a wake-up that never arrived), for the cron. */
 export async function overdueFreed(

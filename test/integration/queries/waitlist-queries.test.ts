@@ -19,7 +19,6 @@ import {
   endedOffersRead,
   expireEntries,
   findEntry,
-  freedSince,
   heldExpiriesIn,
   insertEntry,
   listEntries,
@@ -365,28 +364,6 @@ describe("freed time", () => {
     expect(await run(db, nextDueRead(a.scope, here))).toBe(T0 + 20);
     await db.insert(waitlistFreed).values(freed(a.scope, here, { dueAt: T0 + 10 }));
     expect(await run(db, nextDueRead(a.scope, here))).toBe(T0 + 10);
-  });
-
-  it("freedSince: per location of the workspace, the earliest due time recorded since then", async () => {
-    const a = await tenant(2);
-    const b = await tenant();
-    const [here = "", there = ""] = a.locations;
-    await db
-      .insert(waitlistFreed)
-      .values([
-        freed(a.scope, here, { createdAt: T0 + 5, dueAt: T0 + 40 }),
-        freed(a.scope, here, { createdAt: T0 + 6, dueAt: T0 + 30 }),
-        freed(a.scope, here, { createdAt: T0 + 4, dueAt: T0 + 1 }),
-        freed(a.scope, there, { createdAt: T0 + 5, dueAt: T0 + 50 }),
-      ]);
-    await db
-      .insert(waitlistFreed)
-      .values(freed(b.scope, b.locations[0] ?? "", { createdAt: T0 + 9 }));
-    const since = await freedSince(db, a.scope.workspaceId, T0 + 5);
-    expect(since.sort((x, y) => x.dueAt - y.dueAt)).toEqual([
-      { locationId: here, dueAt: T0 + 30 },
-      { locationId: there, dueAt: T0 + 50 },
-    ]);
   });
 
   it("overdueFreed: each location with overdue time once, across workspaces, bounded", async () => {

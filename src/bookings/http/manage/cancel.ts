@@ -6,7 +6,7 @@ import { type FieldNames, withFields } from "../../../http/request-fields";
 import type { CancelSubject } from "../../rules/booking-rules";
 import { bodyErrors, conflictErrors, json } from "../../../http/responses";
 import { BookingSchema } from "../../views/booking-schema";
-import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
+import { customerDeps, managedScope } from "./deps";
 import { manageErrors } from "./responses";
 import { ManageCancelBody, TokenPath } from "./schema";
 import { CUSTOMER_CHANGE_MESSAGES } from "../bookings/publishable";
@@ -44,7 +44,6 @@ export const route = defineRoute({
 });
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
-  const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const { grant, scope } = await managedScope(c, token);
@@ -55,6 +54,5 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
       caller: "customer",
     }),
   );
-  dispatchAfterWrite(c, grant.workspaceId, since);
   return c.json(booking, 200);
 };

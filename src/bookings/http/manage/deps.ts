@@ -5,7 +5,6 @@ import { run } from "../../../db/reads";
 import type { Scope } from "../../../db/scope";
 import type { OpenEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
-import { log } from "../../../platform/log";
 import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../manage-link";
 import { messageVisitor } from "../../../messages/message-visitor";
 import { publicOrigin } from "../../../platform/public-origin";
@@ -16,9 +15,6 @@ import {
   limitLinkWorkspace,
 } from "../../../http/rate-limit";
 import type { ManageGrant } from "../../manage-token";
-import { dispatchPending } from "../../../webhooks/dispatch";
-import { deliverCreated } from "../../../messages/delivery/wake-up";
-import { wakeDesks } from "../../../waitlist/wake";
 
 /**
  * The booking a manage link opens and the workspace it is in, both from the
@@ -66,6 +62,8 @@ export async function customerDeps(
     manageUrl: (booking) => manageUrl(c.env, origin(c), booking) ?? "",
     // Its messages count against the client address, as the manage routes' rate limit does.
     messageVisitor: await messageVisitor(clientAddress(c)),
+    // A manage link changes a booking; it never books one with a reservation.
+    reservationUsed: () => [],
   };
 }
 
@@ -73,29 +71,3 @@ export const renderContext = (
   c: Context<OpenEnv>,
   workspace: { currency: string; locale: string },
 ) => ({ currency: workspace.currency, locale: workspace.locale, origin: origin(c) });
-
-/**
- * Hands the workspace's new outbox events (the change's webhook event) and
- * the customer messages the change wrote since `since` to their queues once
- * the answer is out, as the keyed routes' `outboxDispatch` and
- * `messageDispatch` do; the cron sweep and the workspace's message clock send
- * them should this never run.
- */
-export function dispatchAfterWrite(c: Context<OpenEnv>, workspaceId: string, since: number) {
-  const work = Promise.all([
-    dispatchPending(c.env, { workspaceId, maxRounds: 1 }).catch((error: unknown) =>
-      log("error", "outbox dispatch failed", { error }),
-    ),
-    deliverCreated(c.env, workspaceId, since).catch((error: unknown) =>
-      log("error", "message dispatch failed", { error }),
-    ),
-    wakeDesks(c.env, workspaceId, since).catch((error: unknown) =>
-      log("error", "waitlist wake-up failed", { error }),
-    ),
-  ]);
-  try {
-    c.executionCtx.waitUntil(work);
-  } catch {
-    // `app.request` in tests has no execution context: the work runs on regardless.
-  }
-}

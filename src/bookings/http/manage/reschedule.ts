@@ -6,7 +6,7 @@ import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import { conflictErrors, errorCodes, json, jsonBody, TOO_LARGE } from "../../../http/responses";
 import { bodyErrors } from "../../../http/responses";
-import { customerDeps, dispatchAfterWrite, managedScope } from "./deps";
+import { customerDeps, managedScope } from "./deps";
 import { manageErrors } from "./responses";
 import { renderManageLink } from "./render";
 import { ManagedMoveSchema, ManageRescheduleBody, TokenPath } from "./schema";
@@ -48,7 +48,6 @@ export const route = defineRoute({
 });
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
-  const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json");
   const { grant, scope } = await managedScope(c, token);
@@ -61,7 +60,6 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
       heldToPolicy: true,
     }),
   );
-  dispatchAfterWrite(c, grant.workspaceId, since);
   const manage = await renderManageLink(c.env, publicOrigin(c.env), {
     id: booking.uuid,
     workspaceId: grant.workspaceId,

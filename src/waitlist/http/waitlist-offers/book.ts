@@ -10,8 +10,8 @@ import { bodyErrors, calendarWriteErrors, conflictErrors, json } from "../../../
 import { clientAddress, limitCustomerChange } from "../../../http/rate-limit";
 import { BookingSchema } from "../../../bookings/views/booking-schema";
 import { bookOffer } from "../../offer-book";
+import { bookedThroughOffer } from "../../queries/waitlist";
 import { openLimitedOffer } from "./open";
-import { dispatchAfterWrite } from "../../../bookings/http/manage/deps";
 import { offerErrors } from "./responses";
 import { BookOfferBody, OfferTokenPath } from "./schema";
 
@@ -54,7 +54,6 @@ export const route = defineRoute({
 });
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
-  const since = Date.now();
   const { token } = c.req.valid("param");
   const body = c.req.valid("json") ?? {};
   const opened = await openLimitedOffer(c, token);
@@ -73,6 +72,8 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
         limitCustomerChange: (bookingId) => limitCustomerChange(c.env, bookingId),
         manageUrl: (b) => manageUrl(c.env, origin, b) ?? "",
         messageVisitor: visitor,
+        // The booking uses the offer's reservation: the entry is booked in the same batch.
+        reservationUsed: bookedThroughOffer,
       },
       opened,
       {
@@ -84,6 +85,5 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
     ),
   );
   if (!booking) throw new Error("no booking was created");
-  dispatchAfterWrite(c, scope.workspaceId, since);
   return c.json(booking, 201);
 };

@@ -1,0 +1,50 @@
+import type { Env } from "../platform/env";
+import type { Effect } from "../platform/effects";
+import { log } from "../platform/log";
+import { deliverCreated } from "../messages/delivery/wake-up";
+import { dispatchEvents } from "../webhooks/dispatch";
+import { wakeDesks } from "../waitlist/wake";
+
+/**
+ * Acts on what committed writes produced: outbox events to the webhook
+ * queue, created messages to the message queue (or their workspace's clock
+ * when due later), freed time to its location's waitlist desk. One failure
+ * does not keep the others from going; each has its safety net (the cron
+ * sweeps, the message clock) should this never run or fail.
+ */
+export async function dispatchEffects(env: Env, effects: readonly Effect[]): Promise<void> {
+  const eventIds = new Set<string>();
+  const messages = new Map<string, Map<string, { id: string; dueAt: number }>>();
+  const freed = new Map<string, { locationId: string; dueAt: number }[]>();
+  for (const e of effects) {
+    if (e.kind === "event") eventIds.add(e.eventId);
+    else if (e.kind === "message")
+      inGroup(messages, e.workspaceId, () => new Map()).set(e.messageId, {
+        id: e.messageId,
+        dueAt: e.dueAt,
+      });
+    else inGroup(freed, e.workspaceId, () => []).push(e);
+  }
+  await Promise.all([
+    eventIds.size > 0 &&
+      dispatchEvents(env, [...eventIds]).catch((error: unknown) =>
+        log("error", "outbox dispatch failed", { error }),
+      ),
+    ...[...messages].map(([workspaceId, created]) =>
+      deliverCreated(env, workspaceId, [...created.values()]).catch((error: unknown) =>
+        log("error", "message dispatch failed", { error }),
+      ),
+    ),
+    ...[...freed].map(([workspaceId, time]) =>
+      wakeDesks(env, workspaceId, time).catch((error: unknown) =>
+        log("error", "waitlist wake-up failed", { error }),
+      ),
+    ),
+  ]);
+}
+
+function inGroup<V>(groups: Map<string, V>, key: string, empty: () => V): V {
+  let group = groups.get(key);
+  if (!group) groups.set(key, (group = empty()));
+  return group;
+}
