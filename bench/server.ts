@@ -11,6 +11,17 @@ export interface DevServer {
   stop: () => void;
 }
 
+/** Every server this process started and has not stopped (see stopDevServers). */
+const running = new Set<() => void>();
+
+/**
+ * Stops every server this process started: for a caller that gave up waiting for a start
+ * (a test hook's timeout) and so never received the server to stop.
+ */
+export function stopDevServers(): void {
+  for (const stop of running) stop();
+}
+
 /** How long `wrangler dev` may take to answer before the bench gives up, with its log. */
 const START_MS = 120_000;
 
@@ -58,12 +69,14 @@ export async function startDevServer(
   );
   closeSync(log);
   const stop = () => {
+    running.delete(stop);
     try {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
     } catch {
       // Already stopped.
     }
   };
+  running.add(stop);
   // Alongside the server's start (each costs seconds): the server opens D1 only on a request.
   const migrate = spawn(
     "npx",

@@ -11,7 +11,7 @@ import { LOAD_VARS, runLoad } from "../../bench/load";
 import { REMINDERS_VARS, runRemindersBench } from "../../bench/reminders";
 import { runScaleBench } from "../../bench/scale";
 import { runScaleE2eBench } from "../../bench/scale-e2e";
-import type { DevServer } from "../../bench/server";
+import { type DevServer, stopDevServers } from "../../bench/server";
 import { runWaitlistBench, WAITLIST_VARS } from "../../bench/waitlist";
 
 /**
@@ -85,7 +85,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  server?.stop();
+  // Also a server whose start this file stopped waiting for (the hook's timeout).
+  stopDevServers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   if (server) rmSync(server.persist, { recursive: true, force: true });
