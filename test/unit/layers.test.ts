@@ -185,7 +185,7 @@ function moduleGraph(): Graph {
 
 /**
  * Within each module, its subfolders (and each file at its root, on its own) as nodes:
- * `calendar/rules`, `calendar/client.ts`.
+ * `calendar/rules`, `calendar/client.ts`; an `object/client.ts` is a node of its own.
  */
 function subfolderGraph(): Graph {
   const graph: Graph = new Map();
@@ -194,6 +194,10 @@ function subfolderGraph(): Graph {
     if (!parts || parts.length < 2) return null;
     // An import without its extension names a file at the module's root.
     const [module, second = ""] = parts;
+    // A Durable Object's client is its own node: the module's other folders call the object
+    // through it, and it imports nothing of the object, so they do not form a cycle with it.
+    if (second === "object" && /^client(\.ts)?$/.test(parts[2] ?? ""))
+      return `${module}/object/client.ts`;
     const isFile = parts.length === 2 && !existsSync(join(SRC, module ?? "", second));
     return `${module}/${isFile && !second.endsWith(".ts") ? `${second}.ts` : second}`;
   };
