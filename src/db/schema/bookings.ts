@@ -1,4 +1,5 @@
 import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { jsonText, StringListSchema } from "./json-text";
 import { services } from "./catalogue";
 import { customers } from "./customers";
 import { locations } from "./locations";
@@ -114,7 +115,9 @@ export const bookingServices = sqliteTable(
     taxName: text("tax_name"),
     taxRateBp: integer("tax_rate_bp"),
     /** The resources the service took, one unit of each (their units are in calendar_entries). */
-    resourceIds: text("resource_ids", { mode: "json" }).$type<string[]>().notNull().default([]),
+    resourceIds: jsonText("resource_ids", "booking_services", StringListSchema)
+      .notNull()
+      .default([]),
   },
   (t) => [
     index("booking_services_booking_idx").on(t.bookingId),

@@ -6,6 +6,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { jsonText, StringListSchema, TranslationsSchema } from "./json-text";
 import { locations } from "./locations";
 import { staffers } from "./staff";
 import { workspaces } from "./workspaces";
@@ -37,7 +38,7 @@ export const services = sqliteTable(
       .references(() => workspaces.id),
     name: text("name").notNull(),
     description: text("description"),
-    images: text("images", { mode: "json" }).$type<string[]>().notNull().default([]),
+    images: jsonText("images", "services", StringListSchema).notNull().default([]),
     price: integer("price").notNull(),
     priceDiscount: integer("price_discount"),
     priceType: text("price_type").notNull().default("base"),
@@ -114,15 +115,17 @@ export const goods = sqliteTable(
     isConsumable: integer("is_consumable", { mode: "boolean" }).notNull(),
     consumableUnit: text("consumable_unit"),
     quantityInUnit: integer("quantity_in_unit"),
-    images: text("images", { mode: "json" }).$type<string[]>().notNull().default([]),
+    images: jsonText("images", "goods", StringListSchema).notNull().default([]),
     live: integer("live", { mode: "boolean" }).notNull().default(true),
     liveInWidget: integer("live_in_widget", { mode: "boolean" }).notNull().default(true),
-    publicNameTranslatable: text("public_name_translatable", { mode: "json" })
-      .$type<Record<string, string>>()
+    publicNameTranslatable: jsonText("public_name_translatable", "goods", TranslationsSchema)
       .notNull()
       .default({}),
-    publicDescriptionTranslatable: text("public_description_translatable", { mode: "json" })
-      .$type<Record<string, string>>()
+    publicDescriptionTranslatable: jsonText(
+      "public_description_translatable",
+      "goods",
+      TranslationsSchema,
+    )
       .notNull()
       .default({}),
     taxName: text("tax_name"),

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { jsonText, LocalIntervalsSchema, StringListSchema } from "./json-text";
 import { locations } from "./locations";
 import { workspaces } from "./workspaces";
 
@@ -14,7 +15,7 @@ export const staffers = sqliteTable(
     email: text("email"),
     /** Only staff active in the booking widget can be booked by clients. */
     isActiveInWidget: integer("is_active_in_widget", { mode: "boolean" }).notNull().default(true),
-    permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull().default([]),
+    permissions: jsonText("permissions", "staffers", StringListSchema).notNull().default([]),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("staffers_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id)],
@@ -70,9 +71,7 @@ export const stafferDateOverrides = sqliteTable(
       .notNull()
       .references(() => locations.id),
     date: text("date").notNull(),
-    intervals: text("intervals", { mode: "json" })
-      .$type<{ start: string; end: string }[]>()
-      .notNull(),
+    intervals: jsonText("intervals", "staffer_date_overrides", LocalIntervalsSchema).notNull(),
   },
   (t) => [index("staffer_date_overrides_staffer_idx").on(t.stafferId, t.locationId, t.date)],
 );

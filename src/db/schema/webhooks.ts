@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { jsonText, NameValueListSchema, StringListSchema } from "./json-text";
 import { workspaces } from "./workspaces";
 
 export const webhooks = sqliteTable(
@@ -18,15 +19,9 @@ export const webhooks = sqliteTable(
       .default("enabled"),
     sendNotification: integer("send_notification", { mode: "boolean" }).notNull().default(false),
     emails: text("emails").notNull().default(""),
-    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
-    parameters: text("parameters", { mode: "json" })
-      .$type<{ name: string; value: string }[]>()
-      .notNull()
-      .default([]),
-    headers: text("headers", { mode: "json" })
-      .$type<{ name: string; value: string }[]>()
-      .notNull()
-      .default([]),
+    events: jsonText("events", "webhooks", StringListSchema).notNull(),
+    parameters: jsonText("parameters", "webhooks", NameValueListSchema).notNull().default([]),
+    headers: jsonText("headers", "webhooks", NameValueListSchema).notNull().default([]),
     tries: integer("tries").notNull().default(3),
     timeout: integer("timeout").notNull().default(10),
     secret: text("secret").notNull(),

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { jsonText, StringListSchema } from "./json-text";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
@@ -27,10 +28,7 @@ export const apiKeys = sqliteTable(
       .notNull()
       .default("secret"),
     /** Origins a browser may call from with a publishable key (JSON array; empty for secret keys). */
-    allowedOrigins: text("allowed_origins", { mode: "json" })
-      .$type<string[]>()
-      .notNull()
-      .default([]),
+    allowedOrigins: jsonText("allowed_origins", "api_keys", StringListSchema).notNull().default([]),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
   },

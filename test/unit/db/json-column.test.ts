@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { heldItems } from "../../../src/calendar/held-items";
+import { apiKeys, staffers, webhooks } from "../../../src/db/schema";
 import {
   IdListSchema,
   parseJsonColumn,
@@ -104,5 +105,26 @@ describe("stored JSON columns", () => {
     quiet();
     const row = { id: "w", passed: '[{"start":"2030-01-01","end":"2030-01-02"}]' };
     expect(() => entryPassed(row)).toThrow(/waitlist_entries\.passed of w/);
+  });
+});
+
+describe("JSON columns drizzle reads (jsonText)", () => {
+  it("reads a column's JSON as its schema's type and writes it back as JSON text", () => {
+    const headers = [{ name: "x-salon", value: "1" }];
+    expect(webhooks.headers.mapFromDriverValue(JSON.stringify(headers))).toEqual(headers);
+    expect(webhooks.headers.mapToDriverValue(headers)).toBe(JSON.stringify(headers));
+    expect(apiKeys.allowedOrigins.mapFromDriverValue('["https://salon.example"]')).toEqual([
+      "https://salon.example",
+    ]);
+  });
+
+  it("throws, naming the table and column, for a value of another shape", () => {
+    quiet();
+    expect(() => staffers.permissions.mapFromDriverValue('"admin"')).toThrow(
+      /^staffers\.permissions is not the stored shape/,
+    );
+    expect(() => webhooks.headers.mapFromDriverValue('[{"name":"x"}]')).toThrow(
+      /webhooks\.headers .*0\.value/,
+    );
   });
 });
