@@ -131,8 +131,9 @@ const pick = <T>(list: readonly T[]): T => {
 };
 
 /**
- * The run; it stops the server before reading D1 (`server` too: the test suite's shared one,
- * started with LOAD_VARS, so this comes last). Returns how many invariants failed.
+ * The run; it stops the server before reading D1 (a given `server` too, started with
+ * LOAD_VARS; the test suite's shared one, which other modes still use, has a stop that does
+ * nothing). Returns how many invariants failed.
  */
 export async function runLoad({
   seconds: SECONDS = Number(process.env.LOAD_SECONDS ?? 20),
