@@ -6,6 +6,8 @@ import { loadPlanning, type PlanningRequest } from "../planning/prepare";
 import { bookingStart, type PlannedBooking, planItems } from "../planning/planner";
 import { stableIds } from "../planning/plan-ids";
 import { insertRows } from "../../db/bounded";
+import { producing } from "../../db/effects";
+import { freedByHold, freedEffects } from "../../db/queries/freed-time";
 import { isGuardFailure } from "../../db/constraints";
 import { holderHolds, holderWithinCap } from "../queries/reservations";
 import { type QuotaSpec, retryAfter, VisitorQuota } from "../planning/visitor-quota";
@@ -149,11 +151,13 @@ async function hold(
         // batch at a time), so holds fired together cannot all pass a count read before.
         ...(quota ? [quota.guard(1)] : []),
         insertReservation(scope.db, row),
+        // Its time is freed at its expiry for whoever waits for it: the statement says so.
         ...insertRows(
           scope.db,
           calendarEntries,
           entryRows({ workspaceId: scope.workspaceId, locationId: req.locationId }, entries),
-        ),
+          freedByHold,
+        ).map((s) => producing(s, freedEffects)),
         ...(req.offer?.statements(id, planned, expiresAt) ?? []),
       ],
       value: row,
