@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import type { Plugin } from "vitest/config";
 
 type Limits = Record<
   | "API_RATE_LIMIT"
@@ -22,7 +24,7 @@ type Limits = Record<
  */
 export async function workersPool(limits: Limits, bindings: Record<string, string>) {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
-  return cloudflareTest({
+  const pool = cloudflareTest({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
       ratelimits: Object.fromEntries(
@@ -41,4 +43,48 @@ export async function workersPool(limits: Limits, bindings: Record<string, strin
       },
     },
   });
+  const prebundle: Plugin = {
+    name: "salon:prebundle-packages",
+    config: () => ({
+      test: { deps: { optimizer: { ssr: { enabled: true, include: prebundledPackages() } } } },
+    }),
+  };
+  return [pool, prebundle];
+}
+
+/**
+ * The packages the Worker and the tests import ("hono", "drizzle-orm/sqlite-core", …), found
+ * by reading src/ and the workerd tests' folders. Every test file has a workerd of its own, which
+ * fetches each module it imports from Vite one at a time; the packages alone are hundreds of
+ * small modules (zod, drizzle, libphonenumber's metadata), ~2 s of every file's set-up.
+ * Pre-bundled by Vite's dependency optimizer, each is one module (with shared chunks, so one
+ * instance of each package). Every specifier is listed: one left out would load a second copy.
+ */
+export function prebundledPackages(): string[] {
+  const root = import.meta.dirname;
+  const found = new Set<string>();
+  const specifier = /(?:\bfrom|\bimport)\s*\(?\s*"((?:@[\w.-]+\/)?\w[\w.-]*(?:\/[\w.-]+)*)"/g;
+  const installed = (name: string) => {
+    const [first = "", second = ""] = name.split("/");
+    const pkg = first.startsWith("@") ? `${first}/${second}` : first;
+    return fs.existsSync(path.join(root, "node_modules", pkg, "package.json"));
+  };
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.m?[jt]s$/.test(entry.name)) {
+        for (const [, name] of fs.readFileSync(full, "utf8").matchAll(specifier)) {
+          if (name && !/^vitest(\/|$)/.test(name) && installed(name)) found.add(name);
+        }
+      }
+    }
+  };
+  // The code workerd runs; not test/unit, test/browser or test/readme (those run under Node).
+  const folders = ["src", "integration", "durable-objects", "queues", "fuzz", "helpers", "setup"];
+  for (const folder of folders) {
+    const dir = path.join(root, folder === "src" ? "src" : `test/${folder}`);
+    if (fs.existsSync(dir)) walk(dir);
+  }
+  return [...found].sort();
 }
