@@ -32,6 +32,10 @@ export default defineConfig(async () => ({
       "test/fuzz/**/*.test.ts",
     ],
     setupFiles: ["./test/setup/apply-migrations.ts"],
+    // Each file has a workerd of its own (storage is isolated per file); two files at a time
+    // keep both cores busy (Vitest's default on two cores is one: a file's workerd and Vite's
+    // Node process mostly wait on each other, so one file leaves a core idle).
+    maxWorkers: 2,
     // A local HTTP server for the external-calendar tests (real TCP, outside workerd).
     globalSetup: ["./test/setup/ics-server.ts"],
   },
