@@ -11,7 +11,7 @@ import {
 } from "../helpers/sessions";
 
 /**
- * The booking storm with group services added: hundreds of simultaneous
+ * The booking storm with group services added: ~140 simultaneous writes,
  * creates (one-to-one and group, with and without a staffer, 1–3 seats, most
  * of them at a few session starts so they fight for the same seats), carts,
  * reservations then bookings of them, reschedules and staffer changes of
@@ -110,6 +110,11 @@ beforeAll(async () => {
 
 type Op = () => Promise<{ kind: string; res: Received }[]>;
 
+/**
+ * ~140 requests (it was ~270: the pool's calls get dearer the more a file makes, ~60 s). Half
+ * still overfills: with the Calendar's seat check loosened by one seat (seat-count.ts,
+ * `> s.capacity + 1`) it ended with a 4-seat session holding 5.
+ */
 function storm(): Op[] {
   const ops: Op[] = [];
   const api = () => pick(keys);
@@ -120,7 +125,7 @@ function storm(): Op[] {
     (kind: string, send: () => Promise<Received>): Op =>
     async () => [{ kind, res: await send() }];
   const group = () => pick([yoga, yoga, workshop]);
-  add(120, (i) => {
+  add(60, (i) => {
     const isGroup = draw(4) !== 0;
     const booked = isGroup ? group() : salon.cut;
     const staffer = draw(4) === 0 ? undefined : pick(staff);
@@ -140,7 +145,7 @@ function storm(): Op[] {
       }),
     );
   });
-  add(20, (i) => {
+  add(10, (i) => {
     const start = startFor(true);
     const [first, staffer, quantity] = [group(), pick(staff), 1 + draw(2)];
     return one("cart", () =>
@@ -162,7 +167,7 @@ function storm(): Op[] {
       }),
     );
   });
-  add(20, (i) => {
+  add(10, (i) => {
     const start = startFor(true);
     const [booked, staffer, quantity, use] = [group(), pick(staff), 1 + draw(3), draw(3) !== 0];
     return async () => {
@@ -197,25 +202,25 @@ function storm(): Op[] {
       return [...out, { kind: use ? "book-reservation" : "release", res }];
     };
   });
-  add(45, () => {
+  add(22, () => {
     const [booking, start] = [pick(base), startFor(draw(2) === 0)];
     return one("reschedule", () =>
       api()(`/bookings/${booking}/reschedule`, { method: "PUT", body: { reserved_on: start } }),
     );
   });
-  add(35, () => {
+  add(18, () => {
     const [booking, staffer] = [pick(base), pick(staff)];
     return one("staffer", () =>
       api()(`/bookings/${booking}/staffer`, { method: "PUT", body: { staffer_uuid: staffer } }),
     );
   });
-  add(20, () => {
+  add(10, () => {
     const booking = pick(base);
     return one("cancel", () =>
       api()(`/bookings/${booking}/status/cancel`, { method: "PUT", body: {} }),
     );
   });
-  add(10, () => {
+  add(5, () => {
     const [staffer, start] = [pick(staff), quarter(17)];
     const [h, m] = start.split(":").map(Number);
     const end = hhmm((h ?? 0) * 60 + (m ?? 0) + 15);
@@ -258,7 +263,7 @@ describe("a storm of writes with group sessions", () => {
       summary,
     ).toEqual([]);
     // The storm did contend: seats were won and sessions filled.
-    expect(results.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(30);
+    expect(results.filter(({ res }) => res.status < 300).length, summary).toBeGreaterThan(15);
     expect(byOutcome.get("create 409 session_full") ?? 0, summary).toBeGreaterThan(0);
 
     expect(await overbookedSessions(salon.ws.id)).toEqual([]);
