@@ -31,7 +31,7 @@ export default defineConfig(async () => ({
       "test/queues/**/*.test.ts",
       "test/fuzz/**/*.test.ts",
     ],
-    setupFiles: ["./test/setup/apply-migrations.ts"],
+    setupFiles: ["./test/setup/pool-proxy-once.ts", "./test/setup/apply-migrations.ts"],
     // Each file has a workerd of its own (storage is isolated per file); two files at a time
     // keep both cores busy (Vitest's default on two cores is one: a file's workerd and Vite's
     // Node process mostly wait on each other, so one file leaves a core idle).

@@ -34,7 +34,7 @@ export default defineConfig(async () => ({
   ],
   test: {
     include: ["test/fuzz/shards/*.fuzz.ts"],
-    setupFiles: ["./test/setup/apply-migrations.ts"],
+    setupFiles: ["./test/setup/pool-proxy-once.ts", "./test/setup/apply-migrations.ts"],
     maxWorkers: 2,
     testTimeout: 900_000,
     reporters: ["default", new FuzzReporter(Number(process.env.FUZZ_MIN_REQUESTS ?? 10_000))],
