@@ -91,6 +91,10 @@ describe("a pass's bounds lose no freed time", () => {
     expect(await freedLeft(salon)).toBeGreaterThan(0);
     expect((next ?? Infinity) - Date.now()).toBeLessThanOrEqual(1_000);
     await runDeskNow(env, salon.ws.id, salon.location.uuid);
+    // The desk's own alarm (due within the second) may run a pass beside this one: passes are
+    // safe together (waitlist-races), but then one of them may leave an entry to the other, so
+    // the next pass is whichever comes last. With freed time dropped, the 12 never get offers.
+    await until(async () => (await statuses(salon)).offered === 32, 5_000);
     expect(await statuses(salon)).toEqual({ offered: 32 });
     expect(await freedLeft(salon)).toBe(0);
     await expectInSync(
