@@ -1,5 +1,6 @@
 import { runBatch, type Database } from "../db/client";
 import { isDefiniteFailure } from "../db/constraints";
+import { committedWithoutAnswer } from "../db/effects";
 import { guard, holdNotFenced } from "../db/guards";
 import { endDisplaced, reservationItems } from "./queries/reservations";
 import type { Env } from "../platform/env";
@@ -369,12 +370,14 @@ export async function commitPlanned<T>(
   probe("calendar.claimed");
   await rendezvous("calendar.claimed");
   let results: unknown[];
+  let statements: Statement[] = [];
   try {
-    results = await runBatch(db, [
+    statements = [
       guard(scope, holdNotFenced(holdId)),
       ...planned.build(),
       ...(ending?.statements ?? []),
-    ]);
+    ];
+    results = await runBatch(db, statements);
   } catch (error) {
     if (isDefiniteFailure(error)) {
       await claims.releaseAll();
@@ -382,6 +385,7 @@ export async function commitPlanned<T>(
     }
     budget.ended(ordered.length);
     if (!(await settledAsCommitted(env, workspaceId, holdId, ordered))) throw error;
+    committedWithoutAnswer(db, statements);
     // Committed: the batch's answer naming the ended holds' other entries was lost, so the
     // stored reservations name them (one read, off the answer's path).
     if (displaced.length > 0) {

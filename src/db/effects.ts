@@ -6,6 +6,9 @@ type Produces = readonly Effect[] | ((result: unknown) => readonly Effect[]);
 
 const produced = new WeakMap<object, Produces>();
 
+/** The sink each collecting database hands its committed batches' effects to. */
+const sinks = new WeakMap<object, EffectSink>();
+
 /**
  * Marks a statement as producing `effects` once its batch commits. Builders
  * of statements that insert outbox events or messages, or free calendar
@@ -37,6 +40,7 @@ export function collectingEffects<D extends { batch: (statements: never) => Prom
   db: D,
   sink: EffectSink,
 ): D {
+  sinks.set(db, sink);
   const batch = db.batch.bind(db) as unknown as (s: readonly Statement[]) => Promise<unknown[]>;
   const wrapped = async (statements: readonly Statement[]) => {
     const results = await batch(statements);
@@ -45,4 +49,15 @@ export function collectingEffects<D extends { batch: (statements: never) => Prom
   };
   Object.assign(db, { batch: wrapped });
   return db;
+}
+
+/**
+ * A batch whose answer was lost but which was found committed (the calendar
+ * client settles such a write against D1): hands over what its statements
+ * said they produce up front (events, messages). What only the lost answer
+ * could tell (freed time, a capped message's status from RETURNING) is left
+ * to the cron sweeps.
+ */
+export function committedWithoutAnswer(db: object, statements: readonly Statement[]): void {
+  sinks.get(db)?.add(effectsOf(statements, []));
 }

@@ -5,21 +5,21 @@ import { failpoints } from "../../src/platform/failpoints";
 import { countedCall } from "../helpers/counted-d1";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { seedSeries } from "../helpers/series";
 
 /**
- * Review finding: a write whose batch committed but whose answer was lost
- * (`d1.batch.committed`, the "unheard" fault) is settled against D1 by
- * commitPlanned and answered with success, yet the wrapped `db.batch` threw,
- * so the request's EffectSink got nothing. The after-write hook dispatches
- * nothing: the booking's outbox event waits for the cron sweep (a minute and
- * more). Before the hook, outboxDispatch read the workspace's pending events
- * after any successful write and sent it at once.
+ * What a write produced reaches the after-write hook even where the write's
+ * answer does not say it: a batch that committed but whose answer was lost
+ * (`d1.batch.committed`, settled against D1 by the calendar client), and
+ * reminders moved earlier by a reschedule (an UPDATE, not an insert), whose
+ * workspace clock must be brought forward. Before, both waited for the cron
+ * sweep (a minute and more).
  */
 
-let salon: Salon;
-beforeAll(async () => {
-  salon = await createSalon();
-  const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
+/** A salon that e-mails its customers and reminds them a day before. */
+async function remindingSalon(): Promise<Salon> {
+  const made = await createSalon();
+  const settings = await admin(`/workspaces/${made.ws.id}/notification-settings`, {
     method: "PUT",
     body: {
       email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
@@ -29,6 +29,18 @@ beforeAll(async () => {
     },
   });
   expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+  return made;
+}
+
+/** When the workspace's message clock rings next. */
+const clockOf = (workspaceId: string) =>
+  runInDurableObject(env.MESSAGE_CLOCKS.getByName(workspaceId), (_instance, state) =>
+    state.storage.getAlarm(),
+  );
+
+let salon: Salon;
+beforeAll(async () => {
+  salon = await remindingSalon();
 });
 afterEach(() => failpoints.disarmAll());
 
@@ -61,48 +73,58 @@ describe("after-write effects of a write settled as committed", () => {
     expect(event?.dispatched_at).not.toBeNull();
   });
 
-  // FAILS today (it.fails): the event stays undispatched until the cron sweep.
-  it.fails(
-    "a booking whose batch committed unheard still has its event handed to the queue",
-    async () => {
-      failpoints.arm("d1.batch.committed", (sql) => /insert into "bookings"/i.test(sql));
-      const res = await book("+49 151 77000099", "2032-03-01");
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      // countedCall waited for the request's waitUntil work: the hook had its chance.
-      const event = await eventOf((res.body as { uuid: string }).uuid);
-      expect(event).not.toBeNull();
-      expect(event?.dispatched_at).not.toBeNull();
-    },
-  );
+  // Failed before the calendar client handed over a settled batch's effects (the event waited
+  // for the cron sweep).
+  it("a booking whose batch committed unheard still has its event handed to the queue", async () => {
+    failpoints.arm("d1.batch.committed", (sql) => /insert into "bookings"/i.test(sql));
+    const res = await book("+49 151 77000099", "2032-03-01");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // countedCall waited for the request's waitUntil work: the hook had its chance.
+    const event = await eventOf((res.body as { uuid: string }).uuid);
+    expect(event).not.toBeNull();
+    expect(event?.dispatched_at).not.toBeNull();
+  });
 
-  // Pre-existing (not new with the hook: messagesCreatedSince missed moved rows too), FAILS
-  // today: a reschedule moves the reminder earlier with moveReminder, an unmarked UPDATE, so
-  // the clock stays set for the old time; the cron sweep sends it a minute or two late.
-  it.fails(
-    "a reminder moved earlier by a reschedule brings the message clock forward",
-    async () => {
-      const made = await book("+49 151 77000097", "2031-09-01");
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const id = (made.body as { uuid: string }).uuid;
-      const moved = await countedCall(`/bookings/${id}/reschedule`, {
-        method: "PUT",
-        body: { reserved_on: at("10:00", "2031-08-04") },
-        workspaceId: salon.ws.id,
-        apiKey: salon.ws.apiKey,
-      });
-      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-      const reminder = await env.DB.prepare(
-        "select scheduled_for, status from messages where booking_id = ? and kind = 'booking-reminder'",
-      )
-        .bind(id)
-        .first<{ scheduled_for: number; status: string }>();
-      expect(reminder?.status).toBe("scheduled");
-      const alarm = await runInDurableObject(
-        env.MESSAGE_CLOCKS.getByName(salon.ws.id),
-        (_instance, state) => state.storage.getAlarm(),
-      );
-      expect(alarm).not.toBeNull();
-      expect(alarm).toBeLessThanOrEqual(reminder?.scheduled_for ?? 0);
-    },
-  );
+  // Failed before moved reminders said so (an unmarked UPDATE left the clock set for the old
+  // time; the cron sweep sent the reminder a minute or two late).
+  it("a reminder moved earlier by a reschedule brings the message clock forward", async () => {
+    const made = await book("+49 151 77000097", "2031-09-01");
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = (made.body as { uuid: string }).uuid;
+    const moved = await countedCall(`/bookings/${id}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("10:00", "2031-08-04") },
+      workspaceId: salon.ws.id,
+      apiKey: salon.ws.apiKey,
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const reminder = await env.DB.prepare(
+      "select scheduled_for, status from messages where booking_id = ? and kind = 'booking-reminder'",
+    )
+      .bind(id)
+      .first<{ scheduled_for: number; status: string }>();
+    expect(reminder?.status).toBe("scheduled");
+    const alarm = await runInDurableObject(
+      env.MESSAGE_CLOCKS.getByName(salon.ws.id),
+      (_instance, state) => state.storage.getAlarm(),
+    );
+    expect(alarm).not.toBeNull();
+    expect(alarm).toBeLessThanOrEqual(reminder?.scheduled_for ?? 0);
+  });
+  it("reminders moved earlier by a series reschedule bring the message clock forward", async () => {
+    // A workspace of its own: the clock rings for the earliest reminder of all its bookings.
+    const own = await remindingSalon();
+    const s = await seedSeries(own, {
+      starts: ["2031-10-07T08:00:00Z", "2031-10-14T08:00:00Z", "2031-10-21T08:00:00Z"],
+    });
+    // Set after the answer (waitUntil): for the first reminder, a day before the first visit.
+    await expect.poll(() => clockOf(own.ws.id)).toBe(Date.parse("2031-10-06T08:00:00Z"));
+    // Every occurrence a day earlier (Mondays): the first reminder now falls on 5 October.
+    const moved = await own.ws.api(`/series/${s.id}/reschedule`, {
+      method: "PUT",
+      body: { from_booking_uuid: s.bookings[0], reserved_on: "2031-10-06T08:00:00Z" },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await expect.poll(() => clockOf(own.ws.id)).toBe(Date.parse("2031-10-05T08:00:00Z"));
+  });
 });

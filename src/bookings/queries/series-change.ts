@@ -5,7 +5,7 @@ import { bookingServices, bookings, events, messages, series } from "../../db/sc
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import type { BookingPatch, ServicePatch } from "./booking-change";
-import { cancelRemindersWhere } from "../../messages/queries/messages";
+import { cancelRemindersWhere, reminderMoved } from "../../messages/queries/messages";
 import { eventEffect, type EventType } from "../../webhooks/queries/outbox";
 import { producing } from "../../db/effects";
 
@@ -66,10 +66,18 @@ export const moveReminders = (
     locale: string;
     status: "scheduled" | "canceled";
   }[],
-): Statement[] =>
-  updateEach(scope.db, messages, moves, {
+): Statement[] => {
+  const statements = updateEach(scope.db, messages, moves, {
     where: (ids) => whereIn(scope, messages, ids, eq(messages.status, "scheduled")),
   });
+  // The batch commits whole: its first statement speaks for the reminders moved (earlier ones
+  // bring the workspace's clock forward).
+  const [first, ...rest] = statements;
+  const effects = moves
+    .filter((m) => m.status === "scheduled")
+    .flatMap((m) => reminderMoved(scope, m.id, m.scheduledFor));
+  return first ? [producing(first, effects), ...rest] : statements;
+};
 
 /** One outbox event per changed booking, in as few statements as their payloads allow. */
 export const insertEvents = (

@@ -334,16 +334,29 @@ export const cancelRemindersWhere = (scope: Scope, which: SQL): Statement =>
 export const cancelScheduledReminders = (scope: Scope, bookingId: string): Statement =>
   cancelRemindersWhere(scope, eq(messages.bookingId, bookingId));
 
+/**
+ * A reminder moved earlier may now fall due before its workspace's clock is
+ * set to ring: the move says so, and the clock is brought forward after the
+ * answer. (Moved later, the wake-up changes nothing: the clock only moves forward.)
+ */
+export const reminderMoved = (scope: Scope, id: string, at: number): Effect[] => [
+  { kind: "message", workspaceId: scope.workspaceId, messageId: id, dueAt: at },
+];
+
 /** A reminder re-timed and re-written for a moved booking (canceled when its new time has passed). */
 export const moveReminder = (
   scope: Scope,
   id: string,
   to: Pick<MessageRow, "scheduledFor" | "subject" | "body" | "locale" | "status">,
-): Statement =>
-  scope.db
+): Statement => {
+  const statement = scope.db
     .update(messages)
     .set(to)
     .where(whereIn(scope, messages, eq(messages.id, id), eq(messages.status, "scheduled")));
+  return to.status === "scheduled"
+    ? producing(statement, reminderMoved(scope, id, to.scheduledFor))
+    : statement;
+};
 
 /**
  * A reminder moved by a customer's change (a publishable key's, a manage
@@ -369,14 +382,18 @@ export function moveCountedReminder(
     eq(messages.status, "scheduled"),
   );
   return [
-    scope.db
-      .update(messages)
-      .set({
-        ...to,
-        status: sql`case when ${full} then 'skipped' else 'scheduled' end`,
-        skipReason: sql`case when ${full} then ${bounds.recipient.reason} else null end`,
-      })
-      .where(moved),
+    // Skipped past the bound, the wake-up finds nothing due: harmless.
+    producing(
+      scope.db
+        .update(messages)
+        .set({
+          ...to,
+          status: sql`case when ${full} then 'skipped' else 'scheduled' end`,
+          skipReason: sql`case when ${full} then ${bounds.recipient.reason} else null end`,
+        })
+        .where(moved),
+      reminderMoved(scope, reminder.id, to.scheduledFor),
+    ),
     scope.db
       .insert(publicMessageCounts)
       .select(
