@@ -36,6 +36,9 @@ export default defineConfig(async () => ({
     // keep both cores busy (Vitest's default on two cores is one: a file's workerd and Vite's
     // Node process mostly wait on each other, so one file leaves a core idle).
     maxWorkers: 2,
+    // With two workerds sharing two cores, a file's first call (the app's first load in its
+    // workerd) can take longer than Vitest's 5 s default; a test that hangs still fails.
+    testTimeout: 20_000,
     // A local HTTP server for the external-calendar tests (real TCP, outside workerd).
     globalSetup: ["./test/setup/ics-server.ts"],
   },

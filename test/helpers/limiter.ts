@@ -11,3 +11,14 @@ export function fakeLimiter(allowance: number) {
   };
   return { limiter, keys };
 }
+
+/**
+ * Miniflare's rate limiters count in fixed windows of their period, aligned
+ * to the epoch: calls meant to fill one window must not straddle two, or the
+ * call past the limit lands in a fresh window and passes. Waits for the next
+ * window when less than `needMs` of the current one is left.
+ */
+export async function roomInWindow(needMs: number, periodMs = 60_000): Promise<void> {
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

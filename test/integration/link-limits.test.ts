@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app/app";
 import type { OpenEnv } from "../../src/http/env";
 import { PUBLIC, type Received, send } from "../helpers/http";
-import { fakeLimiter } from "../helpers/limiter";
+import { fakeLimiter, roomInWindow } from "../helpers/limiter";
 import { createMessagingSalon, listedMessages, tokenIn } from "../helpers/messages";
 import { at, type Salon } from "../helpers/salon";
 import {
@@ -66,6 +66,7 @@ const open = (path: string, ip = address()) =>
 describe("one link from rotating addresses", () => {
   it(`a manage link: ${PER_LINK} calls a minute, the next is 429 whatever the address; other links open`, async () => {
     const token = await bookWithLink(salon);
+    await roomInWindow(30_000);
     const statuses: number[] = [];
     for (let i = 0; i < PER_LINK; i++) statuses.push((await open(`manage/${token}`)).status);
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -85,6 +86,7 @@ describe("one link from rotating addresses", () => {
     const id = await joined(salon, salon.ws.api, { from: WAIT_DAY, to: WAIT_DAY });
     await offered(salon, id);
     const token = offerTokenIn((await offerMessages(id))[0]?.body ?? "");
+    await roomInWindow(30_000);
     const statuses: number[] = [];
     for (let i = 0; i < PER_LINK; i++) {
       statuses.push((await open(`waitlist-offers/${token}`)).status);
