@@ -16,7 +16,8 @@ export function fakeLimiter(allowance: number) {
  * Miniflare's rate limiters count in fixed windows of their period, aligned
  * to the epoch: calls meant to fill one window must not straddle two, or the
  * call past the limit lands in a fresh window and passes. Waits for the next
- * window when less than `needMs` of the current one is left.
+ * window when less than `needMs` of the current one is left (so it waits at
+ * most `needMs`: keep it near what the calls take, it is the suite's time).
  */
 export async function roomInWindow(needMs: number, periodMs = 60_000): Promise<void> {
   const left = periodMs - (Date.now() % periodMs);

@@ -66,7 +66,7 @@ const open = (path: string, ip = address()) =>
 describe("one link from rotating addresses", () => {
   it(`a manage link: ${PER_LINK} calls a minute, the next is 429 whatever the address; other links open`, async () => {
     const token = await bookWithLink(salon);
-    await roomInWindow(30_000);
+    await roomInWindow(15_000);
     const statuses: number[] = [];
     for (let i = 0; i < PER_LINK; i++) statuses.push((await open(`manage/${token}`)).status);
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -86,7 +86,7 @@ describe("one link from rotating addresses", () => {
     const id = await joined(salon, salon.ws.api, { from: WAIT_DAY, to: WAIT_DAY });
     await offered(salon, id);
     const token = offerTokenIn((await offerMessages(id))[0]?.body ?? "");
-    await roomInWindow(30_000);
+    await roomInWindow(15_000);
     const statuses: number[] = [];
     for (let i = 0; i < PER_LINK; i++) {
       statuses.push((await open(`waitlist-offers/${token}`)).status);
