@@ -151,6 +151,15 @@ export function configOf(env: Settings): Config {
 }
 
 /**
+ * A copy of an env (a request's, with wrapped bindings) reads the settings its
+ * original parsed, instead of parsing and logging again on every request.
+ */
+export function sameSettings<E extends object>(original: Settings, copy: E): E {
+  parsed.set(copy, parse(original));
+  return copy;
+}
+
+/**
  * The entry's reading (the Worker's fetch, queue and scheduled handlers, each
  * Durable Object's constructor): the settings, parsed once per env object, or
  * null when one is malformed, which is logged once, with every bad setting named.

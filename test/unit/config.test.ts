@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { configOf, settingsAtEntry, type Settings } from "../../src/platform/config";
+import { configOf, sameSettings, settingsAtEntry, type Settings } from "../../src/platform/config";
 import { deliveryConfigOf } from "../../src/messages/delivery/providers/config";
 
 const env = (vars: Settings): Settings => ({ ...vars });
@@ -16,6 +16,21 @@ describe("configOf (Worker settings parsed once with zod)", () => {
       errors.mockClear();
       configOf(env({ CUSTOMER_ID_SECRET: "a-customer-id-secret" }));
       expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("a request's copy of the env reads its original's settings: no parse or warning per request", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const original = env({ ADMIN_TOKEN: "secret" });
+      const first = configOf(original);
+      for (let i = 0; i < 3; i++) {
+        const copy = sameSettings(original, { ...original, ADMIN_TOKEN: "changed" });
+        expect(configOf(copy)).toBe(first);
+      }
+      expect(errors).toHaveBeenCalledTimes(1);
     } finally {
       errors.mockRestore();
     }

@@ -4,6 +4,7 @@ import { setMetric } from "hono/timing";
 import { createDb } from "../../db/client";
 import { D1Counter, instrumentD1 } from "../../db/instrumented-d1";
 import type { OpenEnv } from "../../http/env";
+import { sameSettings } from "../../platform/config";
 import { HopCounter } from "../../platform/hops";
 import { trackNamespace } from "../../platform/tracked-namespace";
 import { budgeted, CalendarBudget } from "../../calendar/budget";
@@ -34,10 +35,10 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
   // (The OpenAPI generator runs the app with no bindings at all.)
   if (c.env?.CALENDARS) {
-    c.env = {
+    c.env = sameSettings(c.env, {
       ...c.env,
       CALENDARS: budgeted(trackNamespace(c.env.CALENDARS, calendar, gate), budget),
-    };
+    });
   }
 
   await next();
