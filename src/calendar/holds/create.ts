@@ -135,6 +135,7 @@ async function hold(
       createdAt: now,
       keyKind: holder ? ("publishable" as const) : ("secret" as const),
       holder,
+      payment: null,
     };
     const entries = plannedEntries(planned, "held", id).map(({ calendarId, entry }) => ({
       calendarId,

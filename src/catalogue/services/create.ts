@@ -120,6 +120,7 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     taxName: null,
     taxRateBp: null,
     capacity: input.capacity ?? 1,
+    paymentPolicy: null,
     createdAt: Date.now(),
   };
   await runBatch(scope.db, insertService(scope, service, { locationIds, stafferIds, resourceIds }));

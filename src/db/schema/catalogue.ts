@@ -8,6 +8,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { jsonText, StringListSchema, TranslationsSchema } from "./json-text";
 import { locations } from "./locations";
+import { StoredPaymentPolicySchema } from "./payments";
 import { staffers } from "./staff";
 import { workspaces } from "./workspaces";
 
@@ -51,6 +52,8 @@ export const services = sqliteTable(
     startingAt: integer("starting_at", { mode: "boolean" }).notNull().default(false),
     live: integer("live", { mode: "boolean" }).notNull().default(true),
     liveInWidget: integer("live_in_widget", { mode: "boolean" }).notNull().default(true),
+    /** What a customer pays when booking it online (null: nothing). */
+    paymentPolicy: jsonText("payment_policy", "services", StoredPaymentPolicySchema),
     isAutoAllocated: integer("is_auto_allocated", { mode: "boolean" }).notNull().default(false),
     class: text("class"),
     categoryId: text("category_id").references(() => categories.id),

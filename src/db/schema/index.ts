@@ -19,3 +19,4 @@ export * from "./webhooks";
 export * from "./workspaces";
 export * from "./guards";
 export * from "./waitlist";
+export * from "./payments";

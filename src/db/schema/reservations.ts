@@ -1,5 +1,7 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { jsonText } from "./json-text";
 import { locations } from "./locations";
+import { StoredPaymentTermsSchema } from "./payments";
 import { workspaces } from "./workspaces";
 
 /**
@@ -36,6 +38,8 @@ export const reservations = sqliteTable(
      * the cap counts per visitor without storing the address itself.
      */
     holder: text("holder"),
+    /** What its services' payment policies ask of a customer (null: nothing), fixed when it is made. */
+    payment: jsonText("payment", "reservations", StoredPaymentTermsSchema),
   },
   (t) => [
     index("reservations_expires_idx").on(t.expiresAt),
