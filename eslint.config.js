@@ -25,6 +25,7 @@ export const MODULES = [
   "webhooks",
   "pos",
   "bookings",
+  "payments",
   "external-calendars",
   "waitlist",
   "app",

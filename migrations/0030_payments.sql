@@ -9,6 +9,9 @@ CREATE TABLE `booking_payments` (
 	`payment_method` text,
 	`payment_intent` text,
 	`cancel_fee_from` integer,
+	`paid_online` integer DEFAULT 0 NOT NULL,
+	`refunded` integer DEFAULT 0 NOT NULL,
+	`settled_at` integer,
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action
 );
@@ -64,3 +67,5 @@ CREATE INDEX `payments_pending_idx` ON `payments` (`status`,`updated_at`);
 CREATE INDEX `payments_ref_idx` ON `payments` (`provider_ref`);
 ALTER TABLE `services` ADD `payment_policy` text;
 ALTER TABLE `reservations` ADD `payment` text;
+ALTER TABLE `bookings` ADD `cancel_charges_fee` integer DEFAULT false NOT NULL;
+CREATE INDEX `booking_payments_unsettled_idx` ON `booking_payments` (`settled_at`);

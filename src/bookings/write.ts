@@ -154,6 +154,7 @@ export function bookingWrite(
     cancelReason: null,
     canceledBy: null,
     canceledAt: null,
+    cancelChargesFee: false,
     completedAt: null,
     completedBy: null,
     publicNotes: details.publicNotes,

@@ -79,6 +79,14 @@ const ConfigSchema = z.object({
   TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
   /** Base of the customer message retry backoff, seconds. */
   MESSAGE_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
+  /**
+   * Online payments (docs/payments.md): without a secret key no checkout can
+   * be made. `npm start` and the tests point the API base at the project's own
+   * Stripe-compatible test server.
+   */
+  STRIPE_SECRET_KEY: z.string().optional().transform(blank),
+  STRIPE_WEBHOOK_SECRET: z.string().optional().transform(blank),
+  STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
 });
 
 const SettingsSchema = ConfigSchema.transform((s) => ({
@@ -109,6 +117,13 @@ const SettingsSchema = ConfigSchema.transform((s) => ({
         : null,
     retryBaseSeconds: s.MESSAGE_RETRY_BASE_SECONDS,
   },
+  stripe: s.STRIPE_SECRET_KEY
+    ? {
+        secretKey: s.STRIPE_SECRET_KEY,
+        webhookSecret: s.STRIPE_WEBHOOK_SECRET,
+        apiBase: s.STRIPE_API_BASE.replace(/\/+$/, ""),
+      }
+    : null,
 }));
 
 /** The Worker's settings, parsed: what every module reads (each reads its slice). */

@@ -14,4 +14,8 @@ export type Env = Cloudflare.Env & {
   MANAGE_TOKEN_SECRET?: string;
   /** Keys customer ids. Secret in production; `npm start` and the tests set a development one. */
   CUSTOMER_ID_SECRET?: string;
+  /** Stripe: the secret key, the webhook endpoint's signing secret, the API base (docs/payments.md). */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
 };

@@ -26,6 +26,7 @@ export const ErrorCodeSchema = z
     "booking_changed",
     "reservation_expired",
     "policy_window_passed",
+    "payment_required",
     "order_not_open",
     "account_requires_action",
     "order_has_booked_services",
@@ -43,6 +44,7 @@ export const ErrorCodeSchema = z
     "calendar_unreachable",
     "calendar_invalid",
     "internal_error",
+    "payments_unavailable",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
 
@@ -52,13 +54,16 @@ export type FieldErrors = Record<string, string[]>;
 
 export function statusFor(
   code: ErrorCode,
-): 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 {
+): 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503 {
   switch (code) {
     case "invalid_json":
       return 400;
     case "unauthenticated":
     case "invalid_token":
       return 401;
+    // A customer's booking whose services take money online: it goes through a checkout.
+    case "payment_required":
+      return 402;
     case "forbidden":
     case "origin_not_allowed":
       return 403;
@@ -100,6 +105,9 @@ export function statusFor(
       return 429;
     case "internal_error":
       return 500;
+    // Payments are not configured, or the provider did not answer: nothing was charged.
+    case "payments_unavailable":
+      return 503;
   }
 }
 

@@ -41,6 +41,8 @@ export const bookings = sqliteTable(
     cancelReason: text("cancel_reason"),
     canceledBy: text("canceled_by"),
     canceledAt: integer("canceled_at"),
+    /** Staff cancelled asking for the fee (`charge_fee`): a late-cancel or no-show fee is charged. */
+    cancelChargesFee: integer("cancel_charges_fee", { mode: "boolean" }).notNull().default(false),
     completedAt: integer("completed_at"),
     completedBy: text("completed_by"),
     publicNotes: text("public_notes").notNull().default(""),

@@ -1,0 +1,98 @@
+import { and, eq, lt, or } from "drizzle-orm";
+import { paymentCheckouts } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { type Scope, whereIn } from "../../db/scope";
+
+export type CheckoutRecord = typeof paymentCheckouts.$inferSelect;
+export type NewCheckout = typeof paymentCheckouts.$inferInsert;
+
+export const selectCheckout = (scope: Scope, reservationId: string) =>
+  scope.db
+    .select()
+    .from(paymentCheckouts)
+    .where(whereIn(scope, paymentCheckouts, eq(paymentCheckouts.reservationId, reservationId)));
+
+/** A checkout by its provider session, in any workspace (a provider event names only the session). */
+export async function checkoutBySession(db: Database, sessionId: string) {
+  const [row] = await db
+    .select()
+    .from(paymentCheckouts)
+    .where(eq(paymentCheckouts.sessionId, sessionId));
+  return row ?? null;
+}
+
+/** A new checkout, or the next attempt of one whose session ended: `creating` until the provider answers. */
+export const upsertCheckout = (db: Database, row: NewCheckout) =>
+  db
+    .insert(paymentCheckouts)
+    .values(row)
+    .onConflictDoUpdate({
+      target: paymentCheckouts.reservationId,
+      set: {
+        attempt: row.attempt ?? 1,
+        status: row.status,
+        sessionId: null,
+        checkoutUrl: null,
+        terms: row.terms,
+        customer: row.customer,
+        successUrl: row.successUrl,
+        cancelUrl: row.cancelUrl,
+        expiresAt: row.expiresAt,
+        updatedAt: row.updatedAt,
+      },
+    });
+
+/** The customer's latest fields on an open checkout (a second "pay" from the widget). */
+export const updateCheckoutCustomer = (
+  scope: Scope,
+  reservationId: string,
+  set: Pick<CheckoutRecord, "customer" | "successUrl" | "cancelUrl" | "updatedAt">,
+) =>
+  scope.db
+    .update(paymentCheckouts)
+    .set(set)
+    .where(whereIn(scope, paymentCheckouts, eq(paymentCheckouts.reservationId, reservationId)));
+
+/** The provider's session for the checkout's attempt: it is open. */
+export const checkoutOpened = (
+  scope: Scope,
+  reservationId: string,
+  attempt: number,
+  set: Pick<CheckoutRecord, "sessionId" | "checkoutUrl" | "expiresAt" | "providerCustomer">,
+) =>
+  scope.db
+    .update(paymentCheckouts)
+    .set({ ...set, status: "open", updatedAt: Date.now() })
+    .where(
+      whereIn(
+        scope,
+        paymentCheckouts,
+        eq(paymentCheckouts.reservationId, reservationId),
+        eq(paymentCheckouts.attempt, attempt),
+      ),
+    );
+
+/** Ends an open checkout (paid, or expired): only once, whoever ends it first. */
+export const closeCheckout = (
+  db: Database,
+  sessionId: string,
+  set: { status: "complete" | "expired"; bookingId?: string | null; failure?: string | null },
+) =>
+  db
+    .update(paymentCheckouts)
+    .set({ ...set, updatedAt: Date.now() })
+    .where(
+      and(
+        eq(paymentCheckouts.sessionId, sessionId),
+        or(eq(paymentCheckouts.status, "open"), eq(paymentCheckouts.status, "creating")),
+      ),
+    )
+    .returning({ reservationId: paymentCheckouts.reservationId });
+
+/** Open sessions past their expiry that no provider event closed (the reconcile loop asks the provider). */
+export const overdueCheckouts = (db: Database, now: number, limit: number) =>
+  db
+    .select()
+    .from(paymentCheckouts)
+    .where(and(eq(paymentCheckouts.status, "open"), lt(paymentCheckouts.expiresAt, now)))
+    .limit(limit);
