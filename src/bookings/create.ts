@@ -31,6 +31,7 @@ import { BOOKING_VISIT, bookingQuota } from "./visitor-cap";
 import { VisitorQuota } from "../calendar/planning/visitor-quota";
 import { bookingWrite } from "./write";
 import { creationContext } from "./create-context";
+import { refuseUnpaid } from "./payment-gate";
 
 export interface CreateRequest {
   /** The workspace's country, for phone numbers written without a country code. */
@@ -61,6 +62,12 @@ export interface CreateRequest {
    * is bounded as a hold is (a reservation was bounded when it was made).
    */
   visitor?: string | undefined;
+  /**
+   * The booking is made from a checkout whose payment the provider confirmed:
+   * a customer's booking of services that take money online is refused (402
+   * `payment_required`) unless it is.
+   */
+  paymentSettled?: boolean | undefined;
 }
 
 /**
@@ -152,6 +159,16 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     ...(bounded ? visitDurationProblems(durationsOf(req.items, services), BOOKING_VISIT) : []),
   ];
   if (problems.length > 0) throw new InvalidError(problems);
+  // Read in the same batch (the services, the reservation): refused before anything is claimed.
+  refuseUnpaid(
+    {
+      items: req.items,
+      services,
+      reservation: redeem ? (loaded.reservation ?? undefined) : undefined,
+      currency: deps.render.currency,
+    },
+    { customer: req.caller === "customer", settled: req.paymentSettled === true },
+  );
   cap?.check(req.items.length);
 
   const now = Date.now();

@@ -148,6 +148,7 @@ export async function makeOffer(
         },
       ],
       ttlSeconds: minutes * 60,
+      currency: ctx.workspace.currency,
       // A widget entry's offer is its visitor's hold, counted among its live holds.
       offer: { statements, holder: entry.visitor ?? undefined },
     },

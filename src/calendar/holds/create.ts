@@ -27,12 +27,15 @@ import { ApiError, InvalidError } from "../../platform/errors";
 import { ClaimRetries } from "../planning/claim-retries";
 import type { HeldItem } from "../held-items";
 import { renderReservation } from "./view";
+import { visitPaymentTerms } from "../../catalogue/rules/service-payment";
 
 /** What a hold request can be wrong about (422, `InvalidError`): its items, its ttl. */
 export type ReservationSubject = HoldSubject;
 
 export interface ReservationRequest extends PlanningRequest {
   ttlSeconds: number;
+  /** The workspace's currency: what its payment terms are in. */
+  currency: string;
   /**
    * Made with a publishable key: `holder` names the visitor (key and client
    * address). Such a hold is bounded, capped per holder, and gives way to staff.
@@ -111,6 +114,16 @@ async function hold(
   // Whole seconds, rounded down: the instant shown is the instant that counts.
   const expiresAt = Math.floor((now + req.ttlSeconds * 1000) / 1000) * 1000;
   const id = crypto.randomUUID();
+  // Fixed now: a policy changed later never touches it (a checkout charges exactly this).
+  const payment = visitPaymentTerms(
+    req.items.flatMap((item) =>
+      item.services.flatMap((s) => {
+        const service = services.get(s.serviceId);
+        return service ? [{ service, quantity: s.quantity ?? 1 }] : [];
+      }),
+    ),
+    req.currency,
+  );
 
   const retries = new ClaimRetries(inputs.busyOf);
   const ids = stableIds();
@@ -135,7 +148,7 @@ async function hold(
       createdAt: now,
       keyKind: holder ? ("publishable" as const) : ("secret" as const),
       holder,
-      payment: null,
+      payment,
     };
     const entries = plannedEntries(planned, "held", id).map(({ calendarId, entry }) => ({
       calendarId,
@@ -169,7 +182,7 @@ async function hold(
     // Another request won this staffer or unit: note it busy and let allocation pick another.
     replan: (refusal) => retries.learn(refusal),
   });
-  return renderReservation(row);
+  return renderReservation(row, null);
 }
 
 /** The cap on a publishable visitor's live holds; a 429 waits until the first of them expires. */

@@ -1,8 +1,16 @@
-import type { ReservationRow } from "../queries/reservations";
+import type { ReservationCheckout, ReservationRow } from "../queries/reservations";
 import { heldItems } from "../held-items";
 import { toIso } from "../../platform/clock";
 
-export function renderReservation(row: ReservationRow) {
+/**
+ * A checkout being made (its provider session not yet answered) shows as
+ * open: the reservation is held for it either way.
+ */
+const checkoutStatus = (status: ReservationCheckout["status"]) =>
+  status === "creating" ? ("open" as const) : status;
+
+/** A reservation, with its hosted checkout when one was started (null otherwise). */
+export function renderReservation(row: ReservationRow, checkout: ReservationCheckout | null) {
   return {
     uuid: row.id,
     location_uuid: row.locationId,
@@ -19,6 +27,10 @@ export function renderReservation(row: ReservationRow) {
         resource_uuids: (s.units ?? []).map((u) => u.resource_uuid),
       })),
     })),
+    payment: row.payment,
+    checkout: checkout
+      ? { status: checkoutStatus(checkout.status), booking_uuid: checkout.bookingId }
+      : null,
   };
 }
 

@@ -1,10 +1,9 @@
 import { and, asc, count, eq, gt, isNull, min, type SQL, sql } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import { idIn } from "../../db/bounded";
-import { listPage } from "../../db/queries/list";
 import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
 import { producing } from "../../db/effects";
-import { calendarEntries, holdFences, reservations } from "../../db/schema";
+import { calendarEntries, holdFences, paymentCheckouts, reservations } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 
@@ -17,6 +16,52 @@ export async function findReservation(scope: Scope, id: string): Promise<Reserva
     .from(reservations)
     .where(whereIn(scope, reservations, eq(reservations.id, id)));
   return row ?? null;
+}
+
+/** A reservation's hosted checkout as the reservation shows it (null: none was started). */
+export interface ReservationCheckout {
+  status: (typeof paymentCheckouts.$inferSelect)["status"];
+  bookingId: string | null;
+}
+
+/** A reservation with its checkout, read together (a left join: one statement). */
+export interface ReservationWithCheckout {
+  row: ReservationRow;
+  checkout: ReservationCheckout | null;
+}
+
+const checkoutColumns = { status: paymentCheckouts.status, bookingId: paymentCheckouts.bookingId };
+
+const checkoutOfReservation = and(
+  eq(paymentCheckouts.reservationId, reservations.id),
+  eq(paymentCheckouts.workspaceId, reservations.workspaceId),
+);
+
+const withCheckout = (r: {
+  row: ReservationRow;
+  checkout: { status: ReservationCheckout["status"] | null; bookingId: string | null } | null;
+}): ReservationWithCheckout => ({
+  row: r.row,
+  // status is never null in a checkout row: a null one is the left join finding none.
+  checkout: r.checkout?.status
+    ? { status: r.checkout.status, bookingId: r.checkout.bookingId }
+    : null,
+});
+
+/**
+ * One reservation of the workspace (used, released and expired ones
+ * included) with its checkout, if one was started: one statement.
+ */
+export async function findReservationWithCheckout(
+  scope: Scope,
+  id: string,
+): Promise<ReservationWithCheckout | null> {
+  const [found] = await scope.db
+    .select({ row: reservations, checkout: checkoutColumns })
+    .from(reservations)
+    .leftJoin(paymentCheckouts, checkoutOfReservation)
+    .where(whereIn(scope, reservations, eq(reservations.id, id)));
+  return found ? withCheckout(found) : null;
 }
 
 /** The stored items of these reservations (one parameter whatever their number). */
@@ -180,27 +225,34 @@ export interface ReservationFilter {
   stafferId?: string | undefined;
 }
 
-/** A page of the workspace's live reservations, oldest first (one round trip). */
-export function listLiveReservations(
+/** A page of the workspace's live reservations with their checkouts, oldest first (one round trip). */
+export async function listLiveReservations(
   scope: Scope,
   page: PageRequest,
   filter: ReservationFilter,
   now: number,
-) {
+): Promise<{ rows: ReservationWithCheckout[]; total: number }> {
   const holdsStaffer = filter.stafferId
     ? sql`exists (select 1 from ${calendarEntries} where ${calendarEntries.workspaceId} = ${scope.workspaceId} and ${calendarEntries.sourceId} = ${reservations.id} and ${calendarEntries.stafferId} = ${filter.stafferId})`
     : undefined;
-  return listPage(
-    scope.db,
+  const where = whereIn(
+    scope,
     reservations,
-    whereIn(
-      scope,
-      reservations,
-      live(now),
-      filter.locationId ? eq(reservations.locationId, filter.locationId) : undefined,
-      holdsStaffer,
-    ),
-    [asc(reservations.createdAt), asc(reservations.id)],
-    page,
+    live(now),
+    filter.locationId ? eq(reservations.locationId, filter.locationId) : undefined,
+    holdsStaffer,
   );
+  const { db } = scope;
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(reservations).where(where),
+    db
+      .select({ row: reservations, checkout: checkoutColumns })
+      .from(reservations)
+      .leftJoin(paymentCheckouts, checkoutOfReservation)
+      .where(where)
+      .orderBy(asc(reservations.createdAt), asc(reservations.id))
+      .limit(page.perPage)
+      .offset(page.offset),
+  ]);
+  return { rows: rows.map(withCheckout), total: totals[0]?.total ?? 0 };
 }

@@ -109,15 +109,20 @@ export async function getService(
   return row ? toRecord(row) : null;
 }
 
-/** Sets a service's capacity; false when the workspace has no such service. */
-export async function updateServiceCapacity(
+/** The columns of a service that `PATCH /services/{uuid}` changes. */
+export type ServiceColumns = Partial<
+  Pick<typeof services.$inferInsert, "capacity" | "paymentPolicy">
+>;
+
+/** Sets some of a service's columns; false when the workspace has no such service. */
+export async function updateServiceColumns(
   scope: Scope,
   id: string,
-  capacity: number,
+  columns: ServiceColumns,
 ): Promise<boolean> {
   const changed = await scope.db
     .update(services)
-    .set({ capacity })
+    .set(columns)
     .where(whereIn(scope, services, eq(services.id, id)))
     .returning({ id: services.id });
   return changed.length > 0;

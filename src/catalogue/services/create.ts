@@ -4,6 +4,8 @@ import type { Scope } from "../../db/scope";
 import { findContactText, stripContactText } from "../rules/contact-text";
 import type { Problem } from "../../platform/rules/problems";
 import { InvalidError } from "../../platform/errors";
+import type { PaymentPolicy } from "../rules/payment-policy";
+import { storedPolicy } from "./payment-policy";
 
 export interface NewService {
   name: string;
@@ -34,6 +36,8 @@ export interface NewService {
   resourceIds?: string[];
   /** Seats per session (1..100); above 1 a group service. */
   capacity?: number | undefined;
+  /** What a customer booking online pays; omitted: nothing (mode none). */
+  paymentPolicy?: PaymentPolicy | undefined;
 }
 
 /** What a new service can be wrong about: its name, category, locations, staff, each resource. */
@@ -120,7 +124,7 @@ export async function createService(scope: Scope, input: NewService): Promise<Se
     taxName: null,
     taxRateBp: null,
     capacity: input.capacity ?? 1,
-    paymentPolicy: null,
+    paymentPolicy: input.paymentPolicy ? storedPolicy(input.paymentPolicy) : null,
     createdAt: Date.now(),
   };
   await runBatch(scope.db, insertService(scope, service, { locationIds, stafferIds, resourceIds }));

@@ -10,7 +10,7 @@ import {
   json,
   jsonBody,
 } from "../../../http/responses";
-import { PUBLISHABLE_BOOKINGS } from "./publishable";
+import { paymentRequiredError, PUBLISHABLE_BOOKINGS } from "./publishable";
 import { clientFields } from "./client-fields";
 import { CART_FIELDS } from "./fields";
 import { withFields } from "../../../http/request-fields";
@@ -29,6 +29,7 @@ export const route = defineRoute({
     201: json(CartResponse, "Created"),
     ...authErrors,
     ...calendarWriteErrors,
+    ...paymentRequiredError,
     429: errorCodes(
       "Rate limited (`rate_limited`), or a publishable key's visitor already made the most bookings of the last day (`too_many_bookings`); see Retry-After",
       ["rate_limited", "too_many_bookings"],

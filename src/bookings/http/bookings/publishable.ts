@@ -1,3 +1,4 @@
+import { errorCodes } from "../../../http/responses";
 import {
   BOOKING_MESSAGES,
   BOOKING_QUOTA,
@@ -18,3 +19,11 @@ export const PUBLISHABLE_BOOKINGS =
 export const CUSTOMER_CHANGE_MESSAGES =
   `A customer's change (publishable key or manage link) tells the customer, but its messages count against the visitor's daily bound (by client address): past ${PUBLIC_MESSAGES.perVisitor} in ${PUBLIC_MESSAGES.windowSeconds / 3600} hours they are written \`skipped\` with error \`${VISITOR_QUOTA}\`, and the change itself succeeds. ` +
   `Whoever moves it and from wherever, customers' moves of one booking tell its customer at most ${BOOKING_MESSAGES.perBooking} times in ${BOOKING_MESSAGES.windowSeconds / 3600} hours on each channel: past that the booking-rescheduled message is written \`skipped\` with error \`${BOOKING_QUOTA}\` and the move itself succeeds. A cancel (once per booking) is not bounded per booking. Staff changes are bounded by neither and do not count.`;
+
+/** 402 of a customer's booking whose services take money online (`refuseUnpaid`). */
+export const paymentRequiredError = {
+  402: errorCodes(
+    "Made with a publishable key for services whose payment policy takes money or a card online, or with a reservation whose `payment` is not null: such a booking is made by paying through POST /reservations/{uuid}/checkout. Refused before any time is taken or anything written; a secret key (staff) is never asked",
+    ["payment_required"],
+  ),
+} as const;

@@ -63,6 +63,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
         locationId: body.location_uuid,
         items,
         ttlSeconds: body.ttl_seconds ?? DEFAULT_TTL_SECONDS,
+        currency: c.var.deps.render.currency,
         publishable,
         widgetOnly: caller === "customer",
       }),

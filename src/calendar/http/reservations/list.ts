@@ -15,7 +15,7 @@ export const route = defineRoute({
   tags: ["Reservations"],
   summary: "List the live reservations (holds), oldest first",
   description:
-    "Every reservation that still holds its time (not used, deleted or expired), with `held_by` telling a booking widget's holds (publishable key) from staff's. Filter by location and by a staffer whose time is held. Release one with DELETE /reservations/{uuid}. Secret keys only.",
+    "Every reservation that still holds its time (not used, deleted or expired), with `held_by` telling a booking widget's holds (publishable key) from staff's, and `checkout` the hosted checkout a customer is paying it through, if any. Filter by location and by a staffer whose time is held. Release one with DELETE /reservations/{uuid}. Secret keys only.",
   request: { query: ListReservationsQuery },
   responses: {
     200: json(ReservationList, "A page of live reservations"),
@@ -33,5 +33,13 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     { locationId: query.location_uuid, stafferId: query.staffer_uuid },
     Date.now(),
   );
-  return c.json(paginate(c.req.url, rows.map(renderReservation), total, page), 200);
+  return c.json(
+    paginate(
+      c.req.url,
+      rows.map((r) => renderReservation(r.row, r.checkout)),
+      total,
+      page,
+    ),
+    200,
+  );
 };

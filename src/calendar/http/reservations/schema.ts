@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { uuid } from "../../../platform/fields";
 import { PaginationQuery, paginated } from "../../../platform/pagination";
 import { CartItems } from "../cart-items";
+import { PaymentTermsSchema } from "../../../catalogue/views/payment-terms";
 
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 900;
@@ -53,6 +54,22 @@ export const ReservationSchema = z
         ),
       }),
     ),
+    payment: PaymentTermsSchema.nullable().openapi({
+      description:
+        "What a customer booking it online pays, from its services' payment policies when it was made (each service's policy per seat, added up; the strictest mode): null when nothing. When not null, a publishable key books it only through POST /reservations/{uuid}/checkout (POST /bookings with it is 402 `payment_required`); a secret key books it as any other.",
+    }),
+    checkout: z
+      .object({
+        status: z.enum(["open", "complete", "expired"]).openapi({
+          description:
+            "open: the customer is on the payment page (or about to be); complete: paid (booking_uuid names the booking it became; null when the time was lost meanwhile and the money went back); expired: the payment page lapsed unpaid.",
+        }),
+        booking_uuid: z.uuid().nullable().openapi({
+          description: "The booking it became (the first, for several items); null until then.",
+        }),
+      })
+      .nullable()
+      .openapi({ description: "The hosted checkout started for it; null when none was." }),
   })
   .openapi("Reservation");
 

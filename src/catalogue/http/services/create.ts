@@ -14,7 +14,7 @@ export const route = defineRoute({
   tags: ["Services"],
   summary: "Create a service (core fields)",
   description:
-    "Omitted location_uuids means every location of the workspace; omitted staffer_uuids means every staffer active in the booking widget at one of those locations.",
+    "Omitted location_uuids means every location of the workspace; omitted staffer_uuids means every staffer active in the booking widget at one of those locations. payment_policy (default none) says what a customer booking it online pays: a customer's booking of a service with one goes through POST /reservations/{uuid}/checkout (POST /bookings with a publishable key is 402 payment_required).",
   request: jsonBody(CreateServiceBody),
   responses: {
     201: json(ServiceSchema, "Created"),
@@ -57,6 +57,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       stafferIds: body.staffer_uuids,
       resourceIds: body.resource_uuids,
       capacity: body.capacity,
+      paymentPolicy: body.payment_policy,
     }),
   );
   return c.json(renderService(view, c.var.deps.render.currency, c.var.deps.render.locale), 201);

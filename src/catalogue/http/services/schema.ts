@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ServiceRecord } from "../../queries/services";
 import { bufferOf, effectivePrice } from "../../rules/service-terms";
+import { NO_POLICY, PaymentPolicySchema } from "../../rules/payment-policy";
 import { MAX_CAPACITY } from "../../../platform/rules/capacity";
 import { durationObject } from "../../../platform/rules/duration";
 import { formatMoney } from "../../../platform/rules/money";
@@ -14,6 +15,9 @@ import { DurationSchema } from "../../views/duration";
  * following this default (see docs/decisions.md).
  */
 export const DEFAULT_SERVICE_CLASS = "default";
+
+const POLICY_DESCRIPTION =
+  'What a customer booking online (a publishable key) pays when booking: `mode` none, card_on_file (a saved card, charged only for fees), deposit (`deposit`: a percent of the price or an amount) or prepay (the whole price), plus an optional late-cancel fee (`late_cancel`: within `window_minutes`, 0..10080, before the start) and `no_show_fee`. Each money object is exactly one of `percent` (1..100, of the price the customer pays, rounded half up) and `amount` (minor units, at least 1). Default `{ "mode": "none" }`. Bookings made with a secret key (staff) never pay online.';
 
 /** Seats of one session: above 1 the service is a group service (docs/decisions.md, "Group sessions"). */
 const capacity = z
@@ -68,6 +72,7 @@ export const CreateServiceBody = z
         description:
           "Resources the service needs, one unit of each for its whole duration and buffer (at most 10, each once)",
       }),
+    payment_policy: PaymentPolicySchema.optional().openapi({ description: POLICY_DESCRIPTION }),
   })
   .superRefine((body, ctx) => {
     body.resource_uuids?.forEach((id, i) => {
@@ -86,8 +91,18 @@ export const CreateServiceBody = z
   .openapi("CreateService");
 
 export const UpdateServiceBody = z
-  .object({ capacity })
-  .openapi("UpdateService", { description: "The fields of a service that can change." });
+  .object({
+    capacity: capacity.optional(),
+    payment_policy: PaymentPolicySchema.optional().openapi({
+      description: `Replaces the service's payment policy as a whole (send \`{ "mode": "none" }\` to remove it); bookings and reservations already made keep the terms they were made with. ${POLICY_DESCRIPTION}`,
+    }),
+  })
+  .refine((body) => body.capacity !== undefined || body.payment_policy !== undefined, {
+    message: "Send capacity, payment_policy or both.",
+  })
+  .openapi("UpdateService", {
+    description: "The fields of a service that can change; at least one of them.",
+  });
 
 export const ServiceSchema = z
   .object({
@@ -130,6 +145,9 @@ export const ServiceSchema = z
     capacity: z.number().int().openapi({
       description:
         "Seats per session: 1 for a one-to-one service; above 1 a group service (see GET /sessions)",
+    }),
+    payment_policy: PaymentPolicySchema.openapi({
+      description: `Always present; \`{ "mode": "none" }\` when the service takes no money online. ${POLICY_DESCRIPTION}`,
     }),
   })
   .openapi("Service");
@@ -178,5 +196,6 @@ export function renderService(
     staffers: [...v.stafferIds].sort().map((uuid) => ({ uuid })),
     resource_uuids: [...v.resourceIds].sort(),
     capacity: s.capacity,
+    payment_policy: s.paymentPolicy ?? NO_POLICY,
   };
 }

@@ -6,7 +6,13 @@ import { messageVisitor } from "../../../messages/message-visitor";
 import { publicOrigin } from "../../../platform/public-origin";
 import { defineRoute } from "../../../http/operations";
 import { type FieldNames, withFields } from "../../../http/request-fields";
-import { bodyErrors, calendarWriteErrors, conflictErrors, json } from "../../../http/responses";
+import {
+  bodyErrors,
+  calendarWriteErrors,
+  conflictErrors,
+  errorCodes,
+  json,
+} from "../../../http/responses";
 import { clientAddress, limitCustomerChange } from "../../../http/rate-limit";
 import { BookingSchema } from "../../../bookings/views/booking-schema";
 import { bookOffer } from "../../offer-book";
@@ -47,6 +53,10 @@ export const route = defineRoute({
     ...offerErrors,
     ...bodyErrors,
     ...calendarWriteErrors,
+    402: errorCodes(
+      "The offer's services take money or a card online (its reservation's `payment` is not null): an offer link books only what needs no payment; the salon books it with a secret key",
+      ["payment_required"],
+    ),
     ...conflictErrors("The offer was booked or has lapsed (`reservation_expired`)", [
       "reservation_expired",
     ]),
