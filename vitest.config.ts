@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 import { workersPool } from "./vitest.pool";
+import { stripeLocalPort } from "./test/setup/stripe-port";
+
+// stripe-local (test/setup/stripe-server.ts) listens where the Worker's STRIPE_API_BASE points:
+// the port is chosen before the bindings are fixed, and handed to the global setup this way.
+process.env.STRIPE_LOCAL_PORT ??= String(await stripeLocalPort());
 
 // Integration tests run inside workerd with the real bindings of wrangler.toml:
 // D1 with migrations applied (test/setup/apply-migrations.ts), Durable Objects, Queues.
@@ -21,7 +26,13 @@ export default defineConfig(async () => ({
         LINK_WORKSPACE_RATE_LIMIT: 100_000,
       },
       // External calendars: a fetch that hangs is given up after 1.5 s instead of 10 s.
-      { FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1", EXTERNAL_CALENDAR_TIMEOUT_MS: "1500" },
+      {
+        FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1",
+        EXTERNAL_CALENDAR_TIMEOUT_MS: "1500",
+        STRIPE_API_BASE: `http://127.0.0.1:${process.env.STRIPE_LOCAL_PORT}`,
+        STRIPE_SECRET_KEY: "sk_test_local",
+        STRIPE_WEBHOOK_SECRET: "whsec_test_local",
+      },
     ),
   ],
   test: {
@@ -40,6 +51,6 @@ export default defineConfig(async () => ({
     // workerd) can take longer than Vitest's 5 s default; a test that hangs still fails.
     testTimeout: 20_000,
     // A local HTTP server for the external-calendar tests (real TCP, outside workerd).
-    globalSetup: ["./test/setup/ics-server.ts"],
+    globalSetup: ["./test/setup/ics-server.ts", "./test/setup/stripe-server.ts"],
   },
 }));

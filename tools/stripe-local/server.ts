@@ -47,7 +47,10 @@ const send = (
   body: string,
   headers: Record<string, string>,
 ) => {
-  res.writeHead(status, { "content-length": String(Buffer.byteLength(body)), ...headers });
+  res.writeHead(status, {
+    "content-length": String(new TextEncoder().encode(body).length),
+    ...headers,
+  });
   res.end(body);
 };
 

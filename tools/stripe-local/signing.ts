@@ -1,4 +1,6 @@
-import { createHmac } from "node:crypto";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 /**
  * The `Stripe-Signature` header of a payload: `t=<unix seconds>,v1=<hex HMAC-SHA256 of
@@ -10,6 +12,6 @@ export function signPayload(
   secret: string,
   timestamp = Math.floor(Date.now() / 1000),
 ) {
-  const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
-  return `t=${timestamp},v1=${v1}`;
+  const mac = hmac(sha256, utf8ToBytes(secret), utf8ToBytes(`${timestamp}.${payload}`));
+  return `t=${timestamp},v1=${bytesToHex(mac)}`;
 }
