@@ -7,7 +7,9 @@
 // banner names. SIGINT (Ctrl-C) and SIGTERM (`kill <pid>`) stop wrangler and
 // workerd with it, so the port is free once this process has exited.
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, relative, resolve } from "node:path";
 import { ensureDemoWorkspace } from "./seed.mjs";
 
@@ -28,6 +30,32 @@ const persist = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
 const LOG = resolve(process.env.START_LOG ?? ".wrangler/logs/start.log");
 const shownLog = relative(process.cwd(), LOG).startsWith("..") ? LOG : relative(process.cwd(), LOG);
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** A port free right now on HOST. */
+const freePort = () =>
+  new Promise((done, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+
+// Online payments: without STRIPE_SECRET_KEY the project's own Stripe-compatible test server
+// (tools/stripe-local) stands in for Stripe and POSTs its signed events to this Worker's webhook;
+// with it, the three settings come from the environment.
+const STRIPE_LOCAL = !process.env.STRIPE_SECRET_KEY;
+const STRIPE_LOCAL_PORT = STRIPE_LOCAL
+  ? Number(process.env.STRIPE_LOCAL_PORT ?? (await freePort()))
+  : 0;
+const STRIPE_API_BASE = STRIPE_LOCAL
+  ? `http://${HOST}:${STRIPE_LOCAL_PORT}`
+  : (process.env.STRIPE_API_BASE ?? "https://api.stripe.com");
+const STRIPE_SECRET_KEY = process.env.STRIPE_SECRET_KEY ?? "sk_test_local";
+const STRIPE_WEBHOOK_SECRET = STRIPE_LOCAL
+  ? `whsec_local_${randomBytes(16).toString("hex")}`
+  : (process.env.STRIPE_WEBHOOK_SECRET ?? "");
 
 mkdirSync(dirname(LOG), { recursive: true });
 // Truncated on every start: the file holds this run's output only.
@@ -53,6 +81,26 @@ console.log(`Starting on ${BASE_URL} (logs: ${shownLog}) …`);
 run("node", ["scripts/build-assets.mjs"]);
 run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { CI: "true" });
 
+// Its own process group too, stopped with wrangler's.
+const stripeLocal = STRIPE_LOCAL
+  ? spawn(
+      "npx",
+      [
+        "tsx",
+        "tools/stripe-local/main.ts",
+        "--host",
+        HOST,
+        "--port",
+        String(STRIPE_LOCAL_PORT),
+        "--webhook-url",
+        `${BASE_URL}/api/payments/stripe/webhook`,
+        "--webhook-secret",
+        STRIPE_WEBHOOK_SECRET,
+      ],
+      { stdio: quiet, env, detached: true },
+    )
+  : null;
+
 // Its own process group (detached), so that a stop reaches wrangler AND the workerd it runs:
 // signalling `npx` alone leaves them holding the port.
 const dev = spawn(
@@ -76,26 +124,39 @@ const dev = spawn(
     // Links in messages point where this server answers (never at a request's Host).
     "--var",
     `PUBLIC_ORIGIN:${process.env.PUBLIC_ORIGIN ?? BASE_URL}`,
+    "--var",
+    `STRIPE_API_BASE:${STRIPE_API_BASE}`,
+    "--var",
+    `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`,
+    "--var",
+    `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
   ],
   { stdio: quiet, env, detached: true },
 );
 closeSync(log);
 
-/** Whether any process of wrangler's group is still there. */
+/** The process groups this script started: wrangler's, and stripe-local's when it runs. */
+const groups = [dev.pid, stripeLocal?.pid].filter((pid) => pid !== undefined);
+
+/** Whether any process of those groups is still there. */
 function groupAlive() {
-  try {
-    process.kill(-dev.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return groups.some((pid) => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function signalGroup(signal) {
-  try {
-    process.kill(-dev.pid, signal);
-  } catch {
-    // Already gone.
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // Already gone.
+    }
   }
 }
 
@@ -128,10 +189,17 @@ dev.on("exit", (code) => {
   console.error(`wrangler dev stopped (exit ${code}); see ${shownLog}`);
   void stop("SIGTERM", code ?? 1);
 });
+stripeLocal?.on("exit", (code) => {
+  if (stopping) return;
+  console.error(`stripe-local stopped (exit ${code}); see ${shownLog}`);
+  void stop("SIGTERM", code ?? 1);
+});
 
 async function waitForServer(deadline = Date.now() + 90_000) {
   while (Date.now() < deadline) {
     try {
+      // stripe-local answers any path (a 404 for this one) once it listens.
+      if (STRIPE_LOCAL) await fetch(`${STRIPE_API_BASE}/`);
       const res = await fetch(`${BASE_URL}/`);
       if (res.ok) return;
     } catch {
@@ -154,6 +222,9 @@ try {
     location: demo.ids.LOCATION,
     key: demo.publishableKey,
   }).toString();
+  const payments = STRIPE_LOCAL
+    ? `local Stripe-compatible test server at ${STRIPE_API_BASE}; test cards 4242 4242 4242 4242 (pays), 4000 0000 0000 0002 (declined)`
+    : `Stripe at ${STRIPE_API_BASE} (STRIPE_SECRET_KEY from your environment)`;
   const exports = {
     BASE: `${BASE_URL}/api/public/v2`,
     ADMIN: `${BASE_URL}/api/admin/v1`,
@@ -176,6 +247,7 @@ try {
    Docs              ${BASE_URL}/docs
    OpenAPI           ${BASE_URL}/api/public/v2/openapi.json
    Booking widget    ${widget}
+   Payments          ${payments}
    Logs              ${shownLog}  (wrangler, workerd, migrations: tail -f it)
    Stop              Ctrl-C, or kill ${process.pid}
 

@@ -16,6 +16,11 @@ const server = await createStripeLocal({
   host: values.host,
   webhookSecret: values["webhook-secret"],
   webhookUrl: values["webhook-url"],
+  // Each attempt, so that a webhook the Worker refuses shows in the log.
+  onDeliveryAttempt: (a) =>
+    console.log(
+      `event ${a.type} ${a.event}: attempt ${a.attempt} answered ${a.status || "nothing"}`,
+    ),
 });
 console.log(`stripe-local listening on ${server.url}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

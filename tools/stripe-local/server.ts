@@ -15,7 +15,7 @@ import { OpenApiCheck } from "./openapi-check";
 import { matchRoute } from "./routes/index";
 import type { Params } from "./routes/params";
 import { State, workspaceOf, type RequestRecord } from "./state";
-import { Outbox } from "./webhooks-out";
+import { Outbox, type OutboxOptions } from "./webhooks-out";
 
 export interface StripeLocalOptions {
   /** 0 or absent: any free port. */
@@ -25,6 +25,7 @@ export interface StripeLocalOptions {
   /** Where events are POSTed; without it they wait for GET /_local/deliveries. */
   webhookUrl?: string;
   retryDelaysMs?: number[];
+  onDeliveryAttempt?: OutboxOptions["onAttempt"];
 }
 
 export interface StripeLocal {
@@ -104,6 +105,7 @@ export async function createStripeLocal(options: StripeLocalOptions): Promise<St
     secret: options.webhookSecret,
     url: options.webhookUrl,
     retryDelaysMs: options.retryDelaysMs,
+    onAttempt: options.onDeliveryAttempt,
   });
   const check = new OpenApiCheck();
   const keys = new IdempotencyKeys();

@@ -23,6 +23,8 @@ export interface OutboxOptions {
   url?: string;
   /** Waits between attempts; Stripe backs off over days, a local run over seconds. */
   retryDelaysMs?: number[];
+  /** Told of every delivery attempt (main.ts logs them). */
+  onAttempt?: (attempt: { event: string; type: string; attempt: number; status: number }) => void;
 }
 
 /** Events leaving the fake: POSTed to the webhook URL (with retries) or kept for the tests. */
@@ -92,6 +94,12 @@ export class Outbox {
       // No answer (refused, timed out): status stays 0, retried below.
     }
     this.attempts.push({ event: entry.event.id, attempt: attempt + 1, status });
+    this.options.onAttempt?.({
+      event: entry.event.id,
+      type: entry.event.type,
+      attempt: attempt + 1,
+      status,
+    });
     if (status >= 200 && status < 300) return;
     const delays = this.options.retryDelaysMs ?? [1_000, 5_000, 30_000, 120_000];
     const delay = delays[attempt];
