@@ -114,6 +114,8 @@ describe("POST /reservations", () => {
           ],
         },
       ],
+      payment: null,
+      checkout: null,
     });
     const reservation = res.body.uuid as string;
 

@@ -79,6 +79,7 @@ describe("POST /services", () => {
       staffers: [{ uuid: anna.uuid }],
       resource_uuids: [],
       capacity: 1,
+      payment_policy: { mode: "none" },
     });
     const fetched = await ws.api(`/services/${res.body.uuid}`);
     expect(fetched.body).toEqual(res.body);
