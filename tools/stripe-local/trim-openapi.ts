@@ -7,6 +7,7 @@
 // MAX_DEPTH schemas away from an operation's answer (or an event's object), deeper ones become
 // `{}` (anything) so that the file stays small. Descriptions are dropped for the same reason.
 import { readFileSync, writeFileSync } from "node:fs";
+import { format, resolveConfig } from "prettier";
 import { OPERATIONS, RESPONSE_ROOTS } from "./operations";
 
 const MAX_DEPTH = 2;
@@ -103,6 +104,10 @@ const trimmed = {
   paths: strip(paths as Json, kept),
   components: { schemas },
 };
-const text = JSON.stringify(trimmed, null, 1) + "\n";
+// Formatted as `npm run lint` wants it, so that a regeneration diffs only what changed.
+const text = await format(JSON.stringify(trimmed), {
+  ...(await resolveConfig(outPath)),
+  parser: "json",
+});
 writeFileSync(outPath, text);
 console.log(`${outPath}: ${Object.keys(schemas).length} schemas, ${text.length} bytes`);
