@@ -54,7 +54,8 @@ export const ReservationSchema = z
         ),
       }),
     ),
-    payment: PaymentTermsSchema.nullable().openapi({
+    // Not PaymentTermsSchema.nullable().openapi(…): that would rewrite the PaymentTerms component.
+    payment: z.union([PaymentTermsSchema, z.null()]).openapi({
       description:
         "What a customer booking it online pays, from its services' payment policies when it was made (each service's policy per seat, added up; the strictest mode): null when nothing. When not null, a publishable key books it only through POST /reservations/{uuid}/checkout (POST /bookings with it is 402 `payment_required`); a secret key books it as any other.",
     }),

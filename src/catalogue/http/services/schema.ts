@@ -146,7 +146,9 @@ export const ServiceSchema = z
       description:
         "Seats per session: 1 for a one-to-one service; above 1 a group service (see GET /sessions)",
     }),
-    payment_policy: PaymentPolicySchema.openapi({
+    // A description set on the registered schema itself would rewrite the PaymentPolicy
+    // component; inside a union it stays this field's.
+    payment_policy: z.union([PaymentPolicySchema]).openapi({
       description: `Always present; \`{ "mode": "none" }\` when the service takes no money online. ${POLICY_DESCRIPTION}`,
     }),
   })
