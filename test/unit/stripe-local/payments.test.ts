@@ -66,6 +66,16 @@ describe("stripe-local through the stripe package", () => {
       id: pi.id,
       status: "succeeded",
     });
+    const deep = await stripe.checkout.sessions.retrieve(session.id, {
+      expand: ["payment_intent.latest_charge"],
+    });
+    const charge = (deep.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+    expect(charge).toMatchObject({
+      object: "charge",
+      amount: 1200,
+      paid: true,
+      payment_intent: pi.id,
+    });
     const types = (await deliveries(server, "ws-pay")).map((d) => d.type);
     expect(types).toEqual(["payment_intent.succeeded", "checkout.session.completed"]);
   });
