@@ -10,7 +10,7 @@ import {
   uncountReminder,
 } from "../messages/queries/messages";
 import type { Scope } from "../db/scope";
-import type { Statement } from "../db/statement";
+import type { Condition, Statement } from "../db/statement";
 import {
   announce,
   type MessageBooking,
@@ -96,16 +96,19 @@ const insertBounded = (deps: MessageDeps, rows: NewMessage[]) =>
  * manage or offer link): counted against that visitor's daily bound, the
  * recipient's and the workspace's budget (rows past one are written `skipped`
  * with its `skip_reason`); null or undefined: the salon's own, unbounded.
+ * `when`: written only if that holds in the batch (a payment still pending).
  */
 export const insertVisitorMessages = (
   scope: Scope,
   rows: NewMessage[],
   visitor: string | null | undefined,
+  when?: Condition,
 ) =>
   insertMessages(
     scope,
     rows,
     visitor ? customerBounds(rows[0]?.createdAt ?? Date.now()) : undefined,
+    when,
   );
 
 /** A booking as its messages tell it, from its record and its staff's first names. */

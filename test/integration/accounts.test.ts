@@ -39,7 +39,18 @@ describe("GET /accounts", () => {
     const res = await ws.api("/accounts");
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(15);
-    expect(res.body.data[0]).toEqual({
+    // Each location came with its online account, the oldest of its accounts.
+    expect(res.body.data.slice(0, 2)).toEqual(
+      [main, annex].map((l) => ({
+        uuid: expect.any(String),
+        location_uuid: l.uuid,
+        name: "Online",
+        type: "online",
+        requires_action: true,
+        payment_method: "online_account",
+      })),
+    );
+    expect(res.body.data[2]).toEqual({
       uuid: created[0]?.uuid,
       location_uuid: main.uuid,
       name: "Account 00",
@@ -47,7 +58,7 @@ describe("GET /accounts", () => {
       requires_action: false,
       payment_method: "cash_account",
     });
-    expect(res.body.data[2]).toEqual({
+    expect(res.body.data[4]).toEqual({
       uuid: created[2]?.uuid,
       location_uuid: main.uuid,
       name: "Account 02",
@@ -55,10 +66,10 @@ describe("GET /accounts", () => {
       requires_action: true,
       payment_method: "qr_account",
     });
-    expect(res.body.meta).toMatchObject({ total: 52, per_page: 15, last_page: 4 });
+    expect(res.body.meta).toMatchObject({ total: 54, per_page: 15, last_page: 4 });
   });
 
-  it("walks all 52 accounts in pages within the D1 budget, none of another workspace", async () => {
+  it("walks all 54 accounts in pages within the D1 budget, none of another workspace", async () => {
     const seen: string[] = [];
     for (let page = 1; page <= 2; page++) {
       const res = await ws.api(`/accounts?per_page=50&page=${page}`);
@@ -66,7 +77,8 @@ describe("GET /accounts", () => {
       expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
       seen.push(...res.body.data.map((a: { uuid: string }) => a.uuid));
     }
-    expect(seen).toEqual(created.map((a) => a.uuid));
+    expect(seen.slice(2)).toEqual(created.map((a) => a.uuid));
+    expect(seen).toHaveLength(54);
   });
 
   it("filters by location", async () => {
@@ -75,8 +87,12 @@ describe("GET /accounts", () => {
     expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
     const expected = created.filter((a) => a.location_uuid === annex.uuid);
     expect(expected).toHaveLength(13);
-    expect(res.body.data.map((a: { uuid: string }) => a.uuid)).toEqual(expected.map((a) => a.uuid));
-    expect(res.body.meta.total).toBe(13);
+    // The annex's online account first, then the 13 made for it.
+    expect(res.body.data[0]).toMatchObject({ location_uuid: annex.uuid, type: "online" });
+    expect(res.body.data.slice(1).map((a: { uuid: string }) => a.uuid)).toEqual(
+      expected.map((a) => a.uuid),
+    );
+    expect(res.body.meta.total).toBe(14);
     expect(res.body.links.first).toContain(`location_uuid=${annex.uuid}`);
   });
 

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { PageRequest } from "../../platform/pagination";
 import type { Database } from "../../db/client";
-import { locations } from "../../db/schema";
+import { accounts, locations } from "../../db/schema";
+import { ONLINE_ACCOUNT_NAME } from "../rules/online-account";
 import { type Scope, whereIn } from "../../db/scope";
 import { listInWorkspace } from "../../db/queries/list";
 
@@ -28,5 +29,25 @@ export async function updateLocation(
   return row ?? null;
 }
 
-export const insertLocation = (db: Database, row: typeof locations.$inferInsert) =>
-  db.insert(locations).values(row).returning();
+/**
+ * A new location with its online account (what customers pay through the
+ * payment provider is booked there), in one batch: no location is ever
+ * without one.
+ */
+export async function insertLocation(db: Database, row: typeof locations.$inferInsert) {
+  const [created] = await db.batch([
+    db.insert(locations).values(row).returning(),
+    db.insert(accounts).values(onlineAccountOf(row)),
+  ]);
+  return created;
+}
+
+/** The online account a location is created with. */
+export const onlineAccountOf = (location: typeof locations.$inferInsert) => ({
+  id: crypto.randomUUID(),
+  workspaceId: location.workspaceId,
+  locationId: location.id,
+  name: ONLINE_ACCOUNT_NAME,
+  type: "online" as const,
+  createdAt: location.createdAt,
+});

@@ -39,6 +39,8 @@ export const orders = sqliteTable(
     total: integer("total").notNull().default(0),
     accountPaidAmount: integer("account_paid_amount").notNull().default(0),
     voucherPaidAmount: integer("voucher_paid_amount").notNull().default(0),
+    /** What was paid online for the order's completed bookings (on the location's online account). */
+    onlinePaidAmount: integer("online_paid_amount").notNull().default(0),
     accountId: text("account_id").references(() => accounts.id),
     paymentMethod: text("payment_method"),
     comment: text("comment"),

@@ -98,15 +98,22 @@ export function insertMessages(
   scope: Scope,
   rows: NewMessage[],
   bounds?: CustomerBounds,
+  when?: SQL,
 ): Statement[] {
   const bounded = bounds ? rows.filter((r) => r.visitor && r.status === "scheduled") : [];
-  if (!bounds || bounded.length === 0) return plainInserts(scope, rows);
+  // A condition (e.g. "the payment was still pending") makes each row an INSERT … SELECT … WHERE.
+  const plain = (on: Scope, some: NewMessage[]) =>
+    when ? some.map((row) => insertWhen(on, row, when)) : plainInserts(on, some);
+  if (!bounds || bounded.length === 0) return plain(scope, rows);
   return [
-    ...plainInserts(
+    ...plain(
       scope,
       rows.filter((r) => !bounded.includes(r)),
     ),
-    ...bounded.flatMap((row) => [boundedInsert(scope, row, bounds), countSent(scope, row, bounds)]),
+    ...bounded.flatMap((row) => [
+      boundedInsert(scope, row, bounds, when),
+      countSent(scope, row, bounds),
+    ]),
     ...budgetReached(scope, bounds),
   ];
 }
@@ -194,7 +201,12 @@ const budgetOf = (scope: Scope, fallback: number) =>
  * workspace's budget. One parameter per column besides the counts', so it
  * stays under D1's 100.
  */
-function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): Statement {
+function boundedInsert(
+  scope: Scope,
+  row: NewMessage,
+  bounds: CustomerBounds,
+  when?: SQL,
+): Statement {
   const full: { when: SQL; reason: string; error: string | null }[] = [];
   if (row.kind !== "booking-reminder")
     full.push({
@@ -220,20 +232,38 @@ function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): S
       full.map((f) => sql`when ${f.when} then ${then(f)}`),
       sql` `,
     )} else ${otherwise} end`;
-  const cells = Object.entries(getTableColumns(messages)).map(([key, column]) => {
-    const given = (row as Record<string, unknown>)[key];
-    const value = given === undefined ? (column.default ?? null) : given;
-    const driver = value === null ? null : (column.mapToDriverValue(value) as unknown);
+  const cells = rowCells(row, (key, driver) => {
     if (key === "status") return decided(() => sql`'skipped'`, driver);
     if (key === "skipReason") return decided((f) => sql`${f.reason}`, driver);
     if (key === "error") return decided((f) => sql`${f.error}`, driver);
     return sql`${driver}`;
   });
-  // Whether it went in `scheduled` is decided in the statement: it says so itself.
+  return selectedInsert(scope, cells, when);
+}
+
+/** A row's values as the cells of a SELECT, in the table's column order (`cell` may decide one in SQL). */
+function rowCells(
+  row: NewMessage,
+  cell: (key: string, driver: unknown) => SQL = (_, d) => sql`${d}`,
+) {
+  return Object.entries(getTableColumns(messages)).map(([key, column]) => {
+    const given = (row as Record<string, unknown>)[key];
+    const value = given === undefined ? (column.default ?? null) : given;
+    const driver = value === null ? null : (column.mapToDriverValue(value) as unknown);
+    return cell(key, driver);
+  });
+}
+
+/**
+ * `INSERT … SELECT` of one message's cells, only `when` the condition holds;
+ * whether it went in (and went in `scheduled`) is decided in the statement:
+ * it says so itself.
+ */
+function selectedInsert(scope: Scope, cells: SQL[], when?: SQL): Statement {
   return producing(
     scope.db
       .insert(messages)
-      .select(sql`select ${sql.join(cells, sql`, `)}`)
+      .select(sql`select ${sql.join(cells, sql`, `)}${when ? sql` where ${when}` : sql``}`)
       .returning({
         id: messages.id,
         workspaceId: messages.workspaceId,
@@ -246,6 +276,10 @@ function boundedInsert(scope: Scope, row: NewMessage, bounds: CustomerBounds): S
         .map(messageEffect),
   );
 }
+
+/** A message written only when `when` holds in the batch (no bounds: the salon's own). */
+const insertWhen = (scope: Scope, row: NewMessage, when: SQL): Statement =>
+  selectedInsert(scope, rowCells(row), when);
 
 /** The day's counters, upserted: a new one starts at what the SELECT gives, a known one is `onConflict`'s. */
 const counterKey = [

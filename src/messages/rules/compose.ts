@@ -9,6 +9,7 @@ import { smsAllowed } from "./sms-country";
 import { oneLine, renderTemplate } from "./template";
 import { BUILT_IN_TEXTS } from "./texts";
 import type { Values } from "./variables";
+import { type FeeNote, feeReason, type PaymentNote, paymentText } from "./payment-note";
 
 /** A booking as its messages tell it. */
 export interface MessageBooking {
@@ -43,6 +44,10 @@ export interface MessageContext {
   total: number;
   /** A waitlist offer: where it is booked, and until when it holds. */
   offer?: { url: string; expiresAt: number } | undefined;
+  /** A booking paid at a checkout: what was paid online and its fees (`payment`). */
+  payment?: PaymentNote | undefined;
+  /** A fee charged (`payment-fee-charged`). */
+  fee?: FeeNote | undefined;
   /**
    * A stranger caused the message (a publishable key, a manage or offer link)
    * or typed the name it greets: the first name is carried only when it
@@ -111,7 +116,8 @@ export function writeMessage(
       return {
         locale: tag,
         subject: channel === "email" ? oneLine(render(builtIn.subject)) : null,
-        body: render(channel === "email" ? builtIn.body : builtIn.sms),
+        // A paragraph whose variable is empty (`payment` without a payment) leaves no blank gap.
+        body: render(channel === "email" ? builtIn.body : builtIn.sms).replace(/\n{3,}/g, "\n\n"),
       };
   }
   throw new Error("the locale chain always ends in en");
@@ -156,6 +162,9 @@ export function valuesFor(
     ical_url: first?.icalUrl ?? "",
     offer_url: ctx.offer?.url ?? "",
     offer_expires: ctx.offer ? localTime(ctx.offer.expiresAt, zone, locale) : "",
+    payment: paymentText(ctx.payment, ctx.currency, locale),
+    fee: ctx.fee ? formatMoney(ctx.fee.amount, ctx.currency, locale) : "",
+    fee_reason: ctx.fee ? feeReason(ctx.fee.kind, locale) : "",
   };
 }
 

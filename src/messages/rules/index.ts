@@ -11,3 +11,4 @@ export * from "./skip-reasons";
 export * from "./sms-country";
 export * from "./recipient-key";
 export * from "./public-bounds";
+export * from "./payment-note";

@@ -5,6 +5,7 @@ export const MESSAGE_KINDS = [
   "booking-canceled",
   "booking-reminder",
   "waitlist-offer",
+  "payment-fee-charged",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -18,22 +18,22 @@ export const BUILT_IN_TEXTS: Texts = {
   "booking-confirmation": {
     en: {
       subject: "Your booking at {{location_name}} is confirmed",
-      body: "Hello {{customer_first_name}},\n\nthank you for your booking at {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n\nAdd it to your calendar: {{ical_url}}\nChange or cancel: {{manage_url}}\n\nSee you soon!",
+      body: "Hello {{customer_first_name}},\n\nthank you for your booking at {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n{{payment}}\n\nAdd it to your calendar: {{ical_url}}\nChange or cancel: {{manage_url}}\n\nSee you soon!",
       sms: "{{location_name}}: booked {{date}}, {{time}}. {{manage_url}}",
     },
     de: {
       subject: "Ihre Buchung bei {{location_name}} ist bestätigt",
-      body: "Hallo {{customer_first_name}},\n\nvielen Dank für Ihre Buchung bei {{location_name}}.\n\n{{items}}\n\nGesamt: {{total}}\n\nIn den Kalender eintragen: {{ical_url}}\nÄndern oder absagen: {{manage_url}}\n\nBis bald!",
+      body: "Hallo {{customer_first_name}},\n\nvielen Dank für Ihre Buchung bei {{location_name}}.\n\n{{items}}\n\nGesamt: {{total}}\n{{payment}}\n\nIn den Kalender eintragen: {{ical_url}}\nÄndern oder absagen: {{manage_url}}\n\nBis bald!",
       sms: "{{location_name}}: gebucht {{date}}, {{time}}. {{manage_url}}",
     },
     fr: {
       subject: "Votre réservation chez {{location_name}} est confirmée",
-      body: "Bonjour {{customer_first_name}},\n\nmerci pour votre réservation chez {{location_name}}.\n\n{{items}}\n\nTotal : {{total}}\n\nAjouter à votre agenda : {{ical_url}}\nModifier ou annuler : {{manage_url}}\n\nÀ bientôt !",
+      body: "Bonjour {{customer_first_name}},\n\nmerci pour votre réservation chez {{location_name}}.\n\n{{items}}\n\nTotal : {{total}}\n{{payment}}\n\nAjouter à votre agenda : {{ical_url}}\nModifier ou annuler : {{manage_url}}\n\nÀ bientôt !",
       sms: "{{location_name}} : réservé le {{date}}, {{time}}. {{manage_url}}",
     },
     es: {
       subject: "Tu reserva en {{location_name}} está confirmada",
-      body: "Hola {{customer_first_name}}:\n\ngracias por tu reserva en {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n\nAñádela a tu calendario: {{ical_url}}\nCambiar o cancelar: {{manage_url}}\n\n¡Hasta pronto!",
+      body: "Hola {{customer_first_name}}:\n\ngracias por tu reserva en {{location_name}}.\n\n{{items}}\n\nTotal: {{total}}\n{{payment}}\n\nAñádela a tu calendario: {{ical_url}}\nCambiar o cancelar: {{manage_url}}\n\n¡Hasta pronto!",
       sms: "{{location_name}}: reservado {{date}}, {{time}}. {{manage_url}}",
     },
   },
@@ -123,6 +123,28 @@ export const BUILT_IN_TEXTS: Texts = {
       subject: "Se ha liberado una hora en {{location_name}}: {{date}}, {{time}}",
       body: "Hola {{customer_first_name}}:\n\nbuenas noticias: se ha liberado una hora que esperabas en {{location_name}}.\n\n{{items}}\n\nLa reservamos para ti hasta las {{offer_expires}}. Resérvala aquí: {{offer_url}}\n\nSi no la reservas antes, se la ofreceremos a la siguiente persona de la lista.",
       sms: "{{location_name}}: {{date}}, {{time}} libre para ti hasta las {{offer_expires}}. Reservar: {{offer_url}}",
+    },
+  },
+  "payment-fee-charged": {
+    en: {
+      subject: "A fee for your booking at {{location_name}}",
+      body: "Hello {{customer_first_name}},\n\na fee of {{fee}} was charged for {{fee_reason}}:\n\n{{items}}\n\nIf you have any questions, please contact {{location_name}}.",
+      sms: "{{location_name}}: a fee of {{fee}} was charged for {{fee_reason}} ({{date}}, {{time}}).",
+    },
+    de: {
+      subject: "Eine Gebühr für Ihre Buchung bei {{location_name}}",
+      body: "Hallo {{customer_first_name}},\n\nfür {{fee_reason}} wurde eine Gebühr von {{fee}} berechnet:\n\n{{items}}\n\nBei Fragen wenden Sie sich bitte an {{location_name}}.",
+      sms: "{{location_name}}: Gebühr von {{fee}} für {{fee_reason}} berechnet ({{date}}, {{time}}).",
+    },
+    fr: {
+      subject: "Des frais pour votre réservation chez {{location_name}}",
+      body: "Bonjour {{customer_first_name}},\n\ndes frais de {{fee}} ont été facturés pour {{fee_reason}} :\n\n{{items}}\n\nPour toute question, contactez {{location_name}}.",
+      sms: "{{location_name}} : frais de {{fee}} facturés pour {{fee_reason}} ({{date}}, {{time}}).",
+    },
+    es: {
+      subject: "Un cargo por tu reserva en {{location_name}}",
+      body: "Hola {{customer_first_name}}:\n\nse ha cobrado un cargo de {{fee}} por {{fee_reason}}:\n\n{{items}}\n\nSi tienes alguna pregunta, contacta con {{location_name}}.",
+      sms: "{{location_name}}: cargo de {{fee}} por {{fee_reason}} ({{date}}, {{time}}).",
     },
   },
 };

@@ -16,6 +16,10 @@ export const VARIABLES = {
   ical_url: "A link to the booking as a calendar file (.ics)",
   offer_url: "Waitlist offers: a link where the customer books the offered time (empty otherwise)",
   offer_expires: "Waitlist offers: the local time until which the offer holds (empty otherwise)",
+  payment:
+    "Confirmations: what was paid online and what a late cancel or a no-show costs (empty when the booking takes no money online)",
+  fee: "Fees charged: the fee with its currency (empty otherwise)",
+  fee_reason: "Fees charged: why, e.g. a late cancellation or a no-show (empty otherwise)",
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

@@ -3,7 +3,16 @@ import { bookingPayments, payments } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { type Scope, whereIn } from "../../db/scope";
 import { listPage } from "../../db/queries/list";
+import { idIn } from "../../db/bounded";
 import type { PageRequest } from "../../platform/pagination";
+import type { Condition, Statement } from "../../db/statement";
+import {
+  onlineAccountMove,
+  type Outcome,
+  outcomeEvent,
+  outcomeEventInsert,
+  stillPending,
+} from "./outcome-moves";
 
 export type LedgerRecord = typeof payments.$inferSelect;
 export type NewLedgerRow = typeof payments.$inferInsert;
@@ -25,48 +34,78 @@ export async function ledgerRowByKey(scope: Scope, key: string) {
   return row ?? null;
 }
 
+/** Kinds whose success is money the customer paid (a saved card moves none). */
+const MONEY_IN = new Set<LedgerRecord["kind"]>([
+  "deposit",
+  "prepayment",
+  "late_cancel_fee",
+  "no_show_fee",
+]);
+
+/** Kinds whose success the customer is told of (`payment-fee-charged`). */
+export const isFeeKind = (kind: LedgerRecord["kind"]): kind is "late_cancel_fee" | "no_show_fee" =>
+  kind === "late_cancel_fee" || kind === "no_show_fee";
+
+/**
+ * The customer's `payment-fee-charged` message rows, written only while the
+ * given condition (the ledger row still pending) holds: see `fee-message.ts`.
+ */
+export type FeeMessages = (when: Condition) => Statement[];
+
 /**
  * What the provider answered, written once: only a pending row changes, and
- * the booking's totals move in the same statement pair, so a replayed answer
- * (a retry, a reconcile) never counts money twice.
+ * everything that follows from it goes in the same batch, each statement
+ * guarded by the row still being pending (so before the row's own update): the
+ * booking's totals, the location's online account (credited for money in,
+ * debited for a refund, with its transaction row), the `payment-succeeded`,
+ * `payment-refunded` or `payment-failed` event, and for a fee that succeeded
+ * the customer's message (`told`, when the caller read what it needs). A
+ * replayed answer (a retry, a reconcile) writes none of it again. A row
+ * inserted pending earlier in the same batch (a checkout's) is recorded the same way.
  */
 export function recordOutcome(
   db: Database,
   row: Pick<LedgerRecord, "id" | "bookingId" | "workspaceId" | "kind" | "amount">,
-  outcome: {
-    status: "succeeded" | "failed";
-    providerRef: string | null;
-    failureReason: string | null;
-  },
+  outcome: Outcome,
   now: number,
-) {
+  told?: FeeMessages,
+): [Statement, ...Statement[]] {
   const pending = and(eq(payments.id, row.id), eq(payments.status, "pending"));
-  const moves =
-    outcome.status === "succeeded" && row.amount > 0 && row.kind !== "card_saved"
-      ? [
-          db
-            .update(bookingPayments)
-            .set(
-              row.kind === "refund"
-                ? { refunded: sql`${bookingPayments.refunded} + ${row.amount}` }
-                : { paidOnline: sql`${bookingPayments.paidOnline} + ${row.amount}` },
-            )
-            .where(
-              and(
-                eq(bookingPayments.bookingId, row.bookingId),
-                sql`exists (select 1 from ${payments} where ${pending})`,
-              ),
+  const moved =
+    outcome.status === "succeeded" &&
+    row.amount > 0 &&
+    (row.kind === "refund" || MONEY_IN.has(row.kind));
+  const moves: Statement[] = moved
+    ? [
+        db
+          .update(bookingPayments)
+          .set(
+            row.kind === "refund"
+              ? { refunded: sql`${bookingPayments.refunded} + ${row.amount}` }
+              : { paidOnline: sql`${bookingPayments.paidOnline} + ${row.amount}` },
+          )
+          .where(
+            and(
+              eq(bookingPayments.bookingId, row.bookingId),
+              sql`exists (select 1 from ${payments} where ${pending})`,
             ),
-        ]
-      : [];
+          ),
+        ...onlineAccountMove(db, row, row.kind === "refund" ? -row.amount : row.amount, now),
+      ]
+    : [];
+  const tell =
+    told && outcome.status === "succeeded" && isFeeKind(row.kind) ? told(stillPending(row.id)) : [];
+  // The event first: a batch always has it, and the row's own update comes last.
   return [
+    outcomeEventInsert(db, row, outcomeEvent(row.kind, outcome.status), outcome, now),
     ...moves,
+    ...tell,
     db
       .update(payments)
       .set({ ...outcome, updatedAt: now })
       .where(pending)
       .returning({ id: payments.id }),
-  ] as const;
+  ];
 }
 
 /** A booking's ledger, oldest first (the booking's money in the order it moved). */
@@ -95,3 +134,23 @@ export const selectBookingPayment = (scope: Scope, bookingId: string) =>
     .select()
     .from(bookingPayments)
     .where(whereIn(scope, bookingPayments, eq(bookingPayments.bookingId, bookingId)));
+
+/** The booking payments a provider payment intent paid (a cart's checkout pays several). */
+export const bookingPaymentsByIntent = (db: Database, paymentIntent: string) =>
+  db
+    .select()
+    .from(bookingPayments)
+    .where(eq(bookingPayments.paymentIntent, paymentIntent))
+    .orderBy(asc(bookingPayments.createdAt), asc(bookingPayments.bookingId));
+
+/** The provider refs these bookings' ledger names, and how many of their refunds await an answer. */
+export async function ledgerRefsOf(db: Database, bookingIds: readonly string[]) {
+  const rows = await db
+    .select({ ref: payments.providerRef, kind: payments.kind, status: payments.status })
+    .from(payments)
+    .where(idIn(payments.bookingId, bookingIds));
+  return {
+    refs: new Set(rows.flatMap((r) => (r.ref ? [r.ref] : []))),
+    pendingRefunds: rows.filter((r) => r.kind === "refund" && r.status === "pending").length,
+  };
+}

@@ -29,6 +29,7 @@ export function newOrderRow(
     total: 0,
     accountPaidAmount: 0,
     voucherPaidAmount: 0,
+    onlinePaidAmount: 0,
     accountId: null,
     paymentMethod: null,
     comment: null,

@@ -22,6 +22,9 @@ export const EVENT_TYPES = [
   "customer-created",
   "waitlist-offered",
   "quota-reached",
+  "payment-succeeded",
+  "payment-refunded",
+  "payment-failed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
