@@ -6,6 +6,8 @@ import { requestContext } from "./middleware/request-context";
 import { serveDocument } from "../http/openapi";
 import { adminApi } from "./admin";
 import { publicApi } from "./public";
+import { afterWrite } from "./middleware/after-write";
+import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../payments/http/stripe-webhooks/post";
 import { docsPage } from "./docs";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
@@ -42,6 +44,8 @@ export function createApp() {
 
   app.route(PUBLIC_BASE, publicRouter);
   app.route(ADMIN_BASE, adminRouter);
+  // The payment provider's events: signed by the provider, no API key.
+  app.post(STRIPE_WEBHOOK_PATH, afterWrite, stripeWebhook);
   app.get("/docs", docsPage);
   app.get("/", (c) =>
     c.json({

@@ -205,7 +205,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(cap ? [cap.guard(planned.length)] : []),
         ...(redeem ? [guard(scope, redeem.live())] : []),
         ...statements,
-        ...(redeem?.statements(planned[0]?.id ?? "") ?? []),
+        ...(redeem?.statements(planned) ?? []),
         ...creationMessages(
           deps,
           { ...messageContext, total: records[0]?.order.total ?? 0 },

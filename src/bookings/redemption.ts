@@ -1,3 +1,4 @@
+import type { BookingMade } from "../http/deps";
 import type { CalendarClaim } from "../calendar/client";
 import type { ReservationRow } from "../calendar/queries/reservations";
 import type { Condition, Statement } from "../db/statement";
@@ -19,7 +20,7 @@ export interface Redemption {
    * Removes the held time from D1 and marks the reservation used; a waitlist
    * entry it was offered to is booked (`bookingId`: the first booking made).
    */
-  statements: (bookingId: string) => Statement[];
+  statements: (bookings: readonly BookingMade[]) => Statement[];
   /**
    * What to answer for a failed write: 409 `reservation_expired` when the
    * reservation was used, deleted or expired meanwhile (its time was nobody

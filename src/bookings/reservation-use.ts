@@ -117,9 +117,9 @@ function redeem(
       entryIds: new Set([...byCalendar.values()].flat()),
       entriesByCalendar: byCalendar,
       live: () => reservationStillLive(row.id, Date.now()),
-      statements: (bookingId) => [
+      statements: (bookings) => [
         ...endReservation(scope, row.id, now),
-        ...used(scope, row.id, bookingId, now),
+        ...used(scope, row.id, bookings[0]?.id ?? "", now, bookings),
       ],
       explain: async (error) => {
         if (isGuardFailure(error) || error instanceof RecordChangedError) return expired();

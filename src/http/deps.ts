@@ -60,4 +60,12 @@ export type ReservationUsed = (
   reservationId: string,
   bookingId: string,
   now: number,
+  /** Every booking the write makes (a cart makes several), with its services. */
+  bookings: readonly BookingMade[],
 ) => Statement[];
+
+/** A booking a reservation became, as the modules told of it see it. */
+export interface BookingMade {
+  id: string;
+  services: readonly { serviceId: string; start: number; quantity: number }[];
+}

@@ -45,6 +45,7 @@ export const ErrorCodeSchema = z
     "calendar_invalid",
     "internal_error",
     "payments_unavailable",
+    "invalid_signature",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
 
@@ -57,6 +58,8 @@ export function statusFor(
 ): 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503 {
   switch (code) {
     case "invalid_json":
+    // A provider's webhook whose signature does not verify: nothing is written.
+    case "invalid_signature":
       return 400;
     case "unauthenticated":
     case "invalid_token":

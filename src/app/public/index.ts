@@ -24,6 +24,7 @@ import { registerMessages } from "../../messages/http/messages";
 import { registerManage } from "../../bookings/http/manage";
 import { registerOrders } from "../../pos/http/orders";
 import { registerReservations } from "../../calendar/http/reservations";
+import { registerCheckout } from "../../payments/http/checkout";
 import { registerResources } from "../../catalogue/http/resources";
 import { registerSeries } from "../../bookings/http/series";
 import { registerServices } from "../../catalogue/http/services";
@@ -75,6 +76,7 @@ export function publicApi() {
   registerBookings(router);
   registerSeries(router);
   registerReservations(router);
+  registerCheckout(router);
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);

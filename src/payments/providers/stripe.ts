@@ -1,6 +1,13 @@
 import Stripe from "stripe";
 import type { Config } from "../../platform/config";
 
+/**
+ * The API version every call names: the version of Stripe's published OpenAPI
+ * description the local test server checks our requests against
+ * (test/fixtures/stripe), so what the tests accept is what Stripe accepts.
+ */
+export const STRIPE_API_VERSION = "2020-08-27";
+
 export type StripeSettings = NonNullable<Config["stripe"]>;
 
 /**
@@ -11,6 +18,8 @@ export type StripeSettings = NonNullable<Config["stripe"]>;
 export function stripeClient(settings: StripeSettings): Stripe {
   const base = new URL(settings.apiBase);
   return new Stripe(settings.secretKey, {
+    // The client's types describe its newest version; the calls are made in this one.
+    apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
     host: base.hostname,
     port: base.port || (base.protocol === "http:" ? 80 : 443),
     protocol: base.protocol === "http:" ? "http" : "https",

@@ -1,4 +1,4 @@
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import { paymentCheckouts } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { type Scope, whereIn } from "../../db/scope";
@@ -21,8 +21,12 @@ export async function checkoutBySession(db: Database, sessionId: string) {
   return row ?? null;
 }
 
-/** A new checkout, or the next attempt of one whose session ended: `creating` until the provider answers. */
-export const upsertCheckout = (db: Database, row: NewCheckout) =>
+/**
+ * A new checkout, or the next attempt of one whose provider session was never
+ * opened (`creating`): only over the attempt the writer read, so of two
+ * requests at once one claims the attempt and the other changes nothing.
+ */
+export const upsertCheckoutAttempt = (db: Database, readAttempt: number | null, row: NewCheckout) =>
   db
     .insert(paymentCheckouts)
     .values(row)
@@ -40,7 +44,12 @@ export const upsertCheckout = (db: Database, row: NewCheckout) =>
         expiresAt: row.expiresAt,
         updatedAt: row.updatedAt,
       },
-    });
+      setWhere: and(
+        eq(paymentCheckouts.attempt, readAttempt ?? -1),
+        eq(paymentCheckouts.status, "creating"),
+      ),
+    })
+    .returning({ attempt: paymentCheckouts.attempt });
 
 /** The customer's latest fields on an open checkout (a second "pay" from the widget). */
 export const updateCheckoutCustomer = (
@@ -96,3 +105,7 @@ export const overdueCheckouts = (db: Database, now: number, limit: number) =>
     .from(paymentCheckouts)
     .where(and(eq(paymentCheckouts.status, "open"), lt(paymentCheckouts.expiresAt, now)))
     .limit(limit);
+
+/** Batch condition: the checkout of this session is still open (no other delivery booked it). */
+export const checkoutStillOpen = (sessionId: string) =>
+  sql`exists (select 1 from ${paymentCheckouts} where ${paymentCheckouts.sessionId} = ${sessionId} and ${paymentCheckouts.status} = 'open')`;

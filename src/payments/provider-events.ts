@@ -1,0 +1,104 @@
+import type Stripe from "stripe";
+import { releaseReservation } from "../calendar/holds/release";
+import { runBatch } from "../db/client";
+import { ApiError } from "../platform/errors";
+import { log } from "../platform/log";
+import { completeCheckout, type EventContext } from "./complete-checkout";
+import { checkoutBySession, closeCheckout, type CheckoutRecord } from "./queries/checkouts";
+import { eventHandled, markEventHandled } from "./queries/provider-events";
+import { outcomeOf, stripeClient } from "./providers/stripe";
+import { recordDashboardRefunds } from "./dashboard-refunds";
+
+export type Handled = "handled" | "duplicate" | "ignored";
+
+/**
+ * Acts on one verified provider event, once per event id. Nothing in the
+ * event's body is trusted beyond its type and object id: the session is
+ * fetched back from the provider, and only what both say is acted on, so a
+ * replayed, reordered or forged-but-signed event cannot book or expire the
+ * wrong thing.
+ */
+export async function handleProviderEvent(
+  ctx: EventContext,
+  event: Stripe.Event,
+): Promise<Handled> {
+  if (await eventHandled(ctx.db, event.id)) return "duplicate";
+  let outcome: Handled = "ignored";
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.expired": {
+      const checkout = await checkoutBySession(ctx.db, event.data.object.id);
+      if (!checkout) break;
+      const session = await fetchSession(ctx, event.data.object.id);
+      if (!agrees(checkout, session)) {
+        log("warn", "provider event ignored: the session fetched back does not agree", {
+          event: event.id,
+        });
+        break;
+      }
+      if (session.status === "complete") {
+        await completeCheckout(ctx, checkout, session);
+        outcome = "handled";
+      } else if (session.status === "expired") {
+        await expireCheckout(ctx, checkout, session.id);
+        outcome = "handled";
+      }
+      break;
+    }
+    case "charge.refunded":
+      outcome = (await recordDashboardRefunds(ctx, event.data.object)) ? "handled" : "ignored";
+      break;
+    default:
+      break;
+  }
+  await runBatch(ctx.db, [markEventHandled(ctx.db, event.id, event.type, Date.now())]);
+  return outcome;
+}
+
+async function fetchSession(ctx: EventContext, id: string): Promise<Stripe.Checkout.Session> {
+  const client = stripeClient(ctx.stripe);
+  const fetched = await outcomeOf(() =>
+    client.checkout.sessions.retrieve(id, { expand: ["payment_intent", "setup_intent"] }),
+  );
+  // No answer: the event is answered 500 and the provider delivers it again.
+  if (fetched.status !== "done") throw new Error(`checkout session ${id}: ${fetched.status}`);
+  return fetched.value;
+}
+
+/** The session the provider shows is the one this checkout made, for the amount it fixed. */
+function agrees(checkout: CheckoutRecord, session: Stripe.Checkout.Session): boolean {
+  if (session.metadata?.workspace_id !== checkout.workspaceId) return false;
+  if (session.metadata?.reservation_uuid !== checkout.reservationId) return false;
+  if (session.status !== "complete") return session.status === "expired";
+  if (session.mode === "setup") {
+    const si = session.setup_intent;
+    return typeof si === "object" && si !== null && si.status === "succeeded";
+  }
+  return (
+    session.payment_status === "paid" &&
+    session.amount_total === checkout.terms.amount_due_now &&
+    session.currency?.toLowerCase() === checkout.terms.currency.toLowerCase()
+  );
+}
+
+/** The page's time ran out: the checkout is over, and so is the hold it kept. */
+async function expireCheckout(ctx: EventContext, checkout: CheckoutRecord, sessionId: string) {
+  const [closed] = await runBatch(ctx.db, [
+    closeCheckout(ctx.db, sessionId, { status: "expired" }),
+  ]);
+  if (!Array.isArray(closed) || closed.length === 0) return;
+  try {
+    await releaseReservation(
+      {
+        scope: { db: ctx.db, workspaceId: checkout.workspaceId },
+        env: ctx.env,
+        defer: ctx.defer,
+      },
+      checkout.reservationId,
+    );
+  } catch (error) {
+    // Already used, released or past its expiry: nothing is held any more.
+    if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+  }
+}
