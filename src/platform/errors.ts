@@ -57,8 +57,8 @@ export function statusFor(
   code: ErrorCode,
 ): 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503 {
   switch (code) {
+    // invalid_signature: a provider's webhook whose signature does not verify (nothing is written).
     case "invalid_json":
-    // A provider's webhook whose signature does not verify: nothing is written.
     case "invalid_signature":
       return 400;
     case "unauthenticated":
