@@ -61,7 +61,7 @@ export function onlineAccountMove(
       sql`select ${crypto.randomUUID()}, ${row.workspaceId}, ${bookings.locationId}, ${ONLINE_ACCOUNT_NAME}, 'online', 0, ${now}
           from ${bookings}
           where ${bookings.id} = ${row.bookingId} and ${bookings.workspaceId} = ${row.workspaceId}
-            and ${pending} and not exists (${onlineAccountOf(db, row)})`,
+            and ${pending} and not exists ${onlineAccountOf(db, row)}`,
     ),
     db
       .update(accounts)
