@@ -3,7 +3,8 @@ import type { loadAvailability } from "../calendar/queries/availability";
 import type { creationMessagesRead } from "../messages/queries/messages";
 import type { Read } from "../db/reads";
 import { applyBookingForm, FORM_FIELDS } from "../tenancy/rules/booking-form";
-import { type MessageContext, settingsFrom } from "../messages/rules";
+import { type MessageContext, type PaymentNote, settingsFrom } from "../messages/rules";
+import type { PaymentTerms } from "../catalogue/rules/payment-policy";
 import { policyOf } from "./rules/policy";
 import type { Problem } from "../platform/rules/problems";
 import type { BookingSubject, CreateRequest } from "./create";
@@ -111,6 +112,21 @@ export function creationContext(
     ),
     location: { name: inputs.location.name, address: "", timezone: inputs.rules.timezone },
     total: 0,
+    // Made from a paid checkout: the confirmation names what was paid and the fees, as the
+    // reservation's terms (fixed when it was made, the terms the checkout charged) say.
+    payment: req.paymentSettled ? paymentNote(loaded.reservation?.payment) : undefined,
   };
   return { formProblems, details, customer, messageContext };
+}
+
+/** What a booking paid at its checkout tells the customer (undefined: nothing was asked). */
+export function paymentNote(terms: PaymentTerms | null | undefined): PaymentNote | undefined {
+  if (!terms || terms.mode === "none") return undefined;
+  return {
+    paid: terms.mode === "deposit" || terms.mode === "prepay" ? terms.amount_due_now : 0,
+    lateCancel: terms.late_cancel
+      ? { windowMinutes: terms.late_cancel.window_minutes, fee: terms.late_cancel.fee }
+      : null,
+    noShowFee: terms.no_show_fee,
+  };
 }

@@ -1,9 +1,10 @@
 import type { VoucherRow } from "../../pos/queries/vouchers";
-import { nothing } from "../../db/reads";
+import { named, nothing } from "../../db/reads";
+import { paidOnlineRead, type PaidOnline } from "../queries/paid-online";
 import { paymentMethodFor } from "../../pos/rules/accounts";
 import { bookingOrderInvoice } from "../../pos/rules";
 import type { Problem } from "../../platform/rules/problems";
-import { InvalidError } from "../../platform/errors";
+import { InvalidError, invalid } from "../../platform/errors";
 import { assertAccountChangeFits, assertOrderPaymentFits } from "../../platform/money-limits";
 import {
   balancesMoved,
@@ -23,10 +24,10 @@ export type CompleteSubject =
 const ACCOUNT: CompleteSubject = { is: "account" };
 
 export interface CompleteInput {
-  /** The account the payment is credited to. */
-  accountId: string;
+  /** The account the payment is credited to; may be left out when it would take nothing. */
+  accountId?: string | undefined;
   internalNotes?: string | undefined;
-  /** Minor units; defaults to the booking's own total. */
+  /** Minor units; defaults to what is still due: the booking's own total less what was paid online for it. */
   paidAmount?: number | undefined;
   /** The staffer who completes. */
   stafferId?: string | undefined;
@@ -34,33 +35,47 @@ export interface CompleteInput {
   vouchers?: VoucherOffer[] | undefined;
 }
 
+interface CompleteReads {
+  offered: VoucherRow[];
+  online: PaidOnline;
+}
+
 /**
- * Marks the booking done and takes what was paid (default: the booking's own
- * total) from the vouchers offered first, then the account. The booking and
- * its order are both compare-and-set, and each voucher is spent only at the
- * balance read, so two completes (or a complete and a cancel, or two bookings
- * of one cart, or two tills spending one voucher) never pay twice.
+ * Marks the booking done and takes what was paid (default: what is still
+ * due, the booking's own total less what its customer paid online) from the
+ * vouchers offered first, then the account. What was paid online (kept after
+ * refunds, already on the location's online account) counts towards the
+ * order: `online_paid_amount`, in its amount paid. A booking paid in full
+ * online completes without an account. The booking and its order are both
+ * compare-and-set, and each voucher is spent only at the balance read, so
+ * two completes (or a complete and a cancel, or two bookings of one cart, or
+ * two tills spending one voucher) never pay twice.
  */
 export function completeBooking(deps: BookingDeps, bookingId: string, input: CompleteInput) {
   const offers = input.vouchers ?? [];
-  return changeBooking<VoucherRow[]>(deps, bookingId, {
+  return changeBooking<CompleteReads>(deps, bookingId, {
     op: "complete",
     refs: { accountId: input.accountId, stafferId: input.stafferId },
-    // The offered vouchers, read in the booking's own batch (checked where the plan asks).
-    reads: (scope) => (offers.length > 0 ? offeredRead(scope, offers) : nothing([])),
-    plan: (loaded, { now, reads: offered, previous }) => {
+    // The offered vouchers and the money paid online, read in the booking's own batch.
+    reads: (scope) =>
+      named({
+        offered: offers.length > 0 ? offeredRead(scope, offers) : nothing<VoucherRow[]>([]),
+        online: paidOnlineRead(scope, bookingId),
+      }),
+    plan: (loaded, { now, reads: { offered, online }, previous }) => {
       const problems: Problem<CompleteSubject>[] = [];
       const account = loaded.account;
-      if (!account) problems.push({ about: ACCOUNT, messages: ["Unknown account."] });
-      else if (account.locationId !== loaded.booking.locationId) {
+      if (input.accountId !== undefined && !account)
+        problems.push({ about: ACCOUNT, messages: ["Unknown account."] });
+      else if (account && account.locationId !== loaded.booking.locationId) {
         problems.push({ about: ACCOUNT, messages: ["The account belongs to another location."] });
       }
       if (input.stafferId && !loaded.staffer)
         problems.push({ about: { is: "staffer" }, messages: ["Unknown staffer."] });
-      if (!account || problems.length > 0) throw new InvalidError(problems);
+      if (problems.length > 0) throw new InvalidError(problems);
       const tender = tenderOffers(offers, offered);
       // As in POS pay: a retry after another payment spent one of the vouchers answers 409.
-      if (previous && balancesMoved(tenderOffers(offers, previous), tender))
+      if (previous && balancesMoved(tenderOffers(offers, previous.offered), tender))
         throw voucherBalanceChanged();
 
       const orderTotal = bookingOrderInvoice(loaded).total;
@@ -68,24 +83,43 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
         order: loaded.order,
         orderServices: loaded.services,
       }).total;
-      const paid = input.paidAmount ?? bookingTotal;
+      // The booking's money paid online joins the order now (a cart's order: each booking's own).
+      const paidOnline = online.paidOnline;
+      const onlinePaidAmount = loaded.order.onlinePaidAmount + paidOnline;
+      const paid = input.paidAmount ?? Math.max(0, bookingTotal - paidOnline);
       // Vouchers pay only what the order still owes: stored value spent beyond the bill could
       // not be given back. Whatever else the till took goes to the account, as without vouchers.
       const owed = Math.max(
         0,
-        orderTotal - loaded.order.accountPaidAmount - loaded.order.voucherPaidAmount,
+        orderTotal -
+          loaded.order.accountPaidAmount -
+          loaded.order.voucherPaidAmount -
+          onlinePaidAmount,
       );
       const covered = splitTender(Math.min(paid, owed), tender);
       const split = { ...covered, account: covered.account + paid - Math.min(paid, owed) };
       // Each complete of a cart adds to one order and every payment to one account: sums of
       // many requests, each within its cap, that must still stay exact (below 2^53).
-      const paidSoFar = loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount;
+      const paidSoFar =
+        loaded.order.accountPaidAmount + loaded.order.voucherPaidAmount + onlinePaidAmount;
       assertOrderPaymentFits(paidSoFar, paid, { is: "paid amount" });
-      const credits = split.account > 0 || split.voucher === 0;
-      if (credits) assertAccountChangeFits(account.balance, split.account, ACCOUNT);
+      // Without an account the till may take nothing: it is needed once anything is left for it.
+      if (!account && split.account > 0)
+        throw invalid(
+          ACCOUNT,
+          "Required: the paid amount leaves something for an account to take (only a booking whose customer paid everything online, or whose vouchers pay it all, completes without one).",
+        );
+      const credits = account !== null && (split.account > 0 || split.voucher === 0);
+      if (account && credits) assertAccountChangeFits(account.balance, split.account, ACCOUNT);
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
-      const settled = accountPaidAmount + voucherPaidAmount >= orderTotal;
+      const settled = accountPaidAmount + voucherPaidAmount + onlinePaidAmount >= orderTotal;
+      // The order is paid on the account the till used; with none, online when money came that way.
+      const paidOn = account
+        ? { accountId: account.id, paymentMethod: paymentMethodFor(account.type) }
+        : paidOnline > 0 && online.onlineAccountId
+          ? { accountId: online.onlineAccountId, paymentMethod: paymentMethodFor("online") }
+          : { accountId: loaded.order.accountId, paymentMethod: loaded.order.paymentMethod };
       return {
         event: "booking-completed",
         booking: {
@@ -97,13 +131,15 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
         order: {
           accountPaidAmount,
           voucherPaidAmount,
-          accountId: account.id,
-          paymentMethod: paymentMethodFor(account.type),
+          onlinePaidAmount,
+          ...paidOn,
           status: settled ? "paid" : loaded.order.status,
           paidAt: settled ? now : loaded.order.paidAt,
         },
         payment: {
-          ...(credits ? { credit: { accountId: account.id, amount: split.account } } : {}),
+          ...(account && credits
+            ? { credit: { accountId: account.id, amount: split.account } }
+            : {}),
           tender,
           split,
         },

@@ -18,7 +18,8 @@ import { discountedLines } from "./shares";
  *      add up exactly: `discountedLines`), then tax = discounted line × rate,
  *      half-up, summed per (name, rate). The discounted line is also what a
  *      voucher line's vouchers are worth (`voucherValues`);
- *   6. total = subtotal + taxes; amount_due = max(0, total − amount_paid).
+ *   6. total = subtotal + taxes; amount_due = max(0, total − amount_paid), where
+ *      amount_paid is what accounts, vouchers and (a booking's order) online payments took.
  *
  * Example: 2 × 1 000 (20 % tax) + 1 × 500 (untaxed), 10 % discount:
  *   base 2 500 → discount 250 → subtotal 2 250; the taxed line carries 200 of
@@ -37,7 +38,8 @@ export interface PricingInput {
   discount: { mode: "fixed"; amount: number } | { mode: "percent"; percent: number } | null;
   promocode: { code: string; percent: number | null; amount: number | null } | null;
   promocodeDiscountAmount: number | null;
-  paid: { account: number; voucher: number };
+  /** What was paid: on an account, by vouchers and (booking orders) online through the provider. */
+  paid: { account: number; voucher: number; online?: number };
 }
 
 export interface TaxLine {
@@ -110,7 +112,7 @@ export function priceInvoice(input: PricingInput): Invoice {
   });
   const taxList = [...taxes.values()];
   const total = subtotal + taxList.reduce((a, t) => a + t.amount, 0);
-  const paid = input.paid.account + input.paid.voucher;
+  const paid = input.paid.account + input.paid.voucher + (input.paid.online ?? 0);
   return {
     base_amount: base,
     discount_amount: negative(discount),

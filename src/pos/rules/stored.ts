@@ -5,6 +5,8 @@ import { type OrderLine, type OrderTerms, orderInvoice, voucherValues } from "./
 export interface PaidSoFar {
   accountPaidAmount: number;
   voucherPaidAmount: number;
+  /** A booking order's: what was paid online for its completed bookings. */
+  onlinePaidAmount?: number;
 }
 
 /** A booked service as its booking's order prices it. */
@@ -38,7 +40,11 @@ export function bookingOrderInvoice(view: {
     discount: null,
     promocode: null,
     promocodeDiscountAmount: null,
-    paid: { account: view.order.accountPaidAmount, voucher: view.order.voucherPaidAmount },
+    paid: {
+      account: view.order.accountPaidAmount,
+      voucher: view.order.voucherPaidAmount,
+      online: view.order.onlinePaidAmount ?? 0,
+    },
   });
 }
 

@@ -93,7 +93,10 @@ export const CartResponse = z.object({ bookings: z.array(BookingSchema) }).opena
 
 export const CompleteBody = z
   .object({
-    account_uuid: uuid("account_uuid"),
+    account_uuid: uuid("account_uuid").optional().openapi({
+      description:
+        "The account the till's payment is credited to, of the booking's location. Required unless it would take nothing: a booking whose customer paid everything online (or whose vouchers pay what is asked) completes without it",
+    }),
     internal_notes: optionalText(5000).optional(),
     // Declared as a string by the reference, amounts in minor units: accept both forms.
     paid_amount: z
