@@ -3,6 +3,8 @@ import { misconfigured } from "./app/misconfigured";
 import { pruneFences } from "./calendar/ledger";
 import { pruneExpired } from "./db/prune";
 import { consumeMessageBatch } from "./messages/delivery/consumer";
+import { dispatchEffects } from "./app/after-write";
+import { reconcilePayments } from "./payments/reconcile";
 import { sweepMessages } from "./messages/delivery/dispatch";
 import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./messages/delivery/queue";
 import { configOf, settingsAtEntry } from "./platform/config";
@@ -39,6 +41,9 @@ export default {
     ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));
     ctx.waitUntil(logged("expired rows pruning", pruneExpired(env.DB)));
     ctx.waitUntil(logged("waitlist sweep", sweepWaitlists(env)));
+    ctx.waitUntil(
+      logged("payments reconcile", reconcilePayments(env, { dispatch: dispatchEffects })),
+    );
   },
 } satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody>;
 

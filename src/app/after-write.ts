@@ -3,21 +3,25 @@ import type { Effect } from "../platform/effects";
 import { log } from "../platform/log";
 import { deliverCreated } from "../messages/delivery/wake-up";
 import { dispatchEvents } from "../webhooks/dispatch";
+import { settleCancelledBooking } from "../payments/settle";
 import { wakeDesks } from "../waitlist/wake";
 
 /**
  * Acts on what committed writes produced: outbox events to the webhook
  * queue, created messages to the message queue (or their workspace's clock
- * when due later), freed time to its location's waitlist desk. One failure
- * does not keep the others from going; each has its safety net (the cron
- * sweeps, the message clock) should this never run or fail.
+ * when due later), freed time to its location's waitlist desk, a canceled
+ * booking's online money to its settlement (refund, fee). One failure does
+ * not keep the others from going; each has its safety net (the cron sweeps,
+ * the message clock, the payments' reconcile) should this never run or fail.
  */
 export async function dispatchEffects(env: Env, effects: readonly Effect[]): Promise<void> {
   const eventIds = new Set<string>();
   const messages = new Map<string, Map<string, { id: string; dueAt: number }>>();
   const freed = new Map<string, { locationId: string; dueAt: number }[]>();
+  const settlements = new Map<string, { workspaceId: string; bookingId: string }>();
   for (const e of effects) {
     if (e.kind === "event") eventIds.add(e.eventId);
+    else if (e.kind === "payment-settlement") settlements.set(e.bookingId, e);
     else if (e.kind === "message")
       inGroup(messages, e.workspaceId, () => new Map()).set(e.messageId, {
         id: e.messageId,
@@ -38,6 +42,11 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
     ...[...freed].map(([workspaceId, time]) =>
       wakeDesks(env, workspaceId, time).catch((error: unknown) =>
         log("error", "waitlist wake-up failed", { error }),
+      ),
+    ),
+    ...[...settlements.values()].map(({ workspaceId, bookingId }) =>
+      settleCancelledBooking(env, workspaceId, bookingId, dispatchEffects).catch((error: unknown) =>
+        log("error", "payment settlement failed", { error }),
       ),
     ),
   ]);

@@ -2,6 +2,7 @@ import { staffClaims } from "../calendar/client";
 import type { PlannedWrite } from "../calendar/client";
 import { creditAccount } from "../pos/queries/accounts";
 import {
+  cancelBookingUpdate,
   replaceBusyTime,
   stillAsRead,
   updateBookedService,
@@ -75,7 +76,13 @@ export function changeWrite(
   const delta = record.booking.startAt - booking.startAt;
   const build = (): Statement[] => [
     guard(scope, stillAsRead(booking, change.order ? order : null)),
-    updateBooking(scope, booking.id, change.booking ?? {}, now),
+    // A cancel asks in the same UPDATE whether the booking's online money needs settling.
+    (change.booking?.isCanceled ? cancelBookingUpdate : updateBooking)(
+      scope,
+      booking.id,
+      change.booking ?? {},
+      now,
+    ),
     ...(change.services ?? []).map((s) => updateBookedService(scope, s)),
     ...(change.order ? [updateOrder(scope, order.id, change.order)] : []),
     ...replaceBusyTime(scope, moves),

@@ -4,8 +4,9 @@ import type { Env } from "./env";
  * What a committed write leaves for others to act on once the answer is out:
  * an outbox event for the webhook queue, a customer message for the message
  * queue (or its workspace's clock, when it is due later), time it freed for
- * the location's waitlist desk. The write's own statements say what they
- * produce (see `db/effects.ts`); nothing reads D1 afterwards to find out.
+ * the location's waitlist desk, a canceled booking's online money to settle.
+ * The write's own statements say what they produce (see `db/effects.ts`);
+ * nothing reads D1 afterwards to find out.
  */
 export type Effect =
   | { kind: "event"; workspaceId: string; eventId: string }
@@ -19,7 +20,9 @@ export type Effect =
       endsAt: number;
       /** When the time is free to offer: now for removed time, a hold's expiry for a hold. */
       dueAt: number;
-    };
+    }
+  /** A booking paid online was canceled: its refund or fee is settled with the provider. */
+  | { kind: "payment-settlement"; workspaceId: string; bookingId: string };
 
 /**
  * Acts on effects after their write committed: the composition root's

@@ -12,6 +12,11 @@ export interface CancelInput {
   /** The staffer who cancels. */
   stafferId?: string | undefined;
   /**
+   * Staff only: charge the booking's late-cancel fee (or, with the reason
+   * didnt_come, its no-show fee) to what was paid online or the saved card.
+   */
+  chargeFee?: boolean | undefined;
+  /**
    * A customer (publishable key) is bound by the location's cancellation
    * policy, gives only a customer's reason, and is recorded as `customer`.
    */
@@ -45,6 +50,7 @@ export async function cancelBooking(deps: BookingDeps, bookingId: string, input:
           cancelReason: input.cancelReason ?? "canceled",
           canceledBy: byCustomer ? "customer" : (input.stafferId ?? null),
           canceledAt: now,
+          cancelChargesFee: !byCustomer && input.chargeFee === true,
           internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
         },
         busy: [],

@@ -1,13 +1,21 @@
 import { and, eq, sql } from "drizzle-orm";
 import { idIn, insertRows } from "../../db/bounded";
 import { atVersion } from "../../db/guards";
-import { bookingServices, bookings, calendarEntries, type EntryRow, orders } from "../../db/schema";
+import {
+  bookingPayments,
+  bookingServices,
+  bookings,
+  calendarEntries,
+  type EntryRow,
+  orders,
+} from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
 export type { OrderPatch } from "../../pos/queries/order-change";
 export type { EntryRow } from "../../db/schema";
 import type { Statement } from "../../db/statement";
 import { producing } from "../../db/effects";
 import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
+import type { Effect } from "../../platform/effects";
 
 type BookingRow = typeof bookings.$inferSelect;
 type ServiceRow = typeof bookingServices.$inferSelect;
@@ -40,6 +48,38 @@ export const updateBooking = (scope: Scope, id: string, patch: BookingPatch, now
     .update(bookings)
     .set({ ...patch, version: sql`${bookings.version} + 1`, updatedAt: now })
     .where(whereIn(scope, bookings, eq(bookings.id, id)));
+
+/**
+ * A cancel's UPDATE of the booking. Its RETURNING says whether the booking
+ * was paid online and is not settled yet: only then does the cancel hand
+ * the payments module a settlement (refund, fee), so a booking without
+ * online payment costs no statement more.
+ */
+export const cancelBookingUpdate = (scope: Scope, id: string, patch: BookingPatch, now: number) =>
+  producing(
+    updateBooking(scope, id, patch, now).returning({
+      workspaceId: bookings.workspaceId,
+      bookingId: bookings.id,
+      unsettled: sql<number>`exists (select 1 from ${bookingPayments} where ${bookingPayments.bookingId} = ${bookings.id} and ${bookingPayments.settledAt} is null)`,
+    }),
+    settlementEffects,
+  );
+
+const settlementEffects = (result: unknown): Effect[] =>
+  (Array.isArray(result)
+    ? (result as { workspaceId: string; bookingId: string; unsettled: number }[])
+    : []
+  ).flatMap((r) =>
+    r.unsettled
+      ? [
+          {
+            kind: "payment-settlement" as const,
+            workspaceId: r.workspaceId,
+            bookingId: r.bookingId,
+          },
+        ]
+      : [],
+  );
 
 export const updateBookedService = (scope: Scope, { id, ...patch }: ServicePatch) =>
   scope.db

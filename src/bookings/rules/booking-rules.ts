@@ -36,10 +36,14 @@ export interface CancelRequest {
   cancelReason?: string | undefined;
   internalNotes?: string | undefined;
   stafferId?: string | undefined;
+  chargeFee?: boolean | undefined;
 }
 
-/** What a customer's cancel can be wrong about: why, the internal notes, the staffer named. */
-export type CancelSubject = { is: "reason" } | { is: "notes" } | { is: "staffer" };
+/**
+ * What a customer's cancel can be wrong about: why, the internal notes, the
+ * staffer named, asking for a fee.
+ */
+export type CancelSubject = { is: "reason" } | { is: "notes" } | { is: "staffer" } | { is: "fee" };
 
 /**
  * What is wrong with a customer's cancel (empty when nothing is). A customer
@@ -66,6 +70,14 @@ export function customerCancelRefusals(req: CancelRequest): Problem<CancelSubjec
           problem(
             { is: "staffer" } as const,
             "Only staff (a secret key) cancel in a staffer's name.",
+          ),
+        ]
+      : []),
+    ...(req.chargeFee !== undefined
+      ? [
+          problem(
+            { is: "fee" } as const,
+            "Only staff (a secret key) decide to charge a fee; a customer's cancel costs what the booking's terms say.",
           ),
         ]
       : []),

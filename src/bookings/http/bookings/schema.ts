@@ -134,6 +134,10 @@ export const CancelBody = z
       description:
         "Who canceled (staff only: with a publishable key, sending it is 422, and canceled_by is `customer`)",
     }),
+    charge_fee: z.boolean().optional().openapi({
+      description:
+        "Staff only (with a publishable key, sending it is 422): for a booking paid online or with a card on file, keep the late-cancel fee of its payment terms out of what was paid online and charge what that does not cover to the saved card, whatever the time; with cancel_reason didnt_come, the no-show fee instead. Without it staff's cancel refunds everything paid online. A booking without online payment has nothing to charge",
+    }),
   })
   .openapi("CancelBooking");
 

@@ -16,6 +16,7 @@ const FIELDS: FieldNames<CancelSubject> = {
   reason: "cancel_reason",
   notes: "cancel_reason",
   staffer: "cancel_reason",
+  fee: "cancel_reason",
 };
 
 export const route = defineRoute({
@@ -26,7 +27,7 @@ export const route = defineRoute({
   tags: ["Manage links"],
   summary: "Cancel the link's booking (as the customer)",
   description:
-    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change). " +
+    "Cancels the booking as its customer would through the widget: held to the location's policy (less than cancellation_offset minutes before the start, when it is not 0: 409 policy_window_passed), recorded with canceled_by `customer`, cancel_reason canceled unless the body gives postponed or other. The body may be left out. A booking is canceled at most once: again is 409 booking_closed. Needs no API key; rate-limited per client address, and to 5 changes a minute per booking (429). `Idempotency-Key` is not used here (a repeated cancel is booking_closed, never a second change). A booking paid online is settled as a customer's cancel with a publishable key is: everything paid online refunded before its payment's cancel_fee_from, the late-cancel fee kept or charged to the saved card from then on. " +
     CUSTOMER_CHANGE_MESSAGES,
   request: {
     params: TokenPath,

@@ -1,0 +1,67 @@
+import { backgroundDb } from "../db/background";
+import { collectingEffects } from "../db/effects";
+import { configOf } from "../platform/config";
+import { type Dispatch, EffectSink } from "../platform/effects";
+import type { Env } from "../platform/env";
+import { log } from "../platform/log";
+import { finishCall, isSettlementKind } from "./ledger-calls";
+import { stripeClient } from "./providers/stripe";
+import { selectBookingPayment, stalePending } from "./queries/ledger";
+import { unsettledCancels } from "./queries/settlement";
+import { settleCancelledBooking } from "./settle";
+
+/** A pending row older than this lost its answer (a call gives up after 10 s, twice). */
+export const STALE_AFTER_MS = 60_000;
+/** Rows and bookings per run: the cron comes back every minute for the rest. */
+export const RECONCILE_LIMIT = 50;
+
+export interface ReconcileOptions {
+  now?: number;
+  staleAfterMs?: number;
+  limit?: number;
+  dispatch?: Dispatch;
+}
+
+/**
+ * The payments' safety net, run by the cron: (a) calls whose answer never
+ * reached the ledger (the worker stopped between the call and the write) are
+ * made again under the same Idempotency-Key, so the provider answers with
+ * what it did the first time and nothing is charged or refunded twice;
+ * (b) canceled bookings paid online that nobody settled (the after-write
+ * hook never ran) are settled. Bounded per run.
+ */
+export async function reconcilePayments(env: Env, options: ReconcileOptions = {}) {
+  const settings = configOf(env).stripe;
+  if (!settings) return { repeated: 0, settled: 0 };
+  const now = options.now ?? Date.now();
+  const limit = options.limit ?? RECONCILE_LIMIT;
+  const sink = new EffectSink();
+  const db = collectingEffects(backgroundDb(env), sink);
+  const stripe = stripeClient(settings);
+  let repeated = 0;
+  const stale = await stalePending(db, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
+  for (const row of stale) {
+    // Checkout rows are the checkout's to finish; this module repeats only its own calls.
+    if (!isSettlementKind(row.kind)) continue;
+    const [payment] = await selectBookingPayment(
+      { db, workspaceId: row.workspaceId },
+      row.bookingId,
+    );
+    if (!payment) {
+      log("warn", "a pending payment row has no booking payment", { payment: row.id });
+      continue;
+    }
+    try {
+      if ((await finishCall(db, stripe, row, payment)) !== "pending") repeated += 1;
+    } catch (error) {
+      log("error", "payment reconcile call failed", { error, payment: row.id });
+    }
+  }
+  let settled = 0;
+  for (const { workspaceId, bookingId } of await unsettledCancels(db, limit)) {
+    const result = await settleCancelledBooking(env, workspaceId, bookingId, options.dispatch);
+    if (result.settled) settled += 1;
+  }
+  await options.dispatch?.(env, sink.take());
+  return { repeated, settled };
+}
