@@ -25,6 +25,7 @@ import { registerManage } from "../../bookings/http/manage";
 import { registerOrders } from "../../pos/http/orders";
 import { registerReservations } from "../../calendar/http/reservations";
 import { registerCheckout } from "../../payments/http/checkout";
+import { registerBookingPayments } from "../../payments/http/booking-payments";
 import { registerResources } from "../../catalogue/http/resources";
 import { registerSeries } from "../../bookings/http/series";
 import { registerServices } from "../../catalogue/http/services";
@@ -77,6 +78,7 @@ export function publicApi() {
   registerSeries(router);
   registerReservations(router);
   registerCheckout(router);
+  registerBookingPayments(router);
   registerCustomers(router);
   registerAccounts(router);
   registerBookingStatuses(router);

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
 import {
   accounts,
+  bookingPayments,
   bookingServices,
   bookingStatuses,
   bookings,
@@ -30,6 +31,8 @@ export interface BookingRecord {
   status: typeof bookingStatuses.$inferSelect;
   /** The booking's location's cancel and change policy (the `policy` object). */
   policy: LocationPolicy;
+  /** Money taken online for it (a checkout), when its loader read it. */
+  payment?: typeof bookingPayments.$inferSelect | null;
 }
 
 /** A booking's record plus its busy time and the rows a change request refers to. */
@@ -133,6 +136,10 @@ function bookingReads(scope: Scope, bookingId: string, ref: Referenced) {
       .select(policyColumns)
       .from(locations)
       .where(whereIn(scope, locations, inSubquery(locations.id, locationId))),
+    db
+      .select()
+      .from(bookingPayments)
+      .where(whereIn(scope, bookingPayments, eq(bookingPayments.bookingId, bookingId))),
   ] as const;
 }
 
@@ -148,6 +155,7 @@ function bookingFrom(rows: BatchResponse<ReturnType<typeof bookingReads>>): Load
     newStatus,
     account,
     rules,
+    payment,
   ] = rows;
   const [b] = booking;
   const [o] = order;
@@ -166,6 +174,7 @@ function bookingFrom(rows: BatchResponse<ReturnType<typeof bookingReads>>): Load
     staffer: staffer[0] ?? null,
     newStatus: newStatus[0] ?? null,
     account: account[0] ?? null,
+    payment: payment[0] ?? null,
   };
 }
 

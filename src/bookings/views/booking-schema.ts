@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DurationSchema } from "../../catalogue/views/duration";
+import { BookingPaymentSchema } from "./booking-payment";
 
 /** An amount in minor units and its display string, as the reference pairs them. */
 const Money = <N extends string>(name: N) =>
@@ -97,6 +98,7 @@ export const BookingSchema = z
       ...Money("total"),
     }),
     ordered_services: z.array(OrderedServiceSchema),
+    payment: BookingPaymentSchema,
   })
   .openapi("Booking");
 

@@ -5,6 +5,7 @@ import { policyVerdict } from "../rules/policy";
 import { bookingOrderInvoice } from "../../pos/rules";
 import { toIso } from "../../platform/clock";
 import type { Booking } from "./booking-schema";
+import { renderBookingPayment } from "./booking-payment";
 import { PUBLIC_BASE } from "../../http/api-paths";
 import type { RenderContext } from "../../http/deps";
 
@@ -70,6 +71,7 @@ export function renderBooking(
       total: invoice.total,
       total_formatted: money(invoice.total),
     },
+    payment: renderBookingPayment(record.payment, ctx.currency, booking.startAt),
     ordered_services: [...record.services]
       .sort((a, b) => a.position - b.position)
       .map((s) => ({

@@ -17,6 +17,16 @@ export const StoredPaymentPolicySchema = z.object({
   no_show_fee: StoredMoneySchema.optional(),
 });
 
+const StoredAmountSchema = z.object({ amount: z.number() });
+
+/** A booking's copy of its policy, every amount resolved against its prices. */
+export const StoredResolvedPolicySchema = z.object({
+  mode: z.enum(["none", "card_on_file", "deposit", "prepay"]),
+  deposit: StoredAmountSchema.optional(),
+  late_cancel: z.object({ window_minutes: z.number(), fee: StoredAmountSchema }).optional(),
+  no_show_fee: StoredAmountSchema.optional(),
+});
+
 /**
  * What one booking (or a whole reservation) owes under the policies of its
  * services, in minor units: copied when it is made, so later changes of a
@@ -80,7 +90,7 @@ export const bookingPayments = sqliteTable("booking_payments", {
     .references(() => workspaces.id),
   reservationId: text("reservation_id"),
   terms: jsonText("terms", "booking_payments", StoredPaymentTermsSchema).notNull(),
-  policy: jsonText("policy", "booking_payments", StoredPaymentPolicySchema).notNull(),
+  policy: jsonText("policy", "booking_payments", StoredResolvedPolicySchema).notNull(),
   providerCustomer: text("provider_customer"),
   paymentMethod: text("payment_method"),
   paymentIntent: text("payment_intent"),

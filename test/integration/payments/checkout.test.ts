@@ -87,6 +87,28 @@ describe("hosted checkout of a reservation", () => {
       .bind(bookingId)
       .all();
     expect(ledger.results).toEqual([{ kind: "deposit", amount: 2000, status: "succeeded" }]);
+    const booking = await salon.ws.api(`/bookings/${bookingId}`);
+    expect(booking.body.payment).toMatchObject({
+      mode: "deposit",
+      status: "paid",
+      paid_online: 2000,
+      refunded: 0,
+      policy: {
+        mode: "deposit",
+        deposit: { amount: 2000 },
+        late_cancel: { window_minutes: 1440, fee: { amount: 1500 } },
+        no_show_fee: { amount: 4000 },
+      },
+    });
+    expect(Date.parse(booking.body.payment.cancel_fee_from)).toBe(
+      Date.parse(booking.body.start_time) - 1440 * 60_000,
+    );
+    const listed = await salon.ws.api(`/bookings/${bookingId}/payments`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toMatchObject([
+      { kind: "deposit", amount: 2000, status: "succeeded" },
+    ]);
+    expect((await api(`/bookings/${bookingId}/payments`)).status).toBe(403);
     const provider = await stripeLedger(salon.ws.id);
     expect(provider).toBeTruthy();
     const requests = await stripeRequests(salon.ws.id);
