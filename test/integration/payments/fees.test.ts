@@ -23,7 +23,8 @@ import {
 } from "../../helpers/paid-booking";
 import { createSalon, type Salon } from "../../helpers/salon";
 import { stripeFault, stripeLedger, stripeRequests } from "../../helpers/stripe";
-import type { Client } from "../../helpers/http";
+import { type Client, PUBLIC, send } from "../../helpers/http";
+import { manageToken } from "../../../src/bookings/manage-link";
 
 const HOUR = 3_600_000;
 const DECLINES_LATER = "4000000000000341";
@@ -167,6 +168,26 @@ describe("a customer's cancel of a booking paid online", () => {
     expect(
       ledger.entries.filter((e) => e.kind === "charge_failed" && e.amount === 1000),
     ).not.toEqual([]);
+  });
+
+  it("through the manage link is settled as a customer's cancel", async () => {
+    const b = await book({ paid: 3000, cancelFeeFrom: Date.now() - HOUR });
+    const booking = (await salon.ws.api(`/bookings/${b.bookingId}`)).body;
+    const token = await manageToken(env, {
+      id: b.bookingId,
+      workspaceId: salon.ws.id,
+      customerId: booking.customer_uuid,
+      endAt: Date.parse(booking.end_time),
+    });
+    const res = await send(`${PUBLIC}/manage/${token}/cancel`, {
+      method: "POST",
+      body: {},
+      headers: { "cf-connecting-ip": "198.51.100.77" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await settled(b.bookingId)).toEqual([
+      expect.objectContaining({ kind: "refund", amount: 2000, status: "succeeded" }),
+    ]);
   });
 
   it("charge_fee with a publishable key is 422 on charge_fee and writes nothing", async () => {
