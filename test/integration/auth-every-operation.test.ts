@@ -298,6 +298,14 @@ describe("every public operation on another workspace's record is a 404", () => 
     "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
     "PATCH public:/customers/{customer_uuid}": { body: { notifications: { email: false } } },
     "PUT public:/series/{series_uuid}/cancel": { body: {} },
+    "POST public:/reservations/{reservation_uuid}/checkout": {
+      body: {
+        customer_phone: "+49 151 11111111",
+        customer_first_name: "Mine",
+        success_url: "https://salon.example/paid",
+        cancel_url: "https://salon.example/back",
+      },
+    },
     "PUT public:/series/{series_uuid}/reschedule": {
       body: { from_booking_uuid: foreign.booking_uuid, reserved_on: "2030-03-04T11:00:00Z" },
     },

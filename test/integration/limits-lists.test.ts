@@ -18,6 +18,7 @@ const COUNT = MAX_PER_PAGE + 1;
 let ws: TestWorkspace;
 let location: { uuid: string };
 let webhookId: number;
+let bookingId: string;
 let sellerId: string;
 
 const pad = (i: number) => String(i).padStart(3, "0");
@@ -131,6 +132,7 @@ beforeAll(async () => {
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    bookingId ??= res.body.bookings[0].uuid;
   }
 
   // 101 live reservations (a secret key's: not capped), two weeks after the bookings.
@@ -188,7 +190,12 @@ async function listPaths(): Promise<string[]> {
   };
   return Object.entries(doc.paths)
     .filter(([, ops]) => ops.get?.parameters?.some((p) => p.name === "per_page"))
-    .map(([p]) => p.replace("{webhook_id}", String(webhookId)).replace("{staffer_uuid}", sellerId))
+    .map(([p]) =>
+      p
+        .replace("{webhook_id}", String(webhookId))
+        .replace("{staffer_uuid}", sellerId)
+        .replace("{booking_uuid}", bookingId),
+    )
     .map((p) => (p === "/sessions" ? `${p}?${sessionsQuery()}` : p));
 }
 
@@ -201,9 +208,10 @@ const withQuery = (path: string, query: string) =>
   `${path}${path.includes("?") ? "&" : "?"}${query}`;
 
 // Lists whose records the set-up cannot make 101 of: a webhook's deliveries (they come from
-// the queue), a staffer's external calendars (at most 10). For those the maximum is still
-// accepted, on fewer records.
-const partial = (p: string) => p.endsWith("/deliveries") || p.endsWith("/external-calendars");
+// the queue), a staffer's external calendars (at most 10), a booking's payments (a few per
+// booking, from the provider). For those the maximum is still accepted, on fewer records.
+const partial = (p: string) =>
+  p.endsWith("/deliveries") || p.endsWith("/external-calendars") || p.endsWith("/payments");
 
 describe("per_page at its maximum", () => {
   it("covers every list endpoint of the document", async () => {
@@ -211,12 +219,14 @@ describe("per_page at its maximum", () => {
       p
         .replace(/\?.*$/, "")
         .replace(/\/\d+\//, "/{webhook_id}/")
-        .replace(sellerId, "{staffer_uuid}");
+        .replace(sellerId, "{staffer_uuid}")
+        .replace(bookingId, "{booking_uuid}");
     expect((await listPaths()).map(named).sort()).toEqual(
       [
         "/accounts",
         "/booking-statuses",
         "/bookings",
+        "/bookings/{booking_uuid}/payments",
         "/customers",
         "/goods",
         "/locations",
