@@ -1,3 +1,4 @@
+import { cancelFeeFrom } from "../catalogue/rules/payment-policy";
 import { backgroundDb } from "../db/background";
 import { isGuardFailure } from "../db/constraints";
 import { collectingEffects } from "../db/effects";
@@ -27,7 +28,8 @@ export function settlementRows(read: SettlementRecord, now: number): NewLedgerRo
       terms: payment.terms,
       paidOnline: payment.paidOnline,
       refunded: payment.refunded,
-      cancelFeeFrom: payment.cancelFeeFrom,
+      // From the booking's start as it is now (a reschedule moves it), as the Booking shows it.
+      cancelFeeFrom: cancelFeeFrom(payment.policy, read.startAt),
       hasSavedCard: missingFor("no_show_fee", payment) === null,
     },
     {

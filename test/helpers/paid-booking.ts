@@ -18,7 +18,10 @@ export interface PaymentSetUp {
   paid: number;
   lateFee?: number | null;
   noShowFee?: number | null;
-  /** ms; null: no late-cancel fee instant. */
+  /**
+   * When (ms) the late-cancel fee starts: the policy's window is set to end
+   * there (the start less the window); null: a window of 0, the fee from the start.
+   */
   cancelFeeFrom: number | null;
   /** The card typed on the hosted page; null: the customer saved none (nothing to charge later). */
   card?: string | null;
@@ -103,6 +106,9 @@ export async function attachPayment(salon: Salon, bookingId: string, set: Paymen
   const noShowFee = set.noShowFee === undefined ? 2500 : set.noShowFee;
   const mode = set.paid > 0 ? ("deposit" as const) : ("card_on_file" as const);
   const now = Date.now();
+  const start = Date.parse((await salon.ws.api(`/bookings/${bookingId}`)).body.start_time);
+  const feeFrom = set.cancelFeeFrom ?? start;
+  const window = Math.round((start - feeFrom) / 60_000);
   await db()
     .insert(bookingPayments)
     .values({
@@ -112,7 +118,7 @@ export async function attachPayment(salon: Salon, bookingId: string, set: Paymen
         mode,
         amount_due_now: set.paid,
         currency: "EUR",
-        late_cancel: lateFee === null ? null : { window_minutes: 1440, fee: lateFee },
+        late_cancel: lateFee === null ? null : { window_minutes: window, fee: lateFee },
         no_show_fee: noShowFee,
       },
       policy: {
@@ -120,13 +126,13 @@ export async function attachPayment(salon: Salon, bookingId: string, set: Paymen
         ...(set.paid > 0 ? { deposit: { amount: set.paid } } : {}),
         ...(lateFee === null
           ? {}
-          : { late_cancel: { window_minutes: 1440, fee: { amount: lateFee } } }),
+          : { late_cancel: { window_minutes: window, fee: { amount: lateFee } } }),
         ...(noShowFee === null ? {} : { no_show_fee: { amount: noShowFee } }),
       },
       providerCustomer: provider.customer,
       paymentMethod: provider.paymentMethod,
       paymentIntent: provider.paymentIntent,
-      cancelFeeFrom: set.cancelFeeFrom,
+      cancelFeeFrom: lateFee === null ? null : feeFrom,
       paidOnline: set.paid,
       createdAt: now,
     });

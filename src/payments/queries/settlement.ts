@@ -10,6 +10,7 @@ export async function settlementRead(scope: Scope, bookingId: string) {
   const [row] = await scope.db
     .select({
       isCanceled: bookings.isCanceled,
+      startAt: bookings.startAt,
       canceledAt: bookings.canceledAt,
       canceledBy: bookings.canceledBy,
       cancelReason: bookings.cancelReason,

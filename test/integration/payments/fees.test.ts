@@ -170,6 +170,27 @@ describe("a customer's cancel of a booking paid online", () => {
     ).not.toEqual([]);
   });
 
+  it("the fee instant moves with a reschedule: late for the old start, early for the new", async () => {
+    const date = nextDate();
+    const b = await paidBooking(salon, date, "09:00", {
+      paid: 3000,
+      cancelFeeFrom: Date.now() - HOUR,
+    });
+    const later = new Date(Date.parse(`${date}T00:00:00Z`) + 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    day += 1;
+    const moved = await salon.ws.api(`/bookings/${b.bookingId}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: `${later}T09:00:00Z` },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await cancel(pk, b.bookingId)).status).toBe(200);
+    expect(await settled(b.bookingId)).toEqual([
+      expect.objectContaining({ kind: "refund", amount: 3000, status: "succeeded" }),
+    ]);
+  });
+
   it("through the manage link is settled as a customer's cancel", async () => {
     const b = await book({ paid: 3000, cancelFeeFrom: Date.now() - HOUR });
     const booking = (await salon.ws.api(`/bookings/${b.bookingId}`)).body;
