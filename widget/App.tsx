@@ -5,6 +5,8 @@ import {
   ALL_OPTIONAL,
   book,
   bookingRefusal,
+  type Customer,
+  customerFields,
   type Details,
   hold,
   loadBookingForm,
@@ -16,10 +18,15 @@ import {
 } from "./flow";
 import { useI18n } from "./i18n/context";
 import type { MessageKey, Translate } from "./i18n/messages";
+import { type ReturnMarker, returnMarker, startCheckout } from "./pay/checkout";
+import { type Comeback, comeBack } from "./pay/comeback";
+import { forget, keep, resume } from "./pay/resume";
+import { paidWords } from "./pay/terms";
 import { browserCountry, normalisePhone } from "./phone";
 import { DetailsStep } from "./steps/DetailsStep";
 import { DoneStep } from "./steps/DoneStep";
 import { Notice, type NoticeState } from "./steps/Notice";
+import { PayStep } from "./steps/PayStep";
 import { ServicesStep } from "./steps/ServicesStep";
 import { SlotStep } from "./steps/SlotStep";
 import { StafferStep } from "./steps/StafferStep";
@@ -34,7 +41,8 @@ import type {
   Staffer,
 } from "./types";
 
-type Step = "services" | "staffer" | "slot" | "details" | "done";
+/** `returning`: back from the provider's page, reading what became of the payment. */
+type Step = "services" | "staffer" | "slot" | "details" | "pay" | "returning" | "done";
 
 const EMPTY: Details = {
   first_name: "",
@@ -74,8 +82,15 @@ const MISSING: Record<Exclude<keyof Details, "first_name" | "phone">, MessageKey
   comment: "details.comment_missing",
 };
 
+/** Why a return from the provider's page finds nothing left to pay for. */
+const GONE: Record<Extract<Comeback, { kind: "gone" }>["why"], MessageKey> = {
+  expired: "pay.expired",
+  hold_expired: "slot.expired",
+  lost: "pay.lost",
+};
+
 export function App({ api, location }: { api: Client; location: string }) {
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const describe_ = (e: unknown) => describe(t, e);
   const zone = useMemo(browserZone, []);
   const today = useMemo(() => localDate(new Date()), []);
@@ -97,6 +112,10 @@ export function App({ api, location }: { api: Client; location: string }) {
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [busy, setBusy] = useState(false);
   const [bookings, setBookings] = useState<Booking[]>([]);
+  const [customer, setCustomer] = useState<Customer | null>(null);
+  const [paid, setPaid] = useState<string | undefined>(undefined);
+  // On the way to the provider's page the hold must outlive this page.
+  const paying = useRef(false);
 
   const selection: Selection = { location, services: selected, staffer, zone, seats };
 
@@ -109,12 +128,26 @@ export function App({ api, location }: { api: Client; location: string }) {
       })
       .catch((e) => setNotice({ ...describe_(e), retry: start }));
   };
-  useEffect(start, []);
+  useEffect(() => {
+    start();
+    const marker = returnMarker(window.location.hash);
+    if (marker) void returnFrom(marker);
+    // Back from the provider's page through the browser's history: this page again, as it was.
+    const shown = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      paying.current = false;
+      setBusy(false);
+    };
+    addEventListener("pageshow", shown);
+    return () => removeEventListener("pageshow", shown);
+  }, []);
 
   // A visitor who leaves with a time held gives it back to the others at once.
   useEffect(() => {
     if (!reservation) return;
-    const leave = () => void release(api, reservation, true);
+    const leave = () => {
+      if (!paying.current) void release(api, reservation, true);
+    };
     addEventListener("pagehide", leave);
     return () => removeEventListener("pagehide", leave);
   }, [reservation]);
@@ -207,6 +240,13 @@ export function App({ api, location }: { api: Client; location: string }) {
     if (!chosen) return;
     const phone = validate();
     if (!phone) return;
+    // The salon takes money (or a card) online first: the provider's event makes the booking.
+    if (reservation?.payment) {
+      setCustomer({ ...details, phone_e164: phone });
+      setNotice(null);
+      setStep("pay");
+      return;
+    }
     setBusy(true);
     setNotice(null);
     try {
@@ -219,19 +259,105 @@ export function App({ api, location }: { api: Client; location: string }) {
       const refused = bookingRefusal(e);
       if (refused) setNotice({ kind: "error", message: t(refused) });
       else if (e instanceof ApiFailure && e.status === 409) onConflict(e);
-      else if (e instanceof ApiFailure && e.status === 422 && Object.keys(e.fields).length > 0) {
-        const found: Partial<Record<keyof Details, string>> = {};
-        for (const [key, messages] of Object.entries(e.fields)) {
-          const field = SERVER_FIELDS[key];
-          // The API's words are English: the field is marked and the page says it in its language.
-          if (field && messages.length > 0) found[field] = t("error.check_field");
-        }
-        setErrors(found);
-        setNotice({ kind: "error", message: t("error.check_fields") });
-      } else setNotice({ ...describe_(e), retry: () => void submit() });
+      else if (!markFields(e)) setNotice({ ...describe_(e), retry: () => void submit() });
     } finally {
       setBusy(false);
     }
+  };
+
+  /** A 422 on the customer's fields marks them on the details step; false for anything else. */
+  const markFields = (e: unknown) => {
+    if (!(e instanceof ApiFailure && e.status === 422 && Object.keys(e.fields).length > 0))
+      return false;
+    const found: Partial<Record<keyof Details, string>> = {};
+    for (const [key, messages] of Object.entries(e.fields)) {
+      const field = SERVER_FIELDS[key];
+      // The API's words are English: the field is marked and the page says it in its language.
+      if (field && messages.length > 0) found[field] = t("error.check_field");
+    }
+    setErrors(found);
+    setNotice({ kind: "error", message: t("error.check_fields") });
+    return true;
+  };
+
+  /** To the provider's hosted page, in this tab; it sends the customer back to this page. */
+  const pay = async () => {
+    if (!reservation || !customer || !chosen) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const fields = customerFields(selection, customer, form);
+      const checkout = await startCheckout(api, reservation.uuid, fields, window.location.href);
+      keep(reservation.uuid, { selection, chosen, details });
+      paying.current = true;
+      window.location.assign(checkout.checkout_url);
+    } catch (e) {
+      setBusy(false);
+      if (e instanceof ApiFailure && e.status === 409) onConflict(e);
+      else if (markFields(e)) setStep("details");
+      else if (e instanceof ApiFailure && e.code === "payments_unavailable")
+        setNotice({ kind: "error", message: t("pay.unavailable"), retry: () => void pay() });
+      else setNotice({ ...describe_(e), retry: () => void pay() });
+    }
+  };
+
+  /** Back from the provider's page: the confirmation, the pay step again, or a time to pick. */
+  const returnFrom = async (marker: ReturnMarker) => {
+    setStep("returning");
+    setNotice(null);
+    const kept = resume(marker.reservation);
+    if (kept) {
+      setSelected(kept.selection.services);
+      setStaffer(kept.selection.staffer);
+      setSeats(kept.selection.seats ?? {});
+      setChosen(kept.chosen);
+      setDetails(kept.details);
+      setDate(localDate(new Date(kept.chosen.start)));
+    }
+    let outcome: Comeback;
+    try {
+      outcome = await comeBack(api, marker);
+    } catch (e) {
+      setNotice({ ...describe_(e), retry: () => void returnFrom(marker) });
+      return;
+    }
+    if (outcome.kind === "booked") {
+      forget(marker.reservation);
+      setBookings([outcome.booking]);
+      setPaid(outcome.terms ? paidWords(outcome.terms, format, t) : undefined);
+      setStep("done");
+    } else if (outcome.kind === "pending") {
+      setNotice({
+        kind: "error",
+        message: t("pay.still_confirming"),
+        retry: () => void returnFrom(marker),
+      });
+    } else if (outcome.kind === "held") {
+      resumeHold(outcome.reservation, kept?.details ?? null);
+    } else {
+      forget(marker.reservation);
+      setNotice({ kind: "expired", message: t(GONE[outcome.why]) });
+      // What was chosen stays chosen (this render's selection is not yet the kept one).
+      setStep("services");
+    }
+  };
+
+  /** The hold still stands: its pay step with what was typed, else the details to type again. */
+  const resumeHold = (held: Reservation, typed: Details | null) => {
+    const item = held.items?.[0];
+    setReservation(held);
+    if (!typed && item) {
+      const staffers = new Set(item.services.map((s) => s.staffer_uuid));
+      setSelected(item.services.map((s) => s.service_uuid));
+      setStaffer(staffers.size === 1 ? ([...staffers][0] ?? "") : "");
+      setSeats(Object.fromEntries(item.services.map((s) => [s.service_uuid, s.quantity])));
+      setChosen({ start: item.datetime_start });
+    }
+    const phone = typed && normalisePhone(typed.phone, browserCountry(navigator.languages));
+    if (typed && phone) {
+      setCustomer({ ...typed, phone_e164: phone });
+      setStep("pay");
+    } else setStep("details");
   };
 
   if (!catalogue)
@@ -296,6 +422,7 @@ export function App({ api, location }: { api: Client; location: string }) {
           start={chosen.start}
           what={describeChoice(t, chosenServices, catalogue.staffers, staffer)}
           expiresAt={reservation?.expires_at ?? null}
+          paysNext={Boolean(reservation?.payment)}
           busy={busy}
           onChange={(name, value) => setDetails((d) => ({ ...d, [name]: value }))}
           onExpire={() =>
@@ -309,7 +436,33 @@ export function App({ api, location }: { api: Client; location: string }) {
           }}
         />
       )}
-      {step === "done" && <DoneStep bookings={bookings} />}
+      {step === "pay" && chosen && reservation?.payment && (
+        <PayStep
+          terms={reservation.payment}
+          what={describeChoice(t, chosenServices, catalogue.staffers, staffer)}
+          start={chosen.start}
+          expiresAt={reservation.expires_at}
+          busy={busy}
+          onExpire={() =>
+            onConflict(new ApiFailure(409, "reservation_expired", "Expired.", {}, null))
+          }
+          onPay={() => void pay()}
+          onBack={() => {
+            setNotice(null);
+            setStep("details");
+          }}
+        />
+      )}
+      {step === "returning" && !notice && (
+        <p role="status">
+          {t(
+            returnMarker(window.location.hash)?.kind === "paid"
+              ? "pay.confirming"
+              : "common.loading",
+          )}
+        </p>
+      )}
+      {step === "done" && <DoneStep bookings={bookings} paid={paid} />}
     </div>
   );
 }

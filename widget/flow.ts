@@ -182,18 +182,13 @@ export interface Details {
   comment: string;
 }
 
-export async function book(
-  api: Client,
-  sel: Selection,
-  slot: SlotChoice,
-  reservation: Reservation | null,
-  customer: Details & { phone_e164: string },
-  form: BookingForm,
-): Promise<Booking[]> {
+export type Customer = Details & { phone_e164: string };
+
+/** The customer's part of a booking (and of a checkout, which books later with it). */
+export function customerFields(sel: Selection, customer: Customer, form: BookingForm) {
   const shown = (field: keyof BookingForm, value: string) =>
     form[field] !== "hidden" && value.trim() ? value.trim() : undefined;
-  const common = {
-    location_uuid: sel.location,
+  return {
     customer_first_name: customer.first_name.trim(),
     customer_last_name: shown("customer_last_name", customer.last_name),
     customer_middle_name: shown("customer_middle_name", customer.middle_name),
@@ -204,6 +199,20 @@ export async function book(
     customer_browser_tz: sel.zone,
     customer_browser_language: navigator.language.slice(0, 35),
     source: "widget",
+  };
+}
+
+export async function book(
+  api: Client,
+  sel: Selection,
+  slot: SlotChoice,
+  reservation: Reservation | null,
+  customer: Customer,
+  form: BookingForm,
+): Promise<Booking[]> {
+  const common = {
+    location_uuid: sel.location,
+    ...customerFields(sel, customer, form),
     ...(reservation ? { reservation_uuid: reservation.uuid } : {}),
   };
   if (sel.services.length === 1) {

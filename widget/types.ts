@@ -55,8 +55,38 @@ export interface BookingForm {
   booking_comment: FieldRule;
 }
 
+export type PaymentMode = "none" | "card_on_file" | "deposit" | "prepay";
+
+/** What the customer pays or guarantees online (minor units), fixed when the time was held. */
+export interface PaymentTerms {
+  mode: PaymentMode;
+  amount_due_now: number;
+  currency: string;
+  late_cancel: { window_minutes: number; fee: number } | null;
+  no_show_fee: number | null;
+}
+
+export interface ReservationCheckout {
+  status: "open" | "complete" | "expired";
+  /** The booking it became once paid; null until then (and when the time was lost). */
+  booking_uuid: string | null;
+}
+
 export interface Reservation {
   uuid: string;
+  expires_at: string;
+  /** null (or absent, from an older API): nothing to pay, the booking goes direct. */
+  payment?: PaymentTerms | null;
+  checkout?: ReservationCheckout | null;
+  items?: {
+    datetime_start: string;
+    services: { service_uuid: string; staffer_uuid: string; quantity: number }[];
+  }[];
+}
+
+/** POST /reservations/{uuid}/checkout: the provider's hosted page. */
+export interface Checkout {
+  checkout_url: string;
   expires_at: string;
 }
 

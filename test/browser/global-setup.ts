@@ -7,6 +7,8 @@ declare module "vitest" {
     salon: Salon;
     /** The server's local state folder, for reading what the API does not show. */
     persist: string;
+    /** stripe-local's base URL: the hosted payment pages the widget sends customers to. */
+    stripe: string;
   }
 }
 
@@ -15,6 +17,7 @@ export default async function setup(project: TestProject) {
   try {
     project.provide("salon", await createSalon(server.base));
     project.provide("persist", server.persist);
+    project.provide("stripe", server.stripe);
   } catch (e) {
     server.stop();
     throw e;

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { createStripeLocal } from "../../tools/stripe-local/server";
 
 export const ADMIN_TOKEN = "browser-test-admin-token";
+/** What stripe-local signs its events with and the Worker checks them against. */
+const STRIPE_WEBHOOK_SECRET = "whsec_browser_test";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,11 +34,19 @@ function run(cmd: string, args: string[]): Promise<void> {
 
 /**
  * `wrangler dev` on a free port with fresh local state and migrations applied; its output
- * goes to test-results/wrangler.log (kept by CI with the screenshots).
+ * goes to test-results/wrangler.log (kept by CI with the screenshots). Online payments go to
+ * stripe-local (tools/stripe-local) in this process, which POSTs its signed events to the
+ * Worker's webhook as Stripe would: the widget's pay step meets a real hosted page.
  */
-export async function startServer(): Promise<{ base: string; persist: string; stop: () => void }> {
+export async function startServer(): Promise<{
+  base: string;
+  persist: string;
+  stripe: string;
+  stop: () => void;
+}> {
   const port = await freePort();
   const persist = `.wrangler/browser-${port}`;
+  const base = `http://127.0.0.1:${port}`;
   await run("npx", [
     "wrangler",
     "d1",
@@ -46,9 +57,12 @@ export async function startServer(): Promise<{ base: string; persist: string; st
     "--persist-to",
     persist,
   ]);
+  const stripe = await createStripeLocal({
+    webhookSecret: STRIPE_WEBHOOK_SECRET,
+    webhookUrl: `${base}/api/payments/stripe/webhook`,
+  });
   mkdirSync("test-results", { recursive: true });
   const log = createWriteStream("test-results/wrangler.log");
-  const base = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     "npx",
     [
@@ -69,6 +83,12 @@ export async function startServer(): Promise<{ base: string; persist: string; st
       // Links in messages are built on the public origin: this server's own.
       "--var",
       `PUBLIC_ORIGIN:${base}`,
+      "--var",
+      `STRIPE_API_BASE:${stripe.url}`,
+      "--var",
+      "STRIPE_SECRET_KEY:sk_test_local",
+      "--var",
+      `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
       "--show-interactive-dev-session=false",
     ],
     {
@@ -85,6 +105,7 @@ export async function startServer(): Promise<{ base: string; persist: string; st
     } catch {
       // Already gone.
     }
+    void stripe.close();
     rmSync(persist, { recursive: true, force: true });
   };
   const deadline = Date.now() + 120_000;
@@ -92,7 +113,7 @@ export async function startServer(): Promise<{ base: string; persist: string; st
     if (child.exitCode !== null)
       throw new Error("wrangler dev exited; see test-results/wrangler.log");
     try {
-      if ((await fetch(`${base}/`)).ok) return { base, persist, stop };
+      if ((await fetch(`${base}/`)).ok) return { base, persist, stripe: stripe.url, stop };
     } catch {
       // Not listening yet.
     }

@@ -66,6 +66,29 @@ export const de: Catalogue = {
   "details.booking": "Wird gebucht…",
   "done.heading": "Ihr Termin ist gebucht",
   "done.add_to_calendar": "In meinen Kalender",
+  "pay.heading": "Zahlung",
+  "pay.deposit": "Anzahlung {amount} zahlen",
+  "pay.prepay": "{amount} zahlen",
+  "pay.card_on_file": "Karte hinterlegen",
+  "pay.card_note":
+    "Jetzt wird nichts abgebucht: Der Salon hinterlegt Ihre Karte für den Fall, dass eine der Gebühren unten anfällt.",
+  "pay.late_cancel": "Kostenlose Stornierung bis {time} vorher; danach kostet sie {fee}.",
+  "pay.free_until_start": "Kostenlose Stornierung bis zum Beginn des Termins.",
+  "pay.no_show": "Nicht zu erscheinen kostet {fee}.",
+  "pay.provider_note":
+    "Sie zahlen auf der sicheren Seite des Zahlungsanbieters und kommen dann hierher zurück.",
+  "pay.opening": "Zahlungsseite wird geöffnet…",
+  "pay.unavailable":
+    "Online-Zahlung ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal oder rufen Sie den Salon an.",
+  "pay.confirming": "Ihre Zahlung wird bestätigt…",
+  "pay.still_confirming":
+    "Ihre Zahlung ist noch nicht bestätigt. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
+  "pay.expired":
+    "Die Zahlungsseite ist abgelaufen, bevor gezahlt wurde. Bitte wählen Sie erneut eine Uhrzeit.",
+  "pay.lost":
+    "Leider wurde Ihre Zeit vergeben, bevor Ihre Zahlung ankam; das Geld geht auf Ihre Karte zurück. Bitte wählen Sie eine andere Uhrzeit.",
+  "done.paid": "Bezahlt: {amount}",
+  "done.card_saved": "Ihre Karte ist für die Gebühren laut Richtlinie des Salons hinterlegt.",
   "manage.title": "Ihr Termin",
   "manage.heading": "Ihr Termin",
   "manage.no_token":

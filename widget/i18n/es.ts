@@ -65,6 +65,28 @@ export const es: Catalogue = {
   "details.booking": "Reservando…",
   "done.heading": "Tu cita está reservada",
   "done.add_to_calendar": "Añadir a mi calendario",
+  "pay.heading": "Pago",
+  "pay.deposit": "Pagar depósito de {amount}",
+  "pay.prepay": "Pagar {amount}",
+  "pay.card_on_file": "Guardar una tarjeta",
+  "pay.card_note":
+    "Ahora no se cobra nada: el salón guarda tu tarjeta por si se aplica alguno de los cargos de abajo.",
+  "pay.late_cancel": "Cancelación gratuita hasta {time} antes; después cuesta {fee}.",
+  "pay.free_until_start": "Cancelación gratuita hasta que empiece la cita.",
+  "pay.no_show": "No presentarse cuesta {fee}.",
+  "pay.provider_note": "Pagas en la página segura del proveedor de pagos y luego vuelves aquí.",
+  "pay.opening": "Abriendo la página de pago…",
+  "pay.unavailable":
+    "El pago en línea no está disponible ahora mismo. Vuelve a intentarlo en un momento o llama al salón.",
+  "pay.confirming": "Confirmando tu pago…",
+  "pay.still_confirming":
+    "Tu pago aún no está confirmado. Espera un momento y vuelve a intentarlo.",
+  "pay.expired":
+    "La página de pago caducó antes de que se hiciera el pago. Elige una hora de nuevo.",
+  "pay.lost":
+    "Lo sentimos, tu hora se ocupó antes de que llegara tu pago; el dinero se devuelve a tu tarjeta. Elige otra hora.",
+  "done.paid": "Pagado: {amount}",
+  "done.card_saved": "Tu tarjeta queda guardada para los cargos de la política del salón.",
   "manage.title": "Tu cita",
   "manage.heading": "Tu cita",
   "manage.no_token": "Este enlace está incompleto. Vuelve a abrir el enlace de tu mensaje.",

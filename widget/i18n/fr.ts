@@ -67,6 +67,29 @@ export const fr: Catalogue = {
   "details.booking": "Réservation…",
   "done.heading": "Votre rendez-vous est réservé",
   "done.add_to_calendar": "Ajouter à mon agenda",
+  "pay.heading": "Paiement",
+  "pay.deposit": "Payer l'acompte de {amount}",
+  "pay.prepay": "Payer {amount}",
+  "pay.card_on_file": "Enregistrer une carte",
+  "pay.card_note":
+    "Rien n'est débité maintenant : le salon garde votre carte au cas où des frais ci-dessous s'appliqueraient.",
+  "pay.late_cancel": "Annulation gratuite jusqu'à {time} avant ; ensuite, elle coûte {fee}.",
+  "pay.free_until_start": "Annulation gratuite jusqu'au début du rendez-vous.",
+  "pay.no_show": "Ne pas venir coûte {fee}.",
+  "pay.provider_note":
+    "Vous payez sur la page sécurisée du prestataire de paiement, puis revenez ici.",
+  "pay.opening": "Ouverture de la page de paiement…",
+  "pay.unavailable":
+    "Le paiement en ligne n'est pas disponible pour le moment. Veuillez réessayer dans un instant ou appeler le salon.",
+  "pay.confirming": "Confirmation de votre paiement…",
+  "pay.still_confirming":
+    "Votre paiement n'est pas encore confirmé. Veuillez patienter un instant et réessayer.",
+  "pay.expired":
+    "La page de paiement a expiré avant le paiement. Veuillez choisir à nouveau un horaire.",
+  "pay.lost":
+    "Désolé, votre horaire a été pris avant l'arrivée de votre paiement ; l'argent sera remboursé sur votre carte. Veuillez choisir un autre horaire.",
+  "done.paid": "Payé : {amount}",
+  "done.card_saved": "Votre carte est enregistrée pour les frais prévus par la politique du salon.",
   "manage.title": "Votre rendez-vous",
   "manage.heading": "Votre rendez-vous",
   "manage.no_token": "Ce lien est incomplet. Veuillez rouvrir le lien figurant dans votre message.",

@@ -26,6 +26,8 @@ export function DetailsStep(props: {
   /** What is being booked, e.g. "Haircut + Beard trim with Mia Wagner". */
   what: string;
   expiresAt: string | null;
+  /** Payment comes next (the pay step books): the button goes on instead of booking. */
+  paysNext: boolean;
   busy: boolean;
   onChange: (name: Field, value: string) => void;
   onExpire: () => void;
@@ -134,7 +136,9 @@ export function DetailsStep(props: {
             {t("common.back")}
           </button>
           <button type="submit" class="primary" disabled={props.busy}>
-            {t(props.busy ? "details.booking" : "details.book")}
+            {t(
+              props.paysNext ? "common.continue" : props.busy ? "details.booking" : "details.book",
+            )}
           </button>
         </div>
       </form>

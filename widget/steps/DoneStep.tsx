@@ -3,7 +3,8 @@ import { formatDateTime } from "../time";
 import type { Booking } from "../types";
 import { Heading } from "./Heading";
 
-export function DoneStep({ bookings }: { bookings: Booking[] }) {
+/** `paid`: what was paid online for it ("Paid €12.00"), when anything was. */
+export function DoneStep({ bookings, paid }: { bookings: Booking[]; paid?: string }) {
   const { t, format } = useI18n();
   const first = bookings[0];
   const ical = first?.links.find((l) => l.type === "ical" && l.link)?.link;
@@ -17,6 +18,7 @@ export function DoneStep({ bookings }: { bookings: Booking[] }) {
           </li>
         ))}
       </ul>
+      {paid && <p class="paid">{paid}</p>}
       {ical && (
         <p>
           <a class="button primary" href={ical} target="_blank" rel="noopener">
