@@ -109,6 +109,12 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
           ACCOUNT,
           "Required: the paid amount leaves something for an account to take (only a booking whose customer paid everything online, or whose vouchers pay it all, completes without one).",
         );
+      // The online account holds only what the provider moved (booked when it moved it).
+      if (account?.type === "online" && split.account > 0)
+        throw invalid(
+          ACCOUNT,
+          "The online account takes only money paid through the payment provider: name the account the till took this on.",
+        );
       const credits = account !== null && (split.account > 0 || split.voucher === 0);
       if (account && credits) assertAccountChangeFits(account.balance, split.account, ACCOUNT);
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;

@@ -232,6 +232,10 @@ describe("complete of a booking paid online", () => {
     const refused = await complete(bookingId, {});
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.body.errors)).toEqual(["account_uuid"]);
+    // The till's money never lands on the online account.
+    const online = await complete(bookingId, { account_uuid: (await onlineAccount()).uuid });
+    expect(online.status).toBe(422);
+    expect(Object.keys(online.body.errors)).toEqual(["account_uuid"]);
     const res = await complete(bookingId, { account_uuid: cash.uuid });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.order).toMatchObject({ amount_paid: 8000, total: 8000 });
