@@ -45,7 +45,7 @@ describe("widget message catalogues", () => {
         if (entry.isDirectory()) walk(path);
         else if (/\.tsx?$/.test(entry.name) && !path.includes("i18n"))
           for (const m of readFileSync(path, "utf8").matchAll(
-            /"((?:common|error|slot|services|staffer|choice|details|done|manage|page)\.[a-z_]+)"/g,
+            /"((?:common|error|slot|services|staffer|choice|details|done|manage|page|pay)\.[a-z_]+)"/g,
           ))
             used.add(m[1] ?? "");
       }
