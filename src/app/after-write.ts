@@ -18,7 +18,7 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
   const eventIds = new Set<string>();
   const messages = new Map<string, Map<string, { id: string; dueAt: number }>>();
   const freed = new Map<string, { locationId: string; dueAt: number }[]>();
-  const settlements = new Map<string, { workspaceId: string; bookingId: string }>();
+  const settlements = new Map<string, Effect & { kind: "payment-settlement" }>();
   for (const e of effects) {
     if (e.kind === "event") eventIds.add(e.eventId);
     else if (e.kind === "payment-settlement") settlements.set(e.bookingId, e);
@@ -44,9 +44,9 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
         log("error", "waitlist wake-up failed", { error }),
       ),
     ),
-    ...[...settlements.values()].map(({ workspaceId, bookingId }) =>
-      settleCancelledBooking(env, workspaceId, bookingId, dispatchEffects).catch((error: unknown) =>
-        log("error", "payment settlement failed", { error }),
+    ...[...settlements.values()].map(({ workspaceId, bookingId, cause }) =>
+      settleCancelledBooking(env, workspaceId, bookingId, dispatchEffects, cause).catch(
+        (error: unknown) => log("error", "payment settlement failed", { error }),
       ),
     ),
   ]);

@@ -77,12 +77,12 @@ export function changeWrite(
   const build = (): Statement[] => [
     guard(scope, stillAsRead(booking, change.order ? order : null)),
     // A cancel asks in the same UPDATE whether the booking's online money needs settling.
-    (change.booking?.isCanceled ? cancelBookingUpdate : updateBooking)(
-      scope,
-      booking.id,
-      change.booking ?? {},
-      now,
-    ),
+    change.booking?.isCanceled
+      ? cancelBookingUpdate(scope, booking.id, change.booking, now, {
+          visitor: deps.messageVisitor,
+          origin: deps.render.origin,
+        })
+      : updateBooking(scope, booking.id, change.booking ?? {}, now),
     ...(change.services ?? []).map((s) => updateBookedService(scope, s)),
     ...(change.order ? [updateOrder(scope, order.id, change.order)] : []),
     ...replaceBusyTime(scope, moves),

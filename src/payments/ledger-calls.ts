@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { failpoint } from "../platform/failpoints";
 import { log } from "../platform/log";
 import { outcomeOf } from "./providers/stripe";
-import { writeOutcome } from "./fee-message";
+import { type OutcomeCause, writeOutcome } from "./fee-message";
 import type { BookingPaymentRecord, LedgerRecord } from "./queries/ledger";
 
 /** A ledger row a cancel's settlement writes and then makes its provider call for. */
@@ -76,6 +76,7 @@ export async function finishCall(
   stripe: Stripe,
   row: SettlementRow,
   payment: BookingPaymentRecord,
+  cause: OutcomeCause = {},
 ): Promise<"succeeded" | "failed" | "pending"> {
   const missing = missingFor(row.kind, payment);
   const outcome = missing
@@ -96,6 +97,6 @@ export async function finishCall(
       ? { status: "succeeded" as const, providerRef: outcome.value.id, failureReason: null }
       : { status: "failed" as const, providerRef: null, failureReason: outcome.code ?? "refused" };
   // With the customer's payment-fee-charged message when a fee went through.
-  await writeOutcome(db, row, answer);
+  await writeOutcome(db, row, answer, cause);
   return answer.status;
 }

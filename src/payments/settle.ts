@@ -6,6 +6,7 @@ import { configOf } from "../platform/config";
 import { type Dispatch, EffectSink } from "../platform/effects";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
+import type { OutcomeCause } from "./fee-message";
 import { finishCall, missingFor } from "./ledger-calls";
 import { stripeClient } from "./providers/stripe";
 import type { NewLedgerRow } from "./queries/ledger";
@@ -84,6 +85,7 @@ export async function settleCancelledBooking(
   workspaceId: string,
   bookingId: string,
   dispatch?: Dispatch,
+  cause: OutcomeCause = {},
 ): Promise<SettleResult> {
   const settings = configOf(env).stripe;
   if (!settings) {
@@ -111,7 +113,7 @@ export async function settleCancelledBooking(
     let status: string = row.status ?? "pending";
     if (status === "pending") {
       try {
-        status = await finishCall(db, stripe, { ...row, id: row.id ?? "" }, read.payment);
+        status = await finishCall(db, stripe, row, read.payment, cause);
       } catch (error) {
         // The row stays pending: the reconcile loop repeats its call under the same key.
         log("error", "payment settlement call failed", { error, kind: row.kind, bookingId });

@@ -21,8 +21,17 @@ export type Effect =
       /** When the time is free to offer: now for removed time, a hold's expiry for a hold. */
       dueAt: number;
     }
-  /** A booking paid online was canceled: its refund or fee is settled with the provider. */
-  | { kind: "payment-settlement"; workspaceId: string; bookingId: string };
+  /**
+   * A booking paid online was canceled: its refund or fee is settled with the
+   * provider. A customer's cancel names its visitor (the fee's message is
+   * bounded as that customer's) and the request's origin (the message's links).
+   */
+  | {
+      kind: "payment-settlement";
+      workspaceId: string;
+      bookingId: string;
+      cause: { visitor?: string | undefined; origin?: string | undefined };
+    };
 
 /**
  * Acts on effects after their write committed: the composition root's

@@ -55,17 +55,26 @@ export const updateBooking = (scope: Scope, id: string, patch: BookingPatch, now
  * the payments module a settlement (refund, fee), so a booking without
  * online payment costs no statement more.
  */
-export const cancelBookingUpdate = (scope: Scope, id: string, patch: BookingPatch, now: number) =>
+export const cancelBookingUpdate = (
+  scope: Scope,
+  id: string,
+  patch: BookingPatch,
+  now: number,
+  cause: { visitor?: string | undefined; origin?: string | undefined },
+) =>
   producing(
     updateBooking(scope, id, patch, now).returning({
       workspaceId: bookings.workspaceId,
       bookingId: bookings.id,
       unsettled: sql<number>`exists (select 1 from ${bookingPayments} where ${bookingPayments.bookingId} = ${bookings.id} and ${bookingPayments.settledAt} is null)`,
     }),
-    settlementEffects,
+    (result) => settlementEffects(result, cause),
   );
 
-const settlementEffects = (result: unknown): Effect[] =>
+const settlementEffects = (
+  result: unknown,
+  cause: { visitor?: string | undefined; origin?: string | undefined },
+): Effect[] =>
   (Array.isArray(result)
     ? (result as { workspaceId: string; bookingId: string; unsettled: number }[])
     : []
@@ -76,6 +85,7 @@ const settlementEffects = (result: unknown): Effect[] =>
             kind: "payment-settlement" as const,
             workspaceId: r.workspaceId,
             bookingId: r.bookingId,
+            cause,
           },
         ]
       : [],

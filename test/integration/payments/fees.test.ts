@@ -11,8 +11,8 @@ import { reconcilePayments } from "../../../src/payments/reconcile";
 import { settleCancelledBooking } from "../../../src/payments/settle";
 import { createPublishableKey } from "../../helpers/keys";
 import { until } from "../../helpers/messages";
-import { eq } from "drizzle-orm";
-import { payments } from "../../../src/db/schema";
+import { and, eq } from "drizzle-orm";
+import { messages, payments } from "../../../src/db/schema";
 import {
   attachPayment,
   bookingPayment,
@@ -58,6 +58,12 @@ const settled = (bookingId: string) =>
     const rows = await settlementLedger(bookingId);
     return payment?.settledAt && rows.every((r) => r.status !== "pending") ? rows : false;
   });
+
+const feeMessages = (bookingId: string) =>
+  db()
+    .select({ channel: messages.channel, visitor: messages.visitor })
+    .from(messages)
+    .where(and(eq(messages.bookingId, bookingId), eq(messages.kind, "payment-fee-charged")));
 
 /** The provider's money and requests for one booking (stripe-local keeps them per workspace). */
 const atProvider = async (bookingId: string) => {
@@ -127,6 +133,11 @@ describe("a customer's cancel of a booking paid online", () => {
       confirm: "true",
     });
     expect(provider.charges[0]?.idempotency_key).toBe(`fee:${b.bookingId}:late_cancel_fee`);
+    // The customer is told, once, as the customer who canceled (their messages are bounded).
+    const told = await feeMessages(b.bookingId);
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.every((m) => m.visitor !== null)).toBe(true);
+    expect(new Set(told.map((m) => m.channel)).size).toBe(told.length);
   });
 
   it("a deposit smaller than the fee is kept whole and the difference charged", async () => {
@@ -263,6 +274,9 @@ describe("staff's cancel", () => {
       },
     ]);
     expect(await bookingPayment(b.bookingId)).toMatchObject({ paidOnline: 2500, refunded: 0 });
+    const told = await feeMessages(b.bookingId);
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.every((m) => m.visitor === null)).toBe(true);
   });
 
   it("a booking without online payment hands over no settlement", async () => {
