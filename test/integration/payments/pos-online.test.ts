@@ -89,15 +89,17 @@ const paymentEvents = async (bookingId: string) =>
   ).results.map((e) => ({ type: e.type, data: JSON.parse(e.payload) as Record<string, unknown> }));
 
 /** Books `serviceId` the way a customer does: reservation, checkout, paid page, provider event. */
-async function paidOnline(serviceId: string) {
+async function paidOnline(serviceId: string, times = ["10:00"]) {
   const api: Client = (await createPublishableKey(salon.ws)).api;
+  const day = nextDay();
   const held = await api("/reservations", {
     method: "POST",
     body: {
       location_uuid: salon.location.uuid,
-      items: [
-        { datetime_start: `${nextDay()}T10:00:00Z`, services: [{ service_uuid: serviceId }] },
-      ],
+      items: times.map((time) => ({
+        datetime_start: `${day}T${time}:00Z`,
+        services: [{ service_uuid: serviceId }],
+      })),
     },
   });
   expect(held.status, JSON.stringify(held.body)).toBe(201);
@@ -274,6 +276,35 @@ describe("complete of a booking paid online", () => {
       online_paid_amount: 3000,
       payment_method: "online_account",
     });
+  });
+});
+
+describe("complete of a cart paid online", () => {
+  it("each booking brings its own share to the one order", async () => {
+    const { bookingId } = await paidOnline(deposit.uuid, ["10:00", "12:00"]);
+    const { results } = await env.DB.prepare(
+      "SELECT id FROM bookings WHERE order_id = (SELECT order_id FROM bookings WHERE id = ?) ORDER BY start_at",
+    )
+      .bind(bookingId)
+      .all<{ id: string }>();
+    const [first, second] = results.map((r) => r.id);
+    if (!first || !second) throw new Error("the cart made fewer than two bookings");
+    expect((await bookingPayment(first))?.paidOnline).toBe(2000);
+    expect((await bookingPayment(second))?.paidOnline).toBe(2000);
+    const till = (await balance(cash.uuid)) ?? 0;
+    const one = await complete(first, { account_uuid: cash.uuid });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body.order).toMatchObject({ amount_paid: 8000, total: 16000 });
+    const two = await complete(second, { account_uuid: cash.uuid });
+    expect(two.status, JSON.stringify(two.body)).toBe(200);
+    expect(two.body.order).toMatchObject({ amount_paid: 16000, total: 16000 });
+    expect(await balance(cash.uuid)).toBe(till + 12000);
+    const order = await env.DB.prepare(
+      "SELECT status, account_paid_amount, online_paid_amount FROM orders WHERE id = ?",
+    )
+      .bind(two.body.order.uuid)
+      .first();
+    expect(order).toEqual({ status: "paid", account_paid_amount: 12000, online_paid_amount: 4000 });
   });
 });
 
