@@ -467,3 +467,53 @@ describe("an outcome written again (a retry, a reconcile, two writers at once)",
     expect(told.body.data).toEqual([]);
   });
 });
+
+describe("a location without an online account", () => {
+  it("gets one with the first money paid online to it", async () => {
+    const db = createDb(env.DB);
+    const existing = await onlineAccount();
+    const b = await paidBooking(salon, nextDay(), "13:00", { paid: 0, cancelFeeFrom: null });
+    // As a location made outside the API would be: no online account.
+    await env.DB.prepare("UPDATE accounts SET type = 'card' WHERE id = ?")
+      .bind(existing.uuid)
+      .run();
+    try {
+      const now = Date.now();
+      const row = {
+        id: crypto.randomUUID(),
+        workspaceId: salon.ws.id,
+        bookingId: b.bookingId,
+        kind: "late_cancel_fee" as const,
+        amount: 600,
+        currency: "EUR",
+        status: "pending" as const,
+        provider: "stripe" as const,
+        providerRef: null,
+        idempotencyKey: `fee:${b.bookingId}:late_cancel_fee`,
+        failureReason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await db.insert(payments).values(row);
+      const answer = { status: "succeeded" as const, providerRef: "pi_new", failureReason: null };
+      expect(await writeOutcome(db, row, answer)).toBe(true);
+      expect(await writeOutcome(db, row, answer)).toBe(false);
+      const made = (await accountsOf(salon.location.uuid)).filter((a) => a.type === "online");
+      expect(made).toEqual([expect.objectContaining({ name: "Online", type: "online" })]);
+      const created = made[0] as { uuid: string };
+      expect(created.uuid).not.toBe(existing.uuid);
+      expect(await balance(created.uuid)).toBe(600);
+      expect(await transactions(created.uuid, b.bookingId)).toEqual([
+        { amount: 600, has_order: 1 },
+      ]);
+      await env.DB.prepare("DELETE FROM account_transactions WHERE account_id = ?")
+        .bind(created.uuid)
+        .run();
+      await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(created.uuid).run();
+    } finally {
+      await env.DB.prepare("UPDATE accounts SET type = 'online' WHERE id = ?")
+        .bind(existing.uuid)
+        .run();
+    }
+  });
+});
