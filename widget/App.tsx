@@ -20,6 +20,7 @@ import { useI18n } from "./i18n/context";
 import type { MessageKey, Translate } from "./i18n/messages";
 import { type ReturnMarker, returnMarker, startCheckout } from "./pay/checkout";
 import { type Comeback, comeBack } from "./pay/comeback";
+import { heldChoice } from "./pay/restore";
 import { forget, keep, resume } from "./pay/resume";
 import { paidWords } from "./pay/terms";
 import { browserCountry, normalisePhone } from "./phone";
@@ -344,14 +345,13 @@ export function App({ api, location }: { api: Client; location: string }) {
 
   /** The hold still stands: its pay step with what was typed, else the details to type again. */
   const resumeHold = (held: Reservation, typed: Details | null) => {
-    const item = held.items?.[0];
     setReservation(held);
-    if (!typed && item) {
-      const staffers = new Set(item.services.map((s) => s.staffer_uuid));
-      setSelected(item.services.map((s) => s.service_uuid));
-      setStaffer(staffers.size === 1 ? ([...staffers][0] ?? "") : "");
-      setSeats(Object.fromEntries(item.services.map((s) => [s.service_uuid, s.quantity])));
-      setChosen({ start: item.datetime_start });
+    const choice = typed ? null : heldChoice(held);
+    if (choice) {
+      setSelected(choice.services);
+      setStaffer(choice.staffer);
+      setSeats(choice.seats);
+      setChosen(choice.chosen);
     }
     const phone = typed && normalisePhone(typed.phone, browserCountry(navigator.languages));
     if (typed && phone) {

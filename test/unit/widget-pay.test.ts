@@ -3,6 +3,7 @@ import { ApiFailure, type Client } from "../../widget/api";
 import { translator } from "../../widget/i18n/messages";
 import { returnMarker, returnUrls } from "../../widget/pay/checkout";
 import { comeBack } from "../../widget/pay/comeback";
+import { heldChoice } from "../../widget/pay/restore";
 import { forget, keep, resume } from "../../widget/pay/resume";
 import { paidWords, payAction, policySentences, windowWords } from "../../widget/pay/terms";
 import type { PaymentTerms, Reservation } from "../../widget/types";
@@ -246,5 +247,35 @@ describe("widget state kept while on the provider's page", () => {
       expect(() => keep(UUID, kept)).not.toThrow();
       expect(resume(UUID)).toBeNull();
     });
+  });
+});
+
+describe("widget choice read back from a held reservation", () => {
+  const item = (services: { service_uuid: string; staffer_uuid: string; quantity: number }[]) => ({
+    ...held({ status: "open", booking_uuid: null }),
+    items: [{ datetime_start: FUTURE, services }],
+  });
+
+  it("services, party sizes above one, and the staffer when there is one", () => {
+    expect(
+      heldChoice(
+        item([
+          { service_uuid: "a", staffer_uuid: "mia", quantity: 1 },
+          { service_uuid: "b", staffer_uuid: "mia", quantity: 3 },
+        ]),
+      ),
+    ).toEqual({ services: ["a", "b"], staffer: "mia", seats: { b: 3 }, chosen: { start: FUTURE } });
+  });
+
+  it("anyone when the services are with different staff; null without items", () => {
+    expect(
+      heldChoice(
+        item([
+          { service_uuid: "a", staffer_uuid: "mia", quantity: 1 },
+          { service_uuid: "b", staffer_uuid: "jonas", quantity: 1 },
+        ]),
+      )?.staffer,
+    ).toBe("");
+    expect(heldChoice(held(null))).toBeNull();
   });
 });
