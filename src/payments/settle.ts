@@ -5,6 +5,7 @@ import { collectingEffects } from "../db/effects";
 import { configOf } from "../platform/config";
 import { type Dispatch, EffectSink } from "../platform/effects";
 import type { Env } from "../platform/env";
+import { failpoint } from "../platform/failpoints";
 import { log } from "../platform/log";
 import type { OutcomeCause } from "./fee-message";
 import { finishCall, missingFor } from "./ledger-calls";
@@ -101,12 +102,16 @@ export async function settleCancelledBooking(
   if (read.payment.settledAt !== null) return { settled: false, why: "settled_before" };
   const now = Date.now();
   const rows = settlementRows(read, now);
+  // The worker may stop anywhere: before the claim (the reconcile settles the cancel), or
+  // after it, before any call (the reconcile makes the pending rows' calls).
+  failpoint("payments.settle.before_claim", bookingId);
   try {
     await db.batch(claimSettlement(scope, bookingId, rows, now));
   } catch (error) {
     if (isGuardFailure(error)) return { settled: false, why: "settled_before" };
     throw error;
   }
+  failpoint("payments.settle.claimed", bookingId);
   const stripe = stripeClient(settings);
   const done: { kind: NewLedgerRow["kind"]; amount: number; status: string }[] = [];
   for (const row of rows) {

@@ -410,6 +410,33 @@ describe.each([
     expect([...keys]).toEqual([ours?.key]);
   };
 
+  it("the worker stops before the claim: nothing written, the reconcile settles the cancel", async () => {
+    const b = await book();
+    const hits = failpoints.hits("payments.settle.before_claim");
+    failpoints.arm("payments.settle.before_claim", (id) => id === b.bookingId);
+    expect((await cancel(pk, b.bookingId)).status).toBe(200);
+    await until(async () => failpoints.hits("payments.settle.before_claim") > hits);
+    expect(await bookingPayment(b.bookingId)).toMatchObject({ settledAt: null });
+    expect(await settlementLedger(b.bookingId)).toEqual([]);
+    expect((await atProvider(b.bookingId)).requests).toEqual([]);
+    expect(await reconcilePayments(env)).toMatchObject({ settled: 1 });
+    await exactlyOnce(b);
+  });
+
+  it("the worker stops after the claim, before the call: the reconcile makes the call", async () => {
+    const b = await book();
+    const hits = failpoints.hits("payments.settle.claimed");
+    failpoints.arm("payments.settle.claimed", (id) => id === b.bookingId);
+    expect((await cancel(pk, b.bookingId)).status).toBe(200);
+    await until(async () => failpoints.hits("payments.settle.claimed") > hits);
+    expect(await settlementLedger(b.bookingId)).toEqual([
+      expect.objectContaining({ ...b.row, status: "pending" }),
+    ]);
+    expect((await atProvider(b.bookingId)).requests).toEqual([]);
+    expect(await reconcilePayments(env, { staleAfterMs: 0 })).toMatchObject({ repeated: 1 });
+    await exactlyOnce(b);
+  });
+
   it("fails before the provider acted (both tries): pending, then the reconcile finishes it", async () => {
     const b = await book();
     await stripeFault({ method: "POST", path, when: "before", times: 2 });
