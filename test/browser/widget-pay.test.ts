@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DESKTOP, launch, shot } from "./browser";
+import { CATALOGUES, type Catalogue } from "../../widget/i18n/messages";
+import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { call, widgetKey } from "./salon";
-import { dayAfter, fillDetails, freeTimesOn, instant } from "./widget-flow";
+import { dayAfter, instant } from "./widget-flow";
 
 /**
  * The widget's pay step against stripe-local's hosted page (the server's STRIPE_* settings point
@@ -55,22 +56,30 @@ async function paySalon() {
     location_uuids: [loc.uuid],
     schedule,
   });
-  await call(salon.base, "/api/public/v2/services", {
-    ...staff,
-    method: "POST",
-    body: {
-      name: "Colour & cut",
-      duration: 90,
-      price: 8000,
-      location_uuids: [loc.uuid],
-      staffer_uuids: [lena.uuid],
-      payment_policy: {
-        mode: "deposit",
-        deposit: { amount: 1200 },
-        late_cancel: { window_minutes: 1440, fee: { amount: 1500 } },
-        no_show_fee: { amount: 4000 },
+  const service = (name: string, duration: number, price: number, payment_policy: unknown) =>
+    call(salon.base, "/api/public/v2/services", {
+      ...staff,
+      method: "POST",
+      body: {
+        name,
+        duration,
+        price,
+        location_uuids: [loc.uuid],
+        staffer_uuids: [lena.uuid],
+        payment_policy,
       },
-    },
+    });
+  await service("Colour & cut", 90, 8000, {
+    mode: "deposit",
+    deposit: { amount: 1200 },
+    late_cancel: { window_minutes: 1440, fee: { amount: 1500 } },
+    no_show_fee: { amount: 4000 },
+  });
+  // Nothing paid now: a card kept for the fees.
+  await service("Beratung", 30, 3000, {
+    mode: "card_on_file",
+    late_cancel: { window_minutes: 2880, fee: { amount: 2000 } },
+    no_show_fee: { amount: 3000 },
   });
   return loc.uuid;
 }
@@ -86,29 +95,40 @@ afterAll(async () => {
 const getReservation = (uuid: string) =>
   call<Reservation>(salon.base, `/api/public/v2/reservations/${uuid}`, staff);
 
-/** Services, anyone, a time the day after tomorrow, details: the pay step. */
-async function toPayStep(page: Page, time: string) {
+/** A service, anyone, a time the day after tomorrow, details: the pay step, in `c`'s words. */
+async function toPayStep(
+  page: Page,
+  {
+    service,
+    time,
+    c = CATALOGUES.en,
+    clock = zone,
+  }: { service: RegExp; time: string; c?: Catalogue; clock?: string },
+) {
   const key = await widgetKey(salon.base, salon.workspace);
   await page.goto(
     `${salon.base}/widget?workspace=${salon.workspace}&location=${location}&key=${key}`,
   );
-  await page.getByRole("checkbox", { name: /Colour & cut/ }).check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByRole("heading", { name: "Who should it be?" }).waitFor();
-  await page.getByRole("button", { name: "Continue" }).click();
-  const day = dayAfter(zone, 2);
-  await page.getByLabel("Date", { exact: true }).fill(day);
-  await freeTimesOn(page, day).getByRole("button", { name: time, exact: true }).click();
-  await page.getByRole("heading", { name: "Your details" }).waitFor();
-  await fillDetails(page, {
-    first: "Ada",
-    last: "Lovelace",
-    phone: "+49 151 23456789",
-    email: "ada@example.com",
-  });
+  await page.getByRole("checkbox", { name: service }).check();
+  await page.getByRole("button", { name: c["common.continue"] }).click();
+  await page.getByRole("heading", { name: c["staffer.heading"] }).waitFor();
+  await page.getByRole("button", { name: c["common.continue"] }).click();
+  const day = dayAfter(clock, 2);
+  await page.getByLabel(c["slot.date"], { exact: true }).fill(day);
+  // The list of that date (not of the one shown before), whatever the language calls it.
+  await page
+    .locator(`ul[data-date="${day}"]`)
+    .getByRole("button", { name: time, exact: true })
+    .click();
+  await page.getByRole("heading", { name: c["details.heading"] }).waitFor();
+  const field = (key: keyof Catalogue) => page.getByLabel(new RegExp(`^${c[key]}`));
+  await field("details.first_name").fill("Ada");
+  await field("details.last_name").fill("Lovelace");
+  await field("details.phone").fill("+49 151 23456789");
+  await field("details.email").fill("ada@example.com");
   // Payment comes next: the details step goes on instead of booking.
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByRole("heading", { name: "Payment" }).waitFor();
+  await page.getByRole("button", { name: c["common.continue"] }).click();
+  await page.getByRole("heading", { name: c["pay.heading"] }).waitFor();
   return day;
 }
 
@@ -128,7 +148,7 @@ describe("booking widget: pay step", () => {
   it("a deposit paid on the provider's page books the time; the confirmation says what was paid", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
-    const day = await toPayStep(page, "10:00 AM");
+    const day = await toPayStep(page, { service: /Colour & cut/, time: "10:00 AM" });
 
     await page.getByText(POLICY).waitFor();
     await page
@@ -182,7 +202,7 @@ describe("booking widget: pay step", () => {
   it("a declined card stays on the provider's page; its Back link returns to the pay step with the time still held, and paying from there books", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
-    await toPayStep(page, "01:00 PM");
+    await toPayStep(page, { service: /Colour & cut/, time: "01:00 PM" });
     await page.getByRole("button", { name: "Pay deposit €12.00" }).click();
     await page.waitForURL(`${stripe}/c/pay/**`);
     const hosted = page.url();
@@ -213,6 +233,45 @@ describe("booking widget: pay step", () => {
     await page.getByRole("heading", { name: "You are booked" }).waitFor();
     await page.getByText("Paid €12.00").waitFor();
     expect((await getReservation(reservation)).checkout?.status).toBe("complete");
+    await context.close();
+  });
+
+  it("saves a card in German on a phone: nothing charged, the policy in German, the confirmation says the card is kept", async () => {
+    const de = CATALOGUES.de;
+    const context = await browser.newContext(PHONE);
+    const page = await context.newPage();
+    await toPayStep(page, {
+      service: /Beratung/,
+      time: "10:00",
+      c: de,
+      clock: PHONE.timezoneId ?? "Europe/Berlin",
+    });
+    await page.getByText(de["pay.card_note"]).waitFor();
+    // Intl writes the money and the window in German (a no-break space before €).
+    await page
+      .getByText(
+        /^Kostenlose Stornierung bis 2 Tage vorher; danach kostet sie 20,00\s€\. Nicht zu erscheinen kostet 30,00\s€\.$/,
+      )
+      .waitFor();
+    await shot(page, "pay-6-de-phone-save-card");
+    await page.getByRole("button", { name: "Karte hinterlegen" }).click();
+
+    await page.waitForURL(`${stripe}/c/pay/**`);
+    await page.getByRole("heading", { name: "Save your card" }).waitFor();
+    await shot(page, "pay-7-hosted-save-card");
+    await payByCard(page, "4242 4242 4242 4242", "Save card");
+
+    await page.waitForURL(/\/widget\?.*#paid=/);
+    const reservation = new URL(page.url()).hash.replace("#paid=", "");
+    await page.getByRole("heading", { name: de["done.heading"] }).waitFor();
+    await page.getByText(de["done.card_saved"]).waitFor();
+    expect(await page.getByText(/Bezahlt/).count()).toBe(0);
+    await shot(page, "pay-8-de-card-saved");
+    const uuid = await page.locator("[data-booking]").first().getAttribute("data-booking");
+    expect((await getReservation(reservation)).checkout).toEqual({
+      status: "complete",
+      booking_uuid: uuid,
+    });
     await context.close();
   });
 });
