@@ -274,4 +274,47 @@ describe("booking widget: pay step", () => {
     });
     await context.close();
   });
+
+  it("refusals of the checkout: payments unavailable offers Try again, a field the API refuses is marked on the details step", async () => {
+    const en = CATALOGUES.en;
+    const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
+    const page = await context.newPage();
+    await toPayStep(page, { service: /Colour & cut/, time: "03:00 PM" });
+    // What a real server cannot be made to answer on cue: the provider down, then a 422.
+    const answers = [
+      { status: 503, body: { code: "payments_unavailable", message: "Not now." } },
+      {
+        status: 422,
+        body: {
+          code: "validation_failed",
+          message: "Invalid.",
+          errors: { customer_email: ["Required by the booking form."] },
+        },
+      },
+    ];
+    await page.route("**/api/public/v2/reservations/*/checkout", (route) => {
+      const answer = answers.shift();
+      return answer
+        ? route.fulfill({ status: answer.status, json: answer.body })
+        : route.continue();
+    });
+    const pay = page.getByRole("button", { name: "Pay deposit €12.00" });
+    await pay.click();
+    await page.getByRole("alert").filter({ hasText: en["pay.unavailable"] }).waitFor();
+    await shot(page, "pay-9-unavailable");
+    expect(page.url()).toContain("/widget?");
+
+    await page.getByRole("button", { name: en["common.try_again"] }).click();
+    await page.getByRole("heading", { name: en["details.heading"] }).waitFor();
+    await page.getByRole("alert").filter({ hasText: en["error.check_fields"] }).waitFor();
+    const email = page.getByLabel(/^E-mail/);
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+
+    // Corrected, it goes on to the pay step and the hosted page as before.
+    await email.fill("ada.lovelace@example.com");
+    await page.getByRole("button", { name: en["common.continue"] }).click();
+    await pay.click();
+    await page.waitForURL(`${stripe}/c/pay/**`);
+    await context.close();
+  });
 });
