@@ -56,7 +56,10 @@ export async function handleProviderEvent(
   return outcome;
 }
 
-async function fetchSession(ctx: EventContext, id: string): Promise<Stripe.Checkout.Session> {
+export async function fetchSession(
+  ctx: EventContext,
+  id: string,
+): Promise<Stripe.Checkout.Session> {
   const client = stripeClient(ctx.stripe);
   const fetched = await outcomeOf(() =>
     client.checkout.sessions.retrieve(id, { expand: ["payment_intent", "setup_intent"] }),
@@ -67,7 +70,7 @@ async function fetchSession(ctx: EventContext, id: string): Promise<Stripe.Check
 }
 
 /** The session the provider shows is the one this checkout made, for the amount it fixed. */
-function agrees(checkout: CheckoutRecord, session: Stripe.Checkout.Session): boolean {
+export function agrees(checkout: CheckoutRecord, session: Stripe.Checkout.Session): boolean {
   if (session.metadata?.workspace_id !== checkout.workspaceId) return false;
   if (session.metadata?.reservation_uuid !== checkout.reservationId) return false;
   if (session.status !== "complete") return session.status === "expired";
@@ -83,7 +86,11 @@ function agrees(checkout: CheckoutRecord, session: Stripe.Checkout.Session): boo
 }
 
 /** The page's time ran out: the checkout is over, and so is the hold it kept. */
-async function expireCheckout(ctx: EventContext, checkout: CheckoutRecord, sessionId: string) {
+export async function expireCheckout(
+  ctx: EventContext,
+  checkout: CheckoutRecord,
+  sessionId: string,
+) {
   const [closed] = await runBatch(ctx.db, [
     closeCheckout(ctx.db, sessionId, { status: "expired" }),
   ]);

@@ -9,6 +9,7 @@ import { stripeClient } from "./providers/stripe";
 import { selectBookingPayment, stalePending } from "./queries/ledger";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
+import { reconcileCheckouts } from "./reconcile-checkouts";
 
 /** A pending row older than this lost its answer (a call gives up after 10 s, twice). */
 export const STALE_AFTER_MS = 60_000;
@@ -28,11 +29,12 @@ export interface ReconcileOptions {
  * made again under the same Idempotency-Key, so the provider answers with
  * what it did the first time and nothing is charged or refunded twice;
  * (b) canceled bookings paid online that nobody settled (the after-write
- * hook never ran) are settled. Bounded per run.
+ * hook never ran) are settled; (c) checkouts past their expiry that no
+ * provider event closed are asked about and closed. Bounded per run.
  */
 export async function reconcilePayments(env: Env, options: ReconcileOptions = {}) {
   const settings = configOf(env).stripe;
-  if (!settings) return { repeated: 0, settled: 0 };
+  if (!settings) return { repeated: 0, settled: 0, checkouts: 0 };
   const now = options.now ?? Date.now();
   const limit = options.limit ?? RECONCILE_LIMIT;
   const sink = new EffectSink();
@@ -62,6 +64,7 @@ export async function reconcilePayments(env: Env, options: ReconcileOptions = {}
     const result = await settleCancelledBooking(env, workspaceId, bookingId, options.dispatch);
     if (result.settled) settled += 1;
   }
+  const checkouts = await reconcileCheckouts(env, db, settings, now, limit);
   await options.dispatch?.(env, sink.take());
-  return { repeated, settled };
+  return { repeated, settled, checkouts };
 }
