@@ -57,6 +57,8 @@ export interface StripeFault {
   when: "before" | "after" | "delay";
   times?: number;
   delayMs?: number;
+  /** Only requests about this workspace's objects: test files running at once share the server. */
+  workspace?: string;
 }
 
 async function control<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {

@@ -78,6 +78,7 @@ export function handleControl(
         when: body.when === "after" || body.when === "delay" ? body.when : "before",
         times: typeof body.times === "number" ? body.times : 1,
         delayMs: typeof body.delayMs === "number" ? body.delayMs : 0,
+        workspace: typeof body.workspace === "string" ? body.workspace : null,
       };
       ctx.state.faults.push(fault);
       return ok(fault);

@@ -112,9 +112,13 @@ export async function createStripeLocal(options: StripeLocalOptions): Promise<St
   let baseUrl = "";
   const ctxFor = (request: Ctx["request"]): Ctx => ({ state, outbox, baseUrl, request });
 
-  const takeFault = (method: string, pathname: string) => {
+  const takeFault = (method: string, pathname: string, workspace: () => string | null) => {
     const fault = state.faults.find(
-      (f) => f.method === method && pathname.startsWith(f.path) && f.times > 0,
+      (f) =>
+        f.method === method &&
+        pathname.startsWith(f.path) &&
+        f.times > 0 &&
+        (f.workspace === null || f.workspace === workspace()),
     );
     if (!fault) return null;
     fault.times -= 1;
@@ -203,7 +207,9 @@ export async function createStripeLocal(options: StripeLocalOptions): Promise<St
           throw error;
         }
       }
-      const fault = takeFault(method, url.pathname);
+      const fault = takeFault(method, url.pathname, () =>
+        requestWorkspace(state, params, match.path, undefined),
+      );
       if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault?.when === "before") {
         if (key) keys.release(key);

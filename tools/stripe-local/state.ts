@@ -40,6 +40,8 @@ export interface Fault {
   when: "before" | "after" | "delay";
   times: number;
   delayMs: number;
+  /** Only requests about this workspace's objects (test files share one server); null: any. */
+  workspace: string | null;
 }
 
 /** All the fake's state: one account, in memory. */

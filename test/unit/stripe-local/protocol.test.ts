@@ -69,6 +69,21 @@ describe("stripe-local idempotency keys", () => {
 });
 
 describe("stripe-local faults", () => {
+  it("a fault for one workspace leaves another workspace's requests alone", async () => {
+    await control(server, "POST", "/faults", {
+      method: "POST",
+      path: "/v1/customers",
+      when: "before",
+      workspace: "ws-fault-mine",
+    });
+    const theirs = await post("/v1/customers", "metadata[workspace_id]=ws-fault-theirs");
+    expect(theirs.status).toBe(200);
+    const mine = await post("/v1/customers", "metadata[workspace_id]=ws-fault-mine");
+    expect(mine.status).toBe(500);
+    const again = await post("/v1/customers", "metadata[workspace_id]=ws-fault-mine");
+    expect(again.status).toBe(200);
+  });
+
   it("before: a 500 without acting; the retry with the same key acts once", async () => {
     await control(server, "POST", "/faults", {
       method: "POST",
