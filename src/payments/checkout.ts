@@ -13,7 +13,12 @@ import { normalisePhone } from "../platform/rules/phone";
 import { ApiError, InvalidError, notFound } from "../platform/errors";
 import { failpoint } from "../platform/failpoints";
 import { checkoutRead } from "./queries/checkout-read";
-import { checkoutOpened, upsertCheckoutAttempt, updateCheckoutCustomer } from "./queries/checkouts";
+import {
+  checkoutOpened,
+  selectCheckout,
+  upsertCheckoutAttempt,
+  updateCheckoutCustomer,
+} from "./queries/checkouts";
 import { outcomeOf, stripeClient } from "./providers/stripe";
 import { CHECKOUT_SECONDS, idempotencyKeys, MAX_CHECKOUT_ATTEMPTS } from "./rules/checkout-keys";
 import { checkoutSessionParams } from "./rules/session-params";
@@ -130,7 +135,7 @@ export async function startCheckout(deps: UseCaseDeps, req: CheckoutRequest) {
       }),
     ]);
   } catch (error) {
-    // The time went meanwhile: nobody may pay for it.
+    // The time went meanwhile, or a later attempt took over: nobody may pay on this page.
     deps.defer(() =>
       outcomeOf(() =>
         client.checkout.sessions.expire(session.value.id, undefined, {
@@ -138,12 +143,30 @@ export async function startCheckout(deps: UseCaseDeps, req: CheckoutRequest) {
         }),
       ),
     );
-    throw error;
+    throw await supersededOr(deps, req.reservationId, attempt, error);
   }
   return { checkout_url: session.value.url, expires_at: toIso(sessionExpires) };
 }
 
 const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : []);
+
+/**
+ * A request that waited on the provider while another took the checkout over
+ * (a retry from a second tab) finds the hold renamed under it: that is not a
+ * lost reservation but the other request's page, so it is a conflict to retry
+ * (which answers that page), not `reservation_expired`.
+ */
+async function supersededOr(
+  deps: UseCaseDeps,
+  reservationId: string,
+  attempt: number,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof ApiError && error.code === "reservation_expired")) return error;
+  const [now] = await selectCheckout(deps.scope, reservationId);
+  if (!now || now.attempt === attempt) return error;
+  return new ApiError("conflict", "A checkout of this reservation is being started; try again.");
+}
 
 /** The customer's fields, checked now as the booking will check them (422 as POST /bookings). */
 function customerProblems(

@@ -81,10 +81,11 @@ export async function completeCheckout(
           id: crypto.randomUUID(),
           workspaceId: workspace.id,
           bookingId: share.bookingId,
+          // Each booking's row is named by its own policy (a cart pays under its strictest mode).
           kind:
-            session.mode === "setup"
+            session.mode === "setup" || share.paid === 0
               ? ("card_saved" as const)
-              : checkout.terms.mode === "prepay"
+              : share.terms.mode === "prepay"
                 ? ("prepayment" as const)
                 : ("deposit" as const),
           amount: session.mode === "setup" ? 0 : share.paid,
