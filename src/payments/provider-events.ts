@@ -60,7 +60,7 @@ export async function fetchSession(
   ctx: EventContext,
   id: string,
 ): Promise<Stripe.Checkout.Session> {
-  const client = stripeClient(ctx.stripe);
+  const client = stripeClient(ctx.stripe, ctx.env);
   const fetched = await outcomeOf(() =>
     client.checkout.sessions.retrieve(id, { expand: ["payment_intent", "setup_intent"] }),
   );

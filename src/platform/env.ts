@@ -18,4 +18,9 @@ export type Env = Cloudflare.Env & {
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_API_BASE?: string;
+  /**
+   * Set on a request's copy of the env (never a binding): the fetch the
+   * payment provider's client goes through, counting its calls for Server-Timing.
+   */
+  PROVIDER_FETCH?: typeof fetch;
 };

@@ -30,6 +30,7 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   const d1 = new D1Counter();
   const calendar = new HopCounter();
   const budget = new CalendarBudget();
+  const provider = new HopCounter();
   c.set("gate", gate);
   c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
@@ -38,6 +39,7 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
     c.env = sameSettings(c.env, {
       ...c.env,
       CALENDARS: budgeted(trackNamespace(c.env.CALENDARS, calendar, gate), budget),
+      PROVIDER_FETCH: countedFetch(provider),
     });
   }
 
@@ -54,10 +56,24 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
     // Every call, the confirms that run after the answer included.
     setMetric(c, "calendar-total", `${calendar.calls + budget.pending} calls`);
     setMetric(c, "calendars", `${budget.calendars}`);
+    // The payment provider's API (Stripe): a checkout, a webhook's fetch-back, a refund.
+    setMetric(c, "provider", provider.durationMs, `${provider.calls} calls`);
   }
   // Off the answer's path (calendar confirms): started now, not waited for.
   for (const task of afterResponse) outlive(c, task());
 });
+
+/** Global fetch, each call counted (and timed) by `counter`. */
+const countedFetch =
+  (counter: HopCounter): typeof fetch =>
+  async (input, init) => {
+    const done = counter.start();
+    try {
+      return await fetch(input, init);
+    } finally {
+      done();
+    }
+  };
 
 /** Keeps the Worker alive for `work` after the answer; without an execution context it just runs. */
 function outlive(c: Context, work: Promise<unknown>) {

@@ -15,7 +15,10 @@ export type StripeSettings = NonNullable<Config["stripe"]>;
  * `STRIPE_API_BASE` (Stripe itself, or a Stripe-compatible test server). Its
  * own retries resend the same Idempotency-Key, so they never act twice.
  */
-export function stripeClient(settings: StripeSettings): Stripe {
+export function stripeClient(
+  settings: StripeSettings,
+  env?: { PROVIDER_FETCH?: typeof fetch },
+): Stripe {
   const base = new URL(settings.apiBase);
   return new Stripe(settings.secretKey, {
     // The client's types describe its newest version; the calls are made in this one.
@@ -23,7 +26,8 @@ export function stripeClient(settings: StripeSettings): Stripe {
     host: base.hostname,
     port: base.port || (base.protocol === "http:" ? 80 : 443),
     protocol: base.protocol === "http:" ? "http" : "https",
-    httpClient: Stripe.createFetchHttpClient(),
+    // A request's counted fetch when there is one (Server-Timing `provider`).
+    httpClient: Stripe.createFetchHttpClient(env?.PROVIDER_FETCH),
     maxNetworkRetries: 1,
     timeout: 10_000,
   });
