@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../../src/platform/failpoints";
 import { postEvent, sessionOf } from "../../helpers/payments";
-import { createSalon, type Salon } from "../../helpers/salon";
+import { createSalon, customer, type Salon } from "../../helpers/salon";
 import {
   payCheckout,
   type StripeDelivery,
@@ -301,10 +301,50 @@ describe("a webhook delivery that fails part-way", () => {
   });
 });
 
+describe("the refund of a paid checkout whose hold was lost", () => {
+  it("the refund call fails: 500, the event delivered again refunds once (the same key)", async () => {
+    const { api, date, uuid } = await held();
+    const started = await startCheckout(api, uuid);
+    const session = sessionOf(started.body.checkout_url);
+    const staff = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[0]?.uuid,
+        reserved_on: `${date}T10:00:00Z`,
+        ...customer("+49 151 80000019"),
+      },
+    });
+    expect(staff.status, JSON.stringify(staff.body)).toBe(201);
+    await payCheckout(session);
+    const completed = await completedEvent();
+    const before = await stripeLedger(salon.ws.id);
+    await fault({ method: "POST", path: "/v1/refunds", when: "before", times: 2 });
+    expect((await postEvent(completed)).status).toBe(500);
+    expect(await eventMarked(completed.payload)).toBe(false);
+    expect((await stripeLedger(salon.ws.id)).refunded).toBe(before.refunded);
+    expect((await postEvent(completed)).status).toBe(200);
+    expect((await postEvent(completed)).body.handled).toBe("duplicate");
+    const after = await stripeLedger(salon.ws.id);
+    expect(after.refunded - before.refunded).toBe(2500);
+    expect(after.refunds - before.refunds).toBe(1);
+    const refunds = (await stripeRequests(salon.ws.id)).filter(
+      (r) => r.path === "/v1/refunds" && r.idempotency_key === `refund:${session}:hold-lost`,
+    );
+    expect(refunds.filter((r) => r.status === 200 && !r.replayed)).toHaveLength(1);
+    expect(await bookedFrom(api, uuid)).toEqual({ status: "complete", booking_uuid: null });
+    expect(await bookingsOf(uuid)).toBe(0);
+    await expectLedgersAgree(salon.ws.id);
+  });
+});
+
 describe("after every fault", () => {
   it("the provider's charges equal our ledger's; no request broke its API", async () => {
     await expectCleanRequests(salon.ws.id);
     const { provider, ours } = await expectLedgersAgree(salon.ws.id);
-    expect(provider.payments).toBe(ours.filter((r) => r.kind === "deposit").length);
+    // One payment each booked checkout, and the lost hold's, refunded in full, with no row of ours.
+    expect(provider.payments).toBe(ours.filter((r) => r.kind === "deposit").length + 1);
+    expect(provider.refunds).toBe(1);
   });
 });

@@ -126,6 +126,18 @@ describe("a stranger's checkout", () => {
     expect((await api("/reservations", fourth)).status).toBe(201);
   });
 
+  it("customer fields are checked now, as POST /bookings checks them: 422, nothing asked of the provider", async () => {
+    const api = await widget(salon);
+    const held = await reserve(api, salon, nextDay(), [["10:00", deposit]]);
+    const bad = await startCheckout(api, held.uuid, { customer_phone: "12" });
+    expect(bad.status, JSON.stringify(bad.body)).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain("customer_phone");
+    const badUrl = await startCheckout(api, held.uuid, { success_url: "javascript:alert(1)" });
+    expect(badUrl.status).toBe(422);
+    expect(await providerPosts(held.uuid)).toEqual([]);
+    expect(await checkoutRow(held.uuid)).toBeNull();
+  });
+
   it("another workspace's reservation: 404, for its publishable and its secret key, nothing asked of the provider", async () => {
     const api = await widget(salon);
     const held = await reserve(api, salon, nextDay(), [["10:00", deposit]]);
