@@ -96,7 +96,7 @@ export async function startCheckout(deps: UseCaseDeps, req: CheckoutRequest) {
   }
 
   failpoint("payments.checkout.before_provider");
-  const client = stripeClient(stripe);
+  const client = stripeClient(stripe, deps.env);
   const metadata = { workspace_id: scope.workspaceId, reservation_uuid: req.reservationId };
   const customer = await outcomeOf(() =>
     client.customers.create(
@@ -126,7 +126,7 @@ export async function startCheckout(deps: UseCaseDeps, req: CheckoutRequest) {
   failpoint("payments.checkout.after_provider");
   const sessionExpires = (session.value.expires_at ?? expiresAt / 1000) * 1000;
   try {
-    await extendReservation(deps, reservation, loaded.held, sessionExpires, () => [
+    await extendReservation(deps, reservation, loaded.entries, sessionExpires, () => [
       checkoutOpened(scope, req.reservationId, attempt, {
         sessionId: session.value.id,
         checkoutUrl: session.value.url,

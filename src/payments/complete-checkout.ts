@@ -188,7 +188,7 @@ async function refundInFull(
   sessionId: string,
   paymentIntent: string,
 ) {
-  const client = stripeClient(ctx.stripe);
+  const client = stripeClient(ctx.stripe, ctx.env);
   const refunded = await outcomeOf(() =>
     client.refunds.create(
       {

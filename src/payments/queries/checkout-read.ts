@@ -22,9 +22,9 @@ export const checkoutRead = (scope: Scope, reservationId: string) =>
       selectCheckout(scope, reservationId),
       selectBookingForm(scope),
     ] as const,
-    ([reservation, held, checkout, form]) => ({
+    ([reservation, entries, checkout, form]) => ({
       reservation: reservation[0] ?? null,
-      held,
+      entries,
       checkout: checkout[0] ?? null,
       form: toBookingForm(form),
     }),
