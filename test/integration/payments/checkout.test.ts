@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failpoints } from "../../../src/platform/failpoints";
 import type { Client } from "../../helpers/http";
 import { createPublishableKey } from "../../helpers/keys";
 import { createSalon, customer, type Salon } from "../../helpers/salon";
@@ -37,6 +38,8 @@ const checkout = (api: Client, reservation: string, extra: Record<string, unknow
       ...extra,
     },
   });
+
+afterEach(() => failpoints.disarmAll());
 
 beforeAll(async () => {
   salon = await createSalon(1);
@@ -126,7 +129,11 @@ describe("hosted checkout of a reservation", () => {
     const forged = await postEvent({ ...completed, signature: "t=1,v1=00" });
     expect(forged.status).toBe(400);
     expect((await api(`/reservations/${held.uuid}`)).body.checkout.status).toBe("open");
+    // Both deliveries read the open checkout and the live reservation before either writes.
+    failpoints.meet("booking.create.reservation_read", 2);
+    const reads = failpoints.hits("booking.create.reservation_read");
     const [first, second] = await Promise.all([postEvent(completed), postEvent(completed)]);
+    expect(failpoints.hits("booking.create.reservation_read") - reads).toBe(2);
     expect([first.status, second.status]).toEqual([200, 200]);
     const again = await postEvent(completed);
     expect(again.body.handled).toBe("duplicate");
