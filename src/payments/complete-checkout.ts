@@ -72,7 +72,7 @@ export async function completeCheckout(
   const origin = publicOrigin(ctx.env);
   const paymentRows = (bookings: readonly BookingMade[]): Statement[] => {
     const now = Date.now();
-    const shares = bookingShares(bookings, services, paid, checkout.terms.currency);
+    const shares = bookingShares(bookings, services, paid, checkout.terms);
     return [
       guard(scope, checkoutStillOpen(sessionId)),
       closeCheckout(ctx.db, sessionId, { status: "complete", bookingId: bookings[0]?.id ?? null }),

@@ -197,6 +197,45 @@ describe("a checkout per payment mode", () => {
     expect(rows.map((r) => r.booking_id)).toContain(checkout.booking_uuid);
   });
 
+  it("a policy changed between the reservation and the payment: the booking keeps the terms the customer saw and paid", async () => {
+    const changing = await paidService(salon, {
+      mode: "deposit",
+      deposit: { amount: 1000 },
+      no_show_fee: { amount: 3000 },
+    });
+    const api = await widget(salon);
+    const held = await reserve(api, salon, nextDay(), [["10:00", changing]]);
+    const patched = await salon.ws.api(`/services/${changing}`, {
+      method: "PATCH",
+      body: {
+        payment_policy: {
+          mode: "card_on_file",
+          late_cancel: { window_minutes: 2880, fee: { amount: 7000 } },
+          no_show_fee: { amount: 9000 },
+        },
+      },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const started = await startCheckout(api, held.uuid);
+    expect(started.status).toBe(201);
+    await payAndDeliver(salon.ws.id, started.body.checkout_url);
+    const checkout = await bookedFrom(api, held.uuid);
+    const booking = (await salon.ws.api(`/bookings/${checkout.booking_uuid}`)).body;
+    expect(booking.payment).toEqual({
+      mode: "deposit",
+      status: "paid",
+      paid_online: 1000,
+      refunded: 0,
+      currency: "EUR",
+      policy: { mode: "deposit", deposit: { amount: 1000 }, no_show_fee: { amount: 3000 } },
+      cancel_fee_from: null,
+    });
+    const ledger = (await ourLedger(salon.ws.id)).filter(
+      (r) => r.booking_id === checkout.booking_uuid,
+    );
+    expect(ledger).toMatchObject([{ kind: "deposit", amount: 1000, status: "succeeded" }]);
+  });
+
   it("a secret key's checkout works too", async () => {
     const held = await reserve(salon.ws.api, salon, nextDay(), [["10:00", services.prepay]]);
     expect(held.payment).toMatchObject({ mode: "prepay", amount_due_now: 6000 });
