@@ -174,7 +174,11 @@ const WEBHOOK_SECRET = "whsec_test_local";
  * events the test server never sends by itself: one out of order, of an unknown type, or
  * naming a session nobody made.
  */
-export async function signedEvent(type: string, object: Record<string, unknown>) {
+export async function signedEvent(
+  type: string,
+  object: Record<string, unknown>,
+  signedAt = Math.floor(Date.now() / 1000),
+) {
   const payload = JSON.stringify({
     id: `evt_test_${crypto.randomUUID().replaceAll("-", "")}`,
     object: "event",
@@ -186,7 +190,7 @@ export async function signedEvent(type: string, object: Record<string, unknown>)
     type,
     data: { object },
   });
-  const t = Math.floor(Date.now() / 1000);
+  const t = signedAt;
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(WEBHOOK_SECRET),

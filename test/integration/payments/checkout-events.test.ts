@@ -151,6 +151,27 @@ describe("provider events", () => {
     expect(await bookingsUsing(held.uuid)).toBe(1);
   });
 
+  it("a signature older than the tolerance (a captured event sent again later), or a body over 256 KB: 400, nothing written", async () => {
+    const before = await countRows("payment_provider_events");
+    const stale = await postDelivery(
+      await signedEvent(
+        "customer.created",
+        { id: "cus_1", object: "customer" },
+        Math.floor(Date.now() / 1000) - 600,
+      ),
+    );
+    expect(stale.status).toBe(400);
+    const huge = await postDelivery(
+      await signedEvent("customer.created", {
+        id: "cus_2",
+        object: "customer",
+        description: "x".repeat(300 * 1024),
+      }),
+    );
+    expect(huge.status).toBe(400);
+    expect(await countRows("payment_provider_events")).toBe(before);
+  });
+
   it("an event for a session we do not know, and an unknown event type: 200, ignored, nothing booked", async () => {
     const bookings = await countRows("bookings");
     const stranger = await postDelivery(
@@ -244,6 +265,49 @@ describe("provider events", () => {
       { kind: "refund", amount: 500, source: "dashboard" },
       { kind: "refund", amount: 1500, source: "dashboard" },
     ]);
+  });
+
+  it("a dashboard refund of a cart's one payment is shared over its bookings, never more than each was paid", async () => {
+    const prepay = await paidService(salon, { mode: "prepay" }, 5000, "Perm");
+    const api = await widget(salon);
+    const held = await reserve(api, salon, nextDay(), [
+      ["09:00", deposit],
+      ["13:00", prepay],
+    ]);
+    const started = await startCheckout(api, held.uuid);
+    expect(started.status).toBe(201);
+    await payAndDeliver(salon.ws.id, started.body.checkout_url);
+    const paidBy = await env.DB.prepare(
+      "select booking_id, payment_intent, paid_online from booking_payments where reservation_id = ? order by paid_online",
+    )
+      .bind(held.uuid)
+      .all<{ booking_id: string; payment_intent: string; paid_online: number }>();
+    expect(paidBy.results.map((r) => r.paid_online)).toEqual([2000, 5000]);
+    const intent = present(paidBy.results[0]?.payment_intent, "the payment intent");
+    await dashboardRefund(intent, 3000);
+    await deliverEvents(salon.ws.id);
+    const refunds = async () =>
+      (
+        await env.DB.prepare(
+          "select booking_id, amount from payments where kind = 'refund' and status = 'succeeded' and booking_id in (select booking_id from booking_payments where reservation_id = ?)",
+        )
+          .bind(held.uuid)
+          .all<{ booking_id: string; amount: number }>()
+      ).results;
+    const first = await refunds();
+    expect(first.reduce((s, r) => s + r.amount, 0)).toBe(3000);
+    await dashboardRefund(intent);
+    await deliverEvents(salon.ws.id);
+    const all = await refunds();
+    expect(all.reduce((s, r) => s + r.amount, 0)).toBe(7000);
+    for (const b of paidBy.results) {
+      const back = all
+        .filter((r) => r.booking_id === b.booking_id)
+        .reduce((s, r) => s + r.amount, 0);
+      expect(back).toBe(b.paid_online);
+      const shown = (await salon.ws.api(`/bookings/${b.booking_id}`)).body.payment;
+      expect(shown).toMatchObject({ status: "refunded", refunded: b.paid_online });
+    }
   });
 
   it("Server-Timing of a checkout and of the webhook delivery that books", async () => {
