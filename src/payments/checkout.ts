@@ -14,13 +14,20 @@ import { ApiError, InvalidError, notFound } from "../platform/errors";
 import { failpoint } from "../platform/failpoints";
 import { checkoutRead } from "./queries/checkout-read";
 import {
+  checkoutAttemptOpen,
   checkoutOpened,
   selectCheckout,
-  upsertCheckoutAttempt,
   updateCheckoutCustomer,
+  upsertCheckoutAttempt,
 } from "./queries/checkouts";
 import { outcomeOf, stripeClient } from "./providers/stripe";
-import { CHECKOUT_SECONDS, idempotencyKeys, MAX_CHECKOUT_ATTEMPTS } from "./rules/checkout-keys";
+import {
+  CHECKOUT_SECONDS,
+  idempotencyKeys,
+  MAX_CHECKOUT_ATTEMPTS,
+  PAID_LATE_GRACE_MS,
+} from "./rules/checkout-keys";
+import { guard } from "../db/guards";
 import { checkoutSessionParams } from "./rules/session-params";
 
 export type CheckoutCustomer = z.infer<z.ZodObject<typeof CustomerFields>>;
@@ -126,7 +133,12 @@ export async function startCheckout(deps: UseCaseDeps, req: CheckoutRequest) {
   failpoint("payments.checkout.after_provider");
   const sessionExpires = (session.value.expires_at ?? expiresAt / 1000) * 1000;
   try {
-    await extendReservation(deps, reservation, loaded.entries, sessionExpires, () => [
+    // Held a little past the page's end: a payment made at its last second, whose event comes
+    // late, still books. An expired page's event ends the hold at once.
+    const holdUntil = sessionExpires + PAID_LATE_GRACE_MS;
+    await extendReservation(deps, reservation, loaded.entries, holdUntil, () => [
+      // Still this request's attempt: a later one that took over makes this batch fail.
+      guard(scope, checkoutAttemptOpen(req.reservationId, attempt)),
       checkoutOpened(scope, req.reservationId, attempt, {
         sessionId: session.value.id,
         checkoutUrl: session.value.url,

@@ -182,9 +182,9 @@ export async function completeCheckout(
  * an answer it throws: the webhook answers 500, the provider delivers the
  * event again, and the same call with the same key refunds once.
  */
-async function refundInFull(
+export async function refundInFull(
   ctx: EventContext,
-  checkout: CheckoutRecord,
+  checkout: Pick<CheckoutRecord, "workspaceId" | "reservationId">,
   sessionId: string,
   paymentIntent: string,
 ) {

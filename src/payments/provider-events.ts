@@ -3,7 +3,7 @@ import { releaseReservation } from "../calendar/holds/release";
 import { runBatch } from "../db/client";
 import { ApiError } from "../platform/errors";
 import { log } from "../platform/log";
-import { completeCheckout, type EventContext } from "./complete-checkout";
+import { completeCheckout, type EventContext, refundInFull } from "./complete-checkout";
 import { checkoutBySession, closeCheckout, type CheckoutRecord } from "./queries/checkouts";
 import { eventHandled, markEventHandled } from "./queries/provider-events";
 import { outcomeOf, stripeClient } from "./providers/stripe";
@@ -29,7 +29,12 @@ export async function handleProviderEvent(
     case "checkout.session.async_payment_succeeded":
     case "checkout.session.expired": {
       const checkout = await checkoutBySession(ctx.db, event.data.object.id);
-      if (!checkout) break;
+      if (!checkout) {
+        if (event.type !== "checkout.session.expired") {
+          outcome = (await refundOrphan(ctx, event.data.object.id)) ? "handled" : "ignored";
+        }
+        break;
+      }
       const session = await fetchSession(ctx, event.data.object.id);
       if (!agrees(checkout, session)) {
         log("warn", "provider event ignored: the session fetched back does not agree", {
@@ -54,6 +59,32 @@ export async function handleProviderEvent(
   }
   await runBatch(ctx.db, [markEventHandled(ctx.db, event.id, event.type, Date.now())]);
   return outcome;
+}
+
+/**
+ * A paid session of ours (its metadata names our workspace and reservation)
+ * that no checkout row names: an attempt another request took over while
+ * this one was at the provider. Nobody's booking is waiting for it, so the
+ * money goes back in full; nothing paid is kept silently.
+ */
+async function refundOrphan(ctx: EventContext, sessionId: string): Promise<boolean> {
+  const fetched = await outcomeOf(() =>
+    stripeClient(ctx.stripe, ctx.env).checkout.sessions.retrieve(sessionId, {
+      expand: ["payment_intent"],
+    }),
+  );
+  // No such session at the provider: a made-up event, signed with our secret or not.
+  if (fetched.status === "refused") return false;
+  if (fetched.status === "unknown") throw new Error(`checkout session ${sessionId}: no answer`);
+  const session = fetched.value;
+  const workspaceId = session.metadata?.workspace_id;
+  const reservationId = session.metadata?.reservation_uuid;
+  const pi = typeof session.payment_intent === "object" ? session.payment_intent : null;
+  if (!workspaceId || !reservationId || session.status !== "complete") return false;
+  if (session.mode !== "payment" || !pi || (session.amount_total ?? 0) <= 0) return false;
+  log("warn", "a paid session no checkout names is refunded in full", { reservationId });
+  await refundInFull(ctx, { workspaceId, reservationId }, session.id, pi.id);
+  return true;
 }
 
 export async function fetchSession(

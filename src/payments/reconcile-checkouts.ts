@@ -4,7 +4,8 @@ import { runAlongside } from "../platform/defer";
 import { log } from "../platform/log";
 import { completeCheckout, type EventContext } from "./complete-checkout";
 import { agrees, expireCheckout, fetchSession } from "./provider-events";
-import { overdueCheckouts } from "./queries/checkouts";
+import { closeCheckout, overdueCheckouts } from "./queries/checkouts";
+import { runBatch } from "../db/client";
 import { outcomeOf, stripeClient, type StripeSettings } from "./providers/stripe";
 import { idempotencyKeys } from "./rules/checkout-keys";
 
@@ -27,7 +28,7 @@ export async function reconcileCheckouts(
   limit: number,
 ): Promise<number> {
   const ctx: EventContext = { env, db, defer: runAlongside, stripe };
-  const client = stripeClient(stripe);
+  const client = stripeClient(stripe, env);
   let closed = 0;
   for (const checkout of await overdueCheckouts(db, now - CHECKOUT_GRACE_MS, limit)) {
     const sessionId = checkout.sessionId;
@@ -45,9 +46,14 @@ export async function reconcileCheckouts(
         session = await fetchSession(ctx, sessionId);
       }
       if (!agrees(checkout, session)) {
-        log("warn", "overdue checkout: the provider's session does not agree", {
+        // Never acted on, never asked about again (it would hold its place in every run):
+        // closed with why, and said where an operator looks.
+        log("error", "overdue checkout: the provider's session does not agree; closed", {
           reservation: checkout.reservationId,
         });
+        await runBatch(db, [
+          closeCheckout(db, sessionId, { status: "expired", failure: "provider_disagrees" }),
+        ]);
         continue;
       }
       if (session.status === "complete") await completeCheckout(ctx, checkout, session);

@@ -6,13 +6,16 @@ import type { Env } from "../platform/env";
 import { log } from "../platform/log";
 import { finishCall, isSettlementKind } from "./ledger-calls";
 import { stripeClient } from "./providers/stripe";
-import { selectBookingPayment, stalePending } from "./queries/ledger";
+import { selectBookingPayment, stalePending, touchPending } from "./queries/ledger";
+import { runBatch } from "../db/client";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
 import { reconcileCheckouts } from "./reconcile-checkouts";
 
 /** A pending row older than this lost its answer (a call gives up after 10 s, twice). */
 export const STALE_AFTER_MS = 60_000;
+/** Stripe keeps an Idempotency-Key for 24 hours; a repeat is made only well within that. */
+export const KEY_LIFETIME_MS = 20 * 60 * 60_000;
 /** Rows and bookings per run: the cron comes back every minute for the rest. */
 export const RECONCILE_LIMIT = 50;
 
@@ -43,8 +46,17 @@ export async function reconcilePayments(env: Env, options: ReconcileOptions = {}
   let repeated = 0;
   const stale = await stalePending(db, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
   for (const row of stale) {
+    // Whatever happens to it, it goes to the back of the line: no row stuck at the front
+    // keeps the ones behind it from ever being tried.
+    await runBatch(db, [touchPending(db, row.id, now)]);
     // Checkout rows are the checkout's to finish; this module repeats only its own calls.
     if (!isSettlementKind(row.kind)) continue;
+    // The provider keeps an Idempotency-Key about a day: repeating a call older than that
+    // could act twice. Such a row is for a person to look up at the provider.
+    if (row.createdAt < now - KEY_LIFETIME_MS) {
+      log("error", "a payment call unanswered for a day needs a person", { payment: row.id });
+      continue;
+    }
     const [payment] = await selectBookingPayment(
       { db, workspaceId: row.workspaceId },
       row.bookingId,

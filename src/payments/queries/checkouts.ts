@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, lt, or, sql } from "drizzle-orm";
 import { paymentCheckouts } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { type Scope, whereIn } from "../../db/scope";
@@ -104,7 +104,12 @@ export const overdueCheckouts = (db: Database, now: number, limit: number) =>
     .select()
     .from(paymentCheckouts)
     .where(and(eq(paymentCheckouts.status, "open"), lt(paymentCheckouts.expiresAt, now)))
+    .orderBy(asc(paymentCheckouts.expiresAt))
     .limit(limit);
+
+/** Batch condition: this attempt is still the checkout's, waiting for its session. */
+export const checkoutAttemptOpen = (reservationId: string, attempt: number) =>
+  sql`exists (select 1 from ${paymentCheckouts} where ${paymentCheckouts.reservationId} = ${reservationId} and ${paymentCheckouts.attempt} = ${attempt} and ${paymentCheckouts.status} = 'creating')`;
 
 /** Batch condition: the checkout of this session is still open (no other delivery booked it). */
 export const checkoutStillOpen = (sessionId: string) =>

@@ -124,7 +124,15 @@ export const stalePending = (db: Database, before: number, limit: number) =>
     .select()
     .from(payments)
     .where(and(eq(payments.status, "pending"), lt(payments.updatedAt, before)))
+    .orderBy(asc(payments.updatedAt))
     .limit(limit);
+
+/** A pending row tried again without an answer goes to the back of the reconcile's line. */
+export const touchPending = (db: Database, id: string, now: number) =>
+  db
+    .update(payments)
+    .set({ updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, "pending")));
 
 export const insertBookingPayment = (db: Database, row: NewBookingPayment) =>
   db.insert(bookingPayments).values(row).onConflictDoNothing();

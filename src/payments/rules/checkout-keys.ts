@@ -16,5 +16,8 @@ export const idempotencyKeys = {
 /** A hosted checkout lasts 31 minutes: the provider's shortest is 30, and the request takes time. */
 export const CHECKOUT_SECONDS = 31 * 60;
 
+/** A reservation is held this long past its checkout page's end, for a payment's late event. */
+export const PAID_LATE_GRACE_MS = 10 * 60_000;
+
 /** Tries at making a checkout's provider session before the reservation must be made again. */
 export const MAX_CHECKOUT_ATTEMPTS = 5;

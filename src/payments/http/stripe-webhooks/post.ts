@@ -30,6 +30,8 @@ export async function stripeWebhook(c: Context<OpenEnv>) {
     throw badSignature();
   }
   const payload = await c.req.text();
+  // A chunked body says no length up front: its size is checked once read.
+  if (payload.length > MAX_EVENT_BYTES) throw badSignature();
   let event: Stripe.Event;
   try {
     event = await stripeClient(stripe).webhooks.constructEventAsync(
