@@ -61,7 +61,7 @@ export function insertRows<T extends SQLiteTable>(
 }
 
 /** RETURNING fields of an insert: what the statement says about the rows it wrote. */
-type Returning = Record<string, SQLiteColumn | SQL>;
+type Returning = Record<string, SQLiteColumn | SQL | SQL.Aliased>;
 
 type Cell = string | number | null;
 

@@ -26,7 +26,9 @@ const someoneWaits = sql`exists (select 1 from ${waitlistEntries}
 const placed = {
   freedWorkspace: calendarEntries.workspaceId,
   freedLocation: calendarEntries.locationId,
-  freedStaffer: calendarEntries.stafferId,
+  // Aliased: a RETURNING that also names staffer_id (the displaced holds' delete) would
+  // otherwise carry the column twice, and D1's row objects keep one, shifting the rest.
+  freedStaffer: sql<string | null>`${calendarEntries.stafferId}`.as("freed_staffer"),
   freedStart: calendarEntries.startsAt,
   freedEnd: calendarEntries.endsAt,
 };
