@@ -8,7 +8,6 @@ import {
   PAYMENT_MODES,
   type PaymentMode,
   type PaymentPolicy,
-  PaymentPolicySchema,
   percentOf,
   type ResolvedPolicy,
   resolvePolicy,
@@ -16,6 +15,7 @@ import {
   termsOf,
 } from "../../src/catalogue/rules/payment-policy";
 import { visitPaymentTerms } from "../../src/catalogue/rules/service-payment";
+import { PaymentPolicySchema } from "../../src/catalogue/views/payment-policy";
 
 const RANK: Record<PaymentMode, number> = { none: 0, card_on_file: 1, deposit: 2, prepay: 3 };
 const price = fc.integer({ min: 0, max: 10_000_000 });

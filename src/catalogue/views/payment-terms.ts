@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PAYMENT_MODES } from "../rules/payment-policy";
+import { PAYMENT_MODES } from "./payment-policy";
 
 /**
  * What a customer booking online is asked for under the payment policies of

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { ServiceRecord } from "../../queries/services";
 import { bufferOf, effectivePrice } from "../../rules/service-terms";
-import { NO_POLICY, PaymentPolicySchema } from "../../rules/payment-policy";
+import { NO_POLICY } from "../../rules/payment-policy";
+import { PaymentPolicySchema } from "../../views/payment-policy";
 import { MAX_CAPACITY } from "../../../platform/rules/capacity";
 import { durationObject } from "../../../platform/rules/duration";
 import { formatMoney } from "../../../platform/rules/money";
