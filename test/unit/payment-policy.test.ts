@@ -3,9 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   cancelFeeFrom,
   combinePolicies,
-  MAX_LATE_CANCEL_WINDOW_MINUTES,
   needsPayment,
-  PAYMENT_MODES,
   type PaymentMode,
   type PaymentPolicy,
   percentOf,
@@ -15,7 +13,11 @@ import {
   termsOf,
 } from "../../src/catalogue/rules/payment-policy";
 import { visitPaymentTerms } from "../../src/catalogue/rules/service-payment";
-import { PaymentPolicySchema } from "../../src/catalogue/views/payment-policy";
+import {
+  MAX_LATE_CANCEL_WINDOW_MINUTES,
+  PAYMENT_MODES,
+  PaymentPolicySchema,
+} from "../../src/catalogue/views/payment-policy";
 
 const RANK: Record<PaymentMode, number> = { none: 0, card_on_file: 1, deposit: 2, prepay: 3 };
 const price = fc.integer({ min: 0, max: 10_000_000 });
