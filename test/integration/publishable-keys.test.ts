@@ -26,6 +26,8 @@ const ALLOWED = new Set([
   "POST public:/reservations",
   "GET public:/reservations/{reservation_uuid}",
   "DELETE public:/reservations/{reservation_uuid}",
+  // Paying for a held reservation on the provider's hosted page.
+  "POST public:/reservations/{reservation_uuid}/checkout",
   "POST public:/bookings",
   "POST public:/bookings/cart",
   "GET public:/bookings/{booking_uuid}",
