@@ -8,6 +8,7 @@ import { checkoutBySession, closeCheckout, type CheckoutRecord } from "./queries
 import { eventHandled, markEventHandled } from "./queries/provider-events";
 import { outcomeOf, stripeClient } from "./providers/stripe";
 import { recordDashboardRefunds } from "./dashboard-refunds";
+import { recordFailedIntent } from "./failed-intent";
 
 export type Handled = "handled" | "duplicate" | "ignored";
 
@@ -51,6 +52,9 @@ export async function handleProviderEvent(
       }
       break;
     }
+    case "payment_intent.payment_failed":
+      outcome = (await recordFailedIntent(ctx, event.data.object.id)) ? "handled" : "ignored";
+      break;
     case "charge.refunded":
       outcome = (await recordDashboardRefunds(ctx, event.data.object)) ? "handled" : "ignored";
       break;

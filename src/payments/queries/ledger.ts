@@ -162,3 +162,12 @@ export async function ledgerRefsOf(db: Database, bookingIds: readonly string[]) 
     pendingRefunds: rows.filter((r) => r.kind === "refund" && r.status === "pending").length,
   };
 }
+
+/** A ledger row still waiting for its provider's answer, by its id (a provider event names it). */
+export async function pendingRowById(db: Database, id: string) {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), eq(payments.status, "pending")));
+  return row ?? null;
+}
