@@ -8,7 +8,6 @@ CREATE TABLE `booking_payments` (
 	`provider_customer` text,
 	`payment_method` text,
 	`payment_intent` text,
-	`cancel_fee_from` integer,
 	`paid_online` integer DEFAULT 0 NOT NULL,
 	`refunded` integer DEFAULT 0 NOT NULL,
 	`settled_at` integer,

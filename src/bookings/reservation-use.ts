@@ -13,6 +13,7 @@ import { isGuardFailure } from "../db/constraints";
 import type { ItemSubject, Problem } from "../platform/rules/problems";
 import { ApiError, InvalidError, invalid, RecordChangedError } from "../platform/errors";
 import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
+import { holdLost } from "../calendar/holds/extend";
 
 /**
  * What a booking body can be wrong about when it uses a reservation: its
@@ -20,11 +21,7 @@ import { heldEntriesByCalendar, heldItems } from "../calendar/held-items";
  */
 export type RedeemSubject = ItemSubject | { is: "items" } | { is: "reservation" };
 
-const expired = () =>
-  new ApiError(
-    "reservation_expired",
-    "The reservation has expired or was already used or deleted; search and reserve again.",
-  );
+const expired = holdLost;
 
 export interface RedeemRequest {
   reservationId: string;

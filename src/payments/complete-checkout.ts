@@ -3,17 +3,16 @@ import { createBookings } from "../bookings/create";
 import { clientFields } from "../bookings/http/bookings/client-fields";
 import { manageUrl } from "../bookings/manage-link";
 import { heldItems } from "../calendar/held-items";
-import { findReservation } from "../calendar/queries/reservations";
 import type { Database } from "../db/client";
 import { runBatch } from "../db/client";
 import { guard } from "../db/guards";
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import type { BookingMade } from "../http/deps";
-import { requireWorkspace } from "../tenancy/queries/workspaces";
+import { checkoutContext } from "./queries/event-reads";
 import type { Defer } from "../platform/defer";
 import type { Env } from "../platform/env";
-import { ApiError, InvalidError } from "../platform/errors";
+import { ApiError, InvalidError, notFound } from "../platform/errors";
 import { failpoint } from "../platform/failpoints";
 import { log } from "../platform/log";
 import { publicOrigin } from "../platform/public-origin";
@@ -54,9 +53,13 @@ export async function completeCheckout(
     if (checkout.failure && pi && paid > 0) await refundInFull(ctx, checkout, session.id, pi.id);
     return "already";
   }
-  const workspace = await requireWorkspace(ctx.db, checkout.workspaceId);
+  const { workspace, reservation } = await checkoutContext(
+    ctx.db,
+    checkout.workspaceId,
+    checkout.reservationId,
+  );
+  if (!workspace) throw notFound("Workspace");
   const scope: Scope = { db: ctx.db, workspaceId: workspace.id };
-  const reservation = await findReservation(scope, checkout.reservationId);
   const si = typeof session.setup_intent === "object" ? session.setup_intent : null;
   const sessionId = session.id;
   const items = reservation ? heldItems(reservation) : [];
@@ -108,7 +111,6 @@ export async function completeCheckout(
             providerCustomer: idOf(session.customer),
             paymentMethod: idOf(pi?.payment_method) ?? idOf(si?.payment_method),
             paymentIntent: idOf(pi),
-            cancelFeeFrom: share.cancelFeeFrom,
             createdAt: now,
           }),
           insertLedgerRow(ctx.db, row),

@@ -4,8 +4,9 @@ import { runBatch } from "../db/client";
 import { ApiError } from "../platform/errors";
 import { log } from "../platform/log";
 import { completeCheckout, type EventContext, refundInFull } from "./complete-checkout";
-import { checkoutBySession, closeCheckout, type CheckoutRecord } from "./queries/checkouts";
-import { eventHandled, markEventHandled } from "./queries/provider-events";
+import { closeCheckout, type CheckoutRecord } from "./queries/checkouts";
+import { eventRead } from "./queries/event-reads";
+import { markEventHandled } from "./queries/provider-events";
 import { outcomeOf, stripeClient } from "./providers/stripe";
 import { recordDashboardRefunds } from "./dashboard-refunds";
 import { recordFailedIntent } from "./failed-intent";
@@ -23,13 +24,19 @@ export async function handleProviderEvent(
   ctx: EventContext,
   event: Stripe.Event,
 ): Promise<Handled> {
-  if (await eventHandled(ctx.db, event.id)) return "duplicate";
+  const sessionEvent = event.type.startsWith("checkout.session.");
+  const read = await eventRead(
+    ctx.db,
+    event.id,
+    sessionEvent ? (event.data.object as { id: string }).id : null,
+  );
+  if (read.handled) return "duplicate";
   let outcome: Handled = "ignored";
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
     case "checkout.session.expired": {
-      const checkout = await checkoutBySession(ctx.db, event.data.object.id);
+      const checkout = read.checkout;
       if (!checkout) {
         if (event.type !== "checkout.session.expired") {
           outcome = (await refundOrphan(ctx, event.data.object.id)) ? "handled" : "ignored";

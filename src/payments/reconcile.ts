@@ -6,8 +6,7 @@ import type { Env } from "../platform/env";
 import { log } from "../platform/log";
 import { finishCall, isSettlementKind } from "./ledger-calls";
 import { stripeClient } from "./providers/stripe";
-import { selectBookingPayment, stalePending, touchPending } from "./queries/ledger";
-import { runBatch } from "../db/client";
+import { bookingPaymentsOf, stalePending, touchPending } from "./queries/ledger";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
 import { reconcileCheckouts } from "./reconcile-checkouts";
@@ -45,10 +44,25 @@ export async function reconcilePayments(env: Env, options: ReconcileOptions = {}
   const stripe = stripeClient(settings);
   let repeated = 0;
   const stale = await stalePending(db, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
+  // Whatever happens to them, they go to the back of the line: no row stuck at the front keeps
+  // the ones behind it from ever being tried.
+  // The rows' booking payments, read with the touch: one round trip, not one per row.
+  const [, paymentRows] =
+    stale.length > 0
+      ? await db.batch([
+          touchPending(
+            db,
+            stale.map((r) => r.id),
+            now,
+          ),
+          bookingPaymentsOf(
+            db,
+            stale.map((r) => r.bookingId),
+          ),
+        ])
+      : [null, []];
+  const paymentOf = new Map(paymentRows.map((p) => [`${p.workspaceId}/${p.bookingId}`, p]));
   for (const row of stale) {
-    // Whatever happens to it, it goes to the back of the line: no row stuck at the front
-    // keeps the ones behind it from ever being tried.
-    await runBatch(db, [touchPending(db, row.id, now)]);
     // Checkout rows are the checkout's to finish; this module repeats only its own calls.
     if (!isSettlementKind(row.kind)) continue;
     // The provider keeps an Idempotency-Key about a day: repeating a call older than that
@@ -57,10 +71,7 @@ export async function reconcilePayments(env: Env, options: ReconcileOptions = {}
       log("error", "a payment call unanswered for a day needs a person", { payment: row.id });
       continue;
     }
-    const [payment] = await selectBookingPayment(
-      { db, workspaceId: row.workspaceId },
-      row.bookingId,
-    );
+    const payment = paymentOf.get(`${row.workspaceId}/${row.bookingId}`);
     if (!payment) {
       log("warn", "a pending payment row has no booking payment", { payment: row.id });
       continue;

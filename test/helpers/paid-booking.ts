@@ -132,7 +132,6 @@ export async function attachPayment(salon: Salon, bookingId: string, set: Paymen
       providerCustomer: provider.customer,
       paymentMethod: provider.paymentMethod,
       paymentIntent: provider.paymentIntent,
-      cancelFeeFrom: lateFee === null ? null : feeFrom,
       paidOnline: set.paid,
       createdAt: now,
     });

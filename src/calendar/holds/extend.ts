@@ -12,6 +12,7 @@ import { extendHold, type HeldEntryRow } from "../queries/hold-extension";
 import { reservationStillLive, type ReservationRow } from "../queries/reservations";
 import { HeldItemsSchema, heldItems } from "../held-items";
 
+/** 409 `reservation_expired`: the reservation was used, released, expired or taken by staff. */
 export const holdLost = () =>
   new ApiError(
     "reservation_expired",

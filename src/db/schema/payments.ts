@@ -94,8 +94,6 @@ export const bookingPayments = sqliteTable("booking_payments", {
   providerCustomer: text("provider_customer"),
   paymentMethod: text("payment_method"),
   paymentIntent: text("payment_intent"),
-  /** The instant (ms) from which a cancel costs the late-cancel fee; null without one. */
-  cancelFeeFrom: integer("cancel_fee_from"),
   /** Kept equal to the ledger's succeeded payments and refunds, for the Booking's `payment`. */
   paidOnline: integer("paid_online").notNull().default(0),
   refunded: integer("refunded").notNull().default(0),

@@ -12,15 +12,6 @@ export const selectCheckout = (scope: Scope, reservationId: string) =>
     .from(paymentCheckouts)
     .where(whereIn(scope, paymentCheckouts, eq(paymentCheckouts.reservationId, reservationId)));
 
-/** A checkout by its provider session, in any workspace (a provider event names only the session). */
-export async function checkoutBySession(db: Database, sessionId: string) {
-  const [row] = await db
-    .select()
-    .from(paymentCheckouts)
-    .where(eq(paymentCheckouts.sessionId, sessionId));
-  return row ?? null;
-}
-
 /**
  * A new checkout, or the next attempt of one whose provider session was never
  * opened (`creating`): only over the attempt the writer read, so of two

@@ -127,12 +127,12 @@ export const stalePending = (db: Database, before: number, limit: number) =>
     .orderBy(asc(payments.updatedAt))
     .limit(limit);
 
-/** A pending row tried again without an answer goes to the back of the reconcile's line. */
-export const touchPending = (db: Database, id: string, now: number) =>
+/** Pending rows about to be tried again go to the back of the reconcile's line, all at once. */
+export const touchPending = (db: Database, ids: readonly string[], now: number) =>
   db
     .update(payments)
     .set({ updatedAt: now })
-    .where(and(eq(payments.id, id), eq(payments.status, "pending")));
+    .where(and(idIn(payments.id, ids), eq(payments.status, "pending")));
 
 export const insertBookingPayment = (db: Database, row: NewBookingPayment) =>
   db.insert(bookingPayments).values(row).onConflictDoNothing();
@@ -142,6 +142,10 @@ export const selectBookingPayment = (scope: Scope, bookingId: string) =>
     .select()
     .from(bookingPayments)
     .where(whereIn(scope, bookingPayments, eq(bookingPayments.bookingId, bookingId)));
+
+/** The payments of these bookings, in any workspace (the reconcile's rows name theirs). */
+export const bookingPaymentsOf = (db: Database, bookingIds: readonly string[]) =>
+  db.select().from(bookingPayments).where(idIn(bookingPayments.bookingId, bookingIds));
 
 /** The booking payments a provider payment intent paid (a cart's checkout pays several). */
 export const bookingPaymentsByIntent = (db: Database, paymentIntent: string) =>

@@ -439,7 +439,7 @@ describe.each([
 
   it("fails before the provider acted (both tries): pending, then the reconcile finishes it", async () => {
     const b = await book();
-    await stripeFault({ method: "POST", path, when: "before", times: 2 });
+    await stripeFault({ method: "POST", path, when: "before", times: 2, workspace: salon.ws.id });
     expect((await cancel(pk, b.bookingId)).status).toBe(200);
     await until(async () => (await atProvider(b.bookingId)).requests.length >= 2);
     await until(async () => (await bookingPayment(b.bookingId))?.settledAt);
@@ -452,7 +452,7 @@ describe.each([
 
   it("acts, then the answer is lost: the client's retry under the same key gets it", async () => {
     const b = await book();
-    await stripeFault({ method: "POST", path, when: "after", times: 1 });
+    await stripeFault({ method: "POST", path, when: "after", times: 1, workspace: salon.ws.id });
     expect((await cancel(pk, b.bookingId)).status).toBe(200);
     await settled(b.bookingId);
     await exactlyOnce(b);
