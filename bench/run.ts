@@ -8,6 +8,7 @@ import { runRemindersBench } from "./reminders";
 import { runScaleBench } from "./scale";
 import { runScaleE2eBench } from "./scale-e2e";
 import { runWaitlistBench } from "./waitlist";
+import { runWidgetBench } from "./widget";
 
 // `npm run bench`: every benchmark prints its numbers; none of them asserts timings.
 // `npm run bench -- --distance`: only the distance mode (a fixed delay on every D1 and calendar call).
@@ -19,6 +20,8 @@ import { runWaitlistBench } from "./waitlist";
 // `npm run bench -- --ics-worst`: only the CPU time of the costliest calendars within the limits.
 // `npm run bench -- --scale-e2e`: only 62-day searches and 10-service cart calendars of a 100-staffer
 // location under wrangler dev (wall time, D1 time, round trips, rows read).
+// `npm run bench -- --widget`: only the booking widget in Chromium (keyboard presses to the day's last
+// time, cold-load JS bytes and time to the first time shown); `npm run build` first.
 if (process.argv.includes("--scale")) {
   runScaleBench();
 } else if (process.argv.includes("--distance")) {
@@ -33,6 +36,8 @@ if (process.argv.includes("--scale")) {
   await runWaitlistBench();
 } else if (process.argv.includes("--scale-e2e")) {
   await runScaleE2eBench();
+} else if (process.argv.includes("--widget")) {
+  await runWidgetBench();
 } else if (process.argv.includes("--reminders")) {
   await runRemindersBench();
 } else {
