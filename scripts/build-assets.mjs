@@ -25,6 +25,10 @@ await build({
   bundle: true,
   minify: true,
   sourcemap: true,
+  // Code the pages share, the phone rules and each language load as chunks of their own:
+  // the booking widget fetches the phone rules and its one language when it needs them.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   format: "esm",
   target: ["es2020", "safari14"],
   jsx: "automatic",

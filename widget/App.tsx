@@ -11,9 +11,12 @@ import {
   hold,
   loadBookingForm,
   loadCatalogue,
+  loadFace,
+  LOOK_AHEAD_MONTHS,
+  openMonth,
   performersOfAll,
   release,
-  searchSlots,
+  searchMonth,
   type Selection,
 } from "./flow";
 import { useI18n } from "./i18n/context";
@@ -23,20 +26,24 @@ import { type Comeback, comeBack } from "./pay/comeback";
 import { heldChoice } from "./pay/restore";
 import { forget, keep, resume } from "./pay/resume";
 import { paidWords } from "./pay/terms";
-import { browserCountry, normalisePhone } from "./phone";
+import { firstFreeDay, monthOf } from "./month";
+import { phoneRules } from "./phone-lazy";
 import { DetailsStep } from "./steps/DetailsStep";
 import { DoneStep } from "./steps/DoneStep";
+import { SalonHeader, SalonHelp } from "./steps/Face";
 import { Notice, type NoticeState } from "./steps/Notice";
 import { PayStep } from "./steps/PayStep";
 import { ServicesStep } from "./steps/ServicesStep";
 import { SlotStep } from "./steps/SlotStep";
 import { StafferStep } from "./steps/StafferStep";
+import { Summary } from "./steps/Summary";
 import { browserZone, localDate } from "./time";
 import type {
   Alternative,
   Booking,
   BookingForm,
   Reservation,
+  SalonFace,
   Service,
   SlotChoice,
   Staffer,
@@ -64,15 +71,32 @@ const SERVER_FIELDS: Record<string, keyof Details> = {
   booking_comment: "comment",
 };
 
+const fullName = (s: Staffer) => [s.first_name, s.last_name].filter(Boolean).join(" ");
+
 function describeChoice(t: Translate, services: Service[], staffers: Staffer[], staffer: string) {
   const names = services.map((s) => s.name).join(" + ");
   const who = staffers.find((s) => s.uuid === staffer);
-  return who
-    ? t("choice.with", {
-        services: names,
-        staffer: [who.first_name, who.last_name].filter(Boolean).join(" "),
-      })
-    : names;
+  return who ? t("choice.with", { services: names, staffer: fullName(who) }) : names;
+}
+
+/** What the widget loads before its first step: the catalogue, the form, the salon's face. */
+export interface Start {
+  catalogue: { services: Service[]; staffers: Staffer[] };
+  form: BookingForm;
+  face: SalonFace | null;
+}
+
+export const loadStart = (api: Client, location: string): Promise<Start> =>
+  Promise.all([loadCatalogue(api, location), loadBookingForm(api), loadFace(api, location)]).then(
+    ([catalogue, form, face]) => ({ catalogue, form, face }),
+  );
+
+/** The brand's accent on every accent-coloured part (the API vouches white text reads on it). */
+function applyAccent(color: string | null) {
+  if (!color) return;
+  const root = document.documentElement.style;
+  root.setProperty("--accent", color);
+  root.setProperty("--accent-fg", "#ffffff");
 }
 
 /** What a required field says when left empty. */
@@ -90,7 +114,16 @@ const GONE: Record<Extract<Comeback, { kind: "gone" }>["why"], MessageKey> = {
   lost: "pay.lost",
 };
 
-export function App({ api, location }: { api: Client; location: string }) {
+export function App({
+  api,
+  location,
+  first,
+}: {
+  api: Client;
+  location: string;
+  /** The first load, started before the page's language had loaded. */
+  first?: Promise<Start>;
+}) {
   const { t, format } = useI18n();
   const describe_ = (e: unknown) => describe(t, e);
   const zone = useMemo(browserZone, []);
@@ -103,8 +136,12 @@ export function App({ api, location }: { api: Client; location: string }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [staffer, setStaffer] = useState("");
   const [seats, setSeats] = useState<Record<string, number>>({});
-  const [date, setDate] = useState(today);
-  const [slots, setSlots] = useState<SlotChoice[] | null>(null);
+  const [face, setFace] = useState<SalonFace | null>(null);
+  const [month, setMonth] = useState(monthOf(today));
+  /** The shown month's free starts by day; null while it is searched. */
+  const [days, setDays] = useState<Map<string, SlotChoice[]> | null>(null);
+  const [date, setDate] = useState<string | null>(null);
+  const [emptyMonths, setEmptyMonths] = useState(0);
   const [alternatives, setAlternatives] = useState<Alternative[]>([]);
   const [chosen, setChosen] = useState<SlotChoice | null>(null);
   const [reservation, setReservation] = useState<Reservation | null>(null);
@@ -120,17 +157,21 @@ export function App({ api, location }: { api: Client; location: string }) {
 
   const selection: Selection = { location, services: selected, staffer, zone, seats };
 
-  const start = () => {
+  const start = (loading = loadStart(api, location)) => {
     setNotice(null);
-    Promise.all([loadCatalogue(api, location), loadBookingForm(api)])
-      .then(([c, f]) => {
-        setCatalogue(c);
-        setForm(f);
+    loading
+      .then((loaded) => {
+        setCatalogue(loaded.catalogue);
+        setForm(loaded.form);
+        setFace(loaded.face);
+        applyAccent(loaded.face?.accent_color ?? null);
+        // Loaded now, so that the details step never waits for it.
+        phoneRules().catch(() => undefined);
       })
-      .catch((e) => setNotice({ ...describe_(e), retry: start }));
+      .catch((e) => setNotice({ ...describe_(e), retry: () => start() }));
   };
   useEffect(() => {
-    start();
+    start(first);
     const marker = returnMarker(window.location.hash);
     if (marker) void returnFrom(marker);
     // Back from the provider's page through the browser's history: this page again, as it was.
@@ -153,29 +194,66 @@ export function App({ api, location }: { api: Client; location: string }) {
     return () => removeEventListener("pagehide", leave);
   }, [reservation]);
 
-  // Only the latest search may fill the list: an answer for a date left meanwhile is dropped.
+  // One answer per month and choice: the chosen day's times come from it, no request per day.
+  const months = useRef(new Map<string, Map<string, SlotChoice[]>>());
+  const choiceKey = JSON.stringify([location, selected, staffer, seats]);
+  // Only the latest search may fill the month: an answer for a month left meanwhile is dropped.
   const latestSearch = useRef(0);
-  const loadSlots = (day: string) => {
-    const search = ++latestSearch.current;
-    setSlots(null);
-    searchSlots(api, selection, day)
-      .then((found) => {
-        if (search === latestSearch.current) setSlots(found);
-      })
-      .catch((e) => {
-        if (search !== latestSearch.current) return;
-        setSlots([]);
-        setNotice({ ...describe_(e), retry: () => loadSlots(day) });
-      });
+  const failed = (search: number, retry: () => void) => (e: unknown) => {
+    if (search !== latestSearch.current) return;
+    setDays(new Map());
+    setNotice({ ...describe_(e), retry });
   };
 
+  /** A month, its day `keep` still chosen when it still has free times, else its first free day. */
+  const showMonth = (shown: string, keep: string | null) => {
+    const search = ++latestSearch.current;
+    setMonth(shown);
+    setEmptyMonths(0);
+    const show = (found: Map<string, SlotChoice[]>) => {
+      if (search !== latestSearch.current) return;
+      setDays(found);
+      setDate(keep && found.has(keep) ? keep : firstFreeDay(found, today));
+    };
+    const cached = months.current.get(`${choiceKey}|${shown}`);
+    if (cached) return show(cached);
+    setDays(null);
+    searchMonth(api, selection, shown, today)
+      .then((found) => {
+        months.current.set(`${choiceKey}|${shown}`, found);
+        show(found);
+      })
+      .catch(failed(search, () => showMonth(shown, keep)));
+  };
+
+  /** The date step opens on the first day with free time, a few months ahead at most. */
+  const openSlots = () => {
+    const search = ++latestSearch.current;
+    setMonth(monthOf(today));
+    setDays(null);
+    setDate(null);
+    setEmptyMonths(0);
+    openMonth(api, selection, today, (m, found) => months.current.set(`${choiceKey}|${m}`, found))
+      .then((opened) => {
+        if (search !== latestSearch.current) return;
+        setMonth(opened.month);
+        setDays(opened.days);
+        setDate(opened.day);
+        setEmptyMonths(opened.day ? 0 : LOOK_AHEAD_MONTHS);
+      })
+      .catch(failed(search, openSlots));
+  };
+
+  /** Back to the times: fresh, as they may have changed; the day chosen stays chosen. */
   const goToSlots = (keepNotice = false) => {
     if (!keepNotice) {
       setNotice(null);
       setAlternatives([]);
     }
     setStep("slot");
-    loadSlots(date);
+    months.current.clear();
+    if (date) showMonth(monthOf(date), date);
+    else openSlots();
   };
 
   /** A conflict keeps everything typed: the customer picks another time and books again. */
@@ -215,7 +293,8 @@ export function App({ api, location }: { api: Client; location: string }) {
     }
   };
 
-  const validate = () => {
+  const validate = async () => {
+    const { browserCountry, normalisePhone } = await phoneRules();
     const found: Partial<Record<keyof Details, string>> = {};
     if (!details.first_name.trim()) found.first_name = t("details.first_name_missing");
     const phone = normalisePhone(details.phone, browserCountry(navigator.languages));
@@ -239,7 +318,13 @@ export function App({ api, location }: { api: Client; location: string }) {
 
   const submit = async () => {
     if (!chosen) return;
-    const phone = validate();
+    let phone: string | null;
+    try {
+      phone = await validate();
+    } catch (e) {
+      setNotice({ ...describe_(e), retry: () => void submit() });
+      return;
+    }
     if (!phone) return;
     // The salon takes money (or a card) online first: the provider's event makes the booking.
     if (reservation?.payment) {
@@ -314,6 +399,7 @@ export function App({ api, location }: { api: Client; location: string }) {
       setChosen(kept.chosen);
       setDetails(kept.details);
       setDate(localDate(new Date(kept.chosen.start)));
+      setMonth(monthOf(localDate(new Date(kept.chosen.start))));
     }
     let outcome: Comeback;
     try {
@@ -334,7 +420,7 @@ export function App({ api, location }: { api: Client; location: string }) {
         retry: () => void returnFrom(marker),
       });
     } else if (outcome.kind === "held") {
-      resumeHold(outcome.reservation, kept?.details ?? null);
+      await resumeHold(outcome.reservation, kept?.details ?? null);
     } else {
       forget(marker.reservation);
       setNotice({ kind: "expired", message: t(GONE[outcome.why]) });
@@ -344,7 +430,7 @@ export function App({ api, location }: { api: Client; location: string }) {
   };
 
   /** The hold still stands: its pay step with what was typed, else the details to type again. */
-  const resumeHold = (held: Reservation, typed: Details | null) => {
+  const resumeHold = async (held: Reservation, typed: Details | null) => {
     setReservation(held);
     const choice = typed ? null : heldChoice(held);
     if (choice) {
@@ -353,7 +439,11 @@ export function App({ api, location }: { api: Client; location: string }) {
       setSeats(choice.seats);
       setChosen(choice.chosen);
     }
-    const phone = typed && normalisePhone(typed.phone, browserCountry(navigator.languages));
+    const rules = typed ? await phoneRules().catch(() => null) : null;
+    const phone =
+      typed &&
+      rules &&
+      rules.normalisePhone(typed.phone, rules.browserCountry(navigator.languages));
     if (typed && phone) {
       setCustomer({ ...typed, phone_e164: phone });
       setStep("pay");
@@ -367,10 +457,23 @@ export function App({ api, location }: { api: Client; location: string }) {
     catalogue.services.filter((s) => s.uuid === uuid),
   );
   const performers = performersOfAll(catalogue.staffers, chosenServices);
+  const who = catalogue.staffers.find((s) => s.uuid === staffer);
+  const summary = (start: string | null, level?: 2 | 3) => (
+    <Summary
+      services={chosenServices}
+      seats={seats}
+      staffer={who ? fullName(who) : null}
+      start={start}
+      payment={reservation?.payment ?? null}
+      level={level}
+    />
+  );
 
   return (
     <div class="steps">
+      {face && <SalonHeader face={face} />}
       {notice && <Notice notice={notice} />}
+      {["staffer", "slot", "details", "pay"].includes(step) && summary(chosen?.start ?? null)}
       {step === "services" && (
         <ServicesStep
           services={catalogue.services}
@@ -392,21 +495,27 @@ export function App({ api, location }: { api: Client; location: string }) {
           selected={staffer}
           onSelect={setStaffer}
           onBack={() => setStep("services")}
-          onNext={() => goToSlots()}
+          onNext={() => {
+            setNotice(null);
+            setAlternatives([]);
+            setStep("slot");
+            months.current.clear();
+            openSlots();
+          }}
         />
       )}
       {step === "slot" && (
         <SlotStep
-          date={date}
+          month={month}
           today={today}
-          slots={slots}
+          days={days}
+          date={date}
+          emptyMonths={emptyMonths}
           cart={selected.length > 1}
           alternatives={alternatives}
           busy={busy}
-          onDate={(d) => {
-            setDate(d);
-            loadSlots(d);
-          }}
+          onMonth={(m) => showMonth(m, date)}
+          onDate={setDate}
           onPick={(s) => void pick(s)}
           onBack={() => {
             setNotice(null);
@@ -462,7 +571,14 @@ export function App({ api, location }: { api: Client; location: string }) {
           )}
         </p>
       )}
-      {step === "done" && <DoneStep bookings={bookings} paid={paid} />}
+      {step === "done" && (
+        <DoneStep
+          bookings={bookings}
+          paid={paid}
+          summary={summary(bookings[0]?.start_time ?? chosen?.start ?? null, 3)}
+        />
+      )}
+      {face && <SalonHelp face={face} />}
     </div>
   );
 }

@@ -1,12 +1,24 @@
 import { ApiFailure, type Client, isUnavailable } from "./api";
 import type { MessageKey } from "./i18n/messages";
-import { addDays, dayRange, localToUtc } from "./time";
+import {
+  addMonths,
+  firstFreeDay,
+  firstOfMonth,
+  freeDaysOfCart,
+  freeDaysOfSlots,
+  lastOfMonth,
+  monthOf,
+} from "./month";
+import { dayRange } from "./time";
 import type {
   Booking,
   BookingForm,
   CartSlots,
   Page,
+  PublicLocation,
+  PublicWorkspace,
   Reservation,
+  SalonFace,
   Service,
   SlotChoice,
   Staffer,
@@ -50,6 +62,34 @@ export async function loadCatalogue(api: Client, location: string) {
   };
 }
 
+/**
+ * The salon's face (brand, then the location's address and phone). Best effort: an older
+ * API without these answers, or one failing, leaves the widget plain rather than broken.
+ */
+export async function loadFace(api: Client, location: string): Promise<SalonFace | null> {
+  const [workspace, locations] = await Promise.all([
+    api.get<PublicWorkspace>("/workspace").catch(() => null),
+    readAll<PublicLocation>(api, "/locations").catch(() => []),
+  ]);
+  return faceOf(workspace, locations.find((l) => l.uuid === location) ?? null);
+}
+
+export function faceOf(
+  workspace: PublicWorkspace | null,
+  location: PublicLocation | null,
+): SalonFace | null {
+  const brand = workspace?.brand ?? null;
+  const name = brand?.name || location?.name || "";
+  if (!name) return null;
+  return {
+    name,
+    logo_url: brand?.logo_url ?? null,
+    accent_color: brand?.accent_color ?? null,
+    address: location?.address ?? null,
+    phone: location?.phone ?? null,
+  };
+}
+
 /** The workspace's booking form; without that endpoint every extra field is optional. */
 export async function loadBookingForm(api: Client): Promise<BookingForm> {
   try {
@@ -89,39 +129,65 @@ const servicesOf = (sel: Selection) =>
   }));
 
 /**
- * Free starts: one service lists every start of the chosen day; several services
- * (a cart) list the first start on which all fit, for each of the next 14 days.
+ * The free starts of each day of a month (`YYYY-MM`, on the customer's clock), in ONE
+ * request: one service lists every start of every day; several services (a cart) the first
+ * start of each day on which all fit, one after the other. Days before `from` are not asked.
  */
-export async function searchSlots(api: Client, sel: Selection, date: string) {
+export async function searchMonth(
+  api: Client,
+  sel: Selection,
+  month: string,
+  from: string,
+): Promise<Map<string, SlotChoice[]>> {
+  const first = firstOfMonth(month) < from ? from : firstOfMonth(month);
+  const range_start = dayRange(first).start;
+  const range_end = dayRange(lastOfMonth(month)).end;
+  if (range_end < range_start) return new Map();
   if (sel.services.length === 1) {
-    const { start, end } = dayRange(date);
     const q = new URLSearchParams({
       service_uuid: sel.services[0] ?? "",
-      range_start: start,
-      range_end: end,
+      range_start,
+      range_end,
       timezone: sel.zone,
     });
     if (sel.staffer) q.set("staffer_uuid", sel.staffer);
     const res = await api.get<TimeSlots>(`/locations/${sel.location}/time-slots?${q}`);
     // A group service's slot shows the seats left there: a party needs that many.
-    const party = seatsOf(sel, sel.services[0] ?? "");
-    return res.dates
-      .filter((d) => d.date === date)
-      .flatMap((d) =>
-        d.slots
-          .filter((s) => (s.quantity ?? 1) >= party)
-          .map((s): SlotChoice => ({ start: localToUtc(d.date, s.start) })),
-      );
+    return freeDaysOfSlots(res, seatsOf(sel, sel.services[0] ?? ""));
   }
   const res = await api.post<CartSlots>(`/locations/${sel.location}/time-slots/cart`, {
     services: servicesOf(sel),
-    range_start: dayRange(date).start,
-    range_end: dayRange(addDays(date, 13)).end,
+    range_start,
+    range_end,
     timezone: sel.zone,
   });
-  return (res.data[0]?.dates ?? []).map((d): SlotChoice => ({
-    start: localToUtc(d.date, d.slot.start),
-  }));
+  return freeDaysOfCart(res);
+}
+
+/** How many months ahead the date step looks for a first free day before it gives up. */
+export const LOOK_AHEAD_MONTHS = 3;
+
+/**
+ * The first month (from `today`'s, at most LOOK_AHEAD_MONTHS of them) with a free day:
+ * that month's answer and its first free day; with none free, the first month's answer
+ * and a null day.
+ */
+export async function openMonth(
+  api: Client,
+  sel: Selection,
+  today: string,
+  found: (month: string, days: Map<string, SlotChoice[]>) => void = () => undefined,
+): Promise<{ month: string; days: Map<string, SlotChoice[]>; day: string | null }> {
+  let opened: { month: string; days: Map<string, SlotChoice[]> } | null = null;
+  for (let i = 0; i < LOOK_AHEAD_MONTHS; i++) {
+    const month = addMonths(monthOf(today), i);
+    const days = await searchMonth(api, sel, month, today);
+    found(month, days);
+    opened ??= { month, days };
+    const day = firstFreeDay(days, today);
+    if (day) return { month, days, day };
+  }
+  return { ...(opened ?? { month: monthOf(today), days: new Map() }), day: null };
 }
 
 /** Holds the slot; null when the API offers no reservations (the booking then goes direct). */

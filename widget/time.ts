@@ -40,6 +40,49 @@ export function localToUtc(date: string, time: string): string {
 export const formatTime = (instant: string, locale?: string, timeZone?: string) =>
   new Date(instant).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", timeZone });
 
+/**
+ * A start as the customer's language writes a time of day: "9:00 AM" in English, "09:00"
+ * or "9:00" in German (as Intl has it), never a padded "09:00 AM".
+ */
+export const formatClock = (instant: string, locale?: string, timeZone?: string) =>
+  new Date(instant).toLocaleTimeString(locale, { hour: "numeric", minute: "2-digit", timeZone });
+
+/** A start with its day, in the customer's own style: "Friday, December 4, 9:00 AM". */
+export const formatWhen = (instant: string, locale?: string, timeZone?: string) =>
+  new Date(instant).toLocaleString(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+  });
+
+/** A calendar day in full: "Friday, December 4, 2026". */
+export const formatLongDay = (date: string, locale?: string) =>
+  midnight(date).toLocaleDateString(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  });
+
+/** A month's title: "December 2026". */
+export const formatMonth = (month: string, locale?: string) =>
+  midnight(`${month}-01`).toLocaleDateString(locale, { month: "long", year: "numeric" });
+
+/** Weekday names from Monday (1) to Sunday (7), short and long, in the locale. */
+export function weekdayNames(locale?: string): { short: string; long: string }[] {
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, i) => {
+    const d = new Date(2024, 0, 1 + i);
+    return {
+      short: d.toLocaleDateString(locale, { weekday: "short" }),
+      long: d.toLocaleDateString(locale, { weekday: "long" }),
+    };
+  });
+}
+
 export const formatDateTime = (instant: string, locale?: string, timeZone?: string) =>
   new Date(instant).toLocaleString(locale, {
     weekday: "long",

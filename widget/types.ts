@@ -70,6 +70,10 @@ export interface ReservationCheckout {
   status: "open" | "complete" | "expired";
   /** The booking it became once paid; null until then (and when the time was lost). */
   booking_uuid: string | null;
+  /** Once booked: the booking's manage page (absent from an older API). */
+  manage_url?: string | null;
+  /** Once booked: where its confirmation went (absent from an older API). */
+  confirmation_sent_to?: SentTo[];
 }
 
 export interface Reservation {
@@ -90,11 +94,60 @@ export interface Checkout {
   expires_at: string;
 }
 
+/** A confirmation message written for the booking just made. */
+export interface SentTo {
+  channel: "email" | "sms";
+  to: string;
+}
+
 export interface Booking {
   uuid: string;
   start_time: string;
   end_time: string;
+  /** `ical` (the calendar file) and, in the answer to the customer's own booking, `manage`. */
   links: { type: string; link: string }[];
+  /** Only in the answer to the customer's own booking (absent from an older API). */
+  confirmation_sent_to?: SentTo[];
+}
+
+/** The salon's own look, as its operator set it (every field may be absent from an older API). */
+export interface Brand {
+  name: string;
+  logo_url: string | null;
+  accent_color: string | null;
+}
+
+/** GET /workspace. */
+export interface PublicWorkspace {
+  name: string;
+  locale: string;
+  currency: string;
+  brand: Brand | null;
+}
+
+export interface Address {
+  line1: string;
+  line2: string | null;
+  city: string;
+  postal_code: string;
+  country: string;
+}
+
+/** A location as GET /locations shows it; address and phone are absent from an older API. */
+export interface PublicLocation {
+  uuid: string;
+  name: string;
+  address?: Address | null;
+  phone?: string | null;
+}
+
+/** The salon's face on the widget: what its header and help block show. */
+export interface SalonFace {
+  name: string;
+  logo_url: string | null;
+  accent_color: string | null;
+  address: Address | null;
+  phone: string | null;
 }
 
 /** One start the customer can pick: a UTC instant, with the staffer an alternative names. */

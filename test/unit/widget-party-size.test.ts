@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client } from "../../widget/api";
-import { book, hold, searchSlots } from "../../widget/flow";
+import { book, hold, searchMonth } from "../../widget/flow";
 
 /** A client that records what the widget sends and answers as given. */
 function recording(answers: { get?: unknown; post?: unknown }) {
@@ -59,8 +59,11 @@ describe("widget party size (group services)", () => {
         ],
       },
     });
-    const starts = await searchSlots(client, party, "2030-03-04");
-    expect(starts.map((s) => s.start)).toEqual(["2030-03-04T10:00:00Z", "2030-03-04T11:00:00Z"]);
+    const days = await searchMonth(client, party, "2030-03", "2030-03-01");
+    expect((days.get("2030-03-04") ?? []).map((s) => s.start)).toEqual([
+      "2030-03-04T10:00:00Z",
+      "2030-03-04T11:00:00Z",
+    ]);
   });
 
   it("holds and books the party's seats as quantity", async () => {

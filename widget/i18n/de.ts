@@ -136,4 +136,41 @@ export const de: Catalogue = {
   "offer.booked": "Gebucht! Bis {when}.",
   "offer.last_name": "Nachname",
   "offer.email": "E-Mail",
+  // Monatsansicht, Zusammenfassung, Bestätigung und Auftritt des Salons im Buchungs-Widget.
+  "slot.previous_month": "Vorheriger Monat",
+  "slot.next_month": "Nächster Monat",
+  "slot.day_free": "{day}, freie Zeiten",
+  "slot.day_full": "{day}, keine freien Zeiten",
+  "slot.keys_hint": "Mit den Pfeiltasten wechseln Sie zwischen Tagen und zwischen Zeiten.",
+  "slot.none_ahead":
+    "In den nächsten {months} Monaten gibt es keine freien Zeiten. Bitte rufen Sie den Salon an.",
+  "slot.none_in_month":
+    "In diesem Monat gibt es keine freien Zeiten. Bitte versuchen Sie den nächsten.",
+  "slot.times_on": "Freie Zeiten am {day}",
+  "slot.first_start_on": "Erster freier Beginn am {day}, alle Leistungen nacheinander",
+  "summary.heading": "Ihre Auswahl",
+  "summary.services": "Leistungen",
+  "summary.party": "{service}, {seats} Personen",
+  "summary.staffer": "Bei",
+  "summary.any_staffer": "Beliebige Mitarbeiterin oder beliebiger Mitarbeiter",
+  "summary.when": "Wann",
+  "summary.duration": "Dauer",
+  "summary.price": "Preis",
+  "summary.due_now": "Jetzt fällig",
+  "done.manage": "Buchung verwalten oder stornieren",
+  "done.sent_to": "Eine Bestätigung wurde an {to} gesendet.",
+  "face.logo": "Logo von {name}",
+  "face.help": "Fragen? So erreichen Sie den Salon",
+  "face.call": "{phone} anrufen",
+  // Die Verwaltungs- und Angebotsseite: der Salon mit Namen, wo die Seite an ihn verweist.
+  "manage.not_cancelable_named":
+    "Dieser Termin kann nicht mehr online storniert werden. Bitte wenden Sie sich an {salon}.",
+  "manage.not_changeable_named":
+    "Dieser Termin kann nicht mehr online verschoben werden. Bitte wenden Sie sich an {salon}.",
+  "manage.policy_window_passed_named":
+    "Für eine Online-Änderung dieses Termins ist es zu spät. Bitte wenden Sie sich an {salon}.",
+  "offer.ended_heading": "Ihr Angebot von der Warteliste",
+  "offer.yours_heading": "Ihr Termin",
+  "offer.yours": "Sie haben diesen Termin über Ihr Angebot von der Warteliste gebucht.",
+  "offer.manage": "Termin ansehen, verschieben oder stornieren",
 };

@@ -130,6 +130,41 @@ export const en = {
   "offer.booked": "Booked! See you on {when}.",
   "offer.last_name": "Last name",
   "offer.email": "E-mail",
+  // The booking widget's month view, summary, confirmation and the salon's face.
+  "slot.previous_month": "Previous month",
+  "slot.next_month": "Next month",
+  "slot.day_free": "{day}, free times",
+  "slot.day_full": "{day}, no free times",
+  "slot.keys_hint": "The arrow keys move between days and between times.",
+  "slot.none_ahead": "No free times in the next {months} months. Please call the salon.",
+  "slot.none_in_month": "No free times in this month. Please try the next one.",
+  "slot.times_on": "Free times on {day}",
+  "slot.first_start_on": "First free start on {day}, all services one after the other",
+  "summary.heading": "Your choice",
+  "summary.services": "Services",
+  "summary.party": "{service}, {seats} people",
+  "summary.staffer": "With",
+  "summary.any_staffer": "Any staff member",
+  "summary.when": "When",
+  "summary.duration": "Duration",
+  "summary.price": "Price",
+  "summary.due_now": "Due now",
+  "done.manage": "Manage or cancel your booking",
+  "done.sent_to": "A confirmation was sent to {to}.",
+  "face.logo": "{name} logo",
+  "face.help": "Questions? Contact the salon",
+  "face.call": "Call {phone}",
+  // The manage and offer pages: the salon named where the page asks to contact it.
+  "manage.not_cancelable_named":
+    "This booking can no longer be canceled online. Please contact {salon}.",
+  "manage.not_changeable_named":
+    "This booking can no longer be moved online. Please contact {salon}.",
+  "manage.policy_window_passed_named":
+    "It is too late to change this booking online. Please contact {salon}.",
+  "offer.ended_heading": "Your waitlist offer",
+  "offer.yours_heading": "Your booking",
+  "offer.yours": "You booked this time through your waitlist offer.",
+  "offer.manage": "See, move or cancel your booking",
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

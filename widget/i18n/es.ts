@@ -131,4 +131,40 @@ export const es: Catalogue = {
   "offer.booked": "¡Reservado! Hasta el {when}.",
   "offer.last_name": "Apellido",
   "offer.email": "Correo electrónico",
+  // Vista del mes, resumen, confirmación e imagen del salón en el widget de reservas.
+  "slot.previous_month": "Mes anterior",
+  "slot.next_month": "Mes siguiente",
+  "slot.day_free": "{day}, horas libres",
+  "slot.day_full": "{day}, sin horas libres",
+  "slot.keys_hint": "Las flechas del teclado pasan de un día a otro y de una hora a otra.",
+  "slot.none_ahead":
+    "No hay horas libres en los próximos {months} meses. Llame al salón, por favor.",
+  "slot.none_in_month": "No hay horas libres este mes. Pruebe el mes siguiente.",
+  "slot.times_on": "Horas libres el {day}",
+  "slot.first_start_on": "Primer inicio libre el {day}, todos los servicios seguidos",
+  "summary.heading": "Su elección",
+  "summary.services": "Servicios",
+  "summary.party": "{service}, {seats} personas",
+  "summary.staffer": "Con",
+  "summary.any_staffer": "Cualquier profesional",
+  "summary.when": "Cuándo",
+  "summary.duration": "Duración",
+  "summary.price": "Precio",
+  "summary.due_now": "A pagar ahora",
+  "done.manage": "Gestionar o cancelar su reserva",
+  "done.sent_to": "Se ha enviado una confirmación a {to}.",
+  "face.logo": "Logotipo de {name}",
+  "face.help": "¿Preguntas? Contacte con el salón",
+  "face.call": "Llamar al {phone}",
+  // Páginas de gestión y de oferta: el salón con su nombre donde la página remite a él.
+  "manage.not_cancelable_named":
+    "Esta cita ya no se puede cancelar en línea. Ponte en contacto con {salon}.",
+  "manage.not_changeable_named":
+    "Esta cita ya no se puede cambiar en línea. Ponte en contacto con {salon}.",
+  "manage.policy_window_passed_named":
+    "Es demasiado tarde para cambiar esta cita en línea. Ponte en contacto con {salon}.",
+  "offer.ended_heading": "Tu oferta de la lista de espera",
+  "offer.yours_heading": "Tu cita",
+  "offer.yours": "Reservaste esta hora con tu oferta de la lista de espera.",
+  "offer.manage": "Ver, mover o cancelar tu cita",
 };

@@ -135,4 +135,40 @@ export const fr: Catalogue = {
   "offer.booked": "Réservé ! À bientôt, {when}.",
   "offer.last_name": "Nom",
   "offer.email": "E-mail",
+  // Vue du mois, récapitulatif, confirmation et identité du salon dans le widget de réservation.
+  "slot.previous_month": "Mois précédent",
+  "slot.next_month": "Mois suivant",
+  "slot.day_free": "{day}, horaires libres",
+  "slot.day_full": "{day}, aucun horaire libre",
+  "slot.keys_hint": "Les flèches du clavier passent d’un jour à l’autre et d’un horaire à l’autre.",
+  "slot.none_ahead":
+    "Aucun horaire libre dans les {months} prochains mois. Veuillez appeler le salon.",
+  "slot.none_in_month": "Aucun horaire libre ce mois-ci. Essayez le mois suivant.",
+  "slot.times_on": "Horaires libres le {day}",
+  "slot.first_start_on": "Premier début libre le {day}, toutes les prestations à la suite",
+  "summary.heading": "Votre choix",
+  "summary.services": "Prestations",
+  "summary.party": "{service}, {seats} personnes",
+  "summary.staffer": "Avec",
+  "summary.any_staffer": "N’importe quel membre de l’équipe",
+  "summary.when": "Quand",
+  "summary.duration": "Durée",
+  "summary.price": "Prix",
+  "summary.due_now": "À payer maintenant",
+  "done.manage": "Gérer ou annuler votre réservation",
+  "done.sent_to": "Une confirmation a été envoyée à {to}.",
+  "face.logo": "Logo de {name}",
+  "face.help": "Des questions ? Contactez le salon",
+  "face.call": "Appeler le {phone}",
+  // Pages de gestion et d'offre : le salon nommé là où la page renvoie vers lui.
+  "manage.not_cancelable_named":
+    "Ce rendez-vous ne peut plus être annulé en ligne. Veuillez contacter {salon}.",
+  "manage.not_changeable_named":
+    "Ce rendez-vous ne peut plus être déplacé en ligne. Veuillez contacter {salon}.",
+  "manage.policy_window_passed_named":
+    "Il est trop tard pour modifier ce rendez-vous en ligne. Veuillez contacter {salon}.",
+  "offer.ended_heading": "Votre offre de la liste d'attente",
+  "offer.yours_heading": "Votre rendez-vous",
+  "offer.yours": "Vous avez réservé ce créneau grâce à votre offre de la liste d'attente.",
+  "offer.manage": "Voir, déplacer ou annuler votre rendez-vous",
 };

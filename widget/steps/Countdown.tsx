@@ -1,6 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
-import { CATALOGUES } from "../i18n/messages";
 
 /** How long the reservation still holds the slot; calls onExpire once at zero. */
 export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire: () => void }) {
@@ -16,7 +15,7 @@ export function Countdown({ expiresAt, onExpire }: { expiresAt: string; onExpire
   }, [left === 0]);
   const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   // The time sits where the language puts it, in bold.
-  const [before, after] = CATALOGUES[useI18n().locale]["details.hold"].split("{time}");
+  const [before, after] = useI18n().t("details.hold", { time: "{time}" }).split("{time}");
   return (
     <p class="countdown" role="timer" aria-live="off">
       {before}

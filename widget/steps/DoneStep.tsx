@@ -1,31 +1,67 @@
+import type { ComponentChildren } from "preact";
 import { useI18n } from "../i18n/context";
-import { formatDateTime } from "../time";
-import type { Booking } from "../types";
+import type { Booking, SentTo } from "../types";
 import { Heading } from "./Heading";
 
-/** `paid`: what was paid online for it ("Paid €12.00"), when anything was. */
-export function DoneStep({ bookings, paid }: { bookings: Booking[]; paid?: string }) {
-  const { t, format } = useI18n();
-  const first = bookings[0];
-  const ical = first?.links.find((l) => l.type === "ical" && l.link)?.link;
+/** Each address a confirmation went to, once (a cart's bookings share one customer). */
+export function sentTo(bookings: Booking[]): SentTo[] {
+  const seen = new Set<string>();
+  return bookings
+    .flatMap((b) => b.confirmation_sent_to ?? [])
+    .filter((s) => {
+      const key = `${s.channel} ${s.to}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+const linkOf = (bookings: Booking[], type: string) =>
+  bookings.flatMap((b) => b.links).find((l) => l.type === type && l.link)?.link;
+
+/**
+ * The confirmation: what was booked (the summary again), where to manage it, the calendar
+ * file, and where its confirmation was sent. `paid`: what was paid online ("Paid €12.00").
+ */
+export function DoneStep(props: {
+  bookings: Booking[];
+  paid?: string;
+  summary: ComponentChildren;
+}) {
+  const { t } = useI18n();
+  const { bookings } = props;
+  const manage = linkOf(bookings, "manage");
+  const ical = linkOf(bookings, "ical");
+  const sent = sentTo(bookings);
   return (
     <section>
       <Heading>{t("done.heading")}</Heading>
-      <ul class="bookings">
+      <ul class="bookings" hidden>
         {bookings.map((b) => (
-          <li key={b.uuid} data-booking={b.uuid}>
-            {formatDateTime(b.start_time, format)}
-          </li>
+          <li key={b.uuid} data-booking={b.uuid} />
         ))}
       </ul>
-      {paid && <p class="paid">{paid}</p>}
-      {ical && (
-        <p>
-          <a class="button primary" href={ical} target="_blank" rel="noopener">
+      {props.summary}
+      {props.paid && <p class="paid">{props.paid}</p>}
+      {sent.length > 0 && (
+        <ul class="sent-to">
+          {sent.map((s) => (
+            <li key={`${s.channel} ${s.to}`}>{t("done.sent_to", { to: s.to })}</li>
+          ))}
+        </ul>
+      )}
+      <div class="manage-actions">
+        {manage && (
+          <a class="button primary" href={manage} target="_blank" rel="noopener">
+            {t("done.manage")}
+          </a>
+        )}
+        {ical && (
+          <a class="button" href={ical} target="_blank" rel="noopener">
             {t("done.add_to_calendar")}
           </a>
-        </p>
-      )}
+        )}
+      </div>
     </section>
   );
 }

@@ -1,22 +1,31 @@
+import { useMemo } from "preact/hooks";
 import { useI18n } from "../i18n/context";
-import { formatDateTime, formatTime } from "../time";
+import { formatLongDay, formatWhen } from "../time";
 import type { Alternative, SlotChoice } from "../types";
-import { DateRow } from "./DateRow";
 import { Heading } from "./Heading";
+import { MonthGrid } from "./MonthGrid";
+import { TimeGrid } from "./TimeGrid";
 
 export function SlotStep(props: {
-  date: string;
+  month: string;
   today: string;
-  slots: SlotChoice[] | null;
+  /** The month's free starts by day; null while it is being searched. */
+  days: Map<string, SlotChoice[]> | null;
+  date: string | null;
+  /** Months looked ahead without a free day (0: one was found). */
+  emptyMonths: number;
   cart: boolean;
   alternatives: Alternative[];
   busy: boolean;
+  onMonth: (month: string) => void;
   onDate: (date: string) => void;
   onPick: (slot: SlotChoice) => void;
   onBack: () => void;
 }) {
-  const { slots } = props;
+  const { days, date } = props;
   const { t, format } = useI18n();
+  const slots = date ? (days?.get(date) ?? []) : [];
+  const free = useMemo(() => (days ? new Set(days.keys()) : null), [days]);
   return (
     <section>
       <Heading>{t("slot.heading")}</Heading>
@@ -27,34 +36,39 @@ export function SlotStep(props: {
             {props.alternatives.map((a) => (
               <li key={a.start + (a.staffer_uuid ?? "")}>
                 <button type="button" disabled={props.busy} onClick={() => props.onPick(a)}>
-                  {formatDateTime(a.start, format)}
+                  {formatWhen(a.start, format)}
                 </button>
               </li>
             ))}
           </ul>
         </div>
       )}
-      <DateRow
-        date={props.date}
+      <MonthGrid
+        month={props.month}
         today={props.today}
-        label={t(props.cart ? "slot.from_date" : "slot.date")}
+        free={free}
+        selected={date}
+        onMonth={props.onMonth}
         onDate={props.onDate}
       />
-      <p class="hint">{t("slot.your_zone")}</p>
-      {slots === null ? (
+      <p class="hint">
+        {t("slot.keys_hint")} {t("slot.your_zone")}
+      </p>
+      {days === null ? (
         <p role="status">{t("slot.searching")}</p>
-      ) : slots.length === 0 ? (
-        <p role="status">{t("slot.none")}</p>
+      ) : props.emptyMonths > 0 ? (
+        <p role="status">{t("slot.none_ahead", { months: String(props.emptyMonths) })}</p>
+      ) : !date || slots.length === 0 ? (
+        <p role="status">{t("slot.none_in_month")}</p>
       ) : (
-        <ul class="slots" aria-label={t("slot.free_times")} data-date={props.date}>
-          {slots.map((s) => (
-            <li key={s.start}>
-              <button type="button" disabled={props.busy} onClick={() => props.onPick(s)}>
-                {props.cart ? formatDateTime(s.start, format) : formatTime(s.start, format)}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <div class="times">
+          <h3>
+            {t(props.cart ? "slot.first_start_on" : "slot.times_on", {
+              day: formatLongDay(date, format),
+            })}
+          </h3>
+          <TimeGrid date={date} slots={slots} busy={props.busy} onPick={props.onPick} />
+        </div>
       )}
       <div class="actions">
         <button type="button" onClick={props.onBack}>
