@@ -13,6 +13,7 @@ import { publicAddressRateLimit } from "../../http/rate-limit";
 import { registerAccounts } from "../../pos/http/accounts";
 import { registerBlockedSpots } from "../../calendar/http/blocked-spots";
 import { registerBookingForm } from "../../tenancy/http/booking-form";
+import { registerWorkspace } from "../../tenancy/http/workspace";
 import { registerBookingStatuses } from "../../bookings/http/booking-statuses";
 import { registerBookingFeed, registerBookings } from "../../bookings/http/bookings";
 import { registerCustomers } from "../../catalogue/http/customers";
@@ -66,6 +67,7 @@ export function publicApi() {
   router.use("*", except(takesNoKeys, requireApiKey, publishableScope, requestDeps));
   // Idempotency keys belong to an API key: routes without one (a manage link) keep none.
   router.use("*", limitBody, requireJsonBody, afterWrite, except(takesNoKeys, idempotency));
+  registerWorkspace(router);
   registerLocations(router);
   registerServices(router);
   registerSessions(router);

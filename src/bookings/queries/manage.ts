@@ -14,7 +14,7 @@ import { type Scope, whereIn } from "../../db/scope";
 /**
  * What a manage link's answers need beside the booking, by the booking id
  * alone (subqueries on it, so it runs in the booking's own batch): the
- * workspace's money and language settings, the booking's location, the
+ * workspace's money and language settings and its brand, the booking's location, the
  * customer's language, and the first names of the booking's own staffers
  * (nothing more of them: a stranger may hold the link). The workspace is the one the verified token names.
  */
@@ -24,7 +24,13 @@ export function manageContextRead(scope: Scope, bookingId: string) {
   return read(
     [
       db
-        .select({ currency: workspaces.currency, locale: workspaces.locale })
+        .select({
+          currency: workspaces.currency,
+          locale: workspaces.locale,
+          brandName: workspaces.brandName,
+          brandLogoUrl: workspaces.brandLogoUrl,
+          brandAccentColor: workspaces.brandAccentColor,
+        })
         .from(workspaces)
         .where(eq(workspaces.id, scope.workspaceId)),
       db

@@ -1,6 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import type { locations } from "../../db/schema";
 import { paginated } from "../../platform/pagination";
+import { addressOf } from "../rules/address";
+
+export const AddressSchema = z
+  .object({
+    line1: z.string(),
+    line2: z.string().nullable().openapi({ description: "null when the address has none" }),
+    city: z.string(),
+    postal_code: z.string(),
+    country: z.string().openapi({ description: "ISO 3166-1 alpha-2, upper-case", example: "DE" }),
+  })
+  .openapi("Address");
 
 export const LocationSchema = z
   .object({
@@ -20,6 +31,13 @@ export const LocationSchema = z
     policy_text: z.string().nullable(),
     cancellation_text: z.string().nullable(),
     change_text: z.string().nullable(),
+    address: AddressSchema.nullable().openapi({
+      description: "The location's postal address; null when none was set",
+    }),
+    phone: z
+      .string()
+      .nullable()
+      .openapi({ description: "The location's phone number (E.164); null when none was set" }),
   })
   .openapi("Location");
 
@@ -38,4 +56,6 @@ export const renderLocation = (
   policy_text: row.policyText,
   cancellation_text: row.cancellationText,
   change_text: row.changeText,
+  address: addressOf(row),
+  phone: row.phone,
 });

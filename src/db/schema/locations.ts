@@ -20,6 +20,15 @@ export const locations = sqliteTable(
     policyText: text("policy_text"),
     cancellationText: text("cancellation_text"),
     changeText: text("change_text"),
+    /** The postal address, set and cleared whole: line1, city, postal code and country are all null or all set. */
+    addressLine1: text("address_line1"),
+    addressLine2: text("address_line2"),
+    addressCity: text("address_city"),
+    addressPostalCode: text("address_postal_code"),
+    /** ISO 3166-1 alpha-2, upper-case. */
+    addressCountry: text("address_country"),
+    /** E.164. */
+    phone: text("phone"),
     createdAt: integer("created_at").notNull(),
   },
   // Lists are ordered by creation inside a workspace.

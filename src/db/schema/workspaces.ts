@@ -10,6 +10,12 @@ export const workspaces = sqliteTable("workspaces", {
   currency: text("currency").notNull(),
   locale: text("locale").notNull(),
   timezone: text("timezone").notNull(),
+  /** The name customers see on the booking pages; null: no brand (the location's name shows). */
+  brandName: text("brand_name"),
+  /** An https: URL of the brand's logo (null: none; always null while there is no brand). */
+  brandLogoUrl: text("brand_logo_url"),
+  /** `#rrggbb`, lower-case, readable on white (WCAG 2 contrast of at least 4.5:1); null: none. */
+  brandAccentColor: text("brand_accent_color"),
   createdAt: integer("created_at").notNull(),
 });
 

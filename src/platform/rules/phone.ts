@@ -18,3 +18,16 @@ export function normalisePhone(input: string, country: string): string | null {
   const parsed = parsePhoneNumberFromString(text, isSupportedCountry(region) ? region : undefined);
   return parsed?.isValid() ? parsed.number : null;
 }
+
+/** E.164 as written: `+`, then 2 to 15 digits, the first not 0. */
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+/**
+ * Whether `input` is a phone number already in E.164 that is a real number by the "max"
+ * metadata (a salon's own phone, shown to customers as stored: no national forms accepted).
+ */
+export function isE164Phone(input: string): boolean {
+  if (!E164.test(input)) return false;
+  const parsed = parsePhoneNumberFromString(input);
+  return parsed?.isValid() === true && parsed.number === input;
+}

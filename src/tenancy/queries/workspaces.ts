@@ -14,6 +14,22 @@ export async function requireWorkspace(db: Database, id: string) {
   return row;
 }
 
+export type WorkspaceChanges = Partial<
+  Pick<typeof workspaces.$inferInsert, "name" | "brandName" | "brandLogoUrl" | "brandAccentColor">
+>;
+
+/** The workspace with `changes` written (one statement), or a 404 when there is none. */
+export async function updateWorkspace(db: Database, id: string, changes: WorkspaceChanges) {
+  if (Object.keys(changes).length === 0) return requireWorkspace(db, id);
+  const [row] = await db
+    .update(workspaces)
+    .set(changes)
+    .where(eq(workspaces.id, id.toLowerCase()))
+    .returning();
+  if (!row) throw notFound("Workspace");
+  return row;
+}
+
 export const insertWorkspace = (db: Database, row: typeof workspaces.$inferInsert) =>
   db.insert(workspaces).values(row);
 

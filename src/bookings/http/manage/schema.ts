@@ -3,6 +3,7 @@ import { CUSTOMER_CANCEL_REASONS } from "../../rules/booking-rules";
 import { dateOrInstant, instant, timezone } from "../../../platform/fields";
 import { BookingSchema } from "../../views/booking-schema";
 import { LocationSchema } from "../../../catalogue/views/location";
+import { SalonSchema } from "../../../catalogue/views/salon";
 
 /** The range of a move search, like the slot search's (docs/decisions.md, "Availability"). */
 export const MAX_MOVE_RANGE_DAYS = 62;
@@ -39,6 +40,7 @@ export const ManagedBookingSchema = z
   .object({
     booking: BookingSchema,
     location: LocationSchema,
+    salon: SalonSchema,
     timezone: z.string().openapi({
       description:
         "The salon's time zone (the location's, IANA): the clock the booking's messages write times on and the manage page shows them on. The Booking's own `timezone` is the zone its client asked times in (a widget booking's is the customer's browser's).",

@@ -9,6 +9,7 @@ import { openLimitedOffer } from "./open";
 import { offerErrors } from "./responses";
 import { OfferTokenPath, WaitlistOfferSchema } from "./schema";
 import { toIso } from "../../../platform/clock";
+import { renderSalon } from "../../../catalogue/views/salon";
 
 export const route = defineRoute({
   operationId: "getWaitlistOffer",
@@ -18,7 +19,7 @@ export const route = defineRoute({
   tags: ["Waitlist"],
   summary: "The time a waitlist offer holds",
   description:
-    "What the link of a waitlist-offer message opens: the held time, its services and staff, and until when it is held. Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
+    "What the link of a waitlist-offer message opens: the held time, its services and staff, until when it is held, and the salon as the page shows it (`salon`: the brand's name, else the location's, its logo and accent colour, the location's address and phone). Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
   request: { params: OfferTokenPath },
   responses: {
     200: json(WaitlistOfferSchema, "The offer"),
@@ -29,6 +30,17 @@ export const route = defineRoute({
     ]),
   },
 });
+
+/** A location that is gone (never, while locations are not deleted): a salon without one. */
+const NO_LOCATION = {
+  name: "",
+  phone: null,
+  addressLine1: null,
+  addressLine2: null,
+  addressCity: null,
+  addressPostalCode: null,
+  addressCountry: null,
+};
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
@@ -43,13 +55,15 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
       stafferIds: held.map((s) => s.staffer_uuid),
     }),
   );
+  const locale = entry.locale ?? workspace.locale;
   return c.json(
     {
       entry_uuid: entry.id,
       customer_first_name: entry.firstName,
-      locale: entry.locale ?? workspace.locale,
+      locale,
       location_uuid: entry.locationId,
       location_name: details.location?.name ?? "",
+      salon: renderSalon(workspace, details.location ?? NO_LOCATION, locale),
       timezone: details.location?.timezone ?? "UTC",
       start: items[0]?.datetime_start ?? toIso(entry.offerStart ?? 0),
       expires_at: toIso(reservation.expiresAt),

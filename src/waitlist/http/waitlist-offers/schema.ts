@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { personName } from "../../../platform/fields";
+import { SalonSchema } from "../../../catalogue/views/salon";
 
 export const OfferTokenPath = z.object({
   token: z.string().max(128).openapi({
@@ -17,6 +18,7 @@ export const WaitlistOfferSchema = z
     locale: z.string().openapi({ description: "The language to show it in" }),
     location_uuid: z.uuid(),
     location_name: z.string(),
+    salon: SalonSchema,
     timezone: z.string().openapi({ description: "The location's IANA zone" }),
     start: instant,
     expires_at: instant.openapi({

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { nonEmpty, timezone, uuid } from "../../../../platform/fields";
+import { country, nonEmpty, timezone, uuid } from "../../../../platform/fields";
+import { isE164Phone } from "../../../../platform/rules/phone";
+import { addressColumns } from "../../../rules/address";
 
 const MINUTES_IN_A_YEAR = 60 * 24 * 365;
 
@@ -11,6 +13,29 @@ const minutes = (max: number) =>
     .max(max, `May not be greater than ${max}.`);
 
 const policyText = z.string().trim().max(5000, "At most 5000 characters.").nullable();
+
+const AddressBody = z
+  .object({
+    line1: nonEmpty(120).openapi({ maxLength: 120 }),
+    line2: z
+      .string()
+      .trim()
+      .max(120, "At most 120 characters.")
+      .nullable()
+      .optional()
+      .openapi({ description: "Empty or null: none", maxLength: 120 }),
+    city: nonEmpty(80).openapi({ maxLength: 80 }),
+    postal_code: nonEmpty(20).openapi({ maxLength: 20 }),
+    country,
+  })
+  .openapi("AddressInput", {
+    description: "A postal address, set whole (it replaces the one stored); null clears it",
+  });
+
+const phone = z
+  .string()
+  .refine(isE164Phone, "Must be a valid phone number in E.164 form, such as +4930123456.")
+  .openapi({ example: "+493012345678", description: "E.164 (`+` and digits), a real number" });
 
 /** Fields a location is created with; every one but name and timezone has a default. */
 export const LocationFields = {
@@ -29,6 +54,8 @@ export const LocationFields = {
   policy_text: policyText,
   cancellation_text: policyText,
   change_text: policyText,
+  address: AddressBody.nullable(),
+  phone: phone.nullable(),
 };
 
 export const UpdateLocationBody = z.object(LocationFields).partial().openapi("UpdateLocation");
@@ -57,6 +84,8 @@ export function locationChanges(body: z.infer<typeof UpdateLocationBody>) {
     policyText: body.policy_text,
     cancellationText: body.cancellation_text,
     changeText: body.change_text,
+    phone: body.phone,
+    ...(body.address === undefined ? {} : addressColumns(body.address)),
   };
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<
     typeof changes

@@ -28,7 +28,15 @@ export const seeding =
     const body = c.req.valid("json");
     const id = crypto.randomUUID();
     const createdAt = Date.now();
-    const row = { id, createdAt, ...body, locale: body.locale ?? "en" };
+    const row = {
+      id,
+      createdAt,
+      ...body,
+      locale: body.locale ?? "en",
+      brandName: null,
+      brandLogoUrl: null,
+      brandAccentColor: null,
+    };
     const db = c.var.db;
     const key = await insertApiKey(db, id, createdAt);
     // Workspace, its key and its seeded rows (default statuses) land together or not at all.

@@ -2,6 +2,14 @@ import { z } from "@hono/zod-openapi";
 import type { workspaces } from "../../../../db/schema";
 import { toIso } from "../../../../platform/clock";
 import { country, currency, locale, nonEmpty, timezone } from "../../../../platform/fields";
+import {
+  contrastOnWhite,
+  HEX_COLOR,
+  httpsUrl,
+  MAX_LOGO_URL,
+  MIN_ACCENT_CONTRAST,
+} from "../../../rules/brand";
+import { BrandSchema, renderBrand } from "../../../views/brand";
 
 export const CreateWorkspaceBody = z
   .object({
@@ -21,6 +29,10 @@ export const WorkspaceSchema = z
     currency: z.string(),
     locale: z.string(),
     timezone: z.string(),
+    brand: BrandSchema.nullable().openapi({
+      description:
+        "What the booking pages show of the salon; null: none (they show the location's name)",
+    }),
     created_at: z.string(),
   })
   .openapi("Workspace");
@@ -34,6 +46,7 @@ export const renderWorkspace = (
   currency: row.currency,
   locale: row.locale,
   timezone: row.timezone,
+  brand: renderBrand(row),
   created_at: toIso(row.createdAt),
 });
 
@@ -44,3 +57,49 @@ export const CreatedWorkspaceSchema = WorkspaceSchema.extend({ api_key: z.string
 export const WorkspaceParams = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
 });
+
+const logoUrl = z
+  .string()
+  .max(MAX_LOGO_URL, `At most ${MAX_LOGO_URL} characters.`)
+  .refine((url) => httpsUrl(url) !== null, "Must be an https: URL.")
+  .openapi({ maxLength: MAX_LOGO_URL, example: "https://example.com/logo.svg" });
+
+const accentColor = z
+  .string()
+  .regex(HEX_COLOR, "Must be a colour in the form #rrggbb.")
+  .transform((hex) => hex.toLowerCase())
+  .check((ctx) => {
+    const ratio = contrastOnWhite(ctx.value);
+    if (ratio < MIN_ACCENT_CONTRAST) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: `Its contrast against white is ${ratio.toFixed(2)}:1; it must be at least ${MIN_ACCENT_CONTRAST}:1 (WCAG 2 AA) to be readable on the booking pages.`,
+      });
+    }
+  })
+  .openapi({ pattern: "^#[0-9A-Fa-f]{6}$", example: "#1a5fb4" });
+
+const BrandBody = z
+  .object({
+    name: nonEmpty(80).openapi({ maxLength: 80 }),
+    logo_url: logoUrl.nullable().optional().openapi({ description: "null removes the logo" }),
+    accent_color: accentColor.nullable().optional().openapi({
+      description:
+        "`#rrggbb`, either case (stored lower-case); its WCAG 2 contrast against white must be at least 4.5:1. null removes it",
+    }),
+  })
+  .openapi("BrandInput", {
+    description:
+      "The brand's name is always sent; logo_url and accent_color change only when sent (null removes one)",
+  });
+
+export const UpdateWorkspaceBody = z
+  .object({
+    name: nonEmpty(),
+    brand: BrandBody.nullable().openapi({
+      description: "null removes the brand, logo and colour too",
+    }),
+  })
+  .partial()
+  .openapi("UpdateWorkspace");
