@@ -625,6 +625,9 @@ export async function offerByToken(db: Database, tokenHash: string) {
         currency: workspaces.currency,
         locale: workspaces.locale,
         country: workspaces.country,
+        brandName: workspaces.brandName,
+        brandLogoUrl: workspaces.brandLogoUrl,
+        brandAccentColor: workspaces.brandAccentColor,
       },
     })
     .from(waitlistEntries)
@@ -641,7 +644,7 @@ export async function offerByToken(db: Database, tokenHash: string) {
   return row ?? null;
 }
 
-/** What an offer's page shows besides the entry: the location, service names, staff first names. */
+/** What an offer's page shows besides the entry: the location (with its address and phone), service names, staff first names. */
 export const offerDetailsRead = (
   scope: Scope,
   q: { locationId: string; serviceIds: string[]; stafferIds: string[] },
@@ -649,7 +652,17 @@ export const offerDetailsRead = (
   read(
     [
       scope.db
-        .select({ name: locations.name, timezone: locations.timezone })
+        .select({
+          name: locations.name,
+          timezone: locations.timezone,
+          // The salon the page shows: the location's address and phone.
+          addressLine1: locations.addressLine1,
+          addressLine2: locations.addressLine2,
+          addressCity: locations.addressCity,
+          addressPostalCode: locations.addressPostalCode,
+          addressCountry: locations.addressCountry,
+          phone: locations.phone,
+        })
         .from(locations)
         .where(whereIn(scope, locations, eq(locations.id, q.locationId))),
       scope.db
