@@ -34,6 +34,37 @@ export interface StubBooking {
 
 export const MIA = "6f1d2c3b-0000-4000-8000-000000000001";
 
+/** The salon as the manage and offer views name it: a brand over the location. */
+export const SALON = {
+  name: "Salon Lumen",
+  location_name: "Widget Salon Mitte",
+  address: {
+    line1: "Torstraße 1",
+    line2: null,
+    city: "Berlin",
+    postal_code: "10119",
+    country: "DE",
+  },
+  address_line: "Torstraße 1, 10119 Berlin, Germany",
+  phone: "+493012345678",
+  logo_url: "https://salon.test/logo.png",
+  // White text on it reads at better than 4.5:1, as the API requires.
+  accent_color: "#6b2fa3",
+};
+export type StubSalon = typeof SALON;
+
+/** A 1×1 PNG: the logo's stand-in (the page must not reach another host). */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+
+/** Serves the stub salon's logo. */
+export const serveLogo = (page: Page) =>
+  page.route(SALON.logo_url, (route) =>
+    route.fulfill({ status: 200, contentType: "image/png", body: PNG }),
+  );
+
 /**
  * A 45-minute haircut with Mia at `start`, booked through the widget from a browser in
  * `clientZone` (the booking's own `timezone`, as the widget sends it): NOT the salon's zone,
@@ -70,8 +101,14 @@ export function stubBooking(start: string, clientZone = "America/New_York"): Stu
 }
 
 /** `GET /manage/{token}`'s answer, as the real API gives it, for a salon in `salonZone`. */
-export function managedView(booking: StubBooking, token: string, salonZone: string) {
+export function managedView(
+  booking: StubBooking,
+  token: string,
+  salonZone: string,
+  salon: StubSalon | null = SALON,
+) {
   return {
+    salon,
     booking,
     location: { uuid: "0b7f3a52-0000-4000-8000-0000000000a1", timezone: salonZone },
     timezone: salonZone,
@@ -117,6 +154,8 @@ export interface ManageStub {
   free: Record<string, string[]>;
   /** The token the page should hold: a move hands it a fresh one (`${token}.moved`). */
   token: string;
+  /** The view's `salon`; null as an older API (without it) answers. */
+  salon: StubSalon | null;
   onCancel: () => Answer;
   onReschedule: (reservedOn: string) => Answer;
 }
@@ -134,6 +173,7 @@ export async function stubManageApi(
     salonZone,
     free: {},
     token,
+    salon: SALON,
     onCancel: () => {
       stub.booking = { ...stub.booking, is_canceled: true };
       return { status: 200, body: stub.booking };
@@ -145,6 +185,7 @@ export async function stubManageApi(
       return movedAnswer(stub.booking, stub.token);
     },
   };
+  await serveLogo(page);
   await page.route("**/api/public/v2/manage/**", async (route: Route) => {
     const req = route.request();
     stub.requests.push(req);
@@ -162,7 +203,10 @@ export async function stubManageApi(
     const held = decodeURIComponent(given ?? "");
     if (held !== stub.token) return answer(problem(401, "invalid_token"));
     if (req.method() === "GET" && action === "")
-      return answer({ status: 200, body: managedView(stub.booking, stub.token, stub.salonZone) });
+      return answer({
+        status: 200,
+        body: managedView(stub.booking, stub.token, stub.salonZone, stub.salon),
+      });
     if (req.method() === "GET" && action === "time-slots") {
       const zone = stub.salonZone;
       const dates = Object.entries(stub.free).map(([date, starts]) => ({

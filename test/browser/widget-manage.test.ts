@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CATALOGUES } from "../../widget/i18n/messages";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
-import { movedAnswer, problem, stubBooking, stubManageApi } from "./manage-stub";
+import { movedAnswer, problem, SALON, stubBooking, stubManageApi } from "./manage-stub";
 import { dayAfter, instant } from "./widget-flow";
 
 const salon = inject("salon");
@@ -52,6 +52,26 @@ const noKeys = (headers: Record<string, string>) => {
 };
 
 const heading = (page: Page, name: string) => page.getByRole("heading", { name }).waitFor();
+
+/**
+ * The salon's face: its name and logo atop; last on the page, whatever its state, how to
+ * reach it (name, address, a phone link); its accent on the primary button.
+ */
+async function expectFace(page: Page, words = en) {
+  await page.getByRole("heading", { level: 1, name: SALON.name }).waitFor();
+  const logo = page.getByRole("img", { name: words["face.logo"].replace("{name}", SALON.name) });
+  await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  const help = page.locator("#widget > :last-child");
+  await help.getByRole("heading", { name: words["face.help"] }).waitFor();
+  const text = await help.innerText();
+  for (const part of [SALON.name, "Torstraße 1", "10119 Berlin"]) expect(text).toContain(part);
+  expect(await help.getByRole("link").getAttribute("href")).toBe(`tel:${SALON.phone}`);
+  const primary = page.locator("button.primary").first();
+  if ((await primary.count()) > 0)
+    expect(await primary.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+      "rgb(107, 47, 163)",
+    );
+}
 
 describe("the manage page reads and names the salon's zone, whatever the browser's", () => {
   const hint = (zone: string) => en["manage.salon_zone"].replace("{zone}", zone);
@@ -122,10 +142,12 @@ describe("the widget's manage page", () => {
     expect(await facts.locator("dd[data-start]").innerText()).toContain("10:00 AM");
     await page.getByText("Free cancellation up to 24 hours before.").waitFor();
     await page.getByText("Europe/Berlin").first().waitFor();
+    await expectFace(page);
     await shot(page, "manage-1-view");
 
     await page.getByRole("button", { name: en["manage.cancel"] }).click();
     await page.getByText(en["manage.cancel_confirm"]).waitFor();
+    await expectFace(page);
     await shot(page, "manage-2-cancel-confirm");
     // Changing one's mind sends nothing.
     await page.getByRole("button", { name: en["manage.cancel_no"] }).click();
@@ -134,6 +156,7 @@ describe("the widget's manage page", () => {
     await page.getByRole("button", { name: en["manage.cancel_yes"] }).click();
 
     await page.getByRole("alert").filter({ hasText: en["manage.canceled"] }).waitFor();
+    await expectFace(page);
     await shot(page, "manage-3-canceled");
     const posts = stub.requests.filter((r) => r.method() === "POST");
     expect(posts.map((r) => new URL(r.url()).pathname)).toEqual([
@@ -179,6 +202,7 @@ describe("the widget's manage page", () => {
     const q = new URL(search?.url() ?? "http://x").searchParams;
     expect(q.get("range_start")).toBe(day);
     expect(q.get("range_end")).toBe(day);
+    await expectFace(page);
     await shot(page, "manage-4-move-pick");
     const quarterPast = iso(instant(day, "09:15", ZONE));
     await page
@@ -230,9 +254,18 @@ describe("the widget's manage page", () => {
     await page.goto(manageUrl(TOKEN));
     await page.getByRole("button", { name: en["manage.cancel"] }).click();
     await page.getByRole("button", { name: en["manage.cancel_yes"] }).click();
-    await page.getByRole("alert").filter({ hasText: en["manage.policy_window_passed"] }).waitFor();
-    await page.getByText(en["manage.not_cancelable"]).waitFor();
-    await page.getByText(en["manage.not_changeable"]).waitFor();
+    // The refusal and the hints name the salon, the hints with its phone to call.
+    const named = (key: "manage.not_cancelable_named" | "manage.not_changeable_named") =>
+      en[key].replace("{salon}", SALON.name);
+    await page
+      .getByRole("alert")
+      .filter({ hasText: en["manage.policy_window_passed_named"].replace("{salon}", SALON.name) })
+      .waitFor();
+    for (const key of ["manage.not_cancelable_named", "manage.not_changeable_named"] as const) {
+      const hint = page.locator("p.hint").filter({ hasText: named(key) });
+      expect(await hint.getByRole("link").getAttribute("href")).toBe(`tel:${SALON.phone}`);
+    }
+    await expectFace(page);
     expect(await page.getByRole("button", { name: en["manage.cancel"] }).count()).toBe(0);
     expect(await page.getByRole("button", { name: en["manage.move"] }).count()).toBe(0);
     await shot(page, "manage-7-policy-window");
@@ -243,9 +276,13 @@ describe("the widget's manage page", () => {
     const day = dayAfter(ZONE, 5);
     const { context, page, stub } = await open(iso(instant(day, "10:00", ZONE)), PHONE);
     stub.onCancel = () => problem(409, "booking_closed");
+    // An older API, naming no salon: the page goes without header and help.
+    stub.salon = null;
     // A German browser: the page speaks German without being asked.
     await page.goto(manageUrl(TOKEN));
     await heading(page, de["manage.heading"]);
+    expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);
+    expect(await page.getByRole("heading", { name: de["face.help"] }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
     await page.getByRole("button", { name: de["manage.cancel"] }).click();
     await page.getByRole("button", { name: de["manage.cancel_yes"] }).click();

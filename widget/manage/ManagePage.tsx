@@ -4,6 +4,8 @@ import { ApiFailure } from "../api";
 import { describe } from "../failure";
 import { useI18n } from "../i18n/context";
 import type { MessageKey } from "../i18n/messages";
+import { ContactHint, Frame } from "../page/Frame";
+import { applyAccent, faceOfSalon } from "../page/salon";
 import { Heading } from "../steps/Heading";
 import { Notice, type NoticeState } from "../steps/Notice";
 import { dateInZone, formatFullDateTime } from "../time";
@@ -51,7 +53,11 @@ export function ManagePage(props: { api: Client; token: string | null }) {
     const key = refusal(e);
     if (key === "manage.invalid_token") return setFatal(key);
     if (!key) return setNotice({ ...describe(t, e), retry });
-    setNotice({ kind: key.startsWith("slot.") ? "conflict" : "error", message: t(key) });
+    const message =
+      key === "manage.policy_window_passed" && face
+        ? t("manage.policy_window_passed_named", { salon: face.name })
+        : t(key);
+    setNotice({ kind: key.startsWith("slot.") ? "conflict" : "error", message });
     // The policy or the booking changed under the page: show what holds now.
     if (e instanceof ApiFailure && e.code !== "slot_unavailable") {
       setMode("view");
@@ -67,6 +73,9 @@ export function ManagePage(props: { api: Client; token: string | null }) {
       .catch((e) => fail(e, start));
   };
   useEffect(start, []);
+  // A cancel or move keeps the view's salon: the header and help never leave the page.
+  const face = faceOfSalon(view?.salon);
+  useEffect(() => applyAccent(face?.accent_color), [face?.accent_color]);
 
   // Only the latest search may fill the list.
   const latest = useRef(0);
@@ -152,81 +161,104 @@ export function ManagePage(props: { api: Client; token: string | null }) {
 
   if (fatal)
     return (
-      <section>
-        <Heading>{t("manage.heading")}</Heading>
-        <Notice notice={{ kind: "error", message: t(fatal) }} />
-      </section>
+      <Frame face={face}>
+        <section>
+          <Heading>{t("manage.heading")}</Heading>
+          <Notice notice={{ kind: "error", message: t(fatal) }} />
+        </section>
+      </Frame>
     );
   if (!view || !booking)
-    return notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>;
+    return (
+      <section>
+        <Heading>{t("manage.heading")}</Heading>
+        {notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>}
+      </section>
+    );
 
   if (mode === "move")
     return (
-      <div class="steps">
-        {notice && <Notice notice={notice} />}
-        <MoveStep
-          zone={zone}
-          date={date}
-          today={today}
-          slots={slots}
-          alternatives={alternatives}
-          chosen={chosen}
-          busy={busy}
-          onDate={search}
-          onChoose={setChosen}
-          onMove={() => void doMove()}
-          onBack={() => {
-            setNotice(null);
-            setMode("view");
-          }}
-        />
-      </div>
+      <Frame face={face}>
+        <div class="steps">
+          {notice && <Notice notice={notice} />}
+          <MoveStep
+            zone={zone}
+            date={date}
+            today={today}
+            slots={slots}
+            alternatives={alternatives}
+            chosen={chosen}
+            busy={busy}
+            onDate={search}
+            onChoose={setChosen}
+            onMove={() => void doMove()}
+            onBack={() => {
+              setNotice(null);
+              setMode("view");
+            }}
+          />
+        </div>
+      </Frame>
     );
 
   const { policy } = booking;
   return (
-    <section>
-      <Heading>{t("manage.heading")}</Heading>
-      {notice && <Notice notice={notice} />}
-      <BookingFacts view={view} />
-      {booking.is_canceled ? (
-        notice?.kind !== "done" && <p class="summary">{t("manage.is_canceled")}</p>
-      ) : mode === "confirm-cancel" ? (
-        <div class="confirm" role="group" aria-labelledby="cancel-question">
-          <p id="cancel-question">{t("manage.cancel_confirm")}</p>
-          <div class="actions">
-            <button type="button" disabled={busy} onClick={() => setMode("view")}>
-              {t("manage.cancel_no")}
-            </button>
-            <button type="button" class="primary" disabled={busy} onClick={() => void doCancel()}>
-              {t(busy ? "manage.canceling" : "manage.cancel_yes")}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <>
-          <div class="manage-actions">
-            {policy.is_changeable && (
-              <button type="button" class="primary" onClick={openMove}>
-                {t("manage.move")}
+    <Frame face={face}>
+      <section>
+        <Heading>{t("manage.heading")}</Heading>
+        {notice && <Notice notice={notice} />}
+        <BookingFacts view={view} />
+        {booking.is_canceled ? (
+          notice?.kind !== "done" && <p class="summary">{t("manage.is_canceled")}</p>
+        ) : mode === "confirm-cancel" ? (
+          <div class="confirm" role="group" aria-labelledby="cancel-question">
+            <p id="cancel-question">{t("manage.cancel_confirm")}</p>
+            <div class="actions">
+              <button type="button" disabled={busy} onClick={() => setMode("view")}>
+                {t("manage.cancel_no")}
               </button>
-            )}
-            {policy.is_cancelable && (
-              <button
-                type="button"
-                onClick={() => {
-                  setNotice(null);
-                  setMode("confirm-cancel");
-                }}
-              >
-                {t("manage.cancel")}
+              <button type="button" class="primary" disabled={busy} onClick={() => void doCancel()}>
+                {t(busy ? "manage.canceling" : "manage.cancel_yes")}
               </button>
-            )}
+            </div>
           </div>
-          {!policy.is_changeable && <p class="hint">{t("manage.not_changeable")}</p>}
-          {!policy.is_cancelable && <p class="hint">{t("manage.not_cancelable")}</p>}
-        </>
-      )}
-    </section>
+        ) : (
+          <>
+            <div class="manage-actions">
+              {policy.is_changeable && (
+                <button type="button" class="primary" onClick={openMove}>
+                  {t("manage.move")}
+                </button>
+              )}
+              {policy.is_cancelable && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    setNotice(null);
+                    setMode("confirm-cancel");
+                  }}
+                >
+                  {t("manage.cancel")}
+                </button>
+              )}
+            </div>
+            {!policy.is_changeable && (
+              <ContactHint
+                face={face}
+                plain="manage.not_changeable"
+                named="manage.not_changeable_named"
+              />
+            )}
+            {!policy.is_cancelable && (
+              <ContactHint
+                face={face}
+                plain="manage.not_cancelable"
+                named="manage.not_cancelable_named"
+              />
+            )}
+          </>
+        )}
+      </section>
+    </Frame>
   );
 }

@@ -1,3 +1,5 @@
+import type { SalonView } from "../page/salon";
+
 /** The parts of the public Booking the manage page reads. */
 export interface ManagedBooking {
   uuid: string;
@@ -26,6 +28,8 @@ export interface ManagedBooking {
 
 /** The parts of `GET /manage/{token}` the manage page reads. */
 export interface ManagedView {
+  /** The salon's face and contact (absent from an older API). */
+  salon?: SalonView | null;
   booking: ManagedBooking;
   /** The salon's zone (the location's): the clock the customer's messages write times on. */
   timezone: string;

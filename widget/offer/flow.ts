@@ -1,6 +1,6 @@
 import { ApiFailure, type Client } from "../api";
 import type { MessageKey } from "../i18n/messages";
-import type { OfferView } from "./types";
+import type { BookedAnswer, OfferBooking, OfferView } from "./types";
 
 /** The offer page's API calls: the link's token is the only credential. */
 
@@ -13,7 +13,15 @@ export const bookOffer = (
   api: Client,
   token: string,
   extra: { customer_last_name?: string; customer_email?: string },
-) => api.post<{ uuid: string }>(`${base(token)}/book`, extra);
+) => api.post<BookedAnswer>(`${base(token)}/book`, extra);
+
+/** The booking an offer became, from the answer to booking it (its manage link when given). */
+export const bookingOf = (answer: BookedAnswer): OfferBooking => ({
+  uuid: answer.uuid,
+  start_time: answer.start_time,
+  end_time: answer.end_time,
+  manage_url: answer.links?.find((l) => l.type === "manage")?.link ?? null,
+});
 
 /** What the page says for a refusal of the offer API, or null when it is no refusal of its own. */
 export function refusal(e: unknown): MessageKey | null {

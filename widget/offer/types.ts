@@ -1,4 +1,6 @@
-/** GET /waitlist-offers/{token}: the time an offer holds. */
+import type { SalonView } from "../page/salon";
+
+/** GET /waitlist-offers/{token}: the time an offer holds, or the booking it became. */
 export interface OfferView {
   entry_uuid: string;
   customer_first_name: string;
@@ -14,4 +16,25 @@ export interface OfferView {
     starts_at: string;
     ends_at: string;
   }[];
+  /** `booked`: booked through this link, reopened (absent from an older API: open). */
+  status?: "open" | "booked";
+  /** The booking the offer became; null while open. */
+  booking?: OfferBooking | null;
+  /** The salon's face and contact (absent from an older API). */
+  salon?: SalonView | null;
+}
+
+export interface OfferBooking {
+  uuid: string;
+  start_time: string;
+  end_time: string;
+  manage_url: string | null;
+}
+
+/** The answer to booking the offer: the customer's booking, with its manage link. */
+export interface BookedAnswer {
+  uuid: string;
+  start_time: string;
+  end_time: string;
+  links?: { type: string; link: string }[];
 }
