@@ -38,8 +38,17 @@ async function createDemo(baseUrl, adminToken) {
     name: "Demo Salon Mitte",
     timezone: "Europe/Berlin",
     slot_step: 15,
+    // What the booking pages show as the salon's contact (and messages as {location_address}).
+    address: { line1: "Torstraße 1", city: "Berlin", postal_code: "10119", country: "DE" },
+    phone: "+493012345678",
   });
   const loc = location.uuid;
+  // The salon's face on the widget, manage and offer pages.
+  await call(baseUrl, `/api/admin/v1/workspaces/${id}`, {
+    token: adminToken,
+    method: "PATCH",
+    body: { brand: { name: "Demo Salon", accent_color: "#8a3b12" } },
+  });
   await admin(`/workspaces/${id}/staffers`, {
     first_name: "Mia",
     last_name: "Wagner",
