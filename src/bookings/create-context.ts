@@ -9,6 +9,7 @@ import { policyOf } from "./rules/policy";
 import type { Problem } from "../platform/rules/problems";
 import type { BookingSubject, CreateRequest } from "./create";
 import type { BookingDeps } from "./deps";
+import { addressOf } from "../catalogue/rules/address";
 import { recipient } from "./messages";
 import type { BookingDetails, CustomerInput } from "./write";
 
@@ -110,7 +111,11 @@ export function creationContext(
         customerBrowserLanguage: details.customerBrowserLanguage,
       },
     ),
-    location: { name: inputs.location.name, address: "", timezone: inputs.rules.timezone },
+    location: {
+      name: inputs.location.name,
+      address: addressOf(inputs.location),
+      timezone: inputs.rules.timezone,
+    },
     total: 0,
     // Made from a paid checkout: the confirmation names what was paid and the fees, as the
     // reservation's terms (fixed when it was made, the terms the checkout charged) say.

@@ -11,6 +11,7 @@ import {
 } from "../messages/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Condition, Statement } from "../db/statement";
+import { addressOf } from "../catalogue/rules/address";
 import {
   announce,
   type MessageBooking,
@@ -192,7 +193,7 @@ export function changeContext(
     workspaceLocale: deps.render.locale,
     currency: deps.render.currency,
     customer: recipient(customer, record.booking),
-    location: { name: location.name, address: "", timezone: location.timezone },
+    location: { name: location.name, address: addressOf(location), timezone: location.timezone },
     total: record.order.total,
     // A stranger's change, or a name a stranger typed into the widget (its reminders too).
     fromStranger: Boolean(deps.messageVisitor) || record.booking.ownContact,

@@ -17,6 +17,7 @@ import type { Scope } from "../db/scope";
 import { settingsFrom } from "../messages/rules";
 import { WAITLIST } from "./rules";
 import type { Env } from "../platform/env";
+import { addressOf } from "../catalogue/rules/address";
 import { log } from "../platform/log";
 import { dispatchEvents } from "../webhooks/dispatch";
 import { deliverCreated } from "../messages/delivery/wake-up";
@@ -69,7 +70,12 @@ export async function runDesk(
   const matcher = new Matcher(env, scope, counter, {
     settings: settingsFrom(first.context.settings),
     workspace,
-    location: { id: location.id, name: location.name, timezone: location.timezone },
+    location: {
+      id: location.id,
+      name: location.name,
+      address: addressOf(location),
+      timezone: location.timezone,
+    },
     stafferNames: new Map(first.names.map((n) => [n.id, n.firstName])),
     services: new Map(),
   });

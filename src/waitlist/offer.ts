@@ -18,6 +18,7 @@ import { PUBLIC_OFFERS } from "./rules";
 import type { Scope } from "../db/scope";
 import { announce, type MessageContext, type NotificationSettings } from "../messages/rules";
 import type { Env } from "../platform/env";
+import type { Address } from "../catalogue/rules/address";
 import { sha256Hex } from "../tenancy/api-keys";
 import { publicOrigin } from "../platform/public-origin";
 import { base64url } from "../bookings/manage-token";
@@ -30,7 +31,7 @@ import { offerUrl } from "./offer-link";
 export interface OfferContext {
   settings: NotificationSettings;
   workspace: { currency: string; locale: string };
-  location: { id: string; name: string; timezone: string };
+  location: { id: string; name: string; address: Address | null; timezone: string };
   stafferNames: ReadonlyMap<string, string>;
   /** Each service's name and the price the customer pays for it (filled as the pass reads them). */
   services: Map<string, { name: string; price: number }>;
@@ -89,7 +90,11 @@ export async function makeOffer(
         notifyEmail: customer?.notifyEmail ?? true,
         notifySms: customer?.notifySms ?? true,
       },
-      location: { name: ctx.location.name, address: "", timezone: ctx.location.timezone },
+      location: {
+        name: ctx.location.name,
+        address: ctx.location.address,
+        timezone: ctx.location.timezone,
+      },
       total: booked.reduce((sum, s) => sum + (ctx.services.get(s.serviceId)?.price ?? 0), 0),
       // On the configured origin, not the one the join was sent to (a caller's Host).
       offer: { url: offerUrl(publicOrigin(env), token, entry.locale), expiresAt },

@@ -16,6 +16,7 @@ import { type Scope, whereIn } from "../../db/scope";
 import { type LoadedBooking, policyColumns } from "./bookings";
 import {
   type ChangeMessagesContext,
+  messageLocationColumns,
   locationStaffNames,
   settingsRead,
 } from "../../messages/queries/messages";
@@ -172,7 +173,7 @@ export function seriesMessagesRead(scope: Scope, seriesId: string): Read<ChangeM
         .from(customers)
         .where(whereIn(scope, customers, inSubquery(customers.id, refs.customerId))),
       db
-        .select({ name: locations.name, timezone: locations.timezone })
+        .select(messageLocationColumns)
         .from(locations)
         .where(whereIn(scope, locations, inSubquery(locations.id, refs.locationId))),
       locationStaffNames(scope, refs.locationId),

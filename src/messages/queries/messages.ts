@@ -519,6 +519,17 @@ export const creationMessagesRead = (scope: Scope, locationId: string) =>
  * it (no round trip of its own): the settings, its customer, its location's
  * name and zone, the first names of the location's staff, and its reminders still to go out.
  */
+/** What a booking's messages say of its location: its name, zone and address. */
+export const messageLocationColumns = {
+  name: locations.name,
+  timezone: locations.timezone,
+  addressLine1: locations.addressLine1,
+  addressLine2: locations.addressLine2,
+  addressCity: locations.addressCity,
+  addressPostalCode: locations.addressPostalCode,
+  addressCountry: locations.addressCountry,
+};
+
 export function changeMessagesRead(scope: Scope, bookingId: string) {
   const { db } = scope;
   const own = whereIn(scope, bookings, eq(bookings.id, bookingId));
@@ -537,7 +548,7 @@ export function changeMessagesRead(scope: Scope, bookingId: string) {
           whereIn(scope, customers, inSubquery(customers.id, column(sql`${bookings.customerId}`))),
         ),
       db
-        .select({ name: locations.name, timezone: locations.timezone })
+        .select(messageLocationColumns)
         .from(locations)
         .where(
           whereIn(scope, locations, inSubquery(locations.id, column(sql`${bookings.locationId}`))),

@@ -1,4 +1,5 @@
 import { formatMoney } from "../../platform/rules/money";
+import { type Address, addressLine } from "../../catalogue/rules/address";
 import { localDate, localTime } from "./format";
 import type { Channel, MessageKind } from "./kinds";
 import { BUILT_IN_LOCALES, type BuiltInLocale, formatLocale, localeChain } from "./locale";
@@ -39,7 +40,8 @@ export interface MessageContext {
   workspaceLocale: string;
   currency: string;
   customer: Recipient;
-  location: { name: string; address: string; timezone: string };
+  /** The location's address (null: none), written on one line in each message's language. */
+  location: { name: string; address: Address | null; timezone: string };
   /** The order's total, in minor units. */
   total: number;
   /** A waitlist offer: where it is booked, and until when it holds. */
@@ -153,7 +155,7 @@ export function valuesFor(
     service_names: unique(bookings.flatMap((b) => b.serviceNames)),
     staffer_first_name: unique(bookings.flatMap((b) => b.stafferFirstNames)),
     location_name: ctx.location.name,
-    location_address: ctx.location.address,
+    location_address: addressLine(ctx.location.address, locale),
     date: first ? localDate(first.startAt, zone, locale) : "",
     time: first ? localTime(first.startAt, zone, locale) : "",
     items: bookings.map(line).join("\n"),

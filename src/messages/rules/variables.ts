@@ -7,7 +7,8 @@ export const VARIABLES = {
   service_names: "The booked services, comma-separated (every item of a cart)",
   staffer_first_name: "The first name of the staffer (several: comma-separated)",
   location_name: "The location's name",
-  location_address: "The location's address (empty while locations have none)",
+  location_address:
+    "The location's address on one line (\"line1, line2, postal code city, country\", the country named in the message's language); empty when the location has none",
   date: "The local date of the (first) booking, with its weekday, in the location's time zone",
   time: "The local start time of the (first) booking, in the location's time zone",
   items: "One line per booking of a cart or of a series change: date, time, services and staffer",

@@ -42,7 +42,7 @@ const ctx = (over: Partial<MessageContext> = {}): MessageContext => ({
     notifyEmail: true,
     notifySms: true,
   },
-  location: { name: "Salon", address: "", timezone: "Europe/Berlin" },
+  location: { name: "Salon", address: null, timezone: "Europe/Berlin" },
   total: 4500,
   ...over,
 });
@@ -281,5 +281,63 @@ describe("a customer's locale", () => {
         if (tag !== null) expect(() => new Intl.DateTimeFormat(tag).format(0)).not.toThrow();
       }),
     );
+  });
+});
+
+describe("location_address", () => {
+  const address = {
+    line1: "Hauptstraße 1",
+    line2: null,
+    city: "Berlin",
+    postal_code: "10115",
+    country: "DE",
+  };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    sms: { enabled: false },
+    templates: {
+      "booking-confirmation": {
+        en: { subject: "Hi", body: "At {{location_address}}." },
+        de: { subject: "Hallo", body: "In {{location_address}}." },
+      },
+    },
+  };
+
+  it("is the location's address on one line, the country named in the message's language", () => {
+    const en = writeMessage(
+      "booking-confirmation",
+      "email",
+      ctx({
+        settings: NotificationSettingsSchema.parse(settings),
+        location: { name: "Salon", address, timezone: "Europe/Berlin" },
+      }),
+      [booking],
+    );
+    expect(en.body).toBe("At Hauptstraße 1, 10115 Berlin, Germany.");
+    const de = writeMessage(
+      "booking-confirmation",
+      "email",
+      ctx({
+        settings: NotificationSettingsSchema.parse(settings),
+        customer: { ...ctx().customer, locale: "de" },
+        location: {
+          name: "Salon",
+          address: { ...address, line2: "Hof 2" },
+          timezone: "Europe/Berlin",
+        },
+      }),
+      [booking],
+    );
+    expect(de.body).toBe("In Hauptstraße 1, Hof 2, 10115 Berlin, Deutschland.");
+  });
+
+  it("is empty when the location has no address", () => {
+    const none = writeMessage(
+      "booking-confirmation",
+      "email",
+      ctx({ settings: NotificationSettingsSchema.parse(settings) }),
+      [booking],
+    );
+    expect(none.body).toBe("At .");
   });
 });

@@ -31,7 +31,7 @@ const ctx = (over: Partial<MessageContext> = {}): MessageContext => ({
     notifyEmail: true,
     notifySms: true,
   },
-  location: { name: "Salon", address: "", timezone: "Europe/Berlin" },
+  location: { name: "Salon", address: null, timezone: "Europe/Berlin" },
   total: 8000,
   ...over,
 });

@@ -65,7 +65,7 @@ const ctx = (name: string, location: string, subject?: string): MessageContext =
     notifyEmail: true,
     notifySms: true,
   },
-  location: { name: location, address: "", timezone: "Europe/Berlin" },
+  location: { name: location, address: null, timezone: "Europe/Berlin" },
   total: 4500,
 });
 
