@@ -21,6 +21,8 @@ const DEFAULTS = {
   policy_text: null,
   cancellation_text: null,
   change_text: null,
+  address: null,
+  phone: null,
 };
 
 describe("POST /workspaces/{ws}/locations", () => {

@@ -14,6 +14,7 @@ describe("GET /workspaces/{ws}", () => {
       currency: "GBP",
       locale: "en",
       timezone: "Europe/Berlin",
+      brand: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
     });
   });

@@ -20,6 +20,8 @@ const ALLOWED = new Set([
   "GET public:/staffers",
   "GET public:/resources",
   "GET public:/booking-form",
+  // The salon's name, language, currency and brand for the widget's header.
+  "GET public:/workspace",
   "GET public:/locations/{location_uuid}/time-slots",
   "POST public:/locations/{location_uuid}/time-slots/cart",
   "POST public:/locations/{location_uuid}/time-slots/cart/next",
