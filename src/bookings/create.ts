@@ -32,6 +32,7 @@ import { VisitorQuota } from "../calendar/planning/visitor-quota";
 import { bookingWrite } from "./write";
 import { creationContext } from "./create-context";
 import { refuseUnpaid } from "./payment-gate";
+import { customerAnswer } from "./customer-answer";
 
 export interface CreateRequest {
   /** The workspace's country, for phone numbers written without a country code. */
@@ -68,6 +69,12 @@ export interface CreateRequest {
    * `payment_required`) unless it is.
    */
   paymentSettled?: boolean | undefined;
+  /**
+   * The answer goes to the customer who books (a publishable key, an offer
+   * link): each booking carries its manage link and whom its confirmation
+   * went to (`customerAnswer`).
+   */
+  customerAnswer?: boolean | undefined;
 }
 
 /**
@@ -196,6 +203,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       details,
       deps.render,
     );
+    const answered = req.customerAnswer ? customerAnswer(deps, records, rendered) : null;
     return {
       claims: staffClaims(
         redeem ? redeemingClaims(claimsFor(planned), redeem) : claimsFor(planned),
@@ -213,8 +221,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
           told.stafferNames,
           now,
         ),
+        ...(answered?.statements ?? []),
       ],
       value: rendered,
+      ...(answered ? { answer: answered.answer } : {}),
     };
   };
   const first = plan();

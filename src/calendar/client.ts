@@ -112,6 +112,13 @@ export interface PlannedWrite<T> {
   /** The D1 batch, built once the time is claimed (so its guards read the clock then). */
   build: () => Statement[];
   value: T;
+  /**
+   * The answer from what the batch itself answered: the results of `build`'s
+   * statements, in their order (a write that appends a SELECT reads what its
+   * own statements decided in SQL, with no round trip of its own); null when
+   * the batch committed but its answer was lost. Absent: `value`.
+   */
+  answer?: (results: readonly unknown[] | null) => T | Promise<T>;
 }
 
 /** Statements `endDisplaced` may add to a staff write's batch (fence, delete, release). */
@@ -371,12 +378,11 @@ export async function commitPlanned<T>(
   await rendezvous("calendar.claimed");
   let results: unknown[];
   let statements: Statement[] = [];
+  let built: number;
   try {
-    statements = [
-      guard(scope, holdNotFenced(holdId)),
-      ...planned.build(),
-      ...(ending?.statements ?? []),
-    ];
+    const own = planned.build();
+    built = own.length;
+    statements = [guard(scope, holdNotFenced(holdId)), ...own, ...(ending?.statements ?? [])];
     results = await runBatch(db, statements);
   } catch (error) {
     if (isDefiniteFailure(error)) {
@@ -398,7 +404,7 @@ export async function commitPlanned<T>(
         await dropElsewhere(env, workspaceId, elsewhere);
       });
     }
-    return planned.value;
+    return planned.answer ? await planned.answer(null) : planned.value;
   }
   // The ended reservations' entries in calendars this write did not take them from.
   const elsewhere = siblingsByCalendar(
@@ -418,7 +424,8 @@ export async function commitPlanned<T>(
       dropElsewhere(env, workspaceId, elsewhere),
     ]),
   );
-  return planned.value;
+  // The fence guard came first: the write's own results follow it.
+  return planned.answer ? await planned.answer(results.slice(1, 1 + built)) : planned.value;
 }
 
 /** Drops ended publishable holds' entries, one call per calendar (only yielding held entries go). */

@@ -23,13 +23,47 @@ const gone = () =>
  * 409 `reservation_expired` once the offer ended.
  */
 export async function openOffer(db: Database, token: string) {
+  const opened = await openOfferOrBooked(db, token);
+  if (opened.booked) throw gone();
+  return opened;
+}
+
+/** The booking an offer became through its link, still its customer's. */
+export interface BookedOffer {
+  id: string;
+  workspaceId: string;
+  customerId: string;
+  startAt: number;
+  endAt: number;
+}
+
+/**
+ * What an offer link opens for its page: the live offer, or, once the offer
+ * was booked with its reservation (through the link, or a widget using it),
+ * that booking while it is still the offer's customer's (the same phone: a
+ * booking staff handed to someone else is not shown to the link). 401 and
+ * 409 as `openOffer` for anything else.
+ */
+export async function openOfferOrBooked(db: Database, token: string) {
   const found = token.length === 43 ? await offerByToken(db, await sha256Hex(token)) : null;
   if (!found) throw refused();
   const { entry, reservation, workspace } = found;
-  const live = entry.status === "offered" && reservation && isLive(reservation, Date.now());
-  if (!live) throw gone();
   const scope: Scope = { db, workspaceId: entry.workspaceId };
-  return { entry, scope, reservation, workspace };
+  if (!reservation) throw gone();
+  const booked = bookedOffer(found);
+  if (booked) return { entry, scope, reservation, workspace, booked };
+  const live = entry.status === "offered" && isLive(reservation, Date.now());
+  if (!live) throw gone();
+  return { entry, scope, reservation, workspace, booked: null };
+}
+
+function bookedOffer(found: NonNullable<Awaited<ReturnType<typeof offerByToken>>>) {
+  const { entry, booked } = found;
+  if (entry.status !== "booked" || !entry.bookingId || !booked) return null;
+  const { id, startAt, endAt, customerId, customerPhone } = booked;
+  if (id !== entry.bookingId || startAt === null || endAt === null || !customerId) return null;
+  if (customerPhone !== entry.phone) return null;
+  return { id, workspaceId: entry.workspaceId, customerId, startAt, endAt } satisfies BookedOffer;
 }
 
 /**
@@ -75,6 +109,8 @@ export async function bookOffer(
     // An entry a widget's visitor joined: its booking is that visitor's, counted against its
     // bookings of the day, whatever address opens the link.
     visitor: entry.visitor ?? undefined,
+    // The offer's customer is answered: the booking's manage link and whom its confirmation went to.
+    customerAnswer: true,
   }).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === "reservation_expired") throw gone();
     throw error;

@@ -163,7 +163,11 @@ export async function payAndDeliver(workspaceId: string, checkoutUrl: string, ca
 export async function bookedFrom(api: Client, reservation: string) {
   const res = await api(`/reservations/${reservation}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.checkout as { status: string; booking_uuid: string | null };
+  const { status, booking_uuid } = res.body.checkout as {
+    status: string;
+    booking_uuid: string | null;
+  };
+  return { status, booking_uuid };
 }
 
 /** The webhook secret the test Worker is configured with (vitest.config.ts). */

@@ -88,8 +88,10 @@ describe("an offer after a cancel", () => {
       booking_uuid: booked.body.uuid,
       offer: null,
     });
-    // The link is spent; the reservation is used.
-    expect((await send(`${PUBLIC}/waitlist-offers/${token}`)).status).toBe(409);
+    // The link is spent (its page shows the booking it became); the reservation is used.
+    const spent = await send(`${PUBLIC}/waitlist-offers/${token}`);
+    expect(spent.status).toBe(200);
+    expect(spent.body).toMatchObject({ status: "booked", booking: { uuid: booked.body.uuid } });
     expect((await send(`${PUBLIC}/waitlist-offers/${token}/book`, { method: "POST" })).status).toBe(
       409,
     );

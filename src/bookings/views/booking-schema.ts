@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { DurationSchema } from "../../catalogue/views/duration";
 import { BookingPaymentSchema } from "./booking-payment";
+import {
+  CONFIRMATION_SENT_DESCRIPTION,
+  ConfirmationSentSchema,
+} from "../../calendar/views/confirmation-sent";
 
 /** An amount in minor units and its display string, as the reference pairs them. */
 const Money = <N extends string>(name: N) =>
@@ -86,10 +90,16 @@ export const BookingSchema = z
     policy: PolicySchema,
     links: z.array(
       z.object({
-        type: z.enum(["ical", "google_meet", "zoom", "microsoft_teams"]),
+        type: z.enum(["ical", "google_meet", "zoom", "microsoft_teams", "manage"]).openapi({
+          description:
+            "`manage`: the customer's manage page (the link their messages carry as manage_url), only in the answer a customer (publishable key, waitlist offer link) gets for the booking they just made, and only when the Worker signs manage links",
+        }),
         link: z.string(),
       }),
     ),
+    confirmation_sent_to: z.array(ConfirmationSentSchema).optional().openapi({
+      description: CONFIRMATION_SENT_DESCRIPTION,
+    }),
     order: z.object({
       uuid: z.string(),
       tax: z.array(TaxLineSchema),

@@ -9,8 +9,26 @@ import { toIso } from "../../platform/clock";
 const checkoutStatus = (status: ReservationCheckout["status"]) =>
   status === "creating" ? ("open" as const) : status;
 
-/** A reservation, with its hosted checkout when one was started (null otherwise). */
-export function renderReservation(row: ReservationRow, checkout: ReservationCheckout | null) {
+/**
+ * A booked checkout's manage link: the composition root signs it (the manage
+ * slice sits above this module); "" or absent: none.
+ */
+export type CheckoutManageUrl = (
+  booking: NonNullable<ReservationCheckout["booked"]>["booking"],
+) => string;
+
+/**
+ * A reservation, with its hosted checkout when one was started (null
+ * otherwise); once the checkout booked, its booking's manage link and whom
+ * the confirmation went to (null and [] until then, and wherever the read
+ * did not load them: only a live reservation is listed, and it booked nothing).
+ */
+export function renderReservation(
+  row: ReservationRow,
+  checkout: ReservationCheckout | null,
+  manageUrl?: CheckoutManageUrl,
+) {
+  const booked = checkout?.booked ?? null;
   return {
     uuid: row.id,
     location_uuid: row.locationId,
@@ -29,7 +47,12 @@ export function renderReservation(row: ReservationRow, checkout: ReservationChec
     })),
     payment: row.payment,
     checkout: checkout
-      ? { status: checkoutStatus(checkout.status), booking_uuid: checkout.bookingId }
+      ? {
+          status: checkoutStatus(checkout.status),
+          booking_uuid: checkout.bookingId,
+          manage_url: (booked && manageUrl?.(booked.booking)) || null,
+          confirmation_sent_to: booked?.sentTo ?? [],
+        }
       : null,
   };
 }

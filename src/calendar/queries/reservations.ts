@@ -3,7 +3,14 @@ import type { PageRequest } from "../../platform/pagination";
 import { idIn } from "../../db/bounded";
 import { freedByDelete, freedEffects } from "../../db/queries/freed-time";
 import { producing } from "../../db/effects";
-import { calendarEntries, holdFences, paymentCheckouts, reservations } from "../../db/schema";
+import {
+  bookings,
+  calendarEntries,
+  holdFences,
+  paymentCheckouts,
+  reservations,
+} from "../../db/schema";
+import { confirmationsJson, parseConfirmations, type SentTo } from "../../db/queries/confirmations";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 
@@ -22,6 +29,19 @@ export async function findReservation(scope: Scope, id: string): Promise<Reserva
 export interface ReservationCheckout {
   status: (typeof paymentCheckouts.$inferSelect)["status"];
   bookingId: string | null;
+  /**
+   * The booking it became, as its manage link is signed for, and whom its
+   * confirmation went to (read with it; only by `findReservationWithCheckout`).
+   */
+  booked?: { booking: ManagedRef; sentTo: SentTo[] } | null;
+}
+
+/** What a booking's manage link is signed for. */
+export interface ManagedRef {
+  id: string;
+  workspaceId: string;
+  customerId: string;
+  endAt: number;
 }
 
 /** A reservation with its checkout, read together (a left join: one statement). */
@@ -57,11 +77,48 @@ export async function findReservationWithCheckout(
   id: string,
 ): Promise<ReservationWithCheckout | null> {
   const [found] = await scope.db
-    .select({ row: reservations, checkout: checkoutColumns })
+    .select({
+      row: reservations,
+      checkout: checkoutColumns,
+      // The booking the checkout became and its confirmations, in the same statement.
+      booked: {
+        customerId: bookings.customerId,
+        endAt: bookings.endAt,
+        sentTo: confirmationsJson(bookings.workspaceId, bookings.id),
+      },
+    })
     .from(reservations)
     .leftJoin(paymentCheckouts, checkoutOfReservation)
+    .leftJoin(
+      bookings,
+      and(
+        eq(bookings.id, paymentCheckouts.bookingId),
+        eq(bookings.workspaceId, paymentCheckouts.workspaceId),
+      ),
+    )
     .where(whereIn(scope, reservations, eq(reservations.id, id)));
-  return found ? withCheckout(found) : null;
+  if (!found) return null;
+  const { checkout } = withCheckout(found);
+  const booking = found.booked;
+  const bookingId = checkout?.bookingId;
+  return {
+    row: found.row,
+    checkout: checkout && {
+      ...checkout,
+      booked:
+        bookingId && booking?.customerId && booking.endAt !== null
+          ? {
+              booking: {
+                id: bookingId,
+                workspaceId: scope.workspaceId,
+                customerId: booking.customerId,
+                endAt: booking.endAt,
+              },
+              sentTo: parseConfirmations(booking.sentTo ?? "[]", bookingId),
+            }
+          : null,
+    },
+  };
 }
 
 /** The stored items of these reservations (one parameter whatever their number). */

@@ -19,6 +19,7 @@ import { idIn, inSubquery, insertRows } from "../../db/bounded";
 import {
   bookings,
   calendarEntries,
+  customers,
   locations,
   notificationSettings,
   reservations,
@@ -629,6 +630,15 @@ export async function offerByToken(db: Database, tokenHash: string) {
         brandLogoUrl: workspaces.brandLogoUrl,
         brandAccentColor: workspaces.brandAccentColor,
       },
+      // A booked entry's booking, and the phone of whom it is now: an offer booked through
+      // its link shows it (`bookedOffer`), in the same statement.
+      booked: {
+        id: bookings.id,
+        startAt: bookings.startAt,
+        endAt: bookings.endAt,
+        customerId: bookings.customerId,
+        customerPhone: customers.phone,
+      },
     })
     .from(waitlistEntries)
     .innerJoin(workspaces, eq(workspaces.id, waitlistEntries.workspaceId))
@@ -638,6 +648,17 @@ export async function offerByToken(db: Database, tokenHash: string) {
         eq(reservations.id, waitlistEntries.offerReservationId),
         eq(reservations.workspaceId, waitlistEntries.workspaceId),
       ),
+    )
+    .leftJoin(
+      bookings,
+      and(
+        eq(bookings.id, waitlistEntries.bookingId),
+        eq(bookings.workspaceId, waitlistEntries.workspaceId),
+      ),
+    )
+    .leftJoin(
+      customers,
+      and(eq(customers.id, bookings.customerId), eq(customers.workspaceId, bookings.workspaceId)),
     )
     .where(eq(waitlistEntries.offerTokenHash, tokenHash))
     .limit(1);

@@ -72,7 +72,12 @@ describe("hosted checkout of a reservation", () => {
     expect(started.status).toBe(201);
     const session = sessionOf(started.body.checkout_url);
     const shown = await api(`/reservations/${held.uuid}`);
-    expect(shown.body.checkout).toEqual({ status: "open", booking_uuid: null });
+    expect(shown.body.checkout).toEqual({
+      status: "open",
+      booking_uuid: null,
+      manage_url: null,
+      confirmation_sent_to: [],
+    });
     // Held ten minutes past the page's end, for a payment whose event comes late.
     expect(Date.parse(shown.body.expires_at)).toBe(Date.parse(started.body.expires_at) + 600_000);
 

@@ -373,11 +373,18 @@ describe("a reservation's payment terms", () => {
     expect((await salon.ws.api(`/reservations/${paid.uuid}`)).body.checkout).toEqual({
       status: "open",
       booking_uuid: null,
+      manage_url: null,
+      confirmation_sent_to: [],
     });
     await checkout("open", null);
     const open = await (await widget())(`/reservations/${paid.uuid}`);
     expect(open.status).toBe(200);
-    expect(open.body.checkout).toEqual({ status: "open", booking_uuid: null });
+    expect(open.body.checkout).toEqual({
+      status: "open",
+      booking_uuid: null,
+      manage_url: null,
+      confirmation_sent_to: [],
+    });
     const list = await salon.ws.api(`/reservations?location_uuid=${salon.location.uuid}`);
     const byId = new Map((list.body.data as { uuid: string }[]).map((r) => [r.uuid, r]));
     expect(byId.get(paid.uuid)).toMatchObject({ checkout: { status: "open", booking_uuid: null } });
@@ -403,6 +410,8 @@ describe("a reservation's payment terms", () => {
     expect((await salon.ws.api(`/reservations/${paid.uuid}`)).body.checkout).toEqual({
       status: "expired",
       booking_uuid: null,
+      manage_url: null,
+      confirmation_sent_to: [],
     });
     expect((await salon.ws.api(`/reservations/${plain.uuid}`)).status).toBe(404);
     // Neither is live: the list shows neither.

@@ -61,6 +61,8 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       reservationId: body.reservation_uuid,
       caller: c.var.deps.caller,
       visitor: c.var.deps.visitor,
+      // A customer's answer: each booking's manage link and whom its confirmation went to.
+      customerAnswer: !c.var.deps.staff,
     }),
   );
   if (!booking) throw new Error("no booking was created");

@@ -15,7 +15,7 @@ export const route = defineRoute({
   tags: ["Reservations"],
   summary: "Get a reservation while it holds its time, or once a checkout was started for it",
   description:
-    "404 once it expired (exact to the second), was used by a booking, or was deleted; except a reservation a checkout was started for (POST /reservations/{uuid}/checkout), which answers while the workspace keeps it, so a widget coming back from the payment page reads `checkout` (its status, and the booking it became).",
+    "404 once it expired (exact to the second), was used by a booking, or was deleted; except a reservation a checkout was started for (POST /reservations/{uuid}/checkout), which answers while the workspace keeps it, so a widget coming back from the payment page reads `checkout` (its status, the booking it became, that booking's manage link and whom its confirmation went to).",
   request: { params: ReservationPath },
   responses: {
     200: json(ReservationSchema, "The reservation"),
@@ -30,5 +30,6 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   const found = await findReservationWithCheckout(c.var.deps.scope, id);
   // The widget returns from the provider's page after the hold was used (or lapsed).
   if (!found || (!found.checkout && !isLive(found.row, Date.now()))) throw notFound("Reservation");
-  return c.json(renderReservation(found.row, found.checkout), 200);
+  // The manage link is signed by what the composition root gave the request (`deps.manageUrl`).
+  return c.json(renderReservation(found.row, found.checkout, c.var.deps.manageUrl), 200);
 };

@@ -3,6 +3,7 @@ import { uuid } from "../../../platform/fields";
 import { PaginationQuery, paginated } from "../../../platform/pagination";
 import { CartItems } from "../cart-items";
 import { PaymentTermsSchema } from "../../../catalogue/views/payment-terms";
+import { ConfirmationSentSchema } from "../../views/confirmation-sent";
 
 export const MIN_TTL_SECONDS = 60;
 export const MAX_TTL_SECONDS = 900;
@@ -67,6 +68,14 @@ export const ReservationSchema = z
         }),
         booking_uuid: z.uuid().nullable().openapi({
           description: "The booking it became (the first, for several items); null until then.",
+        }),
+        manage_url: z.string().nullable().openapi({
+          description:
+            "The customer's manage page of the booking it became (the link its messages carry as manage_url); null until it booked, in the list, and when the Worker signs no manage links.",
+        }),
+        confirmation_sent_to: z.array(ConfirmationSentSchema).openapi({
+          description:
+            "Whom the booking's confirmation was written to go out to (not the ones written `skipped`: a quota on the customer's messages, an opt-out); empty until it booked, and in the list.",
         }),
       })
       .nullable()

@@ -5,10 +5,12 @@ import { run } from "../../../db/reads";
 import type { OpenEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
 import { conflictErrors, json, queryErrors } from "../../../http/responses";
-import { openLimitedOffer } from "./open";
+import { openLimitedOfferPage } from "./open";
 import { offerErrors } from "./responses";
 import { OfferTokenPath, WaitlistOfferSchema } from "./schema";
 import { toIso } from "../../../platform/clock";
+import { publicOrigin } from "../../../platform/public-origin";
+import { renderOfferBooking } from "../../views/offer-booking";
 import { renderSalon } from "../../../catalogue/views/salon";
 
 export const route = defineRoute({
@@ -19,15 +21,16 @@ export const route = defineRoute({
   tags: ["Waitlist"],
   summary: "The time a waitlist offer holds",
   description:
-    "What the link of a waitlist-offer message opens: the held time, its services and staff, until when it is held, and the salon as the page shows it (`salon`: the brand's name, else the location's, its logo and accent colour, the location's address and phone). Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. 409 reservation_expired once the offer was booked or lapsed.",
+    "What the link of a waitlist-offer message opens: the held time, its services and staff, until when it is held, and the salon as the page shows it (`salon`: the brand's name, else the location's, its logo and accent colour, the location's address and phone). Needs no API key and no Workspace header (the token is the credential); rate-limited per client address, per token and per workspace. Once booked with this offer (through its link, or a widget using its reservation), it answers `status: booked` with `booking` (its uuid, its current times and manage link) while that booking is still this customer's; 409 reservation_expired once the offer lapsed, was declined, or its booking went to another customer.",
   request: { params: OfferTokenPath },
   responses: {
     200: json(WaitlistOfferSchema, "The offer"),
     ...offerErrors,
     ...queryErrors,
-    ...conflictErrors("The offer was booked or has lapsed (`reservation_expired`)", [
-      "reservation_expired",
-    ]),
+    ...conflictErrors(
+      "The offer has lapsed, or its booking is no longer its customer's (`reservation_expired`)",
+      ["reservation_expired"],
+    ),
   },
 });
 
@@ -44,7 +47,7 @@ const NO_LOCATION = {
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
-  const { entry, scope, reservation, workspace } = await openLimitedOffer(c, token);
+  const { entry, scope, reservation, workspace, booked } = await openLimitedOfferPage(c, token);
   const items = heldItems(reservation);
   const held = items.flatMap((i) => i.services);
   const details = await run(
@@ -75,6 +78,9 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
         starts_at: s.starts_at,
         ends_at: s.ends_at,
       })),
+      // Booked through its link: its customer reopening it sees their booking, not an ended offer.
+      status: booked ? ("booked" as const) : ("open" as const),
+      booking: booked ? renderOfferBooking(c.env, publicOrigin(c.env), booked) : null,
     },
     200,
   );

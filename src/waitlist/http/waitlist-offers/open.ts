@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { OpenEnv } from "../../../http/env";
 import { sha256Hex } from "../../../tenancy/api-keys";
 import { limitLink, limitLinkWorkspace } from "../../../http/rate-limit";
-import { openOffer } from "../../offer-book";
+import { openOffer, openOfferOrBooked } from "../../offer-book";
 
 /**
  * The offer a link's token opens, counted per token before it is looked up
@@ -14,6 +14,14 @@ export async function openLimitedOffer(c: Context<OpenEnv>, token: string) {
   // The token's digest names its bucket: the limiter never holds the credential itself.
   await limitLink(c.env, `offer:${await sha256Hex(token)}`);
   const opened = await openOffer(c.var.db, token);
+  await limitLinkWorkspace(c.env, opened.scope.workspaceId);
+  return opened;
+}
+
+/** The offer's page: as `openLimitedOffer`, and an offer booked through its link opens too. */
+export async function openLimitedOfferPage(c: Context<OpenEnv>, token: string) {
+  await limitLink(c.env, `offer:${await sha256Hex(token)}`);
+  const opened = await openOfferOrBooked(c.var.db, token);
   await limitLinkWorkspace(c.env, opened.scope.workspaceId);
   return opened;
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { personName } from "../../../platform/fields";
+import { OfferBookingSchema, OfferStatusSchema } from "../../views/offer-booking";
 import { SalonSchema } from "../../../catalogue/views/salon";
 
 export const OfferTokenPath = z.object({
@@ -34,6 +35,10 @@ export const WaitlistOfferSchema = z
         ends_at: instant,
       }),
     ),
+    status: OfferStatusSchema,
+    booking: z.union([OfferBookingSchema, z.null()]).openapi({
+      description: "The booking the offer became (status booked); null while it is open",
+    }),
   })
   .openapi("WaitlistOffer");
 
