@@ -165,8 +165,6 @@ export function App({
         setForm(loaded.form);
         setFace(loaded.face);
         applyAccent(loaded.face?.accent_color ?? null);
-        // Loaded now, so that the details step never waits for it.
-        phoneRules().catch(() => undefined);
       })
       .catch((e) => setNotice({ ...describe_(e), retry: () => start() }));
   };
@@ -183,6 +181,13 @@ export function App({
     addEventListener("pageshow", shown);
     return () => removeEventListener("pageshow", shown);
   }, []);
+
+  // The phone rules load once the first times show: after what the customer waits for, yet
+  // a pick and a hold ahead of the details step, which so never waits for them.
+  const timesShown = step === "slot" && days !== null;
+  useEffect(() => {
+    if (timesShown) phoneRules().catch(() => undefined);
+  }, [timesShown]);
 
   // A visitor who leaves with a time held gives it back to the others at once.
   useEffect(() => {

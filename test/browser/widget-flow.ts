@@ -20,6 +20,32 @@ export const freeTimes = (page: Page) =>
 export const freeTimesOn = (page: Page, date: string) =>
   page.locator(`ul[aria-label="Free times"][data-date="${date}"]`);
 
+/** The next day when it is in the same month, else the day itself (the month grid's ArrowRight). */
+export const nextInMonth = (date: string) => {
+  const next = Temporal.PlainDate.from(date).add({ days: 1 });
+  return next.month === Temporal.PlainDate.from(date).month ? next.toString() : date;
+};
+
+/** A day's button in the date step's month grid. */
+export const dayButton = (page: Page, date: string) =>
+  page.locator(`table[role="grid"] button[data-date="${date}"]`);
+
+/**
+ * Picks a day with free times in the month grid, going to the next months (up to three) when
+ * the day is in one of them; returns once the grid shows it chosen.
+ */
+export async function pickDay(page: Page, date: string) {
+  await page.locator('table[role="grid"] button[data-date]').first().waitFor();
+  for (let i = 0; i < 3 && (await dayButton(page, date).count()) === 0; i++)
+    await page.locator(".month-nav button").last().click();
+  // Free once the month's answer is in: before, every day reads as not offered.
+  const day = page.locator(
+    `table[role="grid"] button[data-date="${date}"].day-free:not([aria-disabled])`,
+  );
+  await day.click();
+  await page.locator(`td[aria-selected="true"] button[data-date="${date}"]`).waitFor();
+}
+
 export async function fillDetails(
   page: Page,
   d: { first: string; last: string; phone: string; email: string; comment?: string },

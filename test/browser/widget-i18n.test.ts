@@ -4,7 +4,7 @@ import { CATALOGUES } from "../../widget/i18n/messages";
 import { formatDuration, formatPrice } from "../../widget/service-terms";
 import { DESKTOP, launch, shot } from "./browser";
 import { SHOWROOM, widgetKey } from "./salon";
-import { dayAfter, instant, widgetUrl } from "./widget-flow";
+import { dayAfter, instant, pickDay, widgetUrl } from "./widget-flow";
 
 const salon = inject("salon");
 const de = CATALOGUES.de;
@@ -77,7 +77,7 @@ describe("the widget in four languages", () => {
     await page.getByRole("heading", { name: de["slot.heading"] }).waitFor();
     await page.getByText(de["slot.your_zone"]).waitFor();
     const day = dayAfter(NEW_YORK, 4);
-    await page.getByLabel(de["slot.date"], { exact: true }).fill(day);
+    await pickDay(page, day);
     // German times: 24-hour clock, on the customer's own clock.
     const slot = page
       .locator(`ul[aria-label="${de["slot.free_times"]}"][data-date="${day}"]`)
@@ -89,7 +89,7 @@ describe("the widget in four languages", () => {
       weekday: "long",
       day: "numeric",
       month: "long",
-      hour: "2-digit",
+      hour: "numeric",
       minute: "2-digit",
       timeZone: NEW_YORK,
     });

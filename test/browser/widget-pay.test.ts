@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CATALOGUES, type Catalogue } from "../../widget/i18n/messages";
 import { DESKTOP, launch, PHONE, shot } from "./browser";
 import { call, widgetKey } from "./salon";
-import { dayAfter, instant } from "./widget-flow";
+import { dayAfter, instant, pickDay } from "./widget-flow";
 
 /**
  * The widget's pay step against stripe-local's hosted page (the server's STRIPE_* settings point
@@ -26,7 +26,7 @@ interface Booking {
 interface Reservation {
   uuid: string;
   expires_at: string;
-  checkout: { status: string; booking_uuid: string | null } | null;
+  checkout: { status: string; booking_uuid: string | null; manage_url?: string | null } | null;
 }
 
 let browser: Browser;
@@ -114,7 +114,7 @@ async function toPayStep(
   await page.getByRole("heading", { name: c["staffer.heading"] }).waitFor();
   await page.getByRole("button", { name: c["common.continue"] }).click();
   const day = dayAfter(clock, 2);
-  await page.getByLabel(c["slot.date"], { exact: true }).fill(day);
+  await pickDay(page, day);
   // The list of that date (not of the one shown before), whatever the language calls it.
   await page
     .locator(`ul[data-date="${day}"]`)
@@ -179,10 +179,13 @@ describe("booking widget: pay step", () => {
     await shot(page, "pay-3-confirmation");
 
     const uuid = await page.locator("[data-booking]").first().getAttribute("data-booking");
-    expect((await getReservation(reservation)).checkout).toEqual({
-      status: "complete",
-      booking_uuid: uuid,
-    });
+    const checkout = (await getReservation(reservation)).checkout;
+    expect(checkout).toMatchObject({ status: "complete", booking_uuid: uuid });
+    // The paid path's confirmation links the booking's manage page, as the checkout names it.
+    expect(checkout?.manage_url).toMatch(/\/widget\/manage/);
+    expect(
+      await page.getByRole("link", { name: "Manage or cancel your booking" }).getAttribute("href"),
+    ).toBe(checkout?.manage_url);
     const booking = await call<Booking>(salon.base, `/api/public/v2/bookings/${uuid}`, staff);
     expect(Date.parse(booking.start_time)).toBe(instant(day, "10:00", zone));
     expect(booking.ordered_services.map((s) => s.name)).toEqual(["Colour & cut"]);
@@ -202,7 +205,7 @@ describe("booking widget: pay step", () => {
   it("a declined card stays on the provider's page; its Back link returns to the pay step with the time still held, and paying from there books", async () => {
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
-    await toPayStep(page, { service: /Colour & cut/, time: "01:00 PM" });
+    await toPayStep(page, { service: /Colour & cut/, time: "1:00 PM" });
     await page.getByRole("button", { name: "Pay deposit €12.00" }).click();
     await page.waitForURL(`${stripe}/c/pay/**`);
     const hosted = page.url();
@@ -223,7 +226,12 @@ describe("booking widget: pay step", () => {
     await shot(page, "pay-5-back");
     // The hold is still there (lengthened to the provider's page's life), its checkout open.
     const held = await getReservation(reservation);
-    expect(held.checkout).toEqual({ status: "open", booking_uuid: null });
+    expect(held.checkout).toEqual({
+      status: "open",
+      booking_uuid: null,
+      manage_url: null,
+      confirmation_sent_to: [],
+    });
     expect(Date.parse(held.expires_at)).toBeGreaterThan(Date.now() + 10 * 60_000);
 
     // What was typed came back with it: paying again opens the same page and books.
@@ -268,7 +276,7 @@ describe("booking widget: pay step", () => {
     expect(await page.getByText(/Bezahlt/).count()).toBe(0);
     await shot(page, "pay-8-de-card-saved");
     const uuid = await page.locator("[data-booking]").first().getAttribute("data-booking");
-    expect((await getReservation(reservation)).checkout).toEqual({
+    expect((await getReservation(reservation)).checkout).toMatchObject({
       status: "complete",
       booking_uuid: uuid,
     });
@@ -279,7 +287,7 @@ describe("booking widget: pay step", () => {
     const en = CATALOGUES.en;
     const context = await browser.newContext({ ...DESKTOP, colorScheme: "light" });
     const page = await context.newPage();
-    await toPayStep(page, { service: /Colour & cut/, time: "03:00 PM" });
+    await toPayStep(page, { service: /Colour & cut/, time: "3:00 PM" });
     // What a real server cannot be made to answer on cue: the provider down, then a 422.
     const answers = [
       { status: 503, body: { code: "payments_unavailable", message: "Not now." } },

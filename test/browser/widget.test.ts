@@ -7,9 +7,10 @@ import { call, request, widgetKey } from "./salon";
 import {
   dayAfter,
   fillDetails,
-  freeTimes,
   freeTimesOn,
   instant,
+  nextInMonth,
+  pickDay,
   tabTo,
   widgetUrl,
 } from "./widget-flow";
@@ -97,7 +98,7 @@ describe("booking widget", () => {
     await page.getByRole("button", { name: "Continue" }).click();
 
     const day = dayAfter(zone, 1);
-    await page.getByLabel("Date", { exact: true }).fill(day);
+    await pickDay(page, day);
     // 10:00 on the customer's clock is 16:00 at the salon (Europe/Berlin).
     const ten = freeTimesOn(page, day).getByRole("button", { name: "10:00 AM", exact: true });
     await ten.waitFor();
@@ -165,7 +166,7 @@ describe("booking widget", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("radio", { name: "Mia Wagner" }).check();
     await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByLabel("Date", { exact: true }).fill(day);
+    await pickDay(page, day);
     const eleven = freeTimesOn(page, day).getByRole("button", { name: "11:00 AM", exact: true });
     await eleven.waitFor();
 
@@ -214,6 +215,7 @@ describe("booking widget", () => {
     await page.getByRole("alert").filter({ hasText: "ran out" }).waitFor();
     await shot(page, "light-7-hold-lost");
 
+    // Back on the day the customer had chosen, its times asked for again.
     await freeTimesOn(page, day).getByRole("button", { name: "11:45 AM", exact: true }).click();
     await page.getByRole("heading", { name: "Your details" }).waitFor();
     // Nothing typed was lost.
@@ -254,14 +256,23 @@ describe("booking widget", () => {
     await tabTo(page, exactly(de["common.continue"]));
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: de["slot.heading"] }).waitFor();
-    await tabTo(page, exactly(de["slot.next_day"]));
+    // The month grid is one Tab stop, on the day it opened on; the arrow keys move to the next.
+    const opened = await page
+      .locator('td[aria-selected="true"] button[data-date]')
+      .getAttribute("data-date");
+    await tabTo(page, /, freie Zeiten$/);
+    await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Enter");
-    const day = dayAfter("Europe/Berlin", 1);
+    const day = await page.evaluate(() => document.activeElement?.getAttribute("data-date") ?? "");
+    expect(day).toBe(nextInMonth(opened ?? ""));
     const times = page.locator(`ul[aria-label="${de["slot.free_times"]}"][data-date="${day}"]`);
     await times.getByRole("button").first().waitFor();
     await shot(page, "mobile-slots");
-    await tabTo(page, /^\d\d:\d\d$/);
+    // The day's times are one Tab stop too: End reaches the last.
+    await tabTo(page, /^\d{1,2}:\d\d$/);
+    await page.keyboard.press("End");
     const label = await page.evaluate(() => document.activeElement?.textContent ?? "");
+    expect(label).toBe(await times.getByRole("button").last().innerText());
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: de["details.heading"] }).waitFor();
 
@@ -330,12 +341,15 @@ describe("booking widget", () => {
     await page.getByRole("checkbox", { name: /Beard trim/ }).check();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
-    // Two services: the first start each day on which both fit, one after the other.
-    await freeTimes(page).getByRole("button").first().waitFor();
+    // Two services: the month marks each day on which both fit one after the other, and a
+    // day shows its first such start.
+    const day = dayAfter("America/New_York", 2);
+    await pickDay(page, day);
+    expect(await freeTimesOn(page, day).getByRole("button").count()).toBe(1);
     await shot(page, "dark-2-cart-slots");
 
     // Both services are held and booked together, back to back.
-    await freeTimes(page).getByRole("button").nth(2).click();
+    await freeTimesOn(page, day).getByRole("button").first().click();
     await page.getByRole("timer").waitFor();
     await fillDetails(page, {
       first: "Alan",
@@ -376,8 +390,8 @@ describe("booking widget", () => {
       await page.getByRole("checkbox", { name: /Beard trim/ }).check();
       await page.getByRole("button", { name: "Continue" }).click();
       await page.getByRole("button", { name: "Continue" }).click();
-      await page.getByRole("button", { name: "Next day" }).click();
       const day = dayAfter("America/New_York", 1);
+      await pickDay(page, day);
       await freeTimesOn(page, day).getByRole("button").last().click();
       await page.getByRole("heading", { name: "Your details" }).waitFor();
 
@@ -452,7 +466,7 @@ describe("booking widget", () => {
     await page.getByRole("checkbox", { name: /Beard trim/ }).check();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByRole("button", { name: "Next day" }).click();
+    await pickDay(page, dayAfter("America/New_York", 1));
     await freeTimesOn(page, dayAfter("America/New_York", 1)).getByRole("button").nth(8).click();
     await page.getByRole("timer").waitFor();
     await expect.poll(() => holds.length).toBe(1);

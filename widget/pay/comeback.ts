@@ -1,5 +1,5 @@
 import { ApiFailure, type Client } from "../api";
-import type { Booking, PaymentTerms, Reservation } from "../types";
+import type { Booking, PaymentTerms, Reservation, ReservationCheckout } from "../types";
 import type { ReturnMarker } from "./checkout";
 
 /** What the widget shows when the provider's page sends the customer back. */
@@ -12,6 +12,22 @@ export type Comeback =
   | { kind: "gone"; why: "expired" | "hold_expired" | "lost" }
   /** Paid, but the provider's event has not reached the salon yet. */
   | { kind: "pending" };
+
+/**
+ * The booking as the customer's own booking answer shows it: a later read of it carries
+ * neither its manage link nor where its confirmation went, so the checkout (once booked)
+ * tells both; an older API tells neither and the confirmation goes without them.
+ */
+export function asAnswered(booking: Booking, checkout: ReservationCheckout): Booking {
+  const manage = checkout.manage_url;
+  return {
+    ...booking,
+    links: manage
+      ? [...booking.links.filter((l) => l.type !== "manage"), { type: "manage", link: manage }]
+      : booking.links,
+    confirmation_sent_to: checkout.confirmation_sent_to ?? booking.confirmation_sent_to ?? [],
+  };
+}
 
 export interface Polling {
   tries: number;
@@ -57,8 +73,12 @@ export async function comeBack(
   const checkout = reservation.checkout ?? null;
   if (checkout?.status === "complete") {
     if (!checkout.booking_uuid) return { kind: "gone", why: "lost" };
-    const booking = await api.get<Booking>(`/bookings/${checkout.booking_uuid}`);
-    return { kind: "booked", booking, terms: reservation.payment ?? null };
+    const read = await api.get<Booking>(`/bookings/${checkout.booking_uuid}`);
+    return {
+      kind: "booked",
+      booking: asAnswered(read, checkout),
+      terms: reservation.payment ?? null,
+    };
   }
   if (checkout?.status === "expired") return { kind: "gone", why: "expired" };
   if (marker.kind === "paid" && checkout?.status === "open") return { kind: "pending" };

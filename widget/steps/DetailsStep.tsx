@@ -2,7 +2,7 @@ import { useEffect } from "preact/hooks";
 import type { Details } from "../flow";
 import { useI18n } from "../i18n/context";
 import type { MessageKey } from "../i18n/messages";
-import { formatDateTime } from "../time";
+import { formatWhen } from "../time";
 import type { BookingForm, FieldRule } from "../types";
 import { Countdown } from "./Countdown";
 import { Heading } from "./Heading";
@@ -81,7 +81,7 @@ export function DetailsStep(props: {
       <p class="summary">
         <strong>{props.what}</strong>
         <br />
-        {formatDateTime(props.start, format)}
+        {formatWhen(props.start, format)}
       </p>
       {props.expiresAt && <Countdown expiresAt={props.expiresAt} onExpire={props.onExpire} />}
       <form

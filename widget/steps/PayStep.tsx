@@ -1,6 +1,6 @@
 import { useI18n } from "../i18n/context";
 import { payAction, policySentences } from "../pay/terms";
-import { formatDateTime } from "../time";
+import { formatWhen } from "../time";
 import type { PaymentTerms } from "../types";
 import { Countdown } from "./Countdown";
 import { Heading } from "./Heading";
@@ -25,7 +25,7 @@ export function PayStep(props: {
       <p class="summary">
         <strong>{props.what}</strong>
         <br />
-        {formatDateTime(props.start, format)}
+        {formatWhen(props.start, format)}
       </p>
       <Countdown expiresAt={props.expiresAt} onExpire={props.onExpire} />
       {props.terms.mode === "card_on_file" && <p>{t("pay.card_note")}</p>}
