@@ -124,6 +124,25 @@ const open = { status: "open" as const, booking_uuid: null };
 const complete = { status: "complete" as const, booking_uuid: "b1" };
 
 describe("widget back from the provider's page", () => {
+  it("once booked, the confirmation takes the manage link and where it was sent from the checkout", async () => {
+    const sent = [{ channel: "email" as const, to: "ada@example.com" }];
+    const booked = {
+      ...complete,
+      manage_url: "https://x/widget/manage#t",
+      confirmation_sent_to: sent,
+    };
+    const { client } = scripted([held(booked)]);
+    const back = await comeBack(client, { kind: "paid", reservation: UUID }, instant);
+    expect(back).toMatchObject({
+      kind: "booked",
+      booking: {
+        uuid: "b1",
+        links: [{ type: "manage", link: "https://x/widget/manage#t" }],
+        confirmation_sent_to: sent,
+      },
+    });
+  });
+
   it("after paying, reads again until the provider's event made the booking", async () => {
     const { client, reads } = scripted([held(open), held(open), held(complete)]);
     await expect(comeBack(client, { kind: "paid", reservation: UUID }, instant)).resolves.toEqual({

@@ -25,7 +25,7 @@ export function asAnswered(booking: Booking, checkout: ReservationCheckout): Boo
     links: manage
       ? [...booking.links.filter((l) => l.type !== "manage"), { type: "manage", link: manage }]
       : booking.links,
-    confirmation_sent_to: checkout.confirmation_sent_to ?? booking.confirmation_sent_to ?? [],
+    confirmation_sent_to: checkout.confirmation_sent_to ?? booking.confirmation_sent_to,
   };
 }
 
