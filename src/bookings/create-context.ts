@@ -9,7 +9,7 @@ import { policyOf } from "./rules/policy";
 import type { Problem } from "../platform/rules/problems";
 import type { BookingSubject, CreateRequest } from "./create";
 import type { BookingDeps } from "./deps";
-import { addressOf } from "../catalogue/rules/address";
+import { addressOf } from "../platform/rules/address";
 import { recipient } from "./messages";
 import type { BookingDetails, CustomerInput } from "./write";
 

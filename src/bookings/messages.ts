@@ -11,7 +11,7 @@ import {
 } from "../messages/queries/messages";
 import type { Scope } from "../db/scope";
 import type { Condition, Statement } from "../db/statement";
-import { addressOf } from "../catalogue/rules/address";
+import { addressOf } from "../platform/rules/address";
 import {
   announce,
   type MessageBooking,

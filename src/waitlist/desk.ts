@@ -17,7 +17,7 @@ import type { Scope } from "../db/scope";
 import { settingsFrom } from "../messages/rules";
 import { WAITLIST } from "./rules";
 import type { Env } from "../platform/env";
-import { addressOf } from "../catalogue/rules/address";
+import { addressOf } from "../platform/rules/address";
 import { log } from "../platform/log";
 import { dispatchEvents } from "../webhooks/dispatch";
 import { deliverCreated } from "../messages/delivery/wake-up";

@@ -18,7 +18,7 @@ import { PUBLIC_OFFERS } from "./rules";
 import type { Scope } from "../db/scope";
 import { announce, type MessageContext, type NotificationSettings } from "../messages/rules";
 import type { Env } from "../platform/env";
-import type { Address } from "../catalogue/rules/address";
+import type { Address } from "../platform/rules/address";
 import { sha256Hex } from "../tenancy/api-keys";
 import { publicOrigin } from "../platform/public-origin";
 import { base64url } from "../bookings/manage-token";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addressLine, addressOf, addressColumns } from "../../src/catalogue/rules/address";
+import { addressLine, addressOf, addressColumns } from "../../src/platform/rules/address";
 import { isE164Phone } from "../../src/platform/rules/phone";
 import {
   contrastOnWhite,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { locations } from "../../db/schema";
 import { paginated } from "../../platform/pagination";
-import { addressOf } from "../rules/address";
+import { addressOf } from "../../platform/rules/address";
 
 export const AddressSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { BrandColumns } from "../../tenancy/views/brand";
-import { type AddressColumns, addressLine, addressOf } from "../rules/address";
+import { type AddressColumns, addressLine, addressOf } from "../../platform/rules/address";
 import { AddressSchema } from "./location";
 
 export const SalonSchema = z

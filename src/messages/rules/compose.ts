@@ -1,5 +1,5 @@
 import { formatMoney } from "../../platform/rules/money";
-import { type Address, addressLine } from "../../catalogue/rules/address";
+import { type Address, addressLine } from "../../platform/rules/address";
 import { localDate, localTime } from "./format";
 import type { Channel, MessageKind } from "./kinds";
 import { BUILT_IN_LOCALES, type BuiltInLocale, formatLocale, localeChain } from "./locale";

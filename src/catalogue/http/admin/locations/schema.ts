@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { country, nonEmpty, timezone, uuid } from "../../../../platform/fields";
 import { isE164Phone } from "../../../../platform/rules/phone";
-import { addressColumns } from "../../../rules/address";
+import { addressColumns } from "../../../../platform/rules/address";
 
 const MINUTES_IN_A_YEAR = 60 * 24 * 365;
 
