@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { messageVisitor } from "../../src/messages/message-visitor";
+import { failpoints } from "../../src/platform/failpoints";
+import { calendarBatch } from "../helpers/faults";
 import { PUBLIC_MESSAGES } from "../../src/platform/rules/public-visit";
 import { admin, type Client, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 import {
@@ -179,6 +181,23 @@ describe("a publishable key's booking answer", () => {
       body: cut(nextMonday(), "11:00"),
     });
     expect(other.body.confirmation_sent_to).toEqual([EMAIL, SMS]);
+  });
+
+  it("a batch that commits unheard (its answer lost): the confirmations are read once more, the answer the same", async () => {
+    failpoints.arm("d1.batch.committed", calendarBatch);
+    try {
+      const res = await fromAddress(pk, "203.0.113.40")("/bookings", {
+        method: "POST",
+        body: cut(nextMonday(), "13:00"),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      // The write's batch (unheard), then the one read of the confirmations it wrote.
+      expect(d1RoundTrips(res.headers)).toBe(3);
+      expect(res.body.confirmation_sent_to).toEqual([EMAIL, SMS]);
+      expect(await opened(tokenOfLink(manageLink(res.body)))).toBe(res.body.uuid);
+    } finally {
+      failpoints.disarmAll();
+    }
   });
 
   it("a cart: each booking its own manage link, the one confirmation named on each", async () => {
