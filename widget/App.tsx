@@ -182,13 +182,6 @@ export function App({
     return () => removeEventListener("pageshow", shown);
   }, []);
 
-  // The phone rules load once the first times show: after what the customer waits for, yet
-  // a pick and a hold ahead of the details step, which so never waits for them.
-  const timesShown = step === "slot" && days !== null;
-  useEffect(() => {
-    if (timesShown) phoneRules().catch(() => undefined);
-  }, [timesShown]);
-
   // A visitor who leaves with a time held gives it back to the others at once.
   useEffect(() => {
     if (!reservation) return;
@@ -280,6 +273,10 @@ export function App({
   };
 
   const pick = async (slot: SlotChoice) => {
+    // The phone rules (the widget's heaviest part) are asked for as a time is picked: they load
+    // beside the hold and while the customer types, so the details step never waits for them,
+    // and nothing the customer waits for before the first times has to carry them.
+    phoneRules().catch(() => undefined);
     setBusy(true);
     setNotice(null);
     try {
