@@ -130,6 +130,16 @@ describe("a publishable key's booking answer", () => {
       .first<{ body: string }>();
     expect(tokenIn(email?.body ?? "")).toBe(token);
     expect(booking.confirmation_sent_to).toEqual([EMAIL, SMS]);
+    // The booking-created event is the booking as every read shows it: neither is in it.
+    const event = await env.DB.prepare(
+      "select payload from events where workspace_id = ? and type = 'booking-created' and payload like ?",
+    )
+      .bind(salon.ws.id, `%${booking.uuid}%`)
+      .first<{ payload: string }>();
+    const payload = JSON.parse(event?.payload ?? "{}") as Answered;
+    expect(payload.uuid).toBe(booking.uuid);
+    expect(manageLink(payload)).toBeUndefined();
+    expect(payload).not.toHaveProperty("confirmation_sent_to");
     expect((await confirmations([booking.uuid])).map((r) => [r.channel, r.to, r.status])).toEqual([
       ["email", EMAIL.to, "scheduled"],
       ["sms", SMS.to, "scheduled"],
