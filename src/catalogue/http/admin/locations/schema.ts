@@ -34,6 +34,8 @@ const AddressBody = z
 
 const phone = z
   .string()
+  // E.164 is at most 15 digits after the `+`: the bound the OpenAPI document states.
+  .max(16, "At most 16 characters (E.164).")
   .refine(isE164Phone, "Must be a valid phone number in E.164 form, such as +4930123456.")
   .openapi({ example: "+493012345678", description: "E.164 (`+` and digits), a real number" });
 
