@@ -33,6 +33,13 @@ interface Message {
 
 const messagesOf = (bookingId: string) => listedMessages<Message>(salon.ws.api, bookingId);
 
+/**
+ * A message due now may already have gone out by the time it is listed (its delivery runs on
+ * its own, sooner on an idle machine): what matters is that it was written to go, not canceled.
+ */
+const toGo = (status: string) => (status === "sent" ? "scheduled" : status);
+const statuses = (list: Message[]) => list.map((m) => [m.kind, toGo(m.status)]);
+
 const viaLink = (path: string, body: unknown) =>
   send(`${PUBLIC}/manage/${path}`, {
     method: "POST",
@@ -65,7 +72,7 @@ describe("messages of a change through the manage link", () => {
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
 
     const list = await messagesOf(id);
-    expect(list.map((m) => [m.kind, m.status])).toEqual([
+    expect(statuses(list)).toEqual([
       ["booking-confirmation", "scheduled"],
       ["booking-reminder", "scheduled"],
       ["booking-rescheduled", "scheduled"],
@@ -86,7 +93,7 @@ describe("messages of a change through the manage link", () => {
     const { id, token } = await bookWithLink(nextMonday());
     const canceled = await viaLink(`${token}/cancel`, {});
     expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
-    expect((await messagesOf(id)).map((m) => [m.kind, m.status])).toEqual([
+    expect(statuses(await messagesOf(id))).toEqual([
       ["booking-confirmation", "scheduled"],
       ["booking-reminder", "canceled"],
       ["booking-canceled", "scheduled"],
