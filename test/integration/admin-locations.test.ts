@@ -23,6 +23,7 @@ const DEFAULTS = {
   change_text: null,
   address: null,
   phone: null,
+  phone_display: null,
 };
 
 describe("POST /workspaces/{ws}/locations", () => {

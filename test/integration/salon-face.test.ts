@@ -29,6 +29,8 @@ const ADDRESS = {
 };
 const LINE = "Hauptstraße 1, Hof 2, 10115 Berlin, Germany";
 const PHONE = "+493012345678";
+/** Berlin's area code grouped as people write it. */
+const PHONE_DISPLAY = "+49 30 12345678";
 const LOGO = "https://cdn.example/logo.svg";
 
 const patchWorkspace = (id: string, body: unknown) =>
@@ -194,8 +196,12 @@ describe("a location's address and phone", () => {
     const listed = await ws.api("/locations");
     expect(listed.status).toBe(200);
     const byName = Object.fromEntries(listed.body.data.map((l: { name: string }) => [l.name, l]));
-    expect(byName.Mitte).toMatchObject({ address: ADDRESS, phone: PHONE });
-    expect(byName.Plain).toMatchObject({ address: null, phone: null });
+    expect(byName.Mitte).toMatchObject({
+      address: ADDRESS,
+      phone: PHONE,
+      phone_display: PHONE_DISPLAY,
+    });
+    expect(byName.Plain).toMatchObject({ address: null, phone: null, phone_display: null });
 
     const cleared = await patchLocation(ws.id, created.body.uuid, { address: null, phone: null });
     expect(cleared.body).toMatchObject({ address: null, phone: null });
@@ -257,6 +263,7 @@ describe("the salon on the customer's pages", () => {
     address: ADDRESS,
     address_line: LINE,
     phone: PHONE,
+    phone_display: PHONE_DISPLAY,
     logo_url: brand ? LOGO : null,
     accent_color: brand ? "#1a5fb4" : null,
   });

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { locations } from "../../db/schema";
 import { paginated } from "../../platform/pagination";
 import { addressOf } from "../../platform/rules/address";
+import { phoneForDisplay } from "../../platform/rules/phone";
 
 export const AddressSchema = z
   .object({
@@ -38,6 +39,11 @@ export const LocationSchema = z
       .string()
       .nullable()
       .openapi({ description: "The location's phone number (E.164); null when none was set" }),
+    phone_display: z.string().nullable().openapi({
+      description:
+        'The same number as people write it, international form with its country\'s grouping ("+49 30 12345678"); null with no phone',
+      example: "+49 30 12345678",
+    }),
   })
   .openapi("Location");
 
@@ -58,4 +64,5 @@ export const renderLocation = (
   change_text: row.changeText,
   address: addressOf(row),
   phone: row.phone,
+  phone_display: row.phone === null ? null : phoneForDisplay(row.phone),
 });

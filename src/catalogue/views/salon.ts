@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { BrandColumns } from "../../tenancy/views/brand";
 import { type AddressColumns, addressLine, addressOf } from "../../platform/rules/address";
 import { AddressSchema } from "./location";
+import { phoneForDisplay } from "../../platform/rules/phone";
 
 export const SalonSchema = z
   .object({
@@ -15,6 +16,9 @@ export const SalonSchema = z
         'The address on one line ("line1, line2, postal_code city, country"), the country named in the answer\'s `locale`; null without an address',
     }),
     phone: z.string().nullable().openapi({ description: "The location's phone (E.164)" }),
+    phone_display: z.string().nullable().openapi({
+      description: 'The phone as people write it ("+49 30 12345678"); link with `phone`',
+    }),
     logo_url: z.string().nullable().openapi({ description: "The brand's logo (https:)" }),
     accent_color: z.string().nullable().openapi({
       description: "The brand's `#rrggbb`, readable on white (WCAG 2 contrast ≥ 4.5:1)",
@@ -40,6 +44,7 @@ export function renderSalon(
     address,
     address_line: address ? addressLine(address, locale) : null,
     phone: location.phone,
+    phone_display: location.phone === null ? null : phoneForDisplay(location.phone),
     logo_url: brand.brandName === null ? null : brand.brandLogoUrl,
     accent_color: brand.brandName === null ? null : brand.brandAccentColor,
   };

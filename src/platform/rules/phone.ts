@@ -31,3 +31,11 @@ export function isE164Phone(input: string): boolean {
   const parsed = parsePhoneNumberFromString(input);
   return parsed?.isValid() === true && parsed.number === input;
 }
+
+/**
+ * How a stored E.164 number is written for people: the international form with the country's
+ * own grouping ("+49 30 12345678"); the number as stored if the metadata cannot read it.
+ */
+export function phoneForDisplay(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
+}
