@@ -123,6 +123,10 @@ describe("the manage page against the real manage API", () => {
       await page.goto(c.lang ? `${link}&lang=${c.lang}` : link);
       await page.getByRole("heading", { name: t["manage.heading"] }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(c.locale);
+      // A salon without a brand goes by its location's name; with no address nor phone given,
+      // the page has no contact to show.
+      await page.getByRole("heading", { level: 1, name: "Widget Salon Mitte" }).waitFor();
+      expect(await page.getByRole("heading", { name: t["face.help"] }).count()).toBe(0);
 
       // The salon's zone named, whatever the browser's.
       await page.getByText(t["manage.salon_zone"].replace("{zone}", ZONE)).waitFor();
