@@ -74,7 +74,7 @@ const when = (start: string, format: string) =>
   });
 const clock = (start: string, format: string) =>
   new Date(start).toLocaleTimeString(format, {
-    hour: "2-digit",
+    hour: "numeric",
     minute: "2-digit",
     timeZone: ZONE,
   });

@@ -197,7 +197,8 @@ describe("the widget's manage page", () => {
     // The booking's own day on the salon's calendar (a date: the API reads it in the salon's
     // zone), its free times on the salon's clock.
     const times = page.locator(`ul[aria-label="${en["slot.free_times"]}"][data-date="${day}"]`);
-    await times.getByRole("button", { name: "09:15 AM", exact: true }).click();
+    // In English's own clock style, as the booking widget writes times: not "09:15 AM".
+    await times.getByRole("button", { name: "9:15 AM", exact: true }).click();
     const search = stub.requests.find((r) => r.url().includes("/time-slots"));
     const q = new URL(search?.url() ?? "http://x").searchParams;
     expect(q.get("range_start")).toBe(day);

@@ -1,10 +1,13 @@
 import { useI18n } from "../i18n/context";
 import { DateRow } from "../steps/DateRow";
 import { Heading } from "../steps/Heading";
-import { formatDateTime, formatFullDateTime, formatTime } from "../time";
+import { formatClock, formatDateTime, formatFullDateTime } from "../time";
 import type { Alternative, SlotChoice } from "../types";
 
-/** Picking the booking's new time: one day of the salon's calendar at a time. */
+/**
+ * Picking the booking's new time: one day of the salon's calendar at a time, its times in
+ * the language's own clock style as the booking widget shows them ("9:15 AM", "09:15").
+ */
 export function MoveStep(props: {
   zone: string;
   date: string;
@@ -52,7 +55,7 @@ export function MoveStep(props: {
         <p role="status">{t("slot.none")}</p>
       ) : (
         <ul class="slots" aria-label={t("slot.free_times")} data-date={props.date}>
-          {slots.map((s) => pickable(s, formatTime(s.start, format, zone)))}
+          {slots.map((s) => pickable(s, formatClock(s.start, format, zone)))}
         </ul>
       )}
       <div class="actions">
