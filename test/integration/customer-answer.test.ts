@@ -193,6 +193,42 @@ describe("a publishable key's booking answer", () => {
     expect(other.body.confirmation_sent_to).toEqual([EMAIL, SMS]);
   });
 
+  it("names the same channels whether the phone's stored customer turned SMS off or the phone is new", async () => {
+    const day = nextMonday();
+    const known = "+4915122223333";
+    // The phone is a customer's who left SMS (staff booked them, then turned it off).
+    const theirs = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: { ...cut(day, "09:00"), ...customer(known) },
+    });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    const optOut = await salon.ws.api(`/customers/${theirs.body.customer_uuid}`, {
+      method: "PATCH",
+      body: { notifications: { sms: false } },
+    });
+    expect(optOut.status, JSON.stringify(optOut.body)).toBe(200);
+    const book = fromAddress(pk, "203.0.113.30");
+    const onKnown = await book("/bookings", {
+      method: "POST",
+      body: { ...cut(day, "11:00"), ...customer(known) },
+    });
+    const fresh = "+4915122224444";
+    const onFresh = await book("/bookings", {
+      method: "POST",
+      body: { ...cut(day, "13:00"), ...customer(fresh) },
+    });
+    expect(onKnown.status, JSON.stringify(onKnown.body)).toBe(201);
+    expect(onFresh.status, JSON.stringify(onFresh.body)).toBe(201);
+    // The rows differ: the known phone's SMS was skipped for its customer's opt-out.
+    expect((await confirmations([onKnown.body.uuid])).map((r) => [r.channel, r.status])).toEqual([
+      ["email", "scheduled"],
+      ["sms", "skipped"],
+    ]);
+    // The answers do not: the stranger learns nothing of the stored customer.
+    expect(onKnown.body.confirmation_sent_to).toEqual([EMAIL, { channel: "sms", to: known }]);
+    expect(onFresh.body.confirmation_sent_to).toEqual([EMAIL, { channel: "sms", to: fresh }]);
+  });
+
   it("a batch that commits unheard (its answer lost): the confirmations are read once more, the answer the same", async () => {
     failpoints.arm("d1.batch.committed", calendarBatch);
     try {

@@ -13,4 +13,4 @@ export const ConfirmationSentSchema = z
   .openapi("ConfirmationSentTo");
 
 export const CONFIRMATION_SENT_DESCRIPTION =
-  "The confirmation messages this booking's write wrote to go out (one per channel the salon's message settings enable and the customer did not opt out of); none written `skipped` (a quota on the customer's messages, an opt-out): then it is empty. Only in the answer a customer gets for the booking they just made.";
+  "The confirmation messages this booking's write wrote (one per channel the salon's message settings enable), except those `canceled` or written `skipped` for a reason of the request or the salon (sms_country, visitor_quota, booking_quota, workspace_quota). One skipped for the recipient's own state (opted_out, recipient_quota) is named as if written, so the answer does not depend on what is stored about that phone or inbox. Empty when none is named. Only in the answer a customer gets for the booking they just made.";

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, ne, or, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { idIn } from "../bounded";
 import { parseJsonColumn } from "../json-column";
@@ -18,14 +18,29 @@ const SentToListSchema = z.array(SentToRowSchema);
 const CONFIRMATION = "booking-confirmation";
 
 /**
- * Written to go out: not `skipped` (opted out, a channel the salon turned off
- * for the country, a quota the write's own batch decided) nor `canceled`.
- * `failed` stays: it was sent, the provider refused it.
+ * Skip reasons that come from the recipient's stored state (the customer left
+ * the channel; that phone or inbox was already messaged today), not from the
+ * request or the salon. The answer lists these as if written: otherwise
+ * someone booking with another person's phone learns that person's settings.
  */
-const toGoOut = and(ne(messages.status, "skipped"), ne(messages.status, "canceled"));
+const RECIPIENT_SKIPS = ["opted_out", "recipient_quota"] as const;
 
 /**
- * The confirmations of these bookings that were written to go out. Appended
+ * Told to the customer as written to go out: neither `canceled` nor `skipped`
+ * for a reason of the request or the salon (a channel the salon turned off for
+ * the country, a quota the write's own batch decided). `failed` stays: it was
+ * sent, the provider refused it.
+ */
+const toGoOut = and(
+  ne(messages.status, "canceled"),
+  or(
+    ne(messages.status, "skipped"),
+    ...RECIPIENT_SKIPS.map((reason) => eq(messages.skipReason, reason)),
+  ),
+);
+
+/**
+ * The confirmations of these bookings told as written to go out (`toGoOut`). Appended
  * to the batch that writes them, it reads what the batch's own statements
  * decided (quotas are decided in SQL) at no round trip of its own.
  */
@@ -57,7 +72,7 @@ export const confirmationsJson = (workspaceId: SQLWrapper, bookingId: SQLWrapper
   sql<string>`(select coalesce(json_group_array(json_object('channel', m.channel, 'to', m."to")), '[]')
     from (select ${messages.channel} as channel, ${messages.to} as "to" from ${messages}
       where ${messages.workspaceId} = ${workspaceId} and ${messages.bookingId} = ${bookingId}
-        and ${messages.kind} = ${CONFIRMATION} and ${messages.status} not in ('skipped', 'canceled')
+        and ${messages.kind} = ${CONFIRMATION} and ${toGoOut}
       order by ${messages.channel}, ${messages.to}) as m)`;
 
 /** The JSON column `confirmationsJson` reads, as the list. */

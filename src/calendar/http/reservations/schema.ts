@@ -75,7 +75,7 @@ export const ReservationSchema = z
         }),
         confirmation_sent_to: z.array(ConfirmationSentSchema).openapi({
           description:
-            "Whom the booking's confirmation was written to go out to (not the ones written `skipped`: a quota on the customer's messages, an opt-out); empty until it booked, and in the list.",
+            "Whom the booking's confirmation was written to, by the same rule as a booking's confirmation_sent_to (none `canceled` or skipped for a reason of the request or the salon; opted_out and recipient_quota skips named as if written); empty until it booked, and in the list.",
         }),
       })
       .nullable()
