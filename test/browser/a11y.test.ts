@@ -244,9 +244,10 @@ async function offerPage(page: Page, c: Catalogue, lang: Locale, name: (s: strin
     const token = new URL(route.request().url()).pathname.split("/").pop();
     if (token === "gone")
       return route.fulfill({
-        status: 410,
+        // An ended offer's answer, as the API gives it (platform/errors.ts: 409).
+        status: 409,
         contentType: "application/json",
-        body: JSON.stringify({ message: "Gone.", code: "reservation_expired", errors: {} }),
+        body: JSON.stringify({ message: "Ended.", code: "reservation_expired", errors: {} }),
       });
     return route.fulfill({
       status: 200,
