@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import type { Plugin } from "vitest/config";
+import { srcBundle } from "./vitest.src-bundle";
 
 type Limits = Record<
   | "API_RATE_LIMIT"
@@ -49,7 +50,8 @@ export async function workersPool(limits: Limits, bindings: Record<string, strin
       test: { deps: { optimizer: { ssr: { enabled: true, include: prebundledPackages() } } } },
     }),
   };
-  return [pool, prebundle];
+  // src/ as one module, the packages without their source maps (vitest.src-bundle.ts).
+  return [pool, prebundle, srcBundle(import.meta.dirname)];
 }
 
 /**
