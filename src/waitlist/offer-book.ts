@@ -41,7 +41,8 @@ export interface BookedOffer {
  * What an offer link opens for its page: the live offer, or, once the offer
  * was booked with its reservation (through the link, or a widget using it),
  * that booking while it is still the offer's customer's (the same phone: a
- * booking staff handed to someone else is not shown to the link). 401 and
+ * booking staff handed to someone else is not shown to the link), whether or
+ * not its reservation is still kept (`reservation` null once pruned). 401 and
  * 409 as `openOffer` for anything else.
  */
 export async function openOfferOrBooked(db: Database, token: string) {
@@ -49,9 +50,10 @@ export async function openOfferOrBooked(db: Database, token: string) {
   if (!found) throw refused();
   const { entry, reservation, workspace } = found;
   const scope: Scope = { db, workspaceId: entry.workspaceId };
-  if (!reservation) throw gone();
+  // The booking first: a reservation is pruned a day after it expired, its booking stays.
   const booked = bookedOffer(found);
   if (booked) return { entry, scope, reservation, workspace, booked };
+  if (!reservation) throw gone();
   const live = entry.status === "offered" && isLive(reservation, Date.now());
   if (!live) throw gone();
   return { entry, scope, reservation, workspace, booked: null };

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { messageVisitor } from "../../src/messages/message-visitor";
 import { failpoints } from "../../src/platform/failpoints";
+import { pruneExpired } from "../../src/db/prune";
 import { calendarBatch } from "../helpers/faults";
 import { PUBLIC_MESSAGES } from "../../src/platform/rules/public-visit";
 import { admin, type Client, d1RoundTrips, PUBLIC, send } from "../helpers/http";
@@ -409,6 +410,56 @@ describe("a waitlist offer", () => {
     expect(handed.status).toBe(409);
     expect(handed.body.code).toBe("reservation_expired");
     expect(JSON.stringify(handed.body)).not.toContain(booked.body.uuid);
+  });
+
+  it("booked through its link, reopened after its reservation was pruned: still 200 booked", async () => {
+    const { id, token } = await offerOn(plusDays(WAIT_DAY, 7), "+49 151 23456781");
+    const open = await page(token);
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    const booked = await send(`${PUBLIC}/waitlist-offers/${token}/book`, { method: "POST" });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    // The cron's prune two days on: the used reservation (expired over a day before) is deleted.
+    await pruneExpired(env.DB, Date.now() + 2 * 86_400_000);
+    const left = await env.DB.prepare(
+      "select count(*) as n from reservations where id = (select offer_reservation_id from waitlist_entries where id = ?)",
+    )
+      .bind(id)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+    const reopened = await page(token);
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
+    expect(reopened.body).toMatchObject({
+      entry_uuid: open.body.entry_uuid,
+      start: open.body.start,
+      salon: open.body.salon,
+      status: "booked",
+      booking: {
+        uuid: booked.body.uuid,
+        start_time: booked.body.start_time,
+        end_time: booked.body.end_time,
+        manage_url: manageLink(booked.body),
+      },
+    });
+    // The services are the booking's own, the same as the offer held.
+    expect(
+      reopened.body.services.map((s: Record<string, string>) => [s.service_uuid, s.staffer_uuid]),
+    ).toEqual(
+      open.body.services.map((s: Record<string, string>) => [s.service_uuid, s.staffer_uuid]),
+    );
+    // Booking again is still refused, and a booking handed to someone else still shows nothing.
+    const again = await send(`${PUBLIC}/waitlist-offers/${token}/book`, { method: "POST" });
+    expect(again.status).toBe(409);
+    const someoneElse = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: { ...cut(nextMonday(), "15:00"), customer_phone: "+49 151 99999998" },
+    });
+    expect(someoneElse.status).toBe(201);
+    await env.DB.prepare("update bookings set customer_id = ? where id = ?")
+      .bind(someoneElse.body.customer_uuid, booked.body.uuid)
+      .run();
+    const handed = await page(token);
+    expect(handed.status).toBe(409);
+    expect(handed.body.code).toBe("reservation_expired");
   });
 
   it("an offer that lapsed keeps today's 409; a token no offer has, 401", async () => {

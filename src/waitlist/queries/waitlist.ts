@@ -17,6 +17,7 @@ import type { PageRequest } from "../../platform/pagination";
 import type { Database } from "../../db/client";
 import { idIn, inSubquery, insertRows } from "../../db/bounded";
 import {
+  bookingServices,
   bookings,
   calendarEntries,
   customers,
@@ -700,6 +701,27 @@ export const offerDetailsRead = (
       serviceNames: new Map(serviceRows.map((s) => [s.id, s.name])),
       stafferNames: new Map(stafferRows.map((s) => [s.id, s.firstName])),
     }),
+  );
+
+/**
+ * The services of an offer's booking as they are now, in order: what its page
+ * lists once the offer's reservation (the held items) was pruned.
+ */
+export const bookedServicesRead = (scope: Scope, bookingId: string) =>
+  read(
+    [
+      scope.db
+        .select({
+          service_uuid: bookingServices.serviceId,
+          staffer_uuid: bookingServices.stafferId,
+          startsAt: bookingServices.reservedOn,
+          endsAt: bookingServices.reservedUntil,
+        })
+        .from(bookingServices)
+        .where(whereIn(scope, bookingServices, eq(bookingServices.bookingId, bookingId)))
+        .orderBy(asc(bookingServices.position)),
+    ] as const,
+    ([rows]) => rows,
   );
 
 // ---- offers to entries a publishable key joined ----

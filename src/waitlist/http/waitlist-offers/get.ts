@@ -1,6 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { heldItems } from "../../../calendar/held-items";
-import { offerDetailsRead } from "../../queries/waitlist";
+import { bookedServicesRead, offerDetailsRead } from "../../queries/waitlist";
 import { run } from "../../../db/reads";
 import type { OpenEnv } from "../../../http/env";
 import { defineRoute } from "../../../http/operations";
@@ -48,8 +48,17 @@ const NO_LOCATION = {
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
   const { entry, scope, reservation, workspace, booked } = await openLimitedOfferPage(c, token);
-  const items = heldItems(reservation);
-  const held = items.flatMap((i) => i.services);
+  const items = reservation ? heldItems(reservation) : [];
+  // A booked offer whose reservation was pruned lists its booking's services as they are now.
+  const held =
+    reservation || !booked
+      ? items.flatMap((i) => i.services)
+      : (await run(scope.db, bookedServicesRead(scope, booked.id))).map((s) => ({
+          service_uuid: s.service_uuid,
+          staffer_uuid: s.staffer_uuid,
+          starts_at: toIso(s.startsAt),
+          ends_at: toIso(s.endsAt),
+        }));
   const details = await run(
     scope.db,
     offerDetailsRead(scope, {
@@ -68,8 +77,8 @@ export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
       location_name: details.location?.name ?? "",
       salon: renderSalon(workspace, details.location ?? NO_LOCATION, locale),
       timezone: details.location?.timezone ?? "UTC",
-      start: items[0]?.datetime_start ?? toIso(entry.offerStart ?? 0),
-      expires_at: toIso(reservation.expiresAt),
+      start: items[0]?.datetime_start ?? toIso(entry.offerStart ?? booked?.startAt ?? 0),
+      expires_at: toIso(reservation?.expiresAt ?? entry.offerExpiresAt ?? entry.offerStart ?? 0),
       services: held.map((s) => ({
         service_uuid: s.service_uuid,
         name: details.serviceNames.get(s.service_uuid) ?? "",
