@@ -99,6 +99,16 @@ describe("PATCH /workspaces/{ws}: the brand", () => {
     ["an http: logo", { name: "Mia", logo_url: "http://cdn.example/logo.svg" }, "brand.logo_url"],
     ["a logo that is no URL", { name: "Mia", logo_url: "logo.svg" }, "brand.logo_url"],
     [
+      "a logo URL with a username and password",
+      { name: "Mia", logo_url: "https://mia:secret@cdn.example/logo.svg" },
+      "brand.logo_url",
+    ],
+    [
+      "a logo URL with a username",
+      { name: "Mia", logo_url: "https://mia@cdn.example/logo.svg" },
+      "brand.logo_url",
+    ],
+    [
       "a 2049-character logo URL",
       { name: "Mia", logo_url: `https://cdn.example/${"a".repeat(2049 - 20)}` },
       "brand.logo_url",
@@ -118,6 +128,25 @@ describe("PATCH /workspaces/{ws}: the brand", () => {
       brand_logo_url: null,
       brand_accent_color: null,
     });
+  });
+
+  it("stores the logo URL in its normalised form and answers it so", async () => {
+    const ws = await createWorkspace();
+    const res = await patchWorkspace(ws.id, {
+      brand: { name: "Mia", logo_url: "  HTTPS://CDN.Example:443/brand/../logo ä.svg " },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const href = "https://cdn.example/logo%20%C3%A4.svg";
+    expect(res.body.brand.logo_url).toBe(href);
+    expect((await storedWorkspace(ws.id))?.brand_logo_url).toBe(href);
+  });
+
+  it("says why a logo URL with credentials is refused", async () => {
+    const ws = await createWorkspace();
+    const res = await patchWorkspace(ws.id, {
+      brand: { name: "Mia", logo_url: "https://mia:secret@cdn.example/logo.svg" },
+    });
+    expect(res.body.errors["brand.logo_url"][0]).toMatch(/username or password/);
   });
 
   it("says why a light colour is refused", async () => {

@@ -5,6 +5,7 @@ import { isE164Phone } from "../../src/platform/rules/phone";
 import {
   contrastOnWhite,
   httpsUrl,
+  logoHref,
   MAX_LOGO_URL,
   readableOnWhite,
 } from "../../src/tenancy/rules/brand";
@@ -50,6 +51,27 @@ describe("logo URL", () => {
     const base = "https://example.com/";
     expect(httpsUrl(base + "a".repeat(MAX_LOGO_URL - base.length))).not.toBeNull();
     expect(httpsUrl(base + "a".repeat(MAX_LOGO_URL - base.length + 1))).toBeNull();
+  });
+
+  it("stores the parsed URL's own form, its length checked on that form", () => {
+    expect(httpsUrl("  HTTPS://CDN.Example:443/a b/../logo.svg  ")).toBe(
+      "https://cdn.example/logo.svg",
+    );
+    expect(httpsUrl("https://cdn.example/ä.svg")).toBe("https://cdn.example/%C3%A4.svg");
+    // Short enough as typed, too long once "ä" is escaped (2 characters become 6).
+    const base = "https://example.com/";
+    const typed = base + "ä".repeat((MAX_LOGO_URL - base.length) / 2);
+    expect(typed.length).toBeLessThanOrEqual(MAX_LOGO_URL);
+    expect(httpsUrl(typed)).toBeNull();
+  });
+
+  it("refuses a URL with a username or password", () => {
+    expect(logoHref("https://user@cdn.example/logo.svg")).toEqual({ refused: "credentials" });
+    expect(logoHref("https://:secret@cdn.example/logo.svg")).toEqual({ refused: "credentials" });
+    expect(logoHref("https://user:secret@cdn.example/logo.svg")).toEqual({
+      refused: "credentials",
+    });
+    expect(logoHref("http://user@cdn.example/")).toEqual({ refused: "not_https" });
   });
 });
 

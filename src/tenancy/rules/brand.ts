@@ -16,12 +16,30 @@ export const readableOnWhite = (hex: string): boolean =>
 /** A logo's URL is drawn by customers' browsers: long enough for any real one, no more. */
 export const MAX_LOGO_URL = 2048;
 
-/** The URL as written when it parses and is https:, else null. */
-export function httpsUrl(text: string): string | null {
-  if (text.length > MAX_LOGO_URL) return null;
+/** Why a logo URL is refused (null: it is taken, as `logoHref` normalises it). */
+export type LogoRefusal = "not_https" | "credentials" | "too_long";
+
+/**
+ * The logo URL as it is stored and drawn: the parsed URL's own form (trimmed,
+ * host lower-cased, characters escaped), so what pages load is what was
+ * checked. A URL carrying a username or password is refused: the pages would
+ * hand those to every customer's browser.
+ */
+export function logoHref(text: string): { href: string } | { refused: LogoRefusal } {
+  let url: URL;
   try {
-    return new URL(text).protocol === "https:" ? text : null;
+    url = new URL(text.trim());
   } catch {
-    return null;
+    return { refused: "not_https" };
   }
+  if (url.protocol !== "https:") return { refused: "not_https" };
+  if (url.username !== "" || url.password !== "") return { refused: "credentials" };
+  if (url.href.length > MAX_LOGO_URL) return { refused: "too_long" };
+  return { href: url.href };
+}
+
+/** The normalised https: URL without credentials, within the cap, else null. */
+export function httpsUrl(text: string): string | null {
+  const taken = logoHref(text);
+  return "href" in taken ? taken.href : null;
 }

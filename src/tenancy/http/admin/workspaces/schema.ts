@@ -5,7 +5,8 @@ import { country, currency, locale, nonEmpty, timezone } from "../../../../platf
 import {
   contrastOnWhite,
   HEX_COLOR,
-  httpsUrl,
+  logoHref,
+  type LogoRefusal,
   MAX_LOGO_URL,
   MIN_ACCENT_CONTRAST,
 } from "../../../rules/brand";
@@ -58,10 +59,21 @@ export const WorkspaceParams = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
 });
 
+const LOGO_REFUSED: Record<LogoRefusal, string> = {
+  not_https: "Must be an https: URL.",
+  credentials: "Must not carry a username or password.",
+  too_long: `At most ${MAX_LOGO_URL} characters once normalised.`,
+};
+
 const logoUrl = z
   .string()
   .max(MAX_LOGO_URL, `At most ${MAX_LOGO_URL} characters.`)
-  .refine((url) => httpsUrl(url) !== null, "Must be an https: URL.")
+  .transform((text, ctx) => {
+    const taken = logoHref(text);
+    if ("href" in taken) return taken.href;
+    ctx.issues.push({ code: "custom", input: text, message: LOGO_REFUSED[taken.refused] });
+    return z.NEVER;
+  })
   .openapi({ maxLength: MAX_LOGO_URL, example: "https://example.com/logo.svg" });
 
 const accentColor = z
@@ -83,7 +95,12 @@ const accentColor = z
 const BrandBody = z
   .object({
     name: nonEmpty(80).openapi({ maxLength: 80 }),
-    logo_url: logoUrl.nullable().optional().openapi({ description: "null removes the logo" }),
+    logo_url: logoUrl
+      .nullable()
+      .optional()
+      .openapi({
+        description: `An https: URL without a username or password, stored (and answered) in its normalised form: trimmed, as a URL parser writes it (host lower-cased, characters escaped); at most ${MAX_LOGO_URL} characters as sent and as normalised. null removes the logo`,
+      }),
     accent_color: accentColor.nullable().optional().openapi({
       description:
         "`#rrggbb`, either case (stored lower-case); its WCAG 2 contrast against white must be at least 4.5:1. null removes it",
