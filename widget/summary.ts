@@ -1,5 +1,5 @@
 import { formatDuration, formatPrice } from "./service-terms";
-import type { PaymentTerms, Service } from "./types";
+import type { Booking, PaymentTerms, SentTo, Service } from "./types";
 
 /**
  * What the summary panel says of a choice, in the customer's language. Pure (Intl only).
@@ -37,4 +37,17 @@ export function choiceTotals(
     price: price && services.some((s) => s.starting_at) ? from(price) : price,
     dueNow: payment ? formatPrice(payment.amount_due_now, payment.currency, locale) : null,
   };
+}
+
+/** Each address a confirmation went to, once (a cart's bookings share one customer). */
+export function sentTo(bookings: Booking[]): SentTo[] {
+  const seen = new Set<string>();
+  return bookings
+    .flatMap((b) => b.confirmation_sent_to ?? [])
+    .filter((s) => {
+      const key = `${s.channel} ${s.to}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }

@@ -10,8 +10,7 @@ import {
   monthWeeks,
   moveIndex,
 } from "../../widget/month";
-import { sentTo } from "../../widget/steps/DoneStep";
-import { choiceTotals } from "../../widget/summary";
+import { choiceTotals, sentTo } from "../../widget/summary";
 import { dayRange, formatClock } from "../../widget/time";
 import type { Service, TimeSlots } from "../../widget/types";
 

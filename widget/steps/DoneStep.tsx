@@ -1,20 +1,8 @@
 import type { ComponentChildren } from "preact";
 import { useI18n } from "../i18n/context";
-import type { Booking, SentTo } from "../types";
+import { sentTo } from "../summary";
+import type { Booking } from "../types";
 import { Heading } from "./Heading";
-
-/** Each address a confirmation went to, once (a cart's bookings share one customer). */
-export function sentTo(bookings: Booking[]): SentTo[] {
-  const seen = new Set<string>();
-  return bookings
-    .flatMap((b) => b.confirmation_sent_to ?? [])
-    .filter((s) => {
-      const key = `${s.channel} ${s.to}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-}
 
 const linkOf = (bookings: Booking[], type: string) =>
   bookings.flatMap((b) => b.links).find((l) => l.type === type && l.link)?.link;
