@@ -85,6 +85,26 @@ export const personName = () =>
       description: `One line, at most ${MAX_NAME} characters: no line breaks, tabs, control or text-direction characters`,
     });
 
+/**
+ * Other one-line text written into messages (an address line goes into an
+ * SMS's one-line location_address): the name rule's characters refused before
+ * trimming, so a line break at an end is refused, not silently cut.
+ */
+export const oneLine = (max: number, min = 1) =>
+  z
+    .string()
+    .refine(
+      (v) => !NOT_IN_NAME.test(v),
+      "One line of text: no line breaks, tabs, control or text-direction characters.",
+    )
+    .trim()
+    .min(min, "This field may not be empty.")
+    .max(max, `At most ${max} characters.`)
+    .openapi({
+      maxLength: max,
+      description: `One line, at most ${max} characters (trimmed): no line breaks, tabs, control or text-direction characters`,
+    });
+
 export const optionalText = (max = 5000) => z.string().max(max, `At most ${max} characters.`);
 
 const minorUnits = (max: number, what: string) =>

@@ -218,6 +218,19 @@ describe("a location's address and phone", () => {
     const plain = await createLocation(ws, { name: "Plain" });
     expect(plain).toMatchObject({ address: null, phone: null });
 
+    // Spaces around each line are trimmed.
+    const spaced = await patchLocation(ws.id, created.body.uuid, {
+      address: {
+        line1: "  Hauptstraße 1 ",
+        line2: " Hof 2 ",
+        city: " Berlin ",
+        postal_code: " 10115 ",
+        country: "DE",
+      },
+    });
+    expect(spaced.status, JSON.stringify(spaced.body)).toBe(200);
+    expect(spaced.body.address).toEqual(ADDRESS);
+
     const moved = await patchLocation(ws.id, created.body.uuid, { address: ADDRESS });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body).toMatchObject({ address: ADDRESS, phone: PHONE });
@@ -247,6 +260,24 @@ describe("a location's address and phone", () => {
     ["a 121-character line1", { address: { ...ADDRESS, line1: "x".repeat(121) } }, "address.line1"],
     ["a 121-character line2", { address: { ...ADDRESS, line2: "x".repeat(121) } }, "address.line2"],
     ["no city", { address: { ...ADDRESS, city: "" } }, "address.city"],
+    // Each line goes into an SMS's one-line location_address: no breaks or control characters.
+    [
+      "a line break in line1",
+      { address: { ...ADDRESS, line1: "Hauptstraße 1\nCall +49 30 999" } },
+      "address.line1",
+    ],
+    [
+      "a trailing line break in line1",
+      { address: { ...ADDRESS, line1: "Hauptstraße 1\r\n" } },
+      "address.line1",
+    ],
+    ["a tab in line2", { address: { ...ADDRESS, line2: "Hof\t2" } }, "address.line2"],
+    ["a NUL in the city", { address: { ...ADDRESS, city: "Berlin\u0000" } }, "address.city"],
+    [
+      "a C1 control (NEL) in the postal code",
+      { address: { ...ADDRESS, postal_code: "10\u0085115" } },
+      "address.postal_code",
+    ],
     [
       "a 21-character postal code",
       { address: { ...ADDRESS, postal_code: "1".repeat(21) } },

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { country, nonEmpty, timezone, uuid } from "../../../../platform/fields";
+import { country, nonEmpty, oneLine, timezone, uuid } from "../../../../platform/fields";
 import { isE164Phone } from "../../../../platform/rules/phone";
 import { addressColumns } from "../../../../platform/rules/address";
 
@@ -16,16 +16,15 @@ const policyText = z.string().trim().max(5000, "At most 5000 characters.").nulla
 
 const AddressBody = z
   .object({
-    line1: nonEmpty(120).openapi({ maxLength: 120 }),
-    line2: z
-      .string()
-      .trim()
-      .max(120, "At most 120 characters.")
-      .nullable()
-      .optional()
-      .openapi({ description: "Empty or null: none", maxLength: 120 }),
-    city: nonEmpty(80).openapi({ maxLength: 80 }),
-    postal_code: nonEmpty(20).openapi({ maxLength: 20 }),
+    // Each line goes into the one-line location_address of messages (SMS too): one line each.
+    line1: oneLine(120),
+    line2: oneLine(120, 0).nullable().optional().openapi({
+      description:
+        "Empty or null: none. One line, at most 120 characters (trimmed): no line breaks, tabs, control or text-direction characters",
+      maxLength: 120,
+    }),
+    city: oneLine(80),
+    postal_code: oneLine(20),
     country,
   })
   .openapi("AddressInput", {
