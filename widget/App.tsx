@@ -114,6 +114,9 @@ const GONE: Record<Extract<Comeback, { kind: "gone" }>["why"], MessageKey> = {
   lost: "pay.lost",
 };
 
+/** A month change this soon after the last one waits this long before it is searched. */
+const PAGING_SETTLE_MS = 300;
+
 export function App({
   api,
   location,
@@ -197,6 +200,7 @@ export function App({
   const choiceKey = JSON.stringify([location, selected, staffer, seats]);
   // Only the latest search may fill the month: an answer for a month left meanwhile is dropped.
   const latestSearch = useRef(0);
+  const lastPaged = useRef(0);
   const failed = (search: number, retry: () => void) => (e: unknown) => {
     if (search !== latestSearch.current) return;
     setDays(new Map());
@@ -216,12 +220,21 @@ export function App({
     const cached = months.current.get(`${choiceKey}|${shown}`);
     if (cached) return show(cached);
     setDays(null);
-    searchMonth(api, selection, shown, today)
-      .then((found) => {
-        months.current.set(`${choiceKey}|${shown}`, found);
-        show(found);
-      })
-      .catch(failed(search, () => showMonth(shown, keep)));
+    const ask = () =>
+      searchMonth(api, selection, shown, today)
+        .then((found) => {
+          months.current.set(`${choiceKey}|${shown}`, found);
+          show(found);
+        })
+        .catch(failed(search, () => showMonth(shown, keep)));
+    // Paging quickly (a held › key) asks only for the month the customer stops on: each
+    // month passed by within the settle time is never searched (the visitor's rate limit).
+    const quick = Date.now() - lastPaged.current < PAGING_SETTLE_MS;
+    lastPaged.current = Date.now();
+    if (!quick) return void ask();
+    setTimeout(() => {
+      if (search === latestSearch.current) void ask();
+    }, PAGING_SETTLE_MS);
   };
 
   /** The date step opens on the first day with free time, a few months ahead at most. */

@@ -87,6 +87,7 @@ export function faceOf(
     accent_color: brand?.accent_color ?? null,
     address: location?.address ?? null,
     phone: location?.phone ?? null,
+    phone_display: location?.phone_display ?? location?.phone ?? null,
   };
 }
 
@@ -166,6 +167,12 @@ export async function searchMonth(
 
 /** How many months ahead the date step looks for a first free day before it gives up. */
 export const LOOK_AHEAD_MONTHS = 3;
+
+/**
+ * The last month a customer may page to (today's + 12): a salon's book rarely reaches
+ * further, and a held › key must not walk the API's calendar without end.
+ */
+export const LAST_MONTH_AHEAD = 12;
 
 /**
  * The first month (from `today`'s, at most LOOK_AHEAD_MONTHS of them) with a free day:

@@ -139,6 +139,7 @@ export interface PublicLocation {
   name: string;
   address?: Address | null;
   phone?: string | null;
+  phone_display?: string | null;
 }
 
 /** The salon's face on the widget: what its header and help block show. */
@@ -147,7 +148,10 @@ export interface SalonFace {
   logo_url: string | null;
   accent_color: string | null;
   address: Address | null;
+  /** E.164, for the tel: link. */
   phone: string | null;
+  /** The same number as people write it ("+49 30 12345678"); the E.164 form from an older API. */
+  phone_display: string | null;
 }
 
 /** One start the customer can pick: a UTC instant, with the staffer an alternative names. */

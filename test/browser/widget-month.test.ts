@@ -112,6 +112,8 @@ describe("booking widget: month view, time grid, summary, confirmation", () => {
     const help = page.locator("footer.help");
     expect(await help.innerText()).toContain("Oranienstraße 12");
     expect(await help.getByRole("link").getAttribute("href")).toBe("tel:+4930901820");
+    // Written as people write it (the API's phone_display), dialled as stored.
+    expect(await help.getByRole("link").innerText()).toBe("+49 30 901820");
 
     await page.getByRole("checkbox", { name: /Colour refresh/ }).check();
     await page.getByRole("button", { name: "Continue" }).click();

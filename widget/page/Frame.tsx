@@ -38,7 +38,9 @@ export function ContactHint(props: {
       {face.phone && (
         <>
           {" "}
-          <a href={`tel:${face.phone}`}>{t("face.call", { phone: face.phone })}</a>
+          <a href={`tel:${face.phone}`}>
+            {t("face.call", { phone: face.phone_display ?? face.phone })}
+          </a>
         </>
       )}
     </p>

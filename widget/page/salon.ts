@@ -10,6 +10,7 @@ export interface SalonView {
   address: Address | null;
   address_line: string | null;
   phone: string | null;
+  phone_display?: string | null;
   logo_url: string | null;
   accent_color: string | null;
 }
@@ -23,6 +24,7 @@ export function faceOfSalon(salon: SalonView | null | undefined): SalonFace | nu
     accent_color: salon.accent_color ?? null,
     address: salon.address ?? null,
     phone: salon.phone ?? null,
+    phone_display: salon.phone_display ?? salon.phone ?? null,
   };
 }
 

@@ -7,7 +7,14 @@ export function SalonHeader({ face }: { face: SalonFace }) {
   return (
     <header class="salon">
       {face.logo_url && (
-        <img class="salon-logo" src={face.logo_url} alt={t("face.logo", { name: face.name })} />
+        // The logo's host learns nothing of the page: the manage and offer pages carry their
+        // token in the query string, whatever referrer policy the browser was set to.
+        <img
+          class="salon-logo"
+          src={face.logo_url}
+          alt={t("face.logo", { name: face.name })}
+          referrerpolicy="no-referrer"
+        />
       )}
       <h1 class="salon-name">{face.name}</h1>
     </header>
@@ -52,8 +59,11 @@ export function SalonHelp({ face }: { face: SalonFace }) {
       )}
       {face.phone && (
         <p>
-          <a href={`tel:${face.phone}`} aria-label={t("face.call", { phone: face.phone })}>
-            {face.phone}
+          <a
+            href={`tel:${face.phone}`}
+            aria-label={t("face.call", { phone: face.phone_display ?? face.phone })}
+          >
+            {face.phone_display ?? face.phone}
           </a>
         </p>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
+import { LAST_MONTH_AHEAD } from "../flow";
 import { addMonths, firstDayOfWeek, monthOf, monthWeeks, moveIndex } from "../month";
 import { formatLongDay, formatMonth, weekdayNames } from "../time";
 
@@ -73,6 +74,7 @@ export function MonthGrid(props: {
         <button
           type="button"
           aria-label={t("slot.next_month")}
+          disabled={month >= addMonths(monthOf(today), LAST_MONTH_AHEAD)}
           onClick={() => props.onMonth(addMonths(month, 1))}
         >
           ›
