@@ -124,7 +124,7 @@ describe("booking widget: month view, time grid, summary, confirmation", () => {
     await page.getByRole("button", { name: "Continue" }).click();
 
     // Lena works three days from today only: the month opens there, chosen.
-    const chosen = page.locator('td[aria-selected="true"] button[data-date]');
+    const chosen = page.locator('td[aria-selected="true"] button.day-free[data-date]');
     await chosen.waitFor();
     expect(await chosen.getAttribute("data-date")).toBe(salon.firstFree);
     expect(await chosen.getAttribute("aria-label")).toMatch(/, free times$/);

@@ -257,8 +257,9 @@ describe("booking widget", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: de["slot.heading"] }).waitFor();
     // The month grid is one Tab stop, on the day it opened on; the arrow keys move to the next.
+    // Read once the month's answer is in (while it loads, today stands selected, free or not).
     const opened = await page
-      .locator('td[aria-selected="true"] button[data-date]')
+      .locator('td[aria-selected="true"] button.day-free[data-date]')
       .getAttribute("data-date");
     await tabTo(page, /, freie Zeiten$/);
     await page.keyboard.press("ArrowRight");
