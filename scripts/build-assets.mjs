@@ -1,8 +1,8 @@
 // Builds the Worker's static assets into dist/assets (gitignored; wrangler.toml [assets]):
 // the booking widget (widget/, bundled by esbuild) and Scalar's browser bundle for /docs,
 // so neither page loads anything from another host.
-import { copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { build } from "esbuild";
 
 const TARGET = "dist/assets";
@@ -14,7 +14,7 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(join(OUT, "widget"), { recursive: true });
 mkdirSync(join(OUT, "docs"), { recursive: true });
 
-await build({
+const built = await build({
   // The booking widget and its manage page (one booking, opened from a customer's message).
   entryPoints: {
     app: "widget/main.tsx",
@@ -35,12 +35,35 @@ await build({
   jsxImportSource: "preact",
   outdir: join(OUT, "widget"),
   logLevel: "warning",
+  metafile: true,
 });
+
+/**
+ * The page with a modulepreload hint for each chunk its entry imports statically: the browser
+ * fetches them beside the entry instead of finding them only once it has parsed it (chunks
+ * imported on demand, the phone rules and the other languages, are left to load when asked).
+ */
+function withPreloads(page, entry) {
+  const out = Object.entries(built.metafile.outputs).find(([file]) =>
+    file.endsWith(`/widget/${entry}.js`),
+  );
+  if (!out) throw new Error(`no output for ${entry}`);
+  const links = out[1].imports
+    .filter((i) => i.kind === "import-statement")
+    .map(
+      (i) =>
+        `    <link rel="modulepreload" href="/widget/${relative(join(OUT, "widget"), i.path)}" />`,
+    );
+  const html = readFileSync(page, "utf8");
+  const script = `    <script type="module" src="/widget/${entry}.js"></script>`;
+  if (!html.includes(script)) throw new Error(`${page} loads no /widget/${entry}.js`);
+  return html.replace(script, [...links, script].join("\n"));
+}
 // `/widget` serves widget.html (Workers assets drop the extension), keeping the query string.
-copyFileSync("widget/index.html", join(OUT, "widget.html"));
+writeFileSync(join(OUT, "widget.html"), withPreloads("widget/index.html", "app"));
 // `/widget/manage` serves widget/manage.html the same way.
-copyFileSync("widget/manage.html", join(OUT, "widget", "manage.html"));
-copyFileSync("widget/offer.html", join(OUT, "widget", "offer.html"));
+writeFileSync(join(OUT, "widget", "manage.html"), withPreloads("widget/manage.html", "manage"));
+writeFileSync(join(OUT, "widget", "offer.html"), withPreloads("widget/offer.html", "offer"));
 copyFileSync("widget/styles.css", join(OUT, "widget", "app.css"));
 
 // The UMD standalone bundle: one file, no lazily imported chunks.
