@@ -331,6 +331,24 @@ describe("a paid reservation's checkout", () => {
     expect(
       (await confirmations([checkout.booking_uuid])).filter((r) => r.status !== "skipped"),
     ).toHaveLength(2);
+
+    // Handed by staff to another customer since: the payer's reservation names the booking
+    // but no longer its manage link nor where its confirmation went.
+    const someoneElse = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: { ...cut(nextMonday(), "15:00"), customer_phone: "+49 151 77777777" },
+    });
+    expect(someoneElse.status, JSON.stringify(someoneElse.body)).toBe(201);
+    await env.DB.prepare("update bookings set customer_id = ? where id = ?")
+      .bind(someoneElse.body.customer_uuid, checkout.booking_uuid)
+      .run();
+    const handed = await api(`/reservations/${held.uuid}`);
+    expect(handed.body.checkout).toEqual({
+      status: "complete",
+      booking_uuid: checkout.booking_uuid,
+      manage_url: null,
+      confirmation_sent_to: [],
+    });
   });
 });
 

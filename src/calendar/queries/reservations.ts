@@ -6,10 +6,13 @@ import { producing } from "../../db/effects";
 import {
   bookings,
   calendarEntries,
+  customers,
   holdFences,
   paymentCheckouts,
   reservations,
+  workspaces,
 } from "../../db/schema";
+import { normalisePhone } from "../../platform/rules/phone";
 import { confirmationsJson, parseConfirmations, type SentTo } from "../../db/queries/confirmations";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
@@ -85,9 +88,14 @@ export async function findReservationWithCheckout(
         customerId: bookings.customerId,
         endAt: bookings.endAt,
         sentTo: confirmationsJson(bookings.workspaceId, bookings.id),
+        customerPhone: customers.phone,
       },
+      // Whose the checkout was: the phone its customer fields gave, read in the workspace's country.
+      paidBy: sql<string | null>`json_extract(${paymentCheckouts.customer}, '$.customer_phone')`,
+      country: workspaces.country,
     })
     .from(reservations)
+    .innerJoin(workspaces, eq(workspaces.id, reservations.workspaceId))
     .leftJoin(paymentCheckouts, checkoutOfReservation)
     .leftJoin(
       bookings,
@@ -96,17 +104,26 @@ export async function findReservationWithCheckout(
         eq(bookings.workspaceId, paymentCheckouts.workspaceId),
       ),
     )
+    .leftJoin(
+      customers,
+      and(eq(customers.id, bookings.customerId), eq(customers.workspaceId, bookings.workspaceId)),
+    )
     .where(whereIn(scope, reservations, eq(reservations.id, id)));
   if (!found) return null;
   const { checkout } = withCheckout(found);
   const booking = found.booked;
   const bookingId = checkout?.bookingId;
+  // A booking staff have since handed to another customer is no longer the payer's: its
+  // manage link (and where its confirmation went) is not theirs to be shown.
+  const stillTheirs =
+    booking?.customerPhone != null &&
+    normalisePhone(found.paidBy ?? "", found.country) === booking.customerPhone;
   return {
     row: found.row,
     checkout: checkout && {
       ...checkout,
       booked:
-        bookingId && booking?.customerId && booking.endAt !== null
+        bookingId && booking?.customerId && booking.endAt !== null && stillTheirs
           ? {
               booking: {
                 id: bookingId,
