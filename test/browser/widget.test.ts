@@ -265,13 +265,23 @@ describe("booking widget", () => {
     const focusedDay = () =>
       page.evaluate(() => document.activeElement?.getAttribute("data-date") ?? "");
     await page.keyboard.press("ArrowRight");
-    expect(await focusedDay()).toBe(nextInMonth(opened ?? ""));
+    // The focus moves on the grid's next render.
+    await page.waitForFunction(
+      (next) => document.activeElement?.getAttribute("data-date") === next,
+      nextInMonth(opened ?? ""),
+    );
     // That day may have no free time left (the other tests book this salon, and a day past the
     // month's end keeps the focus where it is): then back to the day the month opened on.
     const full = await page.evaluate(
       () => document.activeElement?.getAttribute("aria-disabled") === "true",
     );
-    if (full) await page.keyboard.press("ArrowLeft");
+    if (full) {
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction(
+        (back) => document.activeElement?.getAttribute("data-date") === back,
+        opened ?? "",
+      );
+    }
     await page.keyboard.press("Enter");
     const day = await focusedDay();
     expect(day).toBe(full ? opened : nextInMonth(opened ?? ""));
