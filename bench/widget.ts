@@ -4,6 +4,7 @@ import { Temporal } from "temporal-polyfill";
 import { DESKTOP, launch } from "../test/browser/browser";
 import { call, widgetKey } from "../test/browser/salon";
 import { startServer } from "../test/browser/server";
+import { focusedLabel } from "../test/browser/widget-flow";
 import { percentile } from "./stats";
 
 /**
@@ -101,17 +102,6 @@ const times = (page: Page) =>
       roving: buttons.filter((b) => b.tabIndex === -1).length > 0,
     };
   }, TIME.source);
-
-const focusedLabel = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement & { labels?: NodeListOf<HTMLLabelElement> };
-    return (
-      el.getAttribute("aria-label") ??
-      el.labels?.[0]?.textContent ??
-      el.textContent ??
-      ""
-    ).trim();
-  });
 
 async function keyboardRun(browser: Browser, salon: BenchSalon) {
   const context = await freshContext(browser);

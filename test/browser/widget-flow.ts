@@ -57,20 +57,23 @@ export async function fillDetails(
   if (d.comment !== undefined) await page.getByLabel(/^Comment/).fill(d.comment);
 }
 
+/** The focused control's name as a screen reader reads it: its aria-label, label or text. */
+export const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement & { labels?: NodeListOf<HTMLLabelElement> };
+    return (
+      el.getAttribute("aria-label") ??
+      el.labels?.[0]?.textContent ??
+      el.textContent ??
+      ""
+    ).trim();
+  });
+
 /** Presses Tab until the focused control's label matches; fails after 40 presses. */
 export async function tabTo(page: Page, name: RegExp) {
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press("Tab");
-    const label = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement & { labels?: NodeListOf<HTMLLabelElement> };
-      return (
-        el.getAttribute("aria-label") ??
-        el.labels?.[0]?.textContent ??
-        el.textContent ??
-        ""
-      ).trim();
-    });
-    if (name.test(label)) return;
+    if (name.test(await focusedLabel(page))) return;
   }
   throw new Error(`No control matching ${name} reached with Tab`);
 }

@@ -74,6 +74,17 @@ interface Answered {
 
 const manageLink = (b: Answered) => b.links.find((l) => l.type === "manage")?.link;
 
+/** What an offer's page shows once booked through its link: that booking, with its link. */
+const bookedAs = (b: Answered & { start_time: string; end_time: string }) => ({
+  status: "booked",
+  booking: {
+    uuid: b.uuid,
+    start_time: b.start_time,
+    end_time: b.end_time,
+    manage_url: manageLink(b),
+  },
+});
+
 /** The token of a manage page URL (`…/widget/manage?token=…`). */
 const tokenOfLink = (link: string | undefined) => {
   expect(link).toMatch(/^https?:\/\/[^/]+\/widget\/manage\?token=[A-Za-z0-9_-]+$/);
@@ -388,13 +399,7 @@ describe("a waitlist offer", () => {
       entry_uuid: open.body.entry_uuid,
       start: open.body.start,
       services: open.body.services,
-      status: "booked",
-      booking: {
-        uuid: booked.body.uuid,
-        start_time: booked.body.start_time,
-        end_time: booked.body.end_time,
-        manage_url: manageLink(booked.body),
-      },
+      ...bookedAs(booked.body),
     });
     expect(Object.keys(reopened.body.booking).sort()).toEqual([
       "end_time",
@@ -450,13 +455,7 @@ describe("a waitlist offer", () => {
       entry_uuid: open.body.entry_uuid,
       start: open.body.start,
       salon: open.body.salon,
-      status: "booked",
-      booking: {
-        uuid: booked.body.uuid,
-        start_time: booked.body.start_time,
-        end_time: booked.body.end_time,
-        manage_url: manageLink(booked.body),
-      },
+      ...bookedAs(booked.body),
     });
     // The services are the booking's own, the same as the offer held.
     expect(

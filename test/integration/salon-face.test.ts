@@ -33,6 +33,20 @@ const PHONE = "+493012345678";
 const PHONE_DISPLAY = "+49 30 12345678";
 const LOGO = "https://cdn.example/logo.svg";
 
+/** E-mail only, no reminders, and the one template a test reads its message through. */
+async function emailWithTemplate(ws: string, kind: string, subject: string, body: string) {
+  const settings = await admin(`/workspaces/${ws}/notification-settings`, {
+    method: "PUT",
+    body: {
+      email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
+      sms: { enabled: false },
+      reminders: [],
+      templates: { [kind]: { en: { subject, body } } },
+    },
+  });
+  expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+}
+
 const patchWorkspace = (id: string, body: unknown) =>
   admin(`/workspaces/${id}`, { method: "PATCH", body });
 const patchLocation = (ws: string, location: string, body: unknown) =>
@@ -329,20 +343,12 @@ describe("the salon on the customer's pages", () => {
   });
 
   it("the manage view carries it (the location's name without a brand) in its one round trip, and messages write {{location_address}}", async () => {
-    const templated = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-      method: "PUT",
-      body: {
-        email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-        sms: { enabled: false },
-        reminders: [],
-        templates: {
-          "booking-confirmation": {
-            en: { subject: "Booked", body: "See you at {{location_address}}." },
-          },
-        },
-      },
-    });
-    expect(templated.status, JSON.stringify(templated.body)).toBe(200);
+    await emailWithTemplate(
+      salon.ws.id,
+      "booking-confirmation",
+      "Booked",
+      "See you at {{location_address}}.",
+    );
     await patchLocation(salon.ws.id, salon.location.uuid, { address: ADDRESS, phone: PHONE });
     const booked = await salon.ws.api("/bookings", {
       method: "POST",
@@ -388,20 +394,12 @@ describe("the salon on the customer's pages", () => {
       brand: { name: "Studio Mia", logo_url: LOGO, accent_color: "#1a5fb4" },
     });
     await patchLocation(salon.ws.id, salon.location.uuid, { address: ADDRESS, phone: PHONE });
-    const settings = await admin(`/workspaces/${salon.ws.id}/notification-settings`, {
-      method: "PUT",
-      body: {
-        email: { enabled: true, from_name: "Salon", from_email: "hello@salon.example" },
-        sms: { enabled: false },
-        reminders: [],
-        templates: {
-          "waitlist-offer": {
-            en: { subject: "Free time", body: "{{offer_url}} at {{location_address}}" },
-          },
-        },
-      },
-    });
-    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    await emailWithTemplate(
+      salon.ws.id,
+      "waitlist-offer",
+      "Free time",
+      "{{offer_url}} at {{location_address}}",
+    );
     const pk = (await createPublishableKey(salon.ws)).api;
     const booking = await fullDay(salon, WAIT_DAY);
     const id = await joined(salon, pk);

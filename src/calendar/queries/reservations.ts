@@ -13,6 +13,7 @@ import {
   workspaces,
 } from "../../db/schema";
 import { normalisePhone } from "../../platform/rules/phone";
+import { customerOfBooking } from "../../db/queries/booking-parts";
 import { confirmationsJson, parseConfirmations, type SentTo } from "../../db/queries/confirmations";
 import { type Scope, whereIn } from "../../db/scope";
 import type { Statement } from "../../db/statement";
@@ -104,10 +105,7 @@ export async function findReservationWithCheckout(
         eq(bookings.workspaceId, paymentCheckouts.workspaceId),
       ),
     )
-    .leftJoin(
-      customers,
-      and(eq(customers.id, bookings.customerId), eq(customers.workspaceId, bookings.workspaceId)),
-    )
+    .leftJoin(customers, customerOfBooking)
     .where(whereIn(scope, reservations, eq(reservations.id, id)));
   if (!found) return null;
   const { checkout } = withCheckout(found);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { MESSAGE_CHANNELS } from "../../db/schema";
 
 /**
  * Whom a customer's confirmation was written to go out to, as the answers of
@@ -7,7 +8,7 @@ import { z } from "@hono/zod-openapi";
  */
 export const ConfirmationSentSchema = z
   .object({
-    channel: z.enum(["email", "sms"]),
+    channel: z.enum(MESSAGE_CHANNELS),
     to: z.string().openapi({ description: "The e-mail address or phone number (E.164)" }),
   })
   .openapi("ConfirmationSentTo");

@@ -12,6 +12,7 @@ import {
   type SQLWrapper,
   sql,
 } from "drizzle-orm";
+import { locationAddressColumns } from "../../db/queries/booking-parts";
 import type { PageRequest } from "../../platform/pagination";
 import { idIn, inSubquery, insertRows } from "../../db/bounded";
 import {
@@ -514,22 +515,18 @@ export const creationMessagesRead = (scope: Scope, locationId: string) =>
     }),
   );
 
+/** What a booking's messages say of its location: its name, zone and address. */
+export const messageLocationColumns = {
+  name: locations.name,
+  timezone: locations.timezone,
+  ...locationAddressColumns,
+};
+
 /**
  * What a change's messages need besides the booking, through subqueries on
  * it (no round trip of its own): the settings, its customer, its location's
  * name and zone, the first names of the location's staff, and its reminders still to go out.
  */
-/** What a booking's messages say of its location: its name, zone and address. */
-export const messageLocationColumns = {
-  name: locations.name,
-  timezone: locations.timezone,
-  addressLine1: locations.addressLine1,
-  addressLine2: locations.addressLine2,
-  addressCity: locations.addressCity,
-  addressPostalCode: locations.addressPostalCode,
-  addressCountry: locations.addressCountry,
-};
-
 export function changeMessagesRead(scope: Scope, bookingId: string) {
   const { db } = scope;
   const own = whereIn(scope, bookings, eq(bookings.id, bookingId));

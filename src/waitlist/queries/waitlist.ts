@@ -13,6 +13,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { customerOfBooking, locationAddressColumns } from "../../db/queries/booking-parts";
 import type { PageRequest } from "../../platform/pagination";
 import type { Database } from "../../db/client";
 import { idIn, inSubquery, insertRows } from "../../db/bounded";
@@ -657,10 +658,7 @@ export async function offerByToken(db: Database, tokenHash: string) {
         eq(bookings.workspaceId, waitlistEntries.workspaceId),
       ),
     )
-    .leftJoin(
-      customers,
-      and(eq(customers.id, bookings.customerId), eq(customers.workspaceId, bookings.workspaceId)),
-    )
+    .leftJoin(customers, customerOfBooking)
     .where(eq(waitlistEntries.offerTokenHash, tokenHash))
     .limit(1);
   return row ?? null;
@@ -678,11 +676,7 @@ export const offerDetailsRead = (
           name: locations.name,
           timezone: locations.timezone,
           // The salon the page shows: the location's address and phone.
-          addressLine1: locations.addressLine1,
-          addressLine2: locations.addressLine2,
-          addressCity: locations.addressCity,
-          addressPostalCode: locations.addressPostalCode,
-          addressCountry: locations.addressCountry,
+          ...locationAddressColumns,
           phone: locations.phone,
         })
         .from(locations)

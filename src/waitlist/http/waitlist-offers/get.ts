@@ -12,6 +12,7 @@ import { toIso } from "../../../platform/clock";
 import { publicOrigin } from "../../../platform/public-origin";
 import { renderOfferBooking } from "../../views/offer-booking";
 import { renderSalon } from "../../../catalogue/views/salon";
+import { addressColumns } from "../../../platform/rules/address";
 
 export const route = defineRoute({
   operationId: "getWaitlistOffer",
@@ -35,15 +36,7 @@ export const route = defineRoute({
 });
 
 /** A location that is gone (never, while locations are not deleted): a salon without one. */
-const NO_LOCATION = {
-  name: "",
-  phone: null,
-  addressLine1: null,
-  addressLine2: null,
-  addressCity: null,
-  addressPostalCode: null,
-  addressCountry: null,
-};
+const NO_LOCATION = { name: "", phone: null, ...addressColumns(null) };
 
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { token } = c.req.valid("param");
