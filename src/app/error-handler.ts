@@ -2,8 +2,10 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { OpenEnv } from "../http/env";
 import type { ErrorBody } from "../http/error-body";
-import { ApiError, type ErrorCode, statusFor } from "../platform/errors";
+import { ApiError, type ErrorCode, statusFor, workspaceMoving } from "../platform/errors";
 import { log } from "../platform/log";
+import { WorkspaceNotHereError } from "../db/instrumented-d1";
+import { forgetPlacement } from "../db/shards";
 
 function bodyOf(error: ApiError): ErrorBody {
   const body: ErrorBody = { message: error.message, code: error.code };
@@ -47,10 +49,24 @@ function apiErrorIn(error: unknown): ApiError | null {
   return null;
 }
 
+function notHereIn(error: unknown): WorkspaceNotHereError | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof WorkspaceNotHereError) return e;
+  }
+  return null;
+}
+
 /** The single `onError`: known errors keep their code, everything else is a logged 500. */
 export function onError(error: Error, c: Context<OpenEnv>): Response {
   const known = apiErrorIn(error);
   if (known) return renderError(c, known);
+  const elsewhere = notHereIn(error);
+  if (elsewhere) {
+    // The shard this isolate routed to no longer takes the workspace (a move paused its writes,
+    // or finished): the next request asks the directory again.
+    forgetPlacement(elsewhere.workspaceId);
+    return renderError(c, workspaceMoving());
+  }
   if (error instanceof HTTPException && error.status < 500) {
     const code = codeForHttpStatus(error.status);
     // Hono's body parser reports malformed JSON this way; keep its wording out of our contract.

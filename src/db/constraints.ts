@@ -18,6 +18,13 @@ function chainIncludes(error: unknown, ...needles: string[]): boolean {
 export const isUniqueViolation = (error: unknown, table: string, column: string): boolean =>
   chainIncludes(error, "UNIQUE constraint failed", `${table}.${column}`);
 
+/**
+ * A shard's placement check refused the call (`WorkspaceNotHereError`, or the
+ * fence's CHECK inside a batch): nothing of it was written there.
+ */
+export const isWorkspaceNotHere = (error: unknown): boolean =>
+  chainIncludes(error, "workspace_not_here");
+
 /** The CHECK of `batch_guards` fired: a guard's condition was false when its batch ran. */
 export const isGuardFailure = (error: unknown): boolean =>
   chainIncludes(error, "batch_guard_failed");
@@ -30,6 +37,7 @@ export const isGuardFailure = (error: unknown): boolean =>
  */
 export const isDefiniteFailure = (error: unknown): boolean =>
   chainIncludes(error, "SQLITE_") ||
+  isWorkspaceNotHere(error) ||
   isGuardFailure(error) ||
   chainIncludes(error, "too many SQL variables") ||
   chainIncludes(error, OVER_PARAMETER_LIMIT) ||

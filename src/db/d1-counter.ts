@@ -6,6 +6,8 @@ import { HopCounter } from "../platform/hops";
  */
 export class D1Counter extends HopCounter {
   statements = 0;
+  /** Placement checks sent with the calls to a shard (one extra statement each, no round trip). */
+  placementChecks = 0;
   /**
    * Rows D1 says it read (its `meta.rows_read`: table and index rows visited,
    * not only those returned), over every result that carries it. `first()` and

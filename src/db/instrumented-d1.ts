@@ -44,18 +44,20 @@ function wrapStatement(
   hops: D1Counter,
   gate: WriteGate | undefined,
   query: string,
+  checked: PlacementChecked | undefined,
 ): Wrapped {
   const timed = async <T>(run: () => Promise<T>): Promise<T> => {
     if (gate && !isRead(query)) await gate.pass();
     hops.statements += 1;
     return hops.track(run);
   };
+  if (checked) return checkedStatement(statement, query, timed, hops, gate, checked);
   const wrapped = {
     [RAW]: statement,
     [QUERY]: query,
     bind: (...values: unknown[]) => {
       checkParams(query, values.length);
-      return wrapStatement(statement.bind(...values), hops, gate, query);
+      return wrapStatement(statement.bind(...values), hops, gate, query, checked);
     },
     first: (column?: string) =>
       timed(() => (column === undefined ? statement.first() : statement.first(column))).then((r) =>
@@ -71,13 +73,24 @@ function wrapStatement(
   return wrapped as unknown as Wrapped;
 }
 
+/**
+ * A shard's handle for one workspace: every call carries the placement check
+ * (`placementChecked`), so the workspace is never read or written on a shard it
+ * does not live on, whatever a cache or a stale isolate believed.
+ */
+export interface Tenancy {
+  workspaceId: string;
+}
+
 export function instrumentD1(
-  db: D1Database,
+  db: D1Database | D1DatabaseSession,
   hops: D1Counter = new D1Counter(),
   gate?: WriteGate,
+  tenancy?: Tenancy,
 ): D1Database {
+  const checked = tenancy ? placementChecked(db, tenancy, hops) : undefined;
   const wrapped = {
-    prepare: (query: string) => wrapStatement(db.prepare(query), hops, gate, query),
+    prepare: (query: string) => wrapStatement(db.prepare(query), hops, gate, query, checked),
     batch: async (statements: D1PreparedStatement[]) => {
       // Refused whole before anything is sent: a batch is one transaction, never half-done.
       if (statements.length > D1_MAX_BATCH_STATEMENTS)
@@ -89,7 +102,8 @@ export function instrumentD1(
         // Fault tests: the connection is lost before the batch reaches D1 (it never commits,
         // but the Worker cannot tell that from a lost answer).
         failpoint("d1.batch.lost", statements.map(queryOf).join(";\n"));
-        const results = await db.batch(raw);
+        const read = statements.every((s) => isRead(queryOf(s)));
+        const results = checked ? await checked.batch(raw, read) : await db.batch(raw);
         for (const result of results) hops.read(result);
         // Fault tests: the batch committed, but the Worker never hears of it.
         failpoint("d1.batch.committed", statements.map(queryOf).join(";\n"));
@@ -97,12 +111,160 @@ export function instrumentD1(
       });
     },
     exec: async (query: string) => {
+      // Unchecked SQL text would bypass the placement check: a workspace's shard has no exec.
+      if (tenancy || !("exec" in db)) throw new Error("exec is not available on a shard handle");
       if (gate) await gate.pass();
       hops.statements += 1;
       return hops.track(() => db.exec(query));
     },
-    dump: () => db.dump(),
-    withSession: (constraint?: string) => db.withSession(constraint),
+    dump: () => {
+      throw new Error("dump is not available through the instrumented handle");
+    },
+    withSession: () => {
+      throw new Error("sessions are opened on the binding, before instrumenting");
+    },
   };
   return wrapped as unknown as D1Database;
+}
+
+/** Thrown when a shard's placement check refuses a call: the workspace does not live (open) here. */
+export class WorkspaceNotHereError extends Error {
+  constructor(
+    readonly workspaceId: string,
+    cause?: unknown,
+  ) {
+    super(`workspace_not_here: workspace ${workspaceId} is not open on this shard`, { cause });
+    this.name = "WorkspaceNotHereError";
+  }
+}
+
+/** Where reads are answered; writes only where `open` (the fence's condition below). */
+const READABLE = new Set(["open", "moving_out"]);
+
+interface PlacementChecked {
+  /** Runs `statements` as one batch behind the check; answers their results only. */
+  batch(statements: D1PreparedStatement[], read: boolean): Promise<D1Result[]>;
+  /** A lone read: the statement and the check together (one round trip, both in flight). */
+  read<T>(run: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The placement check of a shard handle. A write batch starts with an INSERT into
+ * `placement_fence` (a `CHECK(0)` table) that selects a row only when the workspace
+ * is not `open` here: the batch then fails whole, inside the transaction that would
+ * have written, so no write lands on a shard the workspace left or is leaving. A read
+ * batch starts with the workspace's row and is refused unless it is readable here.
+ * The check is one more statement of the same call (no round trip); it is counted
+ * apart (`placementChecks`), so statement counts stay the request's own.
+ */
+function placementChecked(
+  db: D1Database | D1DatabaseSession,
+  { workspaceId }: Tenancy,
+  hops: D1Counter,
+): PlacementChecked {
+  const writeFence = () =>
+    db
+      .prepare(
+        "INSERT INTO placement_fence (workspace_id) SELECT ?1 WHERE NOT EXISTS " +
+          "(SELECT 1 FROM workspaces WHERE id = ?1 AND placement = 'open')",
+      )
+      .bind(workspaceId);
+  const readFence = () =>
+    db.prepare("SELECT placement FROM workspaces WHERE id = ?1").bind(workspaceId);
+  const assertReadable = (result: D1Result | undefined) => {
+    const row = result?.results?.[0] as { placement?: string } | undefined;
+    if (!row?.placement || !READABLE.has(row.placement)) {
+      throw new WorkspaceNotHereError(workspaceId);
+    }
+  };
+  return {
+    async batch(statements, read) {
+      hops.placementChecks += 1;
+      try {
+        const [fence, ...results] = await db.batch([
+          read ? readFence() : writeFence(),
+          ...statements,
+        ]);
+        if (read) assertReadable(fence);
+        return results;
+      } catch (error) {
+        if (!read && isFenceFailure(error)) throw new WorkspaceNotHereError(workspaceId, error);
+        throw error;
+      }
+    },
+    async read(run) {
+      hops.placementChecks += 1;
+      const [fence, result] = await Promise.all([readFence().all(), run()]);
+      assertReadable(fence);
+      return result;
+    },
+  };
+}
+
+function isFenceFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.message.includes("workspace_not_here")) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * A statement of a shard handle: a read runs beside its placement check; a
+ * write runs as a batch behind the fence (its answer reshaped to what the
+ * single call returns: drizzle's `raw()` wants rows as arrays).
+ */
+function checkedStatement(
+  statement: D1PreparedStatement,
+  query: string,
+  timed: <T>(run: () => Promise<T>) => Promise<T>,
+  hops: D1Counter,
+  gate: WriteGate | undefined,
+  checked: PlacementChecked,
+): Wrapped {
+  const read = isRead(query);
+  const written = () => timed(async () => (await checked.batch([statement], false))[0]!);
+  const wrapped = {
+    [RAW]: statement,
+    [QUERY]: query,
+    bind: (...values: unknown[]) => {
+      checkParams(query, values.length);
+      return wrapStatement(statement.bind(...values), hops, gate, query, checked);
+    },
+    first: (column?: string) =>
+      (read
+        ? timed(() =>
+            checked.read(() =>
+              column === undefined ? statement.first() : statement.first(column),
+            ),
+          )
+        : written().then((r) => {
+            const row = (r.results[0] ?? null) as Record<string, unknown> | null;
+            return column === undefined || row === null ? row : row[column];
+          })
+      ).then((r) => hops.returnedRow(r)),
+    run: () =>
+      (read ? timed(() => checked.read(() => statement.run())) : written()).then((r) =>
+        hops.read(r),
+      ),
+    all: () =>
+      (read ? timed(() => checked.read(() => statement.all())) : written()).then((r) =>
+        hops.read(r),
+      ),
+    raw: (options?: { columnNames?: boolean }) =>
+      (read
+        ? timed(() =>
+            checked.read(() =>
+              options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw(),
+            ),
+          )
+        : written().then((r) => {
+            const rows = r.results as Record<string, unknown>[];
+            const values = rows.map((row) => Object.values(row));
+            return options?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+          })
+      ).then((r) => hops.returnedRows(r)),
+  };
+  return wrapped as unknown as Wrapped;
 }

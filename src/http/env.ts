@@ -1,4 +1,5 @@
 import type { Database } from "../db/client";
+import type { D1Counter } from "../db/d1-counter";
 import type { ApiKeyKind, Caller } from "../platform/caller";
 import type { Env } from "../platform/env";
 import type { WriteGate } from "../platform/write-gate";
@@ -8,7 +9,17 @@ import type { Declaration } from "./operations";
 /** Set on every request by the request-context middleware. */
 export interface RequestVariables {
   requestId: string;
+  /** The directory (workspaces, API keys, moves): what authentication and placement read. */
+  directory: Database;
+  /**
+   * The request's workspace's shard, once the request is routed (`routeTo`: after the
+   * key verified, or from the workspace a path or a link names). Unset before.
+   */
   db: Database;
+  /** The request's D1 use (Server-Timing), for a handle opened outside `routeTo`. */
+  d1: D1Counter;
+  /** Points `db` at the workspace's shard (through a D1 session, with the placement check). */
+  routeTo: (workspaceId: string, shard: string) => Database;
   /** Writes and calendar calls wait on it while the API key is being checked. */
   gate: WriteGate;
   /** Queues a task to start once the answer is ready (calendar confirms). */
@@ -56,6 +67,8 @@ export interface AuthenticatedWorkspace {
   currency: string;
   locale: string;
   timezone: string;
+  /** The shard holding the workspace's data, as the directory said. */
+  shard: string;
 }
 
 /** Routes that need no credentials (the OpenAPI documents, a booking's calendar feed). */

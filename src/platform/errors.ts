@@ -45,6 +45,7 @@ export const ErrorCodeSchema = z
     "calendar_invalid",
     "internal_error",
     "payments_unavailable",
+    "workspace_moving",
     "invalid_signature",
   ])
   .openapi("ErrorCode", { description: "Stable error code; the HTTP status follows from it." });
@@ -110,6 +111,8 @@ export function statusFor(
       return 500;
     // Payments are not configured, or the provider did not answer: nothing was charged.
     case "payments_unavailable":
+    // A move between shards has the workspace's writes paused (Retry-After says when to retry).
+    case "workspace_moving":
       return 503;
   }
 }
@@ -159,6 +162,14 @@ export class ApiError extends Error {
     return statusFor(this.code);
   }
 }
+
+/** A move between shards has the workspace's writes paused, or just switched its shard. */
+export const workspaceMoving = () =>
+  new ApiError(
+    "workspace_moving",
+    "The workspace is being moved between databases; its writes are paused for a moment. Retry shortly.",
+    { headers: { "retry-after": "1" } },
+  );
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
 

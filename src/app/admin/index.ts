@@ -2,6 +2,7 @@ import type { AdminEnv } from "../../http/env";
 import { except } from "hono/combine";
 import { createRouter } from "../../http/openapi";
 import { requireAdminToken } from "../middleware/admin-auth";
+import { routeAdminWorkspace } from "../middleware/admin-route";
 import { declaredOperation, takesNoKeys } from "../middleware/operation";
 import { adminRateLimit } from "../../http/rate-limit";
 import { limitBody, requireJsonBody } from "../middleware/json-body";
@@ -36,6 +37,8 @@ export function adminApi() {
   router.use("*", adminRateLimit);
   router.use("*", except(takesNoKeys, requireAdminToken));
   router.use("*", limitBody, requireJsonBody);
+  router.use("/workspaces/:ws", routeAdminWorkspace);
+  router.use("/workspaces/:ws/*", routeAdminWorkspace);
   registerWorkspaces(router, defaultBookingStatuses);
   registerLocations(router);
   registerStaffers(router);

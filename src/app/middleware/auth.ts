@@ -46,7 +46,7 @@ function readPresentedKey(c: Context<PublicEnv>): PresentedKey {
 /** The key checked in D1 (one statement), then its origin and its rate limits. */
 async function verify(c: Context<PublicEnv>, presented: PresentedKey): Promise<Verified> {
   const [row, hash] = await Promise.all([
-    findApiKey(c.var.db, presented.keyId),
+    findApiKey(c.var.directory, presented.keyId),
     sha256Hex(presented.token),
   ]);
   const matches = row ? await constantTimeEqual(hash, row.key.keyHash) : false;
@@ -59,9 +59,9 @@ async function verify(c: Context<PublicEnv>, presented: PresentedKey): Promise<V
   ) {
     throw invalid();
   }
-  const { id, country, currency, locale, timezone } = row.workspace;
+  const { id, country, currency, locale, timezone, shard } = row.workspace;
   const verified = {
-    workspace: { id, country, currency, locale, timezone },
+    workspace: { id, country, currency, locale, timezone, shard },
     key: { id: row.key.id, kind: row.key.kind, allowedOrigins: row.key.allowedOrigins },
   };
   checkOrigin(c, verified.key);
@@ -76,18 +76,23 @@ function setContext(
 ) {
   c.set("workspace", workspace);
   c.set("apiKey", key);
+  c.var.routeTo(workspace.id, workspace.shard);
 }
 
 /**
  * Public API: a Bearer API key (secret or publishable) and the Workspace
  * header naming the key's own workspace.
  *
- * The key is checked in D1 on every request. For a workspace this isolate
- * already knows, the check runs alongside the request's first reads instead
- * of before them (one sequential D1 hop for a read instead of two): writes
- * and calendar calls wait for it behind the request's write gate, and the
- * answer is replaced by the check's error if it fails, so nothing is written
- * or returned for a bad key. The first request of a workspace checks first.
+ * The key is checked in the directory on every request, which also says
+ * which shard holds the workspace: the request's D1 handle is routed there.
+ * For a workspace this isolate already knows (settings and shard), the check
+ * runs alongside the request's first reads instead of before them (one
+ * sequential D1 hop for a read instead of two): writes and calendar calls
+ * wait for it behind the request's write gate, and the answer is replaced by
+ * the check's error if it fails, so nothing is written or returned for a bad
+ * key. A shard remembered wrongly (the workspace moved) is refused by the
+ * shard's placement check, never read or written. The first request of a
+ * workspace checks first.
  */
 export const requireApiKey = createMiddleware<PublicEnv>(async (c, next) => {
   const presented = readPresentedKey(c);

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../../db/client";
+import { bookmarkFor, type SessionStart, type ShardHandle, tenantHandle } from "../../db/shards";
 import { D1Counter, instrumentD1 } from "../../db/instrumented-d1";
 import type { OpenEnv } from "../../http/env";
 import { sameSettings } from "../../platform/config";
@@ -32,7 +33,18 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   const budget = new CalendarBudget();
   const provider = new HopCounter();
   c.set("gate", gate);
-  c.set("db", createDb(instrumentD1(c.env.DB, d1, gate)));
+  c.set("d1", d1);
+  c.set("directory", createDb(instrumentD1(c.env.DB, d1, gate)));
+  let shard: ShardHandle | undefined;
+  c.set("routeTo", (workspaceId, name) => {
+    shard = tenantHandle(c.env, name, workspaceId, {
+      counter: d1,
+      gate,
+      session: sessionStart(c, name),
+    });
+    c.set("db", shard.db);
+    return shard.db;
+  });
   // Use-cases reach the calendars through `c.env`; this request's copy counts and gates them.
   // (The OpenAPI generator runs the app with no bindings at all.)
   if (c.env?.CALENDARS) {
@@ -46,9 +58,13 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   await next();
 
   c.res.headers.set("x-request-id", requestId);
+  const bookmark = shard?.bookmark();
+  if (bookmark && !c.var.refused) c.res.headers.set("d1-bookmark", bookmark);
   if (!c.var.refused) {
     setMetric(c, "d1", d1.durationMs, `${d1.hops} round trips`);
     setMetric(c, "d1-statements", `${d1.statements}`);
+    // The shard's placement check: one more statement riding each call, no round trip.
+    setMetric(c, "d1-placement-checks", `${d1.placementChecks}`);
     // What the request cost D1 (its `meta.rows_read`) and what D1 sent back (no meta says it).
     setMetric(c, "d1-rows-read", `${d1.rowsRead}`);
     setMetric(c, "d1-bytes-returned", `${d1.bytesReturned}`);
@@ -62,6 +78,16 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
   // Off the answer's path (calendar confirms): started now, not waited for.
   for (const task of afterResponse) outlive(c, task());
 });
+
+/**
+ * Reads only (GET, HEAD) may be answered by a read replica: from the bookmark the
+ * client sent back (`D1-Bookmark`: at least that fresh, so a client reads its own
+ * writes), else from any. Anything else starts on the primary.
+ */
+function sessionStart(c: Context<OpenEnv>, shard: string): SessionStart {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return "first-primary";
+  return bookmarkFor(shard, c.req.header("d1-bookmark")) ?? "first-unconstrained";
+}
 
 /** Global fetch, each call counted (and timed) by `counter`. */
 const countedFetch =

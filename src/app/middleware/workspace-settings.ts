@@ -1,4 +1,5 @@
 import type { AuthenticatedWorkspace } from "../../http/env";
+import { cachedPlacement, rememberPlacement } from "../../db/shards";
 
 /**
  * The settings of workspaces this isolate has authenticated a key for
@@ -10,9 +11,16 @@ import type { AuthenticatedWorkspace } from "../../http/env";
 const MAX_ENTRIES = 1_000;
 const known = new Map<string, AuthenticatedWorkspace>();
 
-export const knownWorkspace = (id: string) => known.get(id);
+/** The settings and the shard, while this isolate's memory of where the workspace lives is fresh. */
+export function knownWorkspace(id: string): AuthenticatedWorkspace | undefined {
+  const workspace = known.get(id);
+  const shard = cachedPlacement(id);
+  return workspace && shard ? { ...workspace, shard } : undefined;
+}
 
+/** After every verified key: the directory's answer of this request, settings and shard. */
 export function rememberWorkspace(workspace: AuthenticatedWorkspace): void {
+  rememberPlacement(workspace.id, workspace.shard);
   known.delete(workspace.id);
   known.set(workspace.id, workspace);
   if (known.size > MAX_ENTRIES) {

@@ -116,4 +116,6 @@ export type EntryRow = typeof calendarEntries.$inferSelect;
 export const holdFences = sqliteTable("hold_fences", {
   holdId: text("hold_id").primaryKey(),
   createdAt: integer("created_at").notNull(),
+  /** The hold's workspace: its fences move with it (null only for fences from before shards). */
+  workspaceId: text("workspace_id"),
 });

@@ -20,3 +20,4 @@ export * from "./workspaces";
 export * from "./guards";
 export * from "./waitlist";
 export * from "./payments";
+export * from "./shards";

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { jsonText, StringListSchema } from "./json-text";
+import { PLACEMENTS } from "./shards";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
@@ -17,6 +18,10 @@ export const workspaces = sqliteTable("workspaces", {
   /** `#rrggbb`, lower-case, readable on white (WCAG 2 contrast of at least 4.5:1); null: none. */
   brandAccentColor: text("brand_accent_color"),
   createdAt: integer("created_at").notNull(),
+  /** Directory: the shard holding the workspace's data (`DB` for workspaces from before shards). */
+  shard: text("shard").notNull().default("DB"),
+  /** This database's copy: where the workspace stands here (`PLACEMENTS`); the D1 layer checks it. */
+  placement: text("placement", { enum: PLACEMENTS }).notNull().default("open"),
 });
 
 export const apiKeys = sqliteTable(

@@ -35,8 +35,9 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
   // Without a body the validator does not run at all: nothing was sent, so a secret key.
   const body: CreateApiKey = c.req.valid("json") ?? { kind: "secret" };
-  const workspace = await requireWorkspace(c.var.db, ws);
-  const key = await insertApiKey(c.var.db, workspace.id, Date.now(), {
+  // Keys live in the directory, beside the workspace's row there.
+  const workspace = await requireWorkspace(c.var.directory, ws);
+  const key = await insertApiKey(c.var.directory, workspace.id, Date.now(), {
     // The validator may not run (no JSON body sent), so its default may not have applied.
     kind: body.kind ?? "secret",
     allowedOrigins: storedOrigins(body),

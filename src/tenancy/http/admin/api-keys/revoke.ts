@@ -4,7 +4,6 @@ import { revokeApiKey } from "../../../queries/api-key-revoke";
 import type { AdminEnv } from "../../../../http/env";
 import { notFound } from "../../../../platform/errors";
 import { authErrors, queryErrors, workspaceNotFound } from "../../../../http/responses";
-import { workspaceDeps } from "../../../../http/admin-deps";
 
 const Params = z.object({
   ws: z.uuid({ message: "The workspace id must be a valid UUID." }),
@@ -30,7 +29,9 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws, key_id: keyId } = c.req.valid("param");
-  if (!(await revokeApiKey(workspaceDeps(c, ws).scope, keyId, Date.now())))
+  if (
+    !(await revokeApiKey({ db: c.var.directory, workspaceId: ws.toLowerCase() }, keyId, Date.now()))
+  )
     throw notFound("API key");
   return c.body(null, 204);
 };

@@ -2,6 +2,9 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { insertApiKey } from "../../../queries/api-keys";
 import { insertWorkspace, type WorkspaceSeed } from "../../../queries/workspaces";
+import { runBatch } from "../../../../db/client";
+import { emptiestShard } from "../../../queries/placement";
+import { DIRECTORY, placingDb, shardNames } from "../../../../db/shards";
 import type { AdminEnv } from "../../../../http/env";
 import { authErrors, bodyErrors, json, jsonBody } from "../../../../http/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
@@ -13,6 +16,8 @@ export const route = defineRoute({
   path: "/workspaces",
   tags: ["Workspaces"],
   summary: "Create a workspace (returns its first API key once)",
+  description:
+    "The workspace is placed on the shard holding the fewest workspaces; `shard` names it.",
   request: jsonBody(CreateWorkspaceBody),
   responses: {
     201: json(CreatedWorkspaceSchema, "Created"),
@@ -37,9 +42,29 @@ export const seeding =
       brandLogoUrl: null,
       brandAccentColor: null,
     };
-    const db = c.var.db;
-    const key = await insertApiKey(db, id, createdAt);
-    // Workspace, its key and its seeded rows (default statuses) land together or not at all.
-    await db.batch([insertWorkspace(db, row), key.statement, ...seed(db, id, createdAt)]);
-    return c.json({ ...renderWorkspace(row), api_key: key.apiKey }, 201);
+    const directory = c.var.directory;
+    const shard = await emptiestShard(directory, shardNames(c.env));
+    const placed = { ...row, shard };
+    // The shard first (the workspace's own row, open there, and its seeded rows such as the
+    // default statuses, in one batch), then the directory (its row and first key), which makes
+    // it reachable. A failure between the two leaves rows no key or path can reach.
+    const key = await insertApiKey(directory, id, createdAt);
+    const db = placingDb(c.env, shard, c.var.d1, c.var.gate);
+    const onShard = [
+      insertWorkspace(db, { ...placed, placement: "open" }),
+      ...seed(db, id, createdAt),
+    ];
+    if (shard === DIRECTORY) {
+      await runBatch(directory, [...onShard, key.statement]);
+    } else {
+      await runBatch(db, onShard);
+      await directory.batch([
+        insertWorkspace(directory, { ...placed, placement: "directory" }),
+        key.statement,
+      ]);
+    }
+    return c.json(
+      { ...renderWorkspace({ ...placed, placement: "open" }), api_key: key.apiKey },
+      201,
+    );
   };

@@ -23,5 +23,5 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
-  return c.json(renderWorkspace(await requireWorkspace(c.var.db, ws)), 200);
+  return c.json(renderWorkspace(await requireWorkspace(c.var.directory, ws)), 200);
 };

@@ -35,6 +35,10 @@ export const WorkspaceSchema = z
         "What the booking pages show of the salon; null: none (they show the location's name)",
     }),
     created_at: z.string(),
+    shard: z.string().openapi({
+      description: "The shard holding the workspace's data (`GET /shards` lists them)",
+      example: "SHARD_0",
+    }),
   })
   .openapi("Workspace");
 
@@ -49,6 +53,7 @@ export const renderWorkspace = (
   timezone: row.timezone,
   brand: renderBrand(row),
   created_at: toIso(row.createdAt),
+  shard: row.shard,
 });
 
 export const CreatedWorkspaceSchema = WorkspaceSchema.extend({ api_key: z.string() }).openapi(

@@ -48,6 +48,10 @@ function workspaceChanges(body: z.infer<typeof UpdateWorkspaceBody>): WorkspaceC
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
-  const row = await updateWorkspace(c.var.db, ws, workspaceChanges(c.req.valid("json")));
+  const changes = workspaceChanges(c.req.valid("json"));
+  // The shard's copy first (its queries join it; refused while a move has writes paused),
+  // then the directory's, which answers: a retry after a failure between them converges.
+  await updateWorkspace(c.var.db, ws, changes);
+  const row = await updateWorkspace(c.var.directory, ws, changes);
   return c.json(renderWorkspace(row), 200);
 };
