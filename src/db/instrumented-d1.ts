@@ -224,7 +224,12 @@ function checkedStatement(
   checked: PlacementChecked,
 ): Wrapped {
   const read = isRead(query);
-  const written = () => timed(async () => (await checked.batch([statement], false))[0]!);
+  const written = () =>
+    timed(async () => {
+      const [result] = await checked.batch([statement], false);
+      if (!result) throw new Error("D1 answered a batch of one with no result");
+      return result;
+    });
   const wrapped = {
     [RAW]: statement,
     [QUERY]: query,

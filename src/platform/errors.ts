@@ -110,9 +110,9 @@ export function statusFor(
     case "internal_error":
       return 500;
     // Payments are not configured, or the provider did not answer: nothing was charged.
-    case "payments_unavailable":
     // A move between shards has the workspace's writes paused (Retry-After says when to retry).
     case "workspace_moving":
+    case "payments_unavailable":
       return 503;
   }
 }

@@ -1,4 +1,5 @@
-import { count, inArray } from "drizzle-orm";
+import { count } from "drizzle-orm";
+import { idIn } from "../../db/bounded";
 import type { Database } from "../../db/client";
 import { workspaces } from "../../db/schema";
 
@@ -11,10 +12,10 @@ export async function emptiestShard(directory: Database, shards: readonly string
   const rows = await directory
     .select({ shard: workspaces.shard, n: count() })
     .from(workspaces)
-    .where(inArray(workspaces.shard, [...shards]))
+    .where(idIn(workspaces.shard, shards))
     .groupBy(workspaces.shard);
   const held = new Map(rows.map((r) => [r.shard, r.n]));
-  let best = shards[0]!;
-  for (const shard of shards) if ((held.get(shard) ?? 0) < (held.get(best) ?? 0)) best = shard;
-  return best;
+  const fewest = (best: string, shard: string) =>
+    (held.get(shard) ?? 0) < (held.get(best) ?? 0) ? shard : best;
+  return shards.reduce(fewest);
 }
