@@ -17,8 +17,11 @@ import { dispatchEffects } from "../after-write";
  */
 export const afterWrite = createMiddleware<OpenEnv>(async (c, next) => {
   const sink = new EffectSink();
-  // In place: the request's deps already hold this database.
-  collectingEffects(c.var.db, sink);
+  // In place: the request's deps already hold this database. A request routed later (a
+  // link naming its workspace) collects from the shard's handle once it is opened.
+  if (c.var.db) collectingEffects(c.var.db, sink);
+  const routeTo = c.var.routeTo;
+  c.set("routeTo", (workspaceId, shard) => collectingEffects(routeTo(workspaceId, shard), sink));
   await next();
   const method = c.req.method;
   if (method === "GET" || method === "HEAD" || c.res.status >= 400) return;
