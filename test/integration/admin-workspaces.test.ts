@@ -16,6 +16,9 @@ describe("GET /workspaces/{ws}", () => {
       timezone: "Europe/Berlin",
       brand: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+      // A new workspace lands on one of the shards, and no move is under way.
+      shard: expect.stringMatching(/^SHARD_[0-3]$/),
+      move: null,
     });
   });
 
