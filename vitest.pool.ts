@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { Response, type Miniflare } from "miniflare";
 import type { Plugin } from "vitest/config";
+import { buildD1Template, copyD1Template } from "./vitest.d1-template";
 import { srcBundle } from "./vitest.src-bundle";
 
 type Limits = Record<
@@ -19,15 +21,33 @@ type Limits = Record<
 
 /**
  * The Workers pool as every workerd test run uses it: the real bindings of
- * wrangler.toml, D1 migrations for test/setup/apply-migrations.ts, the test
+ * wrangler.toml, migrated D1 databases for test/setup/apply-migrations.ts, the test
  * settings, and per-minute rate limits (minute windows make limits testable
  * without racing a 10 s boundary).
+ *
+ * Migrations run once per run, not once per file and database: every D1 database of
+ * wrangler.toml (DB and the shards) is migrated once into a template, started here so that it
+ * builds while Vite starts; each file's first step (`TEST_D1_TEMPLATE`, a service in this
+ * process, given the file's Miniflare) copies the template's SQLite files into that
+ * Miniflare's own D1 folder before workerd opens them. Each file still starts from storage
+ * of its own, with no row in it.
  */
 export async function workersPool(limits: Limits, bindings: Record<string, string>) {
+  const configPath = path.join(import.meta.dirname, "wrangler.toml");
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const template = buildD1Template(configPath, migrations);
+  // Awaited by the first file; a failure is reported there, not as an unhandled rejection.
+  template.catch(() => undefined);
+  const loadTemplate = async (_request: unknown, mf: Miniflare) => {
+    const d1Folder = mf.unsafeGetPersistPaths().get("d1");
+    if (d1Folder === undefined) throw new Error("the test Miniflare has no D1 folder");
+    await copyD1Template(await template, d1Folder);
+    return new Response(null, { status: 204 });
+  };
   const pool = cloudflareTest({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
+      serviceBindings: { TEST_D1_TEMPLATE: loadTemplate },
       ratelimits: Object.fromEntries(
         Object.entries(limits).map(([name, limit]) => [name, { simple: { limit, period: 60 } }]),
       ),
