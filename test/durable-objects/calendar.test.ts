@@ -9,6 +9,7 @@ import { holdFences } from "../../src/db/schema";
 import { failpoints } from "../../src/platform/failpoints";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
+import { everyShard } from "../helpers/every-shard";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2030, 0, 7, 9);
@@ -160,9 +161,10 @@ describe("Calendar", () => {
     const ws = await createWorkspace();
     const location = await createLocation(ws);
     const staffer = await createStaffer(ws, [location.uuid]);
-    await env.DB.prepare(
-      "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at) VALUES ('booked', ?, ?, ?, 'booking', 'b-booked', ?, ?)",
-    )
+    await everyShard
+      .prepare(
+        "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at) VALUES ('booked', ?, ?, ?, 'booking', 'b-booked', ?, ?)",
+      )
       .bind(ws.id, staffer.uuid, location.uuid, T0, T0 + HOUR)
       .run();
     const cal = calendarFor(env, ws.id, staffer.uuid);
@@ -192,19 +194,21 @@ describe("Calendar", () => {
       const staffer = await createStaffer(ws, [location.uuid]);
       const cal = calendarFor(env, ws.id, staffer.uuid);
       const writeD1 = (e: CalendarEntry) =>
-        env.DB.prepare(
-          "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at) VALUES (?, ?, ?, ?, 'booking', ?, ?, ?)",
-        )
+        everyShard
+          .prepare(
+            "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at) VALUES (?, ?, ?, ?, 'booking', ?, ?, ?)",
+          )
           .bind(e.id, ws.id, staffer.uuid, location.uuid, e.source, e.start, e.end)
           .run();
       const deleteD1 = (id: string) =>
-        env.DB.prepare("DELETE FROM calendar_entries WHERE id = ?").bind(id).run();
+        everyShard.prepare("DELETE FROM calendar_entries WHERE id = ?").bind(id).run();
       const age = () =>
         runInDurableObject(cal, (_instance, state) => {
           state.storage.sql.exec("UPDATE holds SET expires_at = 0");
         });
       const fenced = async (holdId: string) =>
-        (await env.DB.prepare("SELECT 1 FROM hold_fences WHERE hold_id = ?")
+        (await everyShard
+          .prepare("SELECT 1 FROM hold_fences WHERE hold_id = ?")
           .bind(holdId)
           .first()) !== null;
       /** Confirmed time that D1 records too, as a committed booking leaves it. */
@@ -317,7 +321,7 @@ describe("Calendar", () => {
       await runDurableObjectAlarm(cal);
       expect(await fenced("slow")).toBe(true);
       // The write's own batch, with the production guard at its head: it rolls back whole.
-      const db = createDb(env.DB);
+      const db = createDb(everyShard);
       const scope = { db, workspaceId: ws.id };
       const late = await db
         .batch([
@@ -340,15 +344,14 @@ describe("Calendar", () => {
 
     it("the cron prunes fences a day old and keeps young ones", async () => {
       const now = Date.now();
-      await env.DB.prepare(
-        "INSERT INTO hold_fences (hold_id, created_at) VALUES ('old', ?), ('young', ?)",
-      )
+      await everyShard
+        .prepare("INSERT INTO hold_fences (hold_id, created_at) VALUES ('old', ?), ('young', ?)")
         .bind(now - 25 * 3_600_000, now - 60_000)
         .run();
-      await pruneFences(env.DB, now);
-      const left = await env.DB.prepare(
-        "SELECT hold_id FROM hold_fences WHERE hold_id IN ('old', 'young')",
-      ).all<{ hold_id: string }>();
+      await pruneFences(everyShard, now);
+      const left = await everyShard
+        .prepare("SELECT hold_id FROM hold_fences WHERE hold_id IN ('old', 'young')")
+        .all<{ hold_id: string }>();
       expect(left.results.map((r) => r.hold_id)).toEqual(["young"]);
     });
 
@@ -443,9 +446,10 @@ describe("Calendar: a reservation's held entries", () => {
     const id = crypto.randomUUID();
     const entry = held(id, 0, 1, Date.now() + HOUR);
     await cal.claim({ owner, holdId: "h1", entries: [entry], replaces: [], checkConflicts: true });
-    await env.DB.prepare(
-      "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at, expires_at) VALUES (?, ?, ?, ?, 'held', ?, ?, ?, ?)",
-    )
+    await everyShard
+      .prepare(
+        "INSERT INTO calendar_entries (id, workspace_id, staffer_id, location_id, kind, source_id, starts_at, ends_at, expires_at) VALUES (?, ?, ?, ?, 'held', ?, ?, ?, ?)",
+      )
       .bind(
         id,
         ws.id,
@@ -460,7 +464,8 @@ describe("Calendar: a reservation's held entries", () => {
     await cal.confirm("h1");
     expect((await cal.audit(ws.id, staffer.uuid)).in_sync).toBe(true);
     await age(cal, id);
-    await env.DB.prepare("UPDATE calendar_entries SET expires_at = ? WHERE id = ?")
+    await everyShard
+      .prepare("UPDATE calendar_entries SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, id)
       .run();
     expect(await cal.audit(ws.id, staffer.uuid)).toEqual({

@@ -4,6 +4,7 @@ import { expect, vi } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { unitCalendarId } from "../../src/calendar/ids";
 import { adminDirect } from "./direct";
+import { everyShard } from "./every-shard";
 
 /** The management API's audit of one staffer's calendar object against D1 (checked, not under test). */
 export async function audit(workspaceId: string, stafferId: string) {
@@ -58,12 +59,13 @@ export interface LiveInterval {
 
 /** Busy time of live (not canceled) bookings, with buffers, straight from booking_services. */
 export async function liveIntervals(workspaceId: string): Promise<LiveInterval[]> {
-  const res = await env.DB.prepare(
-    `select b.id as booking_id, bs.staffer_id, bs.reserved_on as starts_at,
+  const res = await everyShard
+    .prepare(
+      `select b.id as booking_id, bs.staffer_id, bs.reserved_on as starts_at,
             bs.reserved_until + bs.buffer * 60000 as ends_at
        from booking_services bs join bookings b on b.id = bs.booking_id
       where b.workspace_id = ? and b.is_canceled = 0`,
-  )
+    )
     .bind(workspaceId)
     .all<LiveInterval>();
   return res.results;
@@ -91,9 +93,10 @@ export function overlaps(rows: LiveInterval[]): [LiveInterval, LiveInterval][] {
 
 /** D1's calendar rows for one source: must equal its live services' time (none once canceled). */
 export async function entriesOf(sourceId: string) {
-  const res = await env.DB.prepare(
-    "select staffer_id, starts_at, ends_at from calendar_entries where source_id = ? order by staffer_id, starts_at",
-  )
+  const res = await everyShard
+    .prepare(
+      "select staffer_id, starts_at, ends_at from calendar_entries where source_id = ? order by staffer_id, starts_at",
+    )
     .bind(sourceId)
     .all<{ staffer_id: string; starts_at: number; ends_at: number }>();
   return res.results;
@@ -136,12 +139,13 @@ export interface UnitInterval {
 
 /** Pairs of unexpired entries of one resource unit that overlap (booked, blocked or held). */
 export async function unitOverlaps(workspaceId: string): Promise<[UnitInterval, UnitInterval][]> {
-  const { results } = await env.DB.prepare(
-    `select source_id, resource_id, unit, kind, starts_at, ends_at from calendar_entries
+  const { results } = await everyShard
+    .prepare(
+      `select source_id, resource_id, unit, kind, starts_at, ends_at from calendar_entries
       where workspace_id = ? and resource_id is not null and kind != 'blocked'
         and (expires_at is null or expires_at > ?)
       order by resource_id, unit, starts_at`,
-  )
+    )
     .bind(workspaceId, Date.now())
     .all<UnitInterval>();
   const found: [UnitInterval, UnitInterval][] = [];

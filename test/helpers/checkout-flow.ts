@@ -1,10 +1,11 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { BASE, type Client } from "./http";
 import { createPublishableKey } from "./keys";
 import { customer, type Salon } from "./salon";
 import { deliverEvents, sessionOf } from "./payments";
 import { payCheckout, stripeLedger, stripeRequests } from "./stripe";
+import { everyShard } from "./every-shard";
 
 /** A service of the salon's with a payment policy, bookable by every staffer (answers its uuid). */
 export async function paidService(
@@ -98,9 +99,10 @@ export interface LedgerRow {
 
 /** Our ledger (every row of the workspace), oldest first. */
 export async function ourLedger(workspaceId: string): Promise<LedgerRow[]> {
-  const rows = await env.DB.prepare(
-    "select booking_id, kind, amount, status, idempotency_key from payments where workspace_id = ? order by created_at, rowid",
-  )
+  const rows = await everyShard
+    .prepare(
+      "select booking_id, kind, amount, status, idempotency_key from payments where workspace_id = ? order by created_at, rowid",
+    )
     .bind(workspaceId)
     .all<LedgerRow>();
   return rows.results;
@@ -108,9 +110,10 @@ export async function ourLedger(workspaceId: string): Promise<LedgerRow[]> {
 
 /** The reservation's checkout row as stored (status, attempt, session, booking). */
 export async function checkoutRow(reservationId: string) {
-  return env.DB.prepare(
-    "select status, attempt, session_id, checkout_url, booking_id, failure from payment_checkouts where reservation_id = ?",
-  )
+  return everyShard
+    .prepare(
+      "select status, attempt, session_id, checkout_url, booking_id, failure from payment_checkouts where reservation_id = ?",
+    )
     .bind(reservationId)
     .first<{
       status: string;
@@ -124,7 +127,8 @@ export async function checkoutRow(reservationId: string) {
 
 /** Bookings that used a reservation (through its checkout or otherwise), by its held time. */
 export async function bookingsOfWorkspace(workspaceId: string): Promise<number> {
-  const row = await env.DB.prepare("select count(*) as n from bookings where workspace_id = ?")
+  const row = await everyShard
+    .prepare("select count(*) as n from bookings where workspace_id = ?")
     .bind(workspaceId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -243,7 +247,7 @@ export function timingsOf(headers: Headers) {
 
 /** Rows of a table of the whole database (what a refused event must not have written). */
 export async function countRows(table: "payment_provider_events" | "payments" | "bookings") {
-  const row = await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>();
+  const row = await everyShard.prepare(`select count(*) as n from ${table}`).first<{ n: number }>();
   return row?.n ?? 0;
 }
 

@@ -5,8 +5,14 @@ import { BASE, PUBLIC } from "./http";
 
 const RAW = Symbol("raw");
 
-/** A D1 binding that counts every statement sent through it (a batch counts each of its). */
-function countedD1(db: D1Database, counted: { statements: number }): D1Database {
+/**
+ * A D1 binding (or one of its sessions) that counts every statement sent
+ * through it (a batch counts each of its).
+ */
+function countedD1(
+  db: D1Database | D1DatabaseSession,
+  counted: { statements: number },
+): D1Database {
   const wrap = (s: D1PreparedStatement): D1PreparedStatement => {
     const run =
       <K extends "first" | "run" | "all" | "raw">(k: K) =>
@@ -33,10 +39,12 @@ function countedD1(db: D1Database, counted: { statements: number }): D1Database 
     },
     exec: (query: string) => {
       counted.statements += 1;
-      return db.exec(query);
+      return (db as D1Database).exec(query);
     },
-    dump: () => db.dump(),
-    withSession: (c?: string) => db.withSession(c),
+    withSession: (c?: string) => ({
+      ...countedD1((db as D1Database).withSession(c), counted),
+      getBookmark: () => null,
+    }),
   } as unknown as D1Database;
 }
 
@@ -59,7 +67,17 @@ export async function countedCall(
   sent: { method: string; body?: unknown; workspaceId: string; apiKey: string },
 ): Promise<CountedWrite> {
   const counted = { statements: 0 };
-  const bindings = { ...env, DB: countedD1(env.DB, counted) };
+  // The directory and every shard: a request reads one and writes the other.
+  const databases = Object.keys(env).filter((name) => /^(DB|SHARD_\d+)$/.test(name));
+  const bindings = {
+    ...env,
+    ...Object.fromEntries(
+      databases.map((name) => [
+        name,
+        countedD1((env as unknown as Record<string, D1Database>)[name] as D1Database, counted),
+      ]),
+    ),
+  };
   const ctx = createExecutionContext();
   const fetch = worker.fetch;
   if (!fetch) throw new Error("the Worker has no fetch handler");

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import type { Received } from "./http";
+import { everyShard } from "./every-shard";
 
 /**
  * The fault suite: a failure injected between every two steps of a write
@@ -89,20 +89,21 @@ export const calendarBatch = (sql: string) => sql.includes("hold_fences");
 export async function withFailingInserts<T>(table: string, run: () => Promise<T>): Promise<T> {
   // A name of its own: a trigger left by one test never meets another's.
   const trigger = `fault_${table}_${crypto.randomUUID().replaceAll("-", "")}`;
-  await env.DB.exec(
+  await everyShard.exec(
     `CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected'); END`,
   );
   try {
     return await run();
   } finally {
-    await env.DB.exec(`DROP TRIGGER ${trigger}`);
+    await everyShard.exec(`DROP TRIGGER ${trigger}`);
   }
 }
 
 /** The `n` of a `select count(*) as n …`. */
 export const countOf = async (sql: string, ...binds: unknown[]) =>
   (
-    await env.DB.prepare(sql)
+    await everyShard
+      .prepare(sql)
       .bind(...binds)
       .first<{ n: number }>()
   )?.n ?? 0;

@@ -6,6 +6,7 @@ import { admin, type Client } from "./http";
 import { createPublishableKey } from "./keys";
 import { consumeFrom, type QueuedMessage } from "./queue";
 import { createSalon, type Salon } from "./salon";
+import { everyShard } from "./every-shard";
 
 /**
  * Customer messages written straight to D1, as the booking change's batch
@@ -56,11 +57,12 @@ export async function insertMessage(
     created_at: now,
     ...fields,
   };
-  await env.DB.prepare(
-    `insert into messages (id, workspace_id, kind, channel, "to", locale, subject, body, status,
+  await everyShard
+    .prepare(
+      `insert into messages (id, workspace_id, kind, channel, "to", locale, subject, body, status,
        scheduled_for, attempts, lease_until, created_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+    )
     .bind(
       row.id,
       workspaceId,
@@ -81,7 +83,8 @@ export async function insertMessage(
 }
 
 export async function readMessage(id: string): Promise<MessageRecord> {
-  const row = await env.DB.prepare("select * from messages where id = ?")
+  const row = await everyShard
+    .prepare("select * from messages where id = ?")
     .bind(id)
     .first<MessageRecord>();
   if (!row) throw new Error(`no message ${id}`);
@@ -90,10 +93,11 @@ export async function readMessage(id: string): Promise<MessageRecord> {
 
 /** A workspace's notification settings document, stored as the settings route would. */
 export async function setNotificationSettings(workspaceId: string, settings: unknown) {
-  await env.DB.prepare(
-    `insert into notification_settings (workspace_id, settings, updated_at) values (?, ?, ?)
+  await everyShard
+    .prepare(
+      `insert into notification_settings (workspace_id, settings, updated_at) values (?, ?, ?)
      on conflict (workspace_id) do update set settings = excluded.settings`,
-  )
+    )
     .bind(workspaceId, JSON.stringify(settings), Date.now())
     .run();
 }
@@ -176,11 +180,12 @@ export const bookingMessageRows = async <Row>(
   columns: string,
 ): Promise<Row[]> =>
   (
-    await env.DB.prepare(
-      `select ${columns} from messages
+    await everyShard
+      .prepare(
+        `select ${columns} from messages
        where workspace_id = ? and booking_id in (select value from json_each(?))
        order by created_at, kind, channel`,
-    )
+      )
       .bind(workspaceId, JSON.stringify(bookingIds))
       .all<Row & Record<string, unknown>>()
   ).results;

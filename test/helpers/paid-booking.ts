@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { createDb } from "../../src/db/client";
@@ -6,8 +5,9 @@ import { bookingPayments, payments } from "../../src/db/schema";
 import { stripeClient } from "../../src/payments/providers/stripe";
 import { at, customer, type Salon } from "./salon";
 import { payCheckout, stripeBase } from "./stripe";
+import { everyShard } from "./every-shard";
 
-export const db = () => createDb(env.DB);
+export const db = () => createDb(everyShard);
 
 /** The Worker's own client, pointed at stripe-local, for setting up what a checkout leaves there. */
 export const testStripe = () =>

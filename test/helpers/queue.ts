@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import type { Env } from "../../src/platform/env";
 import worker from "../../src/index";
 import type { WebhookMessage } from "../../src/webhooks/messages";
+import { everyShard } from "./every-shard";
 
 /**
  * Drives the Worker's queue handler by hand, as @cloudflare/vitest-pool-workers
@@ -85,18 +86,20 @@ export async function insertEvents(
 ) {
   const ids = Array.from({ length: count }, () => crypto.randomUUID());
   const created = Date.now() - 5 * 60_000;
-  await env.DB.batch(
+  await everyShard.batch(
     ids.map((id, i) =>
-      env.DB.prepare(
-        "insert into events (id, workspace_id, type, payload, created_at, dispatched_at) values (?, ?, ?, ?, ?, ?)",
-      ).bind(
-        id,
-        workspaceId,
-        type,
-        JSON.stringify({ n: i }),
-        created + i,
-        handedOver ? Date.now() : null,
-      ),
+      everyShard
+        .prepare(
+          "insert into events (id, workspace_id, type, payload, created_at, dispatched_at) values (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          id,
+          workspaceId,
+          type,
+          JSON.stringify({ n: i }),
+          created + i,
+          handedOver ? Date.now() : null,
+        ),
     ),
   );
   return ids;

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { everyShard } from "./every-shard";
 
 /**
  * Seat invariants read straight from D1 (booking_services and
@@ -19,14 +19,15 @@ interface BookedSeat {
 }
 
 async function bookedSeats(workspaceId: string): Promise<BookedSeat[]> {
-  const { results } = await env.DB.prepare(
-    `select b.id as booking_id, bs.staffer_id, bs.service_id, s.capacity, bs.quantity,
+  const { results } = await everyShard
+    .prepare(
+      `select b.id as booking_id, bs.staffer_id, bs.service_id, s.capacity, bs.quantity,
             bs.reserved_on as starts_at, bs.reserved_until + bs.buffer * 60000 as ends_at
        from booking_services bs join bookings b on b.id = bs.booking_id
        join services s on s.id = bs.service_id
       where b.workspace_id = ? and b.is_canceled = 0
       order by bs.staffer_id, bs.reserved_on`,
-  )
+    )
     .bind(workspaceId)
     .all<BookedSeat>();
   return results;
@@ -71,11 +72,12 @@ export async function overbookedSessions(workspaceId: string) {
  * against the live bookings' quantities: the differences (none at rest).
  */
 export async function seatMismatches(workspaceId: string) {
-  const { results: entries } = await env.DB.prepare(
-    `select session_key, sum(seats) as seats from calendar_entries
+  const { results: entries } = await everyShard
+    .prepare(
+      `select session_key, sum(seats) as seats from calendar_entries
       where workspace_id = ? and staffer_id is not null and kind = 'booking'
         and session_key is not null group by session_key`,
-  )
+    )
     .bind(workspaceId)
     .all<{ session_key: string; seats: number }>();
   const booked = new Map<string, number>();
@@ -96,12 +98,13 @@ export async function seatMismatches(workspaceId: string) {
  * one session, and sessions spread over more than one unit of a resource.
  */
 export async function unitSeatProblems(workspaceId: string) {
-  const { results } = await env.DB.prepare(
-    `select source_id, resource_id, unit, kind, session_key, starts_at, ends_at from calendar_entries
+  const { results } = await everyShard
+    .prepare(
+      `select source_id, resource_id, unit, kind, session_key, starts_at, ends_at from calendar_entries
       where workspace_id = ? and resource_id is not null and kind != 'blocked'
         and (expires_at is null or expires_at > ?)
       order by resource_id, unit, starts_at`,
-  )
+    )
     .bind(workspaceId, Date.now())
     .all<{
       source_id: string;

@@ -7,6 +7,7 @@ import { runDesk as runDeskNow } from "../../src/waitlist/desk";
 import type { Client } from "./http";
 import { until } from "./messages";
 import type { Salon } from "./salon";
+import { everyShard } from "./every-shard";
 
 /** A local time on `date` in the test salon's zone (Europe/Berlin) as the instant the API answers. */
 export const local = (date: string, hhmm: string) =>
@@ -133,22 +134,21 @@ export async function runDesk(salon: Salon) {
  */
 export async function lapse(salon: Salon, entryId: string) {
   const past = Date.now() - 1_000;
-  const row = await env.DB.prepare(
-    "select offer_reservation_id as r from waitlist_entries where id = ?",
-  )
+  const row = await everyShard
+    .prepare("select offer_reservation_id as r from waitlist_entries where id = ?")
     .bind(entryId)
     .first<{ r: string }>();
   const reservationId = row?.r ?? "";
-  await env.DB.batch([
-    env.DB.prepare("update reservations set expires_at = ? where id = ?").bind(past, reservationId),
-    env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?").bind(
-      past,
-      reservationId,
-    ),
-    env.DB.prepare("update waitlist_entries set offer_expires_at = ? where id = ?").bind(
-      past,
-      entryId,
-    ),
+  await everyShard.batch([
+    everyShard
+      .prepare("update reservations set expires_at = ? where id = ?")
+      .bind(past, reservationId),
+    everyShard
+      .prepare("update calendar_entries set expires_at = ? where source_id = ?")
+      .bind(past, reservationId),
+    everyShard
+      .prepare("update waitlist_entries set offer_expires_at = ? where id = ?")
+      .bind(past, entryId),
   ]);
   for (const s of salon.staffers) {
     await runInDurableObject(calendarFor(env, salon.ws.id, s.uuid), (_i, state) => {
@@ -172,9 +172,10 @@ export const offerTokenIn = (text: string) => {
 /** The waitlist-offer messages of an entry, oldest first (D1). */
 export const offerMessages = async (entryId: string) =>
   (
-    await env.DB.prepare(
-      "select channel, body, status, locale from messages where waitlist_entry_id = ? order by created_at, channel",
-    )
+    await everyShard
+      .prepare(
+        "select channel, body, status, locale from messages where waitlist_entry_id = ? order by created_at, channel",
+      )
       .bind(entryId)
       .all<{ channel: string; body: string; status: string; locale: string }>()
   ).results;

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 let location: { uuid: string };
@@ -39,7 +39,8 @@ describe("POST /workspaces/{ws}/accounts", () => {
       payment_method: `${type}_account`,
     });
     expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
-    const row = await env.DB.prepare("select * from accounts where id = ?")
+    const row = await everyShard
+      .prepare("select * from accounts where id = ?")
       .bind(res.body.uuid)
       .first();
     expect(row).toMatchObject({ workspace_id: ws.id, location_id: location.uuid, balance: 0 });

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, admin, client, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 const keyCount = (workspaceId: string) => rowCount("api_keys", workspaceId);
 
@@ -69,7 +69,8 @@ describe("DELETE /workspaces/{ws}/api-keys/{key_id}", () => {
     expect(refused.body).toMatchObject({ code: "unauthenticated" });
     expect((await ws.api("/locations")).status).toBe(200);
     // Kept for the record, marked revoked.
-    const row = await env.DB.prepare("select revoked_at from api_keys where id = ?")
+    const row = await everyShard
+      .prepare("select revoked_at from api_keys where id = ?")
       .bind(second.body.id)
       .first<{ revoked_at: number | null }>();
     expect(row?.revoked_at).toEqual(expect.any(Number));

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 
@@ -34,7 +34,8 @@ describe("POST /workspaces/{ws}/customers", () => {
       email: "Anna.Schmidt@Example.com",
     });
     expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
-    const row = await env.DB.prepare("select * from customers where id = ?")
+    const row = await everyShard
+      .prepare("select * from customers where id = ?")
       .bind(res.body.uuid)
       .first();
     expect(row).toMatchObject({

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
@@ -133,7 +133,8 @@ describe("PATCH /workspaces/{ws}/locations/{uuid}", () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("validation_failed");
     expect(Object.keys(res.body.errors)).toEqual([field]);
-    const row = await env.DB.prepare("select * from locations where id = ?")
+    const row = await everyShard
+      .prepare("select * from locations where id = ?")
       .bind(location.uuid)
       .first();
     expect(row).toMatchObject({ change_text: null, cancellation_offset: 0, change_offset: 0 });
@@ -153,7 +154,8 @@ describe("PATCH /workspaces/{ws}/locations/{uuid}", () => {
     const foreign = await createLocation(other);
     const res = await patch(foreign.uuid, { change_offset: 10 });
     expect(res.status).toBe(404);
-    const row = await env.DB.prepare("select change_offset from locations where id = ?")
+    const row = await everyShard
+      .prepare("select change_offset from locations where id = ?")
       .bind(foreign.uuid)
       .first();
     expect(row).toEqual({ change_offset: 0 });
@@ -172,9 +174,10 @@ describe("PATCH /workspaces/{ws}/locations/{uuid}", () => {
       patch(location.uuid, { change_offset: 45, change_text: "B" }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const row = await env.DB.prepare(
-      "select cancellation_offset, change_offset, policy_text, change_text from locations where id = ?",
-    )
+    const row = await everyShard
+      .prepare(
+        "select cancellation_offset, change_offset, policy_text, change_text from locations where id = ?",
+      )
       .bind(location.uuid)
       .first();
     expect(row).toEqual({

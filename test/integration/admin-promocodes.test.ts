@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 
@@ -27,7 +27,8 @@ describe("POST /workspaces/{ws}/promocodes", () => {
       max_uses: null,
     });
     expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(3);
-    const row = await env.DB.prepare("select * from promocodes where id = ?")
+    const row = await everyShard
+      .prepare("select * from promocodes where id = ?")
       .bind(res.body.uuid)
       .first();
     expect(row).toMatchObject({ workspace_id: ws.id, code: "Summer10", discount_percent: 10 });
@@ -74,9 +75,10 @@ describe("POST /workspaces/{ws}/promocodes", () => {
       spellings.map((code) => create({ code, discount_percent: 5 })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
-    const rows = await env.DB.prepare(
-      "select count(*) as n from promocodes where workspace_id = ? and lower(code) = 'race'",
-    )
+    const rows = await everyShard
+      .prepare(
+        "select count(*) as n from promocodes where workspace_id = ? and lower(code) = 'race'",
+      )
       .bind(ws.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);

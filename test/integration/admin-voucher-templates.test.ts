@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 
@@ -24,7 +24,8 @@ describe("POST /workspaces/{ws}/voucher-templates", () => {
       name: "Gift card 50",
       price: 5000,
     });
-    const row = await env.DB.prepare("select * from voucher_templates where id = ?")
+    const row = await everyShard
+      .prepare("select * from voucher_templates where id = ?")
       .bind(res.body.uuid)
       .first();
     expect(row).toMatchObject({ workspace_id: ws.id, name: "Gift card 50", price: 5000 });

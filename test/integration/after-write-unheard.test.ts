@@ -6,6 +6,7 @@ import { countedCall } from "../helpers/counted-d1";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { seedSeries } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * What a write produced reaches the after-write hook even where the write's
@@ -59,9 +60,10 @@ const book = (phone: string, day: string) =>
   });
 
 const eventOf = (bookingId: string) =>
-  env.DB.prepare(
-    "select claimed_at, dispatched_at from events where workspace_id = ? and type = 'booking-created' and payload like ?",
-  )
+  everyShard
+    .prepare(
+      "select claimed_at, dispatched_at from events where workspace_id = ? and type = 'booking-created' and payload like ?",
+    )
     .bind(salon.ws.id, `%${bookingId}%`)
     .first<{ claimed_at: number | null; dispatched_at: number | null }>();
 
@@ -98,9 +100,10 @@ describe("after-write effects of a write settled as committed", () => {
       apiKey: salon.ws.apiKey,
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    const reminder = await env.DB.prepare(
-      "select scheduled_for, status from messages where booking_id = ? and kind = 'booking-reminder'",
-    )
+    const reminder = await everyShard
+      .prepare(
+        "select scheduled_for, status from messages where booking_id = ? and kind = 'booking-reminder'",
+      )
       .bind(id)
       .first<{ scheduled_for: number; status: string }>();
     expect(reminder?.status).toBe("scheduled");

@@ -6,6 +6,7 @@ import { admin } from "../helpers/http";
 import { until } from "../helpers/messages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { cancel, fullDay, joined, offered, WAIT_DAY } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * One after-write hook dispatches what a write said it produced (events,
@@ -40,7 +41,8 @@ const nextMonday = () => {
 };
 
 const rowOf = <T>(sql: string, ...values: unknown[]) =>
-  env.DB.prepare(sql)
+  everyShard
+    .prepare(sql)
     .bind(...values)
     .first<T>();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, PUBLIC, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 describe("public API authentication", () => {
   it("accepts the workspace's own key", async () => {
@@ -56,8 +57,8 @@ describe("public API authentication", () => {
 
   it("never stores the key itself", async () => {
     const ws = await createWorkspace();
-    const { env } = await import("cloudflare:workers");
-    const rows = await env.DB.prepare("select * from api_keys where workspace_id = ?")
+    const rows = await everyShard
+      .prepare("select * from api_keys where workspace_id = ?")
       .bind(ws.id)
       .all();
     expect(JSON.stringify(rows.results)).not.toContain(ws.apiKey);

@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { type AvailabilityQuery, availabilityReads } from "../../src/calendar/queries/availability";
 import { bookingRefs } from "../../src/bookings/queries/booking-refs";
 import { at, createSalon, customer, MONDAY, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * How SQLite runs each statement of the availability read (EXPLAIN QUERY PLAN,
@@ -37,12 +37,13 @@ type Built = { toSQL(): { sql: string; params: unknown[] } };
 async function plans(
   q: (scope: { db: ReturnType<typeof createDb>; workspaceId: string }) => AvailabilityQuery,
 ) {
-  const scope = { db: createDb(env.DB), workspaceId: salon.ws.id };
+  const scope = { db: createDb(everyShard), workspaceId: salon.ws.id };
   const statements = availabilityReads(scope, q(scope)) as unknown as Built[];
   return Promise.all(
     statements.map(async (s) => {
       const { sql, params } = s.toSQL();
-      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      const plan = await everyShard
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .bind(...params)
         .all<{ detail: string }>();
       return { sql, plan: plan.results.map((r) => r.detail) };

@@ -9,6 +9,7 @@ import {
   type TestWorkspace,
 } from "../helpers/factory";
 import { d1RoundTrips } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 let location: { uuid: string };
@@ -62,7 +63,8 @@ describe("POST /staffers/{staffer_uuid}/blocked-spots", () => {
       start: Date.UTC(2030, 2, 4, 12),
       end: Date.UTC(2030, 2, 4, 13),
     });
-    const mirrored = await env.DB.prepare("select * from calendar_entries where source_id = ?")
+    const mirrored = await everyShard
+      .prepare("select * from calendar_entries where source_id = ?")
       .bind(res.body.uuid)
       .first();
     expect(mirrored).toMatchObject({ kind: "blocked", staffer_id: staffer.uuid });

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 const FIELDS = [
   "customer_email",
@@ -107,9 +107,8 @@ const bookingOf = (path: Path, body: { bookings?: unknown[] }) =>
 /** What was stored of each form field: the customer's row and the booking's public notes. */
 async function stored(path: Path, body: { bookings?: unknown[] }) {
   const booking = bookingOf(path, body);
-  const customer = await env.DB.prepare(
-    "select email, last_name, middle_name from customers where id = ?",
-  )
+  const customer = await everyShard
+    .prepare("select email, last_name, middle_name from customers where id = ?")
     .bind(booking.customer_uuid)
     .first<{ email: string | null; last_name: string | null; middle_name: string | null }>();
   return {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { failpoints } from "../../src/platform/failpoints";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 beforeAll(async () => {
@@ -18,11 +19,12 @@ interface Row {
 
 /** Live busy intervals of bookings per staffer, straight from D1. */
 async function liveIntervals(): Promise<Row[]> {
-  const res = await env.DB.prepare(
-    `select bs.staffer_id, bs.reserved_on as starts_at, bs.reserved_until + bs.buffer * 60000 as ends_at, b.id as booking_id
+  const res = await everyShard
+    .prepare(
+      `select bs.staffer_id, bs.reserved_on as starts_at, bs.reserved_until + bs.buffer * 60000 as ends_at, b.id as booking_id
        from booking_services bs join bookings b on b.id = bs.booking_id
       where b.workspace_id = ? and b.is_canceled = 0`,
-  )
+    )
     .bind(salon.ws.id)
     .all<Row>();
   return res.results;
@@ -115,7 +117,7 @@ describe("no double booking under concurrency", () => {
     const staffer = salon.staffers[0]?.uuid ?? "";
     const before = await calendarFor(env, salon.ws.id, staffer).entries();
     // Make the D1 write fail after the calendar claim succeeded.
-    await env.DB.exec(
+    await everyShard.exec(
       "CREATE TRIGGER fail_bookings BEFORE INSERT ON bookings BEGIN SELECT RAISE(ABORT, 'injected'); END",
     );
     try {
@@ -131,12 +133,11 @@ describe("no double booking under concurrency", () => {
       });
       expect(res.status).toBe(500);
     } finally {
-      await env.DB.exec("DROP TRIGGER fail_bookings");
+      await everyShard.exec("DROP TRIGGER fail_bookings");
     }
     expect(await calendarFor(env, salon.ws.id, staffer).entries()).toEqual(before);
-    const orphan = await env.DB.prepare(
-      "select count(*) as n from calendar_entries where starts_at = ?",
-    )
+    const orphan = await everyShard
+      .prepare("select count(*) as n from calendar_entries where starts_at = ?")
       .bind(Date.parse(at("15:00", "2030-03-12")))
       .first<{ n: number }>();
     expect(orphan?.n).toBe(0);

@@ -4,6 +4,7 @@ import { calendarFor } from "../../src/calendar/client";
 import { rowCount } from "../helpers/db";
 import { admin, d1RoundTrips } from "../helpers/http";
 import { at, createSalon, customer, MONDAY, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 beforeAll(async () => {
@@ -140,7 +141,8 @@ describe("POST /bookings", () => {
       base({ reserved_on: at("11:00"), source: "carrier-pigeon", booking_callback: "1" }),
     );
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare("select source, booking_callback from bookings where id = ?")
+    const row = await everyShard
+      .prepare("select source, booking_callback from bookings where id = ?")
       .bind(res.body.uuid)
       .first();
     expect(row).toEqual({ source: "unknown", booking_callback: 1 });

@@ -1,8 +1,9 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prop, strictIcs } from "../helpers/ics";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * The booking's .ics as a calendar app reads it (Mozilla's ical.js parses it): RFC 5545 §3.8.7
@@ -64,7 +65,8 @@ const sequence = (e: ICAL.Component) => Number(value(e, "sequence"));
 
 /** The booking's row: its version and its last change (whole seconds, as iCalendar keeps it). */
 async function stored(uuid: string) {
-  const row = await env.DB.prepare("select version, updated_at from bookings where id = ?")
+  const row = await everyShard
+    .prepare("select version, updated_at from bookings where id = ?")
     .bind(uuid)
     .first<{ version: number; updated_at: number }>();
   if (!row) throw new Error(`No booking ${uuid}`);
@@ -75,7 +77,8 @@ async function stored(uuid: string) {
 /** Moves the booking's last change far back, so the next change must be seen to move it. */
 const LONG_AGO = "2029-01-01T00:00:00.000Z";
 async function backdate(uuid: string) {
-  await env.DB.prepare("update bookings set updated_at = ? where id = ?")
+  await everyShard
+    .prepare("update bookings set updated_at = ? where id = ?")
     .bind(Date.parse(LONG_AGO), uuid)
     .run();
 }

@@ -4,6 +4,7 @@ import { calendarFor } from "../../src/calendar/client";
 import { expectInSync } from "../helpers/calendar";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 let account: { uuid: string };
@@ -44,7 +45,8 @@ const put = (path: string, body: unknown) => salon.ws.api(path, { method: "PUT",
 
 const balanceOf = async (accountId: string) =>
   (
-    await env.DB.prepare("select balance from accounts where id = ?")
+    await everyShard
+      .prepare("select balance from accounts where id = ?")
       .bind(accountId)
       .first<{ balance: number }>()
   )?.balance;
@@ -316,7 +318,7 @@ describe("booking lifecycle", () => {
   });
 
   it("every change wrote its event to the outbox", async () => {
-    const types = await env.DB.prepare("select distinct type from events order by type").all<{
+    const types = await everyShard.prepare("select distinct type from events order by type").all<{
       type: string;
     }>();
     expect(types.results.map((r) => r.type)).toEqual(

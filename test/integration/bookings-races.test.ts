@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import { apiDirect } from "../helpers/direct";
 import { admin, type Client, client, type Received } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Two changes to one booking started together, for every pair of lifecycle
@@ -140,15 +140,17 @@ async function checkRound(round: Round, a: OpName, b: OpName, results: Received[
     );
   const okAny = (op: OpName) => ok(op, false) || ok(op, true);
 
-  const row = await env.DB.prepare(
-    "select is_canceled, is_completed, start_at, status_id, public_notes, order_id from bookings where id = ?",
-  )
+  const row = await everyShard
+    .prepare(
+      "select is_canceled, is_completed, start_at, status_id, public_notes, order_id from bookings where id = ?",
+    )
     .bind(round.booking)
     .first<BookingRow>();
   if (!row) throw new Error("booking vanished");
-  const services = await env.DB.prepare(
-    "select staffer_id, service_id, reserved_on, reserved_until + buffer * 60000 as ends_at, price from booking_services where booking_id = ?",
-  )
+  const services = await everyShard
+    .prepare(
+      "select staffer_id, service_id, reserved_on, reserved_until + buffer * 60000 as ends_at, price from booking_services where booking_id = ?",
+    )
     .bind(round.booking)
     .all<{
       staffer_id: string;
@@ -178,12 +180,14 @@ async function checkRound(round: Round, a: OpName, b: OpName, results: Received[
   if (okAny("status")) expect(row.status_id, outcome).toBe(confirmedStatus);
 
   // Money moved at most once, and exactly once when completed.
-  const credits = await env.DB.prepare(
-    "select count(*) as n, coalesce(sum(amount), 0) as total from account_transactions where booking_id = ?",
-  )
+  const credits = await everyShard
+    .prepare(
+      "select count(*) as n, coalesce(sum(amount), 0) as total from account_transactions where booking_id = ?",
+    )
     .bind(round.booking)
     .first<{ n: number; total: number }>();
-  const order = await env.DB.prepare("select account_paid_amount from orders where id = ?")
+  const order = await everyShard
+    .prepare("select account_paid_amount from orders where id = ?")
     .bind(row.order_id)
     .first<{ account_paid_amount: number }>();
   expect(credits?.n, outcome).toBe(row.is_completed ? 1 : 0);

@@ -18,6 +18,7 @@ import {
 } from "../helpers/factory";
 import { createResource, type TestResource } from "../helpers/resources";
 import { customer } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A request makes a bounded number of calendar calls and D1 statements,
@@ -413,7 +414,7 @@ describe("the claim budget of one write (calendar/client)", () => {
       build: () => [],
       value: "written",
     };
-    const db = createDb(instrumentD1(env.DB));
+    const db = createDb(instrumentD1(everyShard));
     await expect(
       commitPlanned(counting.env, db, ws.id, write, undefined, {
         // Always willing to try again, always the same plan: only the budget ends it.
@@ -432,7 +433,7 @@ describe("the claim budget of one write (calendar/client)", () => {
 
   it("a batch over 100 statements is refused before any calendar is claimed", async () => {
     const counting = countingEnv();
-    const db = createDb(instrumentD1(env.DB));
+    const db = createDb(instrumentD1(everyShard));
     const [a] = staffers.map((s) => s.uuid) as [string];
     const start = Date.parse(`${day(7)}T12:00:00Z`);
     const statements = () =>
@@ -461,7 +462,7 @@ describe("the claim budget of one write (calendar/client)", () => {
 
 describe("the batch guard (instrumented D1)", () => {
   it("refuses a batch of 101 statements before sending any of it; 100 are sent", async () => {
-    const d1 = instrumentD1(env.DB);
+    const d1 = instrumentD1(everyShard);
     const fence = () =>
       d1
         .prepare("insert into hold_fences (hold_id, created_at) values (?, ?)")

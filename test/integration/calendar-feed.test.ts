@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,6 +11,7 @@ import { BASE, d1RoundTrips } from "../helpers/http";
 import { type Component, eventsByUid, prop, strictIcs } from "../helpers/ics";
 import { createPublishableKey } from "../helpers/keys";
 import { createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A staffer's calendar feed, fetched as a calendar app does (no API key), read by two readers
@@ -112,15 +113,18 @@ function event(f: Feed, uid: string) {
 async function copyBooking(uuid: string, count: number) {
   const columns = async (table: string) =>
     (
-      await env.DB.prepare(`select name from pragma_table_info('${table}')`).all<{ name: string }>()
+      await everyShard
+        .prepare(`select name from pragma_table_info('${table}')`)
+        .all<{ name: string }>()
     ).results.map((r) => r.name);
   const copy = async (table: string, key: string, shift: Record<string, string>) => {
     const names = await columns(table);
     const values = names.map((n) => shift[n] ?? n).join(", ");
-    await env.DB.prepare(
-      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+    await everyShard
+      .prepare(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
        insert into ${table} (${names.join(", ")}) select ${values} from ${table}, n where ${key} = ?`,
-    )
+      )
       .bind(uuid)
       .run();
   };
@@ -143,7 +147,7 @@ describe("POST /staffers/{uuid}/calendar-feed", () => {
     expect(url).toMatch(new RegExp(`^${BASE}/api/public/v2/feeds/feed_[A-Za-z0-9_-]{43}\\.ics$`));
     // Only a hash is stored: the token is nowhere in D1.
     const token = /feeds\/(feed_[^.]+)\.ics/.exec(url)?.[1] ?? "";
-    const rows = await env.DB.prepare("select token_hash from calendar_feeds").all<{
+    const rows = await everyShard.prepare("select token_hash from calendar_feeds").all<{
       token_hash: string;
     }>();
     expect(rows.results.length).toBeGreaterThan(0);
@@ -166,9 +170,8 @@ describe("POST /staffers/{uuid}/calendar-feed", () => {
     });
     expect(unknown.status).toBe(404);
     // Nothing was written for the refused calls.
-    const row = await env.DB.prepare(
-      "select count(*) as n from calendar_feeds where workspace_id = ?",
-    )
+    const row = await everyShard
+      .prepare("select count(*) as n from calendar_feeds where workspace_id = ?")
       .bind(other.id)
       .first<{ n: number }>();
     expect(row?.n).toBe(0);
@@ -193,9 +196,8 @@ describe("POST /staffers/{uuid}/calendar-feed", () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     const statuses = [(await fetchFeed(a.body.url)).status, (await fetchFeed(b.body.url)).status];
     expect(statuses.sort()).toEqual([200, 404]);
-    const rows = await env.DB.prepare(
-      "select count(*) as n from calendar_feeds where staffer_id = ?",
-    )
+    const rows = await everyShard
+      .prepare("select count(*) as n from calendar_feeds where staffer_id = ?")
       .bind(salon.staffers[2]?.uuid)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);
@@ -228,7 +230,8 @@ describe("GET /feeds/{token}.ics", () => {
     expect(third.status).toBe("CANCELLED");
     expect(third.start).toBe(`${date}T12:00:00.000Z`);
     // DTSTAMP and LAST-MODIFIED are the booking's last change, as its own .ics has them.
-    const row = await env.DB.prepare("select version, updated_at from bookings where id = ?")
+    const row = await everyShard
+      .prepare("select version, updated_at from bookings where id = ?")
       .bind(uuid)
       .first<{ version: number; updated_at: number }>();
     expect(third.sequence).toBe(row?.version);
@@ -269,15 +272,15 @@ describe("GET /feeds/{token}.ics", () => {
     const far = await book(weekday(6), "10:00", 0);
     // Moved outside the window in D1 (the API books only ahead, and not that far ahead).
     const move = (id: string, at: number) =>
-      env.DB.batch([
-        env.DB.prepare("update bookings set start_at = ?, end_at = ? where id = ?").bind(
-          at,
-          at + 45 * 60_000,
-          id,
-        ),
-        env.DB.prepare(
-          "update booking_services set reserved_on = ?, reserved_until = ? where booking_id = ?",
-        ).bind(at, at + 45 * 60_000, id),
+      everyShard.batch([
+        everyShard
+          .prepare("update bookings set start_at = ?, end_at = ? where id = ?")
+          .bind(at, at + 45 * 60_000, id),
+        everyShard
+          .prepare(
+            "update booking_services set reserved_on = ?, reserved_until = ? where booking_id = ?",
+          )
+          .bind(at, at + 45 * 60_000, id),
       ]);
     await move(past, Date.now() - 31 * DAY);
     await move(far, Date.now() + 181 * DAY);
@@ -413,9 +416,10 @@ describe("GET /feeds/{token}.ics", () => {
     expect(uids.has(`${res.body.uuid}-3000`)).toBe(false);
 
     // Back at the cap: not truncated.
-    await env.DB.prepare(
-      "update booking_services set reserved_on = reserved_on + 400 * 86400000 where booking_id = ?",
-    )
+    await everyShard
+      .prepare(
+        "update booking_services set reserved_on = reserved_on + 400 * 86400000 where booking_id = ?",
+      )
       .bind(`${res.body.uuid}-3000`)
       .run();
     const capped = await fetchFeed(url);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { messageVisitor } from "../../src/messages/message-visitor";
 import { failpoints } from "../../src/platform/failpoints";
@@ -32,6 +31,7 @@ import {
   plusDays,
   WAIT_DAY,
 } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * What a customer is answered for the booking they just made (a publishable
@@ -135,17 +135,19 @@ describe("a publishable key's booking answer", () => {
     const token = tokenOfLink(manageLink(booking));
     expect(await opened(token)).toBe(booking.uuid);
     // The very link the confirmation's text carries.
-    const email = await env.DB.prepare(
-      "select body from messages where booking_id = ? and kind = 'booking-confirmation' and channel = 'email'",
-    )
+    const email = await everyShard
+      .prepare(
+        "select body from messages where booking_id = ? and kind = 'booking-confirmation' and channel = 'email'",
+      )
       .bind(booking.uuid)
       .first<{ body: string }>();
     expect(tokenIn(email?.body ?? "")).toBe(token);
     expect(booking.confirmation_sent_to).toEqual([EMAIL, SMS]);
     // The booking-created event is the booking as every read shows it: neither is in it.
-    const event = await env.DB.prepare(
-      "select payload from events where workspace_id = ? and type = 'booking-created' and payload like ?",
-    )
+    const event = await everyShard
+      .prepare(
+        "select payload from events where workspace_id = ? and type = 'booking-created' and payload like ?",
+      )
       .bind(salon.ws.id, `%${booking.uuid}%`)
       .first<{ payload: string }>();
     const payload = JSON.parse(event?.payload ?? "{}") as Answered;
@@ -175,13 +177,15 @@ describe("a publishable key's booking answer", () => {
     const visitor = await messageVisitor(ip);
     // The visitor's day is used up: as many counted messages as the bound allows.
     const now = Date.now();
-    await env.DB.batch(
+    await everyShard.batch(
       Array.from({ length: PUBLIC_MESSAGES.perVisitor }, () =>
-        env.DB.prepare(
-          `insert into messages (id, workspace_id, kind, channel, "to", locale, body, status,
+        everyShard
+          .prepare(
+            `insert into messages (id, workspace_id, kind, channel, "to", locale, body, status,
              scheduled_for, attempts, created_at, visitor)
            values (?, ?, 'booking-rescheduled', 'email', 'someone@example.org', 'en', 'x', 'sent', ?, 1, ?, ?)`,
-        ).bind(crypto.randomUUID(), salon.ws.id, now, now, visitor),
+          )
+          .bind(crypto.randomUUID(), salon.ws.id, now, now, visitor),
       ),
     );
     const res = await fromAddress(pk, ip)("/bookings", {
@@ -350,7 +354,8 @@ describe("a paid reservation's checkout", () => {
       body: { ...cut(nextMonday(), "15:00"), customer_phone: "+49 151 77777777" },
     });
     expect(someoneElse.status, JSON.stringify(someoneElse.body)).toBe(201);
-    await env.DB.prepare("update bookings set customer_id = ? where id = ?")
+    await everyShard
+      .prepare("update bookings set customer_id = ? where id = ?")
       .bind(someoneElse.body.customer_uuid, checkout.booking_uuid)
       .run();
     const handed = await api(`/reservations/${held.uuid}`);
@@ -426,7 +431,8 @@ describe("a waitlist offer", () => {
       body: { ...cut(nextMonday(), "13:00"), customer_phone: "+49 151 99999999" },
     });
     expect(someoneElse.status).toBe(201);
-    await env.DB.prepare("update bookings set customer_id = ? where id = ?")
+    await everyShard
+      .prepare("update bookings set customer_id = ? where id = ?")
       .bind(someoneElse.body.customer_uuid, booked.body.uuid)
       .run();
     const handed = await page(token);
@@ -442,10 +448,11 @@ describe("a waitlist offer", () => {
     const booked = await send(`${PUBLIC}/waitlist-offers/${token}/book`, { method: "POST" });
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
     // The cron's prune two days on: the used reservation (expired over a day before) is deleted.
-    await pruneExpired(env.DB, Date.now() + 2 * 86_400_000);
-    const left = await env.DB.prepare(
-      "select count(*) as n from reservations where id = (select offer_reservation_id from waitlist_entries where id = ?)",
-    )
+    await pruneExpired(everyShard, Date.now() + 2 * 86_400_000);
+    const left = await everyShard
+      .prepare(
+        "select count(*) as n from reservations where id = (select offer_reservation_id from waitlist_entries where id = ?)",
+      )
       .bind(id)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
@@ -471,7 +478,8 @@ describe("a waitlist offer", () => {
       body: { ...cut(nextMonday(), "15:00"), customer_phone: "+49 151 99999998" },
     });
     expect(someoneElse.status).toBe(201);
-    await env.DB.prepare("update bookings set customer_id = ? where id = ?")
+    await everyShard
+      .prepare("update bookings set customer_id = ? where id = ?")
       .bind(someoneElse.body.customer_uuid, booked.body.uuid)
       .run();
     const handed = await page(token);
@@ -482,9 +490,10 @@ describe("a waitlist offer", () => {
   it("an offer that lapsed keeps today's 409; a token no offer has, 401", async () => {
     const { id, token } = await offerOn(plusDays(WAIT_DAY, 1), "+49 151 23456780");
     // Past its expiry, before the desk has noticed (it would offer the time anew).
-    await env.DB.prepare(
-      "update reservations set expires_at = ? where id = (select offer_reservation_id from waitlist_entries where id = ?)",
-    )
+    await everyShard
+      .prepare(
+        "update reservations set expires_at = ? where id = (select offer_reservation_id from waitlist_entries where id = ?)",
+      )
       .bind(Date.now() - 1_000, id)
       .run();
     const lapsed = await page(token);

@@ -7,6 +7,7 @@ import { fakeLimiter } from "../helpers/limiter";
 import { BASE, PUBLIC, type Received } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Every change a customer makes to a booking (publishable key or manage link)
@@ -73,7 +74,8 @@ async function book(date: string) {
 
 const messageRows = async (bookingId: string) =>
   (
-    await env.DB.prepare("select kind from messages where booking_id = ? order by created_at")
+    await everyShard
+      .prepare("select kind from messages where booking_id = ? order by created_at")
       .bind(bookingId)
       .all<{ kind: string }>()
   ).results.map((r) => r.kind);

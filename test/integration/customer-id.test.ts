@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { customerIdFor } from "../../src/platform/rules/customer-id";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A customer_uuid is keyed with the Worker's CUSTOMER_ID_SECRET: from the id
@@ -56,9 +56,10 @@ describe("customer ids", () => {
   it("a customer stored before ids were keyed keeps its id: bookings, the admin API and the customer list meet on it", async () => {
     const phone = "+4915187654321";
     const legacy = await customerIdFor(salon.ws.id, phone, null);
-    await env.DB.prepare(
-      "insert into customers (id, workspace_id, first_name, phone, created_at) values (?, ?, ?, ?, ?)",
-    )
+    await everyShard
+      .prepare(
+        "insert into customers (id, workspace_id, first_name, phone, created_at) values (?, ?, ?, ?, ?)",
+      )
       .bind(legacy, salon.ws.id, "Old", phone, Date.now())
       .run();
     const booked = await book(phone);
@@ -70,9 +71,8 @@ describe("customer ids", () => {
     expect(again.status, JSON.stringify(again.body)).toBe(422);
     const listed = await salon.ws.api(`/customers?phone=${encodeURIComponent(phone)}`);
     expect(listed.body.data.map((c: { uuid: string }) => c.uuid)).toEqual([legacy]);
-    const count = await env.DB.prepare(
-      "select count(*) as n from customers where workspace_id = ? and phone = ?",
-    )
+    const count = await everyShard
+      .prepare("select count(*) as n from customers where workspace_id = ? and phone = ?")
       .bind(salon.ws.id, phone)
       .first<{ n: number }>();
     expect(count?.n).toBe(1);

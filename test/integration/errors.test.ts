@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/factory";
 import { ADMIN, admin, PUBLIC, send } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 describe("one error model for every failure", () => {
   it("unknown routes are 404 JSON", async () => {
@@ -81,7 +81,7 @@ describe("one error model for every failure", () => {
   it("an unexpected failure is a 500 with a request id and no stack", async () => {
     const ws = await createWorkspace();
     // Break the database under the running worker: the route's query now fails.
-    await env.DB.exec("ALTER TABLE locations RENAME TO locations_gone");
+    await everyShard.exec("ALTER TABLE locations RENAME TO locations_gone");
     try {
       const res = await send(`${PUBLIC}/locations`, {
         headers: {
@@ -98,7 +98,7 @@ describe("one error model for every failure", () => {
       });
       expect(res.headers.get("x-request-id")).toBe("req-test-12345");
     } finally {
-      await env.DB.exec("ALTER TABLE locations_gone RENAME TO locations");
+      await everyShard.exec("ALTER TABLE locations_gone RENAME TO locations");
     }
   });
 

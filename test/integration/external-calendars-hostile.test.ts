@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serve } from "../helpers/ics-server";
 import { createSalon, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * External calendars whose text is hostile or broken, through HTTP: a refusal is 422
@@ -64,9 +64,10 @@ const good = vevent("good", [
 
 const externalEntries = async (source: string) =>
   (
-    await env.DB.prepare(
-      "select starts_at, ends_at from calendar_entries where kind = 'external' and source_id = ? order by starts_at",
-    )
+    await everyShard
+      .prepare(
+        "select starts_at, ends_at from calendar_entries where kind = 'external' and source_id = ? order by starts_at",
+      )
       .bind(source)
       .all<{ starts_at: number; ends_at: number }>()
   ).results;

@@ -11,6 +11,7 @@ import { d1RoundTrips } from "../helpers/http";
 import { ics, seen, serve } from "../helpers/ics-server";
 import { createPublishableKey } from "../helpers/keys";
 import { createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -90,12 +91,13 @@ const berlin = (ms: number) =>
   }).format(ms);
 
 const rows = async (table: string) =>
-  (await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())?.n ?? 0;
+  (await everyShard.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())?.n ?? 0;
 const externalEntries = async (source: string) =>
   (
-    await env.DB.prepare(
-      "select starts_at, ends_at from calendar_entries where kind = 'external' and source_id = ? order by starts_at",
-    )
+    await everyShard
+      .prepare(
+        "select starts_at, ends_at from calendar_entries where kind = 'external' and source_id = ? order by starts_at",
+      )
       .bind(source)
       .all<{ starts_at: number; ends_at: number }>()
   ).results;

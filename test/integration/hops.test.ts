@@ -7,6 +7,7 @@ import { admin, client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { createResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Latency is counted in sequential hops (Server-Timing): calls in flight
@@ -51,7 +52,8 @@ beforeAll(async () => {
 /** Rows of `table` in the salon's workspace. */
 const rows = async (table: "services" | "bookings") =>
   (
-    await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
+    await everyShard
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
       .bind(salon.ws.id)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -144,16 +146,14 @@ describe("nothing is written for a key that fails its check", () => {
 
   it("a wrong secret sets no pending event moving, and its answer carries no timings", async () => {
     // Events the workspace's real writes left pending (as if their dispatch had not run yet).
-    await env.DB.prepare(
-      "UPDATE events SET claimed_at = NULL, dispatched_at = NULL WHERE workspace_id = ?",
-    )
+    await everyShard
+      .prepare("UPDATE events SET claimed_at = NULL, dispatched_at = NULL WHERE workspace_id = ?")
       .bind(salon.ws.id)
       .run();
     const pending = async () =>
       (
-        await env.DB.prepare(
-          "SELECT count(*) AS n FROM events WHERE workspace_id = ? AND claimed_at IS NULL",
-        )
+        await everyShard
+          .prepare("SELECT count(*) AS n FROM events WHERE workspace_id = ? AND claimed_at IS NULL")
           .bind(salon.ws.id)
           .first<{ n: number }>()
       )?.n ?? 0;

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseApiKey, sha256Hex } from "../../src/tenancy/api-keys";
 import { failpoints } from "../../src/platform/failpoints";
@@ -12,6 +11,7 @@ import {
   createWorkspace,
   type TestWorkspace,
 } from "../helpers/factory";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 let location: { uuid: string };
@@ -39,9 +39,10 @@ async function abandonedReservation(key: string, startsAt: string, leaseLeftMs: 
   });
   const path = `/api/public/v2/staffers/${staffer.uuid}/blocked-spots`;
   const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO idempotency_keys (workspace_id, api_key_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, ?, 'POST', ?, ?, 0, '', ?, ?)",
-  )
+  await everyShard
+    .prepare(
+      "INSERT INTO idempotency_keys (workspace_id, api_key_id, key, method, path, body_hash, status, response, created_at, expires_at) VALUES (?, ?, ?, 'POST', ?, ?, 0, '', ?, ?)",
+    )
     .bind(
       ws.id,
       parseApiKey(ws.apiKey)?.id,
@@ -77,9 +78,10 @@ describe("Idempotency-Key", () => {
     let lease: { created_at: number; expires_at: number; status: number } | null = null;
     for (let i = 0; i < 100 && !lease; i++) {
       await new Promise((r) => setTimeout(r, 10));
-      lease = await env.DB.prepare(
-        "SELECT created_at, expires_at, status FROM idempotency_keys WHERE workspace_id = ? AND key = 'lease-1'",
-      )
+      lease = await everyShard
+        .prepare(
+          "SELECT created_at, expires_at, status FROM idempotency_keys WHERE workspace_id = ? AND key = 'lease-1'",
+        )
         .bind(salon.ws.id)
         .first();
     }
@@ -105,9 +107,10 @@ describe("Idempotency-Key", () => {
     const replay = await block("died-expired", "2030-06-01T16:00:00Z");
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.body).toEqual(retry.body);
-    const row = await env.DB.prepare(
-      "SELECT expires_at FROM idempotency_keys WHERE workspace_id = ? AND key = 'died-expired'",
-    )
+    const row = await everyShard
+      .prepare(
+        "SELECT expires_at FROM idempotency_keys WHERE workspace_id = ? AND key = 'died-expired'",
+      )
       .bind(ws.id)
       .first<{ expires_at: number }>();
     expect(row?.expires_at).toBeGreaterThan(Date.now() + 23 * 3_600_000);
@@ -197,7 +200,8 @@ describe("Idempotency-Key is scoped to the API key that sent it", () => {
     });
   const bookingCount = async () =>
     (
-      await env.DB.prepare("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?")
+      await everyShard
+        .prepare("SELECT count(*) AS n FROM bookings WHERE workspace_id = ?")
         .bind(salon.ws.id)
         .first<{ n: number }>()
     )?.n ?? 0;

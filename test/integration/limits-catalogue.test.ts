@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../helpers/db";
 import { adminDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin } from "../helpers/http";
+import { everyShard } from "../helpers/every-shard";
 
 // Every array of the catalogue requests at its maximum works, and one more is a 422.
 // D1 binds at most 100 parameters per statement: these sizes are far past that.
@@ -160,7 +160,8 @@ describe("admin staffers at their maxima", () => {
     });
     const rows = async (table: string) =>
       (
-        await env.DB.prepare(`select count(*) as n from ${table} where staffer_id = ?`)
+        await everyShard
+          .prepare(`select count(*) as n from ${table} where staffer_id = ?`)
           .bind(res.body.uuid)
           .first<{ n: number }>()
       )?.n;

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminDirect, apiDirect } from "../helpers/direct";
 import {
@@ -9,6 +8,7 @@ import {
 } from "../helpers/factory";
 import { admin } from "../helpers/http";
 import { createAccount, createPromocode } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 // POS orders at their limits: 100 lines of each kind at once, unit prices up to 10^9 minor
 // units, quantities up to 10 000. Every amount must stay an exact integer (below 2^53), and
@@ -167,11 +167,12 @@ function expect422(res: { status: number; body: unknown }, ...fields: string[]) 
 }
 
 const counts = async () =>
-  env.DB.prepare(
-    `select (select count(*) from orders where workspace_id = ?1) as orders,
+  everyShard
+    .prepare(
+      `select (select count(*) from orders where workspace_id = ?1) as orders,
             (select count(*) from order_lines where workspace_id = ?1) as lines,
             (select count(*) from events where workspace_id = ?1) as events`,
-  )
+    )
     .bind(ws.id)
     .first();
 
@@ -295,9 +296,8 @@ describe("a POS order with 100 lines of every kind", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data).toContainEqual(paid.body);
     // Every good left the stock, one row per good.
-    const stock = await env.DB.prepare(
-      "select count(*) as n, sum(quantity) as q from good_stocks where workspace_id = ?",
-    )
+    const stock = await everyShard
+      .prepare("select count(*) as n, sum(quantity) as q from good_stocks where workspace_id = ?")
       .bind(ws.id)
       .first<{ n: number; q: number }>();
     expect(stock).toEqual({

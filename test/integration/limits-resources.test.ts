@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calendar";
 import { rowCount } from "../helpers/db";
@@ -11,6 +10,7 @@ import {
 } from "../helpers/factory";
 import { createResource, type TestResource } from "../helpers/resources";
 import { customer } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Resources at the maxima: every service of a 10 × 10 cart needs 10
@@ -82,9 +82,10 @@ describe("a 10 × 10 cart whose every service needs 10 resources", () => {
       for (const s of booking.ordered_services)
         expect([...s.resource_uuids].sort()).toEqual(sorted());
     }
-    const { results } = await env.DB.prepare(
-      "select count(*) as n from calendar_entries where workspace_id = ? and resource_id is not null",
-    )
+    const { results } = await everyShard
+      .prepare(
+        "select count(*) as n from calendar_entries where workspace_id = ? and resource_id is not null",
+      )
       .bind(ws.id)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(MAX * MAX * MAX);

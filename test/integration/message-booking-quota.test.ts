@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { insertMessages } from "../../src/messages/queries/messages";
@@ -13,6 +12,7 @@ import {
   weekdays,
 } from "../helpers/messages";
 import { at, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger who rotates client addresses is held by no per-address bound: the
@@ -117,10 +117,11 @@ describe("a booking's customer-caused messages per day", () => {
       expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     }
     // The customer's link of the last move, used twice from two more addresses.
-    const last = await env.DB.prepare(
-      `select body from messages where booking_id = ? and kind = 'booking-rescheduled'
+    const last = await everyShard
+      .prepare(
+        `select body from messages where booking_id = ? and kind = 'booking-rescheduled'
        and channel = 'email' order by created_at desc limit 1`,
-    )
+      )
       .bind(id)
       .first<{ body: string }>();
     let token = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(last?.body ?? "")?.[1];
@@ -197,7 +198,7 @@ describe("a booking's customer-caused messages per day", () => {
 
 describe("the count's plan", () => {
   it("counts a booking's messages through messages_booking_idx (no extra round trip, no workspace scan)", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(everyShard);
     const scope = { db, workspaceId: salon.ws.id };
     const now = Date.now();
     const [statement] = insertMessages(
@@ -241,7 +242,8 @@ describe("the count's plan", () => {
     );
     const query = (statement as unknown as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
     expect(query.sql).toContain("booking_id");
-    const plan = await env.DB.prepare(`explain query plan ${query.sql}`)
+    const plan = await everyShard
+      .prepare(`explain query plan ${query.sql}`)
       .bind(...query.params)
       .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail);

@@ -1,10 +1,11 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, type Client, PUBLIC } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { bookFor, fromAddress, told, weekdays } from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
 import { cancel, fullDay, mondayIn, offered, offerMessages } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger with the widget's key, rotating client addresses, must not make
@@ -49,29 +50,30 @@ const toldPerDay = (rows: { status: string; scheduled_for: number }[]) => {
 
 const rowsTo = async (workspaceId: string, to: string) =>
   (
-    await env.DB.prepare(
-      `select channel, kind, status, skip_reason, body, scheduled_for from messages
+    await everyShard
+      .prepare(
+        `select channel, kind, status, skip_reason, body, scheduled_for from messages
        where workspace_id = ? and "to" = ? order by created_at, kind, channel`,
-    )
+      )
       .bind(workspaceId, to)
       .all<Row>()
   ).results;
 
 const rowsOfBooking = async (bookingId: string) =>
   (
-    await env.DB.prepare(
-      `select channel, kind, status, skip_reason, body from messages
+    await everyShard
+      .prepare(
+        `select channel, kind, status, skip_reason, body from messages
        where booking_id = ? order by created_at, kind, channel`,
-    )
+      )
       .bind(bookingId)
       .all<Row>()
   ).results;
 
 const quotaEvents = async (workspaceId: string) =>
   (
-    await env.DB.prepare(
-      `select payload from events where workspace_id = ? and type = 'quota-reached'`,
-    )
+    await everyShard
+      .prepare(`select payload from events where workspace_id = ? and type = 'quota-reached'`)
       .bind(workspaceId)
       .all<{ payload: string }>()
   ).results.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
@@ -202,10 +204,11 @@ describe("messages to one recipient a day, whoever asks", () => {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
     }
     const mail = (
-      await env.DB.prepare(
-        `select status, skip_reason, scheduled_for from messages where workspace_id = ? and channel = 'email'
+      await everyShard
+        .prepare(
+          `select status, skip_reason, scheduled_for from messages where workspace_id = ? and channel = 'email'
          and lower("to") like 'spelt+%@example.org' order by created_at`,
-      )
+        )
         .bind(salon.ws.id)
         .all<{ status: string; skip_reason: string | null; scheduled_for: number }>()
     ).results;

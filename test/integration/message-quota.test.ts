@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Client, PUBLIC, send } from "../helpers/http";
 import {
@@ -13,6 +12,7 @@ import {
   weekdays,
 } from "../helpers/messages";
 import { at, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger with the widget's key must not make the salon send messages at
@@ -179,9 +179,10 @@ describe("messages per visitor", () => {
     const staffs = await book(salon.ws.api, at("13:00", day), 1);
     expect(staffs.status).toBe(201);
     const sid = staffs.body.uuid as string;
-    const confirmation = await env.DB.prepare(
-      "select body from messages where booking_id = ? and kind = 'booking-confirmation' and channel = 'email'",
-    )
+    const confirmation = await everyShard
+      .prepare(
+        "select body from messages where booking_id = ? and kind = 'booking-confirmation' and channel = 'email'",
+      )
       .bind(sid)
       .first<{ body: string }>();
     const token = /\/widget\/manage\?token=([A-Za-z0-9_-]+)/.exec(confirmation?.body ?? "")?.[1];

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import {
@@ -10,6 +9,7 @@ import {
 } from "../helpers/factory";
 import { customer } from "../helpers/salon";
 import { createAccount, createShop, openOrder, payOrder } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 // Sums of many money records stay exact integers (below 2^53): completing every booking of a
 // 10×10 cart at the maximum service price, paying one order many times over, an account
@@ -84,17 +84,19 @@ const complete = (bookingId: string, body: Record<string, unknown>) =>
   ws.api(`/bookings/${bookingId}/status/complete`, { method: "PUT", body });
 
 const accountOf = async (accountId: string) => {
-  const row = await env.DB.prepare(
-    "select balance, (select count(*) from account_transactions where account_id = ?1) as n from accounts where id = ?1",
-  )
+  const row = await everyShard
+    .prepare(
+      "select balance, (select count(*) from account_transactions where account_id = ?1) as n from accounts where id = ?1",
+    )
     .bind(accountId)
     .first<{ balance: number; n: number }>();
   return row ?? { balance: 0, n: 0 };
 };
 const orderOf = (orderId: string) =>
-  env.DB.prepare(
-    "select status, account_paid_amount, voucher_paid_amount, version from orders where id = ?",
-  )
+  everyShard
+    .prepare(
+      "select status, account_paid_amount, voucher_paid_amount, version from orders where id = ?",
+    )
     .bind(orderId)
     .first<Record<string, unknown>>();
 
@@ -236,7 +238,8 @@ describe("an account's balance over many payments", () => {
     // Seeded straight into D1: reaching the edge through POS payments would take five orders of
     // 200 lines at the maximum; the edge itself is what is under test.
     const edge = Number.MAX_SAFE_INTEGER - 4999;
-    await env.DB.prepare("update accounts set balance = ? where id = ?")
+    await everyShard
+      .prepare("update accounts set balance = ? where id = ?")
       .bind(edge, shop.cash.uuid)
       .run();
     expect422(await payOrder(shop, order.uuid, { account_uuid: shop.cash.uuid }), "account_uuid");
@@ -245,7 +248,8 @@ describe("an account's balance over many payments", () => {
 
     const paid = await payOrder(shop, order.uuid, { account_uuid: shop.card.uuid });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    await env.DB.prepare("update accounts set balance = ? where id = ?")
+    await everyShard
+      .prepare("update accounts set balance = ? where id = ?")
       .bind(-edge, shop.cash.uuid)
       .run();
     expect422(

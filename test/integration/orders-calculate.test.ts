@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/factory";
 import { d1RoundTrips } from "../helpers/http";
 import { at, customer } from "../helpers/salon";
 import { createPromocode, createShop, type Shop } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 let shop: Shop;
 beforeAll(async () => {
@@ -51,7 +51,8 @@ describe("POST /orders/calculate", () => {
   });
 
   it("adds taxes of taxed catalogue items after the discounts", async () => {
-    await env.DB.prepare("update goods set tax_name = 'VAT', tax_rate_bp = 1900 where id = ?")
+    await everyShard
+      .prepare("update goods set tax_name = 'VAT', tax_rate_bp = 1900 where id = ?")
       .bind(shop.shampoo.uuid)
       .run();
     try {
@@ -66,7 +67,8 @@ describe("POST /orders/calculate", () => {
       expect(res.body.invoice.subtotal).toBe(1667);
       expect(res.body.invoice.total).toBe(1667 + 158);
     } finally {
-      await env.DB.prepare("update goods set tax_name = null, tax_rate_bp = null where id = ?")
+      await everyShard
+        .prepare("update goods set tax_name = null, tax_rate_bp = null where id = ?")
         .bind(shop.shampoo.uuid)
         .run();
     }

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createWorkspace } from "../helpers/factory";
 import { send } from "../helpers/http";
@@ -11,6 +10,7 @@ import {
   type Shop,
   sellVouchers,
 } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 let shop: Shop;
 beforeAll(async () => {
@@ -23,21 +23,24 @@ const refund = (orderId: string, body: Record<string, unknown> = {}) =>
   shop.ws.api(`/orders/${orderId}/refund`, { method: "POST", body });
 const balanceOf = async (accountId: string) =>
   (
-    await env.DB.prepare("select balance from accounts where id = ?")
+    await everyShard
+      .prepare("select balance from accounts where id = ?")
       .bind(accountId)
       .first<{ balance: number }>()
   )?.balance ?? 0;
 const stockOf = async (goodId: string) =>
   (
-    await env.DB.prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
+    await everyShard
+      .prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
       .bind(goodId, shop.location.uuid)
       .first<{ quantity: number }>()
   )?.quantity ?? 0;
 const eventsOf = async (type: string, orderId: string) =>
   (
-    await env.DB.prepare(
-      "select count(*) as n from events where type = ? and json_extract(payload, '$.uuid') = ?",
-    )
+    await everyShard
+      .prepare(
+        "select count(*) as n from events where type = ? and json_extract(payload, '$.uuid') = ?",
+      )
       .bind(type, orderId)
       .first<{ n: number }>()
   )?.n;
@@ -119,9 +122,10 @@ describe("POST /orders/{uuid}/refund", () => {
     });
     expect(await stockOf(shop.shampoo.uuid)).toBe(stock);
     expect(await balanceOf(shop.cash.uuid)).toBe(cash);
-    const tx = await env.DB.prepare(
-      "select amount from account_transactions where order_id = ? order by created_at, amount desc",
-    )
+    const tx = await everyShard
+      .prepare(
+        "select amount from account_transactions where order_id = ? order by created_at, amount desc",
+      )
       .bind(order.uuid)
       .all<{ amount: number }>();
     expect(tx.results.map((t) => t.amount).sort()).toEqual([-3750, 3750]);
@@ -163,9 +167,8 @@ describe("POST /orders/{uuid}/refund", () => {
     expect(long.status).toBe(422);
     expect(long.body.errors).toHaveProperty("reason");
     expect((await shop.ws.api(`/orders/${order.uuid}`)).body.status).toBe("paid");
-    const tx = await env.DB.prepare(
-      "select count(*) as n from account_transactions where order_id = ?",
-    )
+    const tx = await everyShard
+      .prepare("select count(*) as n from account_transactions where order_id = ?")
       .bind(order.uuid)
       .first<{ n: number }>();
     expect(tx?.n).toBe(1);

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
 import { admin, d1RoundTrips } from "../helpers/http";
 import { createPromocode, createShop, type Shop } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 let shop: Shop;
 let customerId: string;
@@ -23,12 +23,13 @@ const create = (body: Record<string, unknown>) =>
   });
 
 const counts = async () => {
-  const row = await env.DB.prepare(
-    `select (select count(*) from orders where workspace_id = ?1) as orders,
+  const row = await everyShard
+    .prepare(
+      `select (select count(*) from orders where workspace_id = ?1) as orders,
             (select count(*) from order_lines where workspace_id = ?1) as lines,
             (select count(*) from promocode_uses where workspace_id = ?1) as uses,
             (select count(*) from events where workspace_id = ?1 and type = 'order-created') as events`,
-  )
+    )
     .bind(shop.ws.id)
     .first<{ orders: number; lines: number; uses: number; events: number }>();
   return row;
@@ -120,9 +121,10 @@ describe("POST /orders", () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(order);
 
-    const event = await env.DB.prepare(
-      "select payload from events where workspace_id = ? and type = 'order-created' and json_extract(payload, '$.uuid') = ?",
-    )
+    const event = await everyShard
+      .prepare(
+        "select payload from events where workspace_id = ? and type = 'order-created' and json_extract(payload, '$.uuid') = ?",
+      )
       .bind(shop.ws.id, order.uuid)
       .first<{ payload: string }>();
     expect(JSON.parse(event?.payload ?? "null")).toEqual(order);
@@ -130,9 +132,8 @@ describe("POST /orders", () => {
 
   it("numbers orders per workspace, one above the last", async () => {
     const body = { goods: [{ good_uuid: shop.shampoo.uuid, price: 1250, quantity: 1 }] };
-    const last = await env.DB.prepare(
-      "select coalesce(max(order_number), 0) as n from orders where workspace_id = ?",
-    )
+    const last = await everyShard
+      .prepare("select coalesce(max(order_number), 0) as n from orders where workspace_id = ?")
       .bind(shop.ws.id)
       .first<{ n: number }>();
     const before = await counts();
@@ -377,7 +378,7 @@ describe("POST /orders", () => {
   it("leaves nothing behind when the write fails half-way", async () => {
     await createPromocode(shop.ws, { code: "FAULT", discount_percent: 10, max_uses: 5 });
     const before = await counts();
-    await env.DB.exec(
+    await everyShard.exec(
       "CREATE TRIGGER fail_lines BEFORE INSERT ON order_lines BEGIN SELECT RAISE(ABORT, 'injected'); END",
     );
     try {
@@ -388,7 +389,7 @@ describe("POST /orders", () => {
       expect(res.status).toBe(500);
       expect(res.body.code).toBe("internal_error");
     } finally {
-      await env.DB.exec("DROP TRIGGER fail_lines");
+      await everyShard.exec("DROP TRIGGER fail_lines");
     }
     expect(await counts()).toEqual(before);
   });

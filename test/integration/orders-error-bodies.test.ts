@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_VOUCHERS_PER_ORDER } from "../../src/pos/rules";
 import { createPromocode, createShop, type Shop } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 // The order use-cases refuse about domain things and their routes name the
 // fields: these are the whole bodies, every field in the order the checks run,
@@ -154,7 +154,8 @@ describe("order refusals, field by field", () => {
       vouchers: [{ voucher_template_uuid: shop.giftCard.uuid, price: 1, quantity: 1 }],
     });
     // Orders opened before the cap existed may hold more: only the database can make one now.
-    await env.DB.prepare("update order_lines set quantity = ? where order_id = ?")
+    await everyShard
+      .prepare("update order_lines set quantity = ? where order_id = ?")
       .bind(MAX_VOUCHERS_PER_ORDER + 1, order.uuid)
       .run();
     const res = await shop.ws.api(`/orders/${order.uuid}/pay`, {

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import {
@@ -9,6 +8,7 @@ import {
   sellVouchers,
   voucherOf,
 } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 /*
  * Every race here is forced: both requests meet at `orders.money.before_write`,
@@ -27,7 +27,8 @@ const cancel = (orderId: string) =>
 const refund = (orderId: string) =>
   shop.ws.api(`/orders/${orderId}/refund`, { method: "POST", body: {} });
 const one = async <T>(sql: string, ...binds: unknown[]) =>
-  env.DB.prepare(sql)
+  everyShard
+    .prepare(sql)
     .bind(...binds)
     .first<T>();
 const balanceOf = async (accountId: string) =>
@@ -162,7 +163,8 @@ describe("two tills spending one voucher at once", () => {
   it("the table itself refuses a negative balance or one above the voucher's value", async () => {
     const { codes } = await sellVouchers(shop, 1, 500);
     const set = (balance: number) =>
-      env.DB.prepare("update vouchers set balance = ? where code = ?")
+      everyShard
+        .prepare("update vouchers set balance = ? where code = ?")
         .bind(balance, codes[0])
         .run();
     await expect(set(-1)).rejects.toThrow(/CHECK constraint failed/);

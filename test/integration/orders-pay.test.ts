@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { failpoints } from "../../src/platform/failpoints";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createWorkspace } from "../helpers/factory";
 import { at, customer } from "../helpers/salon";
 import { createAccount, createGood, createShop, type Shop } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 let shop: Shop;
 beforeAll(async () => {
@@ -23,13 +23,15 @@ const pay = (orderId: string, accountId: string) =>
 
 const stockOf = async (goodId: string) =>
   (
-    await env.DB.prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
+    await everyShard
+      .prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
       .bind(goodId, shop.location.uuid)
       .first<{ quantity: number }>()
   )?.quantity ?? null;
 const balanceOf = async (accountId: string) =>
   (
-    await env.DB.prepare("select balance from accounts where id = ?")
+    await everyShard
+      .prepare("select balance from accounts where id = ?")
       .bind(accountId)
       .first<{ balance: number }>()
   )?.balance;
@@ -61,9 +63,10 @@ describe("POST /orders/{uuid}/pay", () => {
     expect(goods.body.data.find((g: { uuid: string }) => g.uuid === shop.shampoo.uuid).stock).toBe(
       (stock ?? 0) - 3,
     );
-    const event = await env.DB.prepare(
-      "select payload from events where type = 'order-paid' and json_extract(payload, '$.uuid') = ?",
-    )
+    const event = await everyShard
+      .prepare(
+        "select payload from events where type = 'order-paid' and json_extract(payload, '$.uuid') = ?",
+      )
       .bind(order.uuid)
       .first<{ payload: string }>();
     expect(JSON.parse(event?.payload ?? "null")).toEqual(res.body);
@@ -117,9 +120,8 @@ describe("POST /orders/{uuid}/pay", () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
     expect(await stockOf(shop.shampoo.uuid)).toBe((stock ?? 0) - 1);
     expect(await balanceOf(shop.cash.uuid)).toBe((balance ?? 0) + 1000);
-    const tx = await env.DB.prepare(
-      "select count(*) as n from account_transactions where order_id = ?",
-    )
+    const tx = await everyShard
+      .prepare("select count(*) as n from account_transactions where order_id = ?")
       .bind(order.uuid)
       .first<{ n: number }>();
     expect(tx?.n).toBe(1);
@@ -198,13 +200,13 @@ describe("POST /orders/{uuid}/pay", () => {
     const order = await open({
       goods: [{ good_uuid: shop.shampoo.uuid, price: 1000, quantity: 2 }],
     });
-    await env.DB.exec(
+    await everyShard.exec(
       "CREATE TRIGGER fail_tx BEFORE INSERT ON account_transactions BEGIN SELECT RAISE(ABORT, 'injected'); END",
     );
     try {
       expect((await pay(order.uuid, shop.cash.uuid)).status).toBe(500);
     } finally {
-      await env.DB.exec("DROP TRIGGER fail_tx");
+      await everyShard.exec("DROP TRIGGER fail_tx");
     }
     expect((await shop.ws.api(`/orders/${order.uuid}`)).body.status).toBe("open");
     expect(await stockOf(shop.shampoo.uuid)).toBe(stock);

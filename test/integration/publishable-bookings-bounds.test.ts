@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { d1RoundTrips, type Sent } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger with the widget's publishable key must not be able to fill a
@@ -76,9 +76,10 @@ async function createService(body: Record<string, unknown>) {
 }
 
 const rowsOf = async () => {
-  const row = await env.DB.prepare(
-    "select (select count(*) from bookings where workspace_id = ?1) as bookings, (select count(*) from calendar_entries where workspace_id = ?1) as entries, (select count(*) from orders where workspace_id = ?1) as orders",
-  )
+  const row = await everyShard
+    .prepare(
+      "select (select count(*) from bookings where workspace_id = ?1) as bookings, (select count(*) from calendar_entries where workspace_id = ?1) as entries, (select count(*) from orders where workspace_id = ?1) as orders",
+    )
     .bind(salon.ws.id)
     .first<{ bookings: number; entries: number; orders: number }>();
   return row;
@@ -259,9 +260,8 @@ describe("bookings per visitor (publishable key and client address)", () => {
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     const made = answers.filter((a) => a.status === 201).map((a) => a.body.uuid as string);
-    const rows = await env.DB.prepare(
-      "select id from bookings where workspace_id = ? and start_at >= ? and start_at < ?",
-    )
+    const rows = await everyShard
+      .prepare("select id from bookings where workspace_id = ? and start_at >= ? and start_at < ?")
       .bind(salon.ws.id, Date.parse(at(day, 0)), Date.parse(at(day, 23)))
       .all<{ id: string }>();
     expect(rows.results.map((r) => r.id).sort()).toEqual([...made].sort());

@@ -7,6 +7,7 @@ import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin, BASE, PUBLIC } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { fakeLimiter } from "../helpers/limiter";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * The publishable scope, written down here independently of src/: what a
@@ -74,7 +75,8 @@ const urlOf = (op: Operation) =>
 
 const apiKeyRows = async (workspaceId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ?")
+    await everyShard
+      .prepare("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ?")
       .bind(workspaceId)
       .first<{ n: number }>()
   )?.n;
@@ -215,7 +217,7 @@ describe("CORS", () => {
       expect(res.headers.get("access-control-allow-origin")).toBe("https://anywhere.example");
       expect(res.headers.get("access-control-allow-methods")).toBe("GET,POST,PUT,PATCH,DELETE");
       expect(res.headers.get("access-control-allow-headers")).toBe(
-        "Authorization,Workspace,Content-Type,Idempotency-Key",
+        "Authorization,Workspace,Content-Type,Idempotency-Key,D1-Bookmark",
       );
       expect(res.headers.get("access-control-max-age")).toBe("600");
       expect(res.headers.get("access-control-allow-credentials")).toBeNull();

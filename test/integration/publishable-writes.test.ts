@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLocation, createStaffer, WEEKDAYS_9_TO_18 } from "../helpers/factory";
 import { type Client, PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * What a stranger holding only the widget's publishable key may write and
@@ -41,9 +41,10 @@ const bookWith = (api: Client, reservedOn: string, over: Record<string, unknown>
   });
 
 const storedCustomer = (id: string) =>
-  env.DB.prepare(
-    "SELECT first_name, last_name, middle_name, email, email_lower, phone FROM customers WHERE id = ?",
-  )
+  everyShard
+    .prepare(
+      "SELECT first_name, last_name, middle_name, email, email_lower, phone FROM customers WHERE id = ?",
+    )
     .bind(id)
     .first();
 
@@ -185,9 +186,10 @@ const cancelWith = (api: Client, id: string, body: unknown) =>
   api(`/bookings/${id}/status/cancel`, { method: "PUT", body });
 
 const bookingRow = (id: string) =>
-  env.DB.prepare(
-    "SELECT is_canceled, cancel_reason, canceled_by, internal_notes, version FROM bookings WHERE id = ?",
-  )
+  everyShard
+    .prepare(
+      "SELECT is_canceled, cancel_reason, canceled_by, internal_notes, version FROM bookings WHERE id = ?",
+    )
     .bind(id)
     .first();
 

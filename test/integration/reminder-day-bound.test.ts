@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { admin, type Client } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { bookFor, fromAddress } from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * The per-recipient bound on messages strangers cause is "a day" as the
@@ -63,10 +63,11 @@ async function bookForVictim(salon: Salon, pk: Client, start: string, staffer: n
 /** The victim's messages that are to go out (or went out) on the UTC day `date`. */
 const toldOn = async (workspaceId: string, date: string) => {
   const from = Date.parse(`${date}T00:00:00Z`);
-  const rows = await env.DB.prepare(
-    `select kind, status from messages where workspace_id = ? and "to" = ?
+  const rows = await everyShard
+    .prepare(
+      `select kind, status from messages where workspace_id = ? and "to" = ?
        and scheduled_for >= ? and scheduled_for < ? and status in ('scheduled', 'sent')`,
-  )
+    )
     .bind(workspaceId, VICTIM, from, from + 86_400_000)
     .all<{ kind: string; status: string }>();
   return rows.results;

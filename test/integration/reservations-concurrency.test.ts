@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { calendarFor } from "../../src/calendar/client";
 import { expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 let staffIds: string[];
@@ -40,10 +41,11 @@ const book = (start: string, extra: Record<string, unknown> = {}) =>
 
 /** Live held intervals per staffer in D1 (bookings' and reservations' together must not overlap). */
 async function liveBusy(workspaceId: string) {
-  const res = await env.DB.prepare(
-    `select source_id as booking_id, staffer_id, starts_at, ends_at from calendar_entries
+  const res = await everyShard
+    .prepare(
+      `select source_id as booking_id, staffer_id, starts_at, ends_at from calendar_entries
       where workspace_id = ? and kind in ('booking', 'held') and (expires_at is null or expires_at > ?)`,
-  )
+    )
     .bind(workspaceId, Date.now())
     .all<{ booking_id: string; staffer_id: string; starts_at: number; ends_at: number }>();
   return res.results;
@@ -53,12 +55,11 @@ async function liveBusy(workspaceId: string) {
 async function expireAll(held: Held[]) {
   const past = Date.now() - 1_000;
   for (const r of held) {
-    await env.DB.batch([
-      env.DB.prepare("update reservations set expires_at = ? where id = ?").bind(past, r.uuid),
-      env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?").bind(
-        past,
-        r.uuid,
-      ),
+    await everyShard.batch([
+      everyShard.prepare("update reservations set expires_at = ? where id = ?").bind(past, r.uuid),
+      everyShard
+        .prepare("update calendar_entries set expires_at = ? where source_id = ?")
+        .bind(past, r.uuid),
     ]);
   }
   for (const stafferId of staffIds) {

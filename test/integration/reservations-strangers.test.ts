@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { expectInSync, expectUnitsInSync, overlaps, liveIntervals } from "../helpers/calendar";
@@ -6,6 +5,7 @@ import { admin, d1RoundTrips, type Sent } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger with the widget's publishable key (it is in every salon's page)
@@ -82,7 +82,8 @@ async function createService(body: Record<string, unknown>) {
 
 const liveHolds = async (reservationId: string) =>
   (
-    await env.DB.prepare("select count(*) as n from calendar_entries where source_id = ?")
+    await everyShard
+      .prepare("select count(*) as n from calendar_entries where source_id = ?")
       .bind(reservationId)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -132,16 +133,18 @@ describe("hold caps per visitor (publishable key and client address)", () => {
       expect(refused.body.code).toBe("too_many_holds");
     }
     const held = answers.filter((a) => a.status === 201).map((a) => a.body.uuid as string);
-    const rows = await env.DB.prepare(
-      "select id from reservations where workspace_id = ? and released_at is null and expires_at > ? and items like ?",
-    )
+    const rows = await everyShard
+      .prepare(
+        "select id from reservations where workspace_id = ? and released_at is null and expires_at > ? and items like ?",
+      )
       .bind(salon.ws.id, Date.now(), `%${weekday(1)}%`)
       .all<{ id: string }>();
     expect(rows.results.map((r) => r.id).sort()).toEqual([...held].sort());
     // Nothing of the refused ones stays in D1 or in a calendar.
-    const entries = await env.DB.prepare(
-      "select count(*) as n from calendar_entries where workspace_id = ? and kind = 'held' and starts_at >= ? and starts_at < ?",
-    )
+    const entries = await everyShard
+      .prepare(
+        "select count(*) as n from calendar_entries where workspace_id = ? and kind = 'held' and starts_at >= ? and starts_at < ?",
+      )
       .bind(salon.ws.id, Date.parse(at(1, 0)), Date.parse(at(2, 0)))
       .first<{ n: number }>();
     expect(entries?.n).toBe(3);
@@ -305,8 +308,8 @@ describe("staff win over a publishable key's hold", () => {
   it("a hold whose confirm never reached its calendars is taken over too (its write fenced)", async () => {
     const day = 24;
     const fences = async () =>
-      (await env.DB.prepare("select count(*) as n from hold_fences").first<{ n: number }>())?.n ??
-      0;
+      (await everyShard.prepare("select count(*) as n from hold_fences").first<{ n: number }>())
+        ?.n ?? 0;
     // The reservation commits, but neither calendar hears its confirm: its entries stay held
     // by its write, as while that write is in flight.
     failpoints.arm("calendar.confirm", () => true, 2);
@@ -327,8 +330,8 @@ describe("staff win over a publishable key's hold", () => {
   it("a hold whose write is still in flight is taken over: that write is fenced or ended, never left", async () => {
     for (const day of [25, 26, 27]) {
       const fences = async () =>
-        (await env.DB.prepare("select count(*) as n from hold_fences").first<{ n: number }>())?.n ??
-        0;
+        (await everyShard.prepare("select count(*) as n from hold_fences").first<{ n: number }>())
+          ?.n ?? 0;
       const before = await fences();
       const me = visitor();
       // The reservation waits after its claims, before its batch, until the staff booking
@@ -538,9 +541,10 @@ describe("staff win over a publishable key's hold", () => {
         expect(staffAnswer.status, JSON.stringify(staffAnswer.body)).toBe(201);
         outcomes.add("staff first");
       }
-      const booked = await env.DB.prepare(
-        "select count(*) as n from bookings where workspace_id = ? and start_at = ? and is_canceled = 0",
-      )
+      const booked = await everyShard
+        .prepare(
+          "select count(*) as n from bookings where workspace_id = ? and start_at = ? and is_canceled = 0",
+        )
         .bind(salon.ws.id, Date.parse(start))
         .first<{ n: number }>();
       expect(booked?.n).toBe(1);
@@ -672,7 +676,8 @@ describe("GET /reservations (secret keys list holds)", () => {
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     const ids = all.body.data.map((r: { uuid: string }) => r.uuid);
     for (const r of listed) expect(ids).toContain(r.uuid);
-    const otherIds = await env.DB.prepare("select id from reservations where workspace_id = ?")
+    const otherIds = await everyShard
+      .prepare("select id from reservations where workspace_id = ?")
       .bind(other.ws.id)
       .all<{ id: string }>();
     for (const r of otherIds.results) expect(ids).not.toContain(r.id);

@@ -8,6 +8,7 @@ import { createWorkspace } from "../helpers/factory";
 import { d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 beforeAll(async () => {
@@ -55,12 +56,13 @@ const startsOf = async (date: string, stafferId: string) => {
  */
 async function expire(reservationId: string, stafferIds: string[], alarm = false) {
   const past = Date.now() - 1_000;
-  await env.DB.batch([
-    env.DB.prepare("update reservations set expires_at = ? where id = ?").bind(past, reservationId),
-    env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?").bind(
-      past,
-      reservationId,
-    ),
+  await everyShard.batch([
+    everyShard
+      .prepare("update reservations set expires_at = ? where id = ?")
+      .bind(past, reservationId),
+    everyShard
+      .prepare("update calendar_entries set expires_at = ? where source_id = ?")
+      .bind(past, reservationId),
   ]);
   for (const stafferId of stafferIds) {
     const stub = calendarFor(env, salon.ws.id, stafferId);
@@ -147,7 +149,8 @@ describe("POST /reservations", () => {
     const again = await book(start, { reservation_uuid: reservation });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("reservation_expired");
-    const rows = await env.DB.prepare("select kind from calendar_entries where source_id = ?")
+    const rows = await everyShard
+      .prepare("select kind from calendar_entries where source_id = ?")
       .bind(reservation)
       .all();
     expect(rows.results).toEqual([]);

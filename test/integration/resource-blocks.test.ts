@@ -6,6 +6,7 @@ import { rowCount } from "../helpers/db";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { ADMIN, admin, d1RoundTrips, send } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
+import { everyShard } from "../helpers/every-shard";
 
 let ws: TestWorkspace;
 let location: { uuid: string };
@@ -47,9 +48,10 @@ async function expectUnitsInSync(resource: TestResource) {
 /** D1's calendar rows of one block: the units it covers. */
 const unitsOf = async (blockId: string) =>
   (
-    await env.DB.prepare(
-      "select unit, resource_id, staffer_id, location_id, kind, starts_at, ends_at from calendar_entries where source_id = ? order by unit",
-    )
+    await everyShard
+      .prepare(
+        "select unit, resource_id, staffer_id, location_id, kind, starts_at, ends_at from calendar_entries where source_id = ? order by unit",
+      )
       .bind(blockId)
       .all<{ unit: number; resource_id: string; staffer_id: string | null; kind: string }>()
   ).results;
@@ -191,9 +193,10 @@ describe("POST /workspaces/{ws}/resources/{uuid}/blocked-spots", () => {
 describe("blocked time over other busy time of a unit", () => {
   /** A D1 row on a unit's calendar, written before the unit's object ever loaded (it loads D1 first). */
   const seed = (resource: TestResource, unit: number, kind: "booking" | "held", hh: number) =>
-    env.DB.prepare(
-      "insert into calendar_entries (id, workspace_id, resource_id, unit, location_id, kind, source_id, starts_at, ends_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
+    everyShard
+      .prepare(
+        "insert into calendar_entries (id, workspace_id, resource_id, unit, location_id, kind, source_id, starts_at, ends_at, expires_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
       .bind(
         crypto.randomUUID(),
         ws.id,
@@ -249,7 +252,8 @@ describe("GET and POST …/resources/{uuid}/calendar(/rebuild)", () => {
     const stub = calendarFor(env, ws.id, unitCalendarId(lanes.uuid, 1));
     const [entry] = await stub.entries();
     expect(entry).toBeDefined();
-    await env.DB.prepare("delete from calendar_entries where source_id = ?")
+    await everyShard
+      .prepare("delete from calendar_entries where source_id = ?")
       .bind(res.body.uuid)
       .run();
     const drifted = await auditOf(lanes.uuid);

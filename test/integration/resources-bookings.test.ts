@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calendar";
 import { createLocation, createStaffer, WEEKDAYS_9_TO_18 } from "../helpers/factory";
@@ -6,6 +5,7 @@ import { admin } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createAccount } from "../helpers/shop";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Services that need a room: every booking operation takes one unit of it
@@ -378,9 +378,10 @@ describe("bookings for one room started together", () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);
     expect(statuses.filter((s) => s !== 201).every((s) => s === 409)).toBe(true);
-    const units = await env.DB.prepare(
-      `select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit`,
-    )
+    const units = await everyShard
+      .prepare(
+        `select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit`,
+      )
       .bind(basins.uuid, Date.parse(at("10:00", date)))
       .all<{ unit: number }>();
     expect(units.results.map((r) => r.unit)).toEqual([1, 2]);
@@ -402,9 +403,10 @@ describe("bookings for one room started together", () => {
       ),
     );
     expect([ra?.status, rb?.status], JSON.stringify([ra?.body, rb?.body])).toEqual([200, 200]);
-    const units = await env.DB.prepare(
-      `select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit`,
-    )
+    const units = await everyShard
+      .prepare(
+        `select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit`,
+      )
       .bind(basins.uuid, Date.parse(at("13:00", date)))
       .all<{ unit: number }>();
     expect(units.results.map((r) => r.unit)).toEqual([1, 2]);

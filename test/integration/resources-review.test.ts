@@ -14,6 +14,7 @@ import {
 import { admin, type Received } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Review probes of the resources change: the edges a reader finds suspicious
@@ -238,9 +239,8 @@ describe("writers of one unit started together", () => {
       expect([200, 201, 409], JSON.stringify(r.body)).toContain(r.status);
       if (r.status === 409) expectErrorShape(r.body);
     }
-    const { results: live } = await env.DB.prepare(
-      `select count(*) as n from calendar_entries where resource_id = ? and starts_at = ?`,
-    )
+    const { results: live } = await everyShard
+      .prepare(`select count(*) as n from calendar_entries where resource_id = ? and starts_at = ?`)
       .bind(basins.uuid, Date.parse(at("10:00", date)))
       .all<{ n: number }>();
     expect(live[0]?.n).toBeLessThanOrEqual(3);
@@ -363,9 +363,8 @@ describe("writers of one unit started together", () => {
       });
       expect(held.status, JSON.stringify(held.body)).toBe(201);
       const id = held.body.uuid as string;
-      const rows = await env.DB.prepare(
-        "select staffer_id, resource_id, unit from calendar_entries where source_id = ?",
-      )
+      const rows = await everyShard
+        .prepare("select staffer_id, resource_id, unit from calendar_entries where source_id = ?")
         .bind(id)
         .all<{ staffer_id: string | null; resource_id: string | null; unit: number | null }>();
       const stafferCal = rows.results.find((r) => r.staffer_id)?.staffer_id ?? "";
@@ -472,9 +471,10 @@ describe("tenancy and locations", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expectErrorShape(res.body);
     expect(res.body.errors["resource_uuids.0"]).toBeDefined();
-    const { results } = await env.DB.prepare(
-      "select count(*) as n from service_resources where resource_id = ? and workspace_id = ?",
-    )
+    const { results } = await everyShard
+      .prepare(
+        "select count(*) as n from service_resources where resource_id = ? and workspace_id = ?",
+      )
       .bind(basins.uuid, other.id)
       .all<{ n: number }>();
     expect(results[0]?.n).toBe(0);
@@ -567,9 +567,8 @@ describe("tenancy and locations", () => {
 describe("bad input to the resource endpoints", () => {
   it("answers 4xx in the error shape, never 500, and writes nothing", async () => {
     const ws = salon.ws.id;
-    const before = await env.DB.prepare(
-      "select count(*) as n from resources where workspace_id = ?",
-    )
+    const before = await everyShard
+      .prepare("select count(*) as n from resources where workspace_id = ?")
       .bind(ws)
       .first<{ n: number }>();
     const bad: [
@@ -673,13 +672,13 @@ describe("bad input to the resource endpoints", () => {
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(422);
       expectErrorShape(res.body);
     }
-    const after = await env.DB.prepare("select count(*) as n from resources where workspace_id = ?")
+    const after = await everyShard
+      .prepare("select count(*) as n from resources where workspace_id = ?")
       .bind(ws)
       .first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
-    const blocks = await env.DB.prepare(
-      "select count(*) as n from resource_blocks where resource_id = ? and starts_at < ?",
-    )
+    const blocks = await everyShard
+      .prepare("select count(*) as n from resource_blocks where resource_id = ? and starts_at < ?")
       .bind(basins.uuid, Date.parse("2033-02-01T00:00:00Z"))
       .first<{ n: number }>();
     expect(blocks?.n).toBe(0);
@@ -787,7 +786,8 @@ describe("faults on the unit paths the fault suite does not cover", () => {
     });
   const count = async (sql: string, ...binds: unknown[]) =>
     (
-      await env.DB.prepare(sql)
+      await everyShard
+        .prepare(sql)
         .bind(...binds)
         .first<{ n: number }>()
     )?.n ?? 0;
@@ -958,9 +958,8 @@ describe("two changes of one booking whose new unit the other is taking", () => 
     expect((await book(at("10:00", date), rinse.uuid, other)).status).toBe(201);
     const x = await book(at("10:00", date), rinse.uuid, target);
     expect(x.status, JSON.stringify(x.body)).toBe(201);
-    const unitOf = await env.DB.prepare(
-      "select unit from calendar_entries where source_id = ? and resource_id is not null",
-    )
+    const unitOf = await everyShard
+      .prepare("select unit from calendar_entries where source_id = ? and resource_id is not null")
       .bind(x.body.uuid)
       .first<{ unit: number }>();
     expect(unitOf?.unit).toBe(2);
@@ -1167,9 +1166,10 @@ describe("a reservation's units when the first unit frees up before it is used",
       },
     });
     expect(cart.status, JSON.stringify(cart.body)).toBe(201);
-    const { results } = await env.DB.prepare(
-      "select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit",
-    )
+    const { results } = await everyShard
+      .prepare(
+        "select unit from calendar_entries where resource_id = ? and starts_at = ? order by unit",
+      )
       .bind(basins.uuid, Date.parse(at("10:00", date)))
       .all<{ unit: number }>();
     expect(results.map((r) => r.unit)).toEqual([2, 3]);

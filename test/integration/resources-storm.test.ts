@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   expectInSync,
@@ -10,6 +9,7 @@ import {
 import { admin, type Client, client, type Received } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Hundreds of simultaneous writes on four staffers and three resource units
@@ -367,26 +367,34 @@ interface ServiceRow {
 }
 
 async function d1State(workspaceId: string) {
-  const [entries, services, blocks, reservations, stafferBlocks] = await env.DB.batch([
-    env.DB.prepare(
-      `select staffer_id, resource_id, unit, kind, source_id, starts_at, ends_at, expires_at
+  const [entries, services, blocks, reservations, stafferBlocks] = await everyShard.batch([
+    everyShard
+      .prepare(
+        `select staffer_id, resource_id, unit, kind, source_id, starts_at, ends_at, expires_at
          from calendar_entries where workspace_id = ?`,
-    ).bind(workspaceId),
-    env.DB.prepare(
-      `select bs.booking_id, bs.service_id, bs.staffer_id, bs.reserved_on, bs.reserved_until,
+      )
+      .bind(workspaceId),
+    everyShard
+      .prepare(
+        `select bs.booking_id, bs.service_id, bs.staffer_id, bs.reserved_on, bs.reserved_until,
               bs.buffer, bs.resource_ids, b.is_canceled
          from booking_services bs join bookings b on b.id = bs.booking_id
         where b.workspace_id = ?`,
-    ).bind(workspaceId),
-    env.DB.prepare(
-      "select id, resource_id, unit, starts_at, ends_at from resource_blocks where workspace_id = ?",
-    ).bind(workspaceId),
-    env.DB.prepare(
-      "select id, released_at, expires_at from reservations where workspace_id = ?",
-    ).bind(workspaceId),
-    env.DB.prepare(
-      "select id, staffer_id, starts_at, ends_at from blocked_spots where workspace_id = ?",
-    ).bind(workspaceId),
+      )
+      .bind(workspaceId),
+    everyShard
+      .prepare(
+        "select id, resource_id, unit, starts_at, ends_at from resource_blocks where workspace_id = ?",
+      )
+      .bind(workspaceId),
+    everyShard
+      .prepare("select id, released_at, expires_at from reservations where workspace_id = ?")
+      .bind(workspaceId),
+    everyShard
+      .prepare(
+        "select id, staffer_id, starts_at, ends_at from blocked_spots where workspace_id = ?",
+      )
+      .bind(workspaceId),
   ]);
   return {
     entries: (entries?.results ?? []) as EntryRow[],
@@ -761,10 +769,11 @@ describe("a storm of writes on staffers and resource units", () => {
     const counts = await expectCalendarsRight("after the rush");
     // Every room booking of the day starts between 10:00 and 11:45 and lasts at most an hour:
     // the one room can hold at most 2 h 45 min of them.
-    const { results: rows } = await env.DB.prepare(
-      `select starts_at, ends_at from calendar_entries
+    const { results: rows } = await everyShard
+      .prepare(
+        `select starts_at, ends_at from calendar_entries
         where workspace_id = ? and resource_id = ? and kind = 'booking' and starts_at >= ? and ends_at <= ?`,
-    )
+      )
       .bind(
         salon.ws.id,
         room.uuid,

@@ -17,6 +17,7 @@ import {
   runDesk,
   WAIT_DAY,
 } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -54,9 +55,10 @@ const patchLocation = (ws: string, location: string, body: unknown) =>
 
 /** The workspace's stored brand and name, straight from D1. */
 const storedWorkspace = (id: string) =>
-  env.DB.prepare(
-    "select name, brand_name, brand_logo_url, brand_accent_color from workspaces where id = ?",
-  )
+  everyShard
+    .prepare(
+      "select name, brand_name, brand_logo_url, brand_accent_color from workspaces where id = ?",
+    )
     .bind(id)
     .first();
 
@@ -261,9 +263,10 @@ describe("a location's address and phone", () => {
 
     const cleared = await patchLocation(ws.id, created.body.uuid, { address: null, phone: null });
     expect(cleared.body).toMatchObject({ address: null, phone: null });
-    const row = await env.DB.prepare(
-      "select address_line1, address_line2, address_city, address_postal_code, address_country, phone from locations where id = ?",
-    )
+    const row = await everyShard
+      .prepare(
+        "select address_line1, address_line2, address_city, address_postal_code, address_country, phone from locations where id = ?",
+      )
       .bind(created.body.uuid)
       .first();
     expect(Object.values(row ?? {}).every((v) => v === null)).toBe(true);
@@ -360,9 +363,8 @@ describe("the salon on the customer's pages", () => {
       },
     });
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
-    const message = await env.DB.prepare(
-      "select body from messages where booking_id = ? and kind = 'booking-confirmation'",
-    )
+    const message = await everyShard
+      .prepare("select body from messages where booking_id = ? and kind = 'booking-confirmation'")
       .bind(booked.body.uuid)
       .first<{ body: string }>();
     expect(message?.body).toBe(`See you at ${LINE}.`);

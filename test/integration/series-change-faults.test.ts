@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, expect } from "vitest";
 import { entriesOf, expectInSync, expireHolds } from "../helpers/calendar";
 import { countOf, type Fault, faultSuite, type FaultyWrite } from "../helpers/faults";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { seedSeries, type SeededSeries } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * The fault suite (test/helpers/faults.ts) over the series changes: a failure
@@ -72,7 +72,8 @@ async function asSeeded(ctx: Ctx) {
       ctx.series.id,
     ),
   ).toBe(2);
-  const version = await env.DB.prepare("select version from series where id = ?")
+  const version = await everyShard
+    .prepare("select version from series where id = ?")
     .bind(ctx.series.id)
     .first<{ version: number }>();
   expect(version?.version).toBe(0);

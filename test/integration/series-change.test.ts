@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { entriesOf, expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createWorkspace } from "../helpers/factory";
@@ -7,6 +6,7 @@ import { createPublishableKey } from "../helpers/keys";
 import { createResource } from "../helpers/resources";
 import { createSalon, customer, type Salon } from "../helpers/salon";
 import { seedSeries, weekly, weeklyLocal } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Series changes (cancel and reschedule from one occurrence on) through HTTP:
@@ -25,9 +25,10 @@ const reschedule = (seriesId: string, body: unknown, api = salon.ws.api) =>
   api(`/series/${seriesId}/reschedule`, { method: "PUT", body });
 
 const bookingRow = (id: string) =>
-  env.DB.prepare(
-    "select start_at, end_at, is_canceled, is_completed, version, series_id, cancel_reason from bookings where id = ?",
-  )
+  everyShard
+    .prepare(
+      "select start_at, end_at, is_canceled, is_completed, version, series_id, cancel_reason from bookings where id = ?",
+    )
     .bind(id)
     .first<{
       start_at: number;
@@ -41,14 +42,16 @@ const bookingRow = (id: string) =>
 
 const seriesVersion = async (id: string) =>
   (
-    await env.DB.prepare("select version from series where id = ?")
+    await everyShard
+      .prepare("select version from series where id = ?")
       .bind(id)
       .first<{ version: number }>()
   )?.version;
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (
-    await env.DB.prepare(sql)
+    await everyShard
+      .prepare(sql)
       .bind(...binds)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -60,17 +63,19 @@ async function snapshot(seriesId: string, bookings: string[]) {
     series: await seriesVersion(seriesId),
     bookings: await Promise.all(bookings.map(bookingRow)),
     entries: (
-      await env.DB.prepare(
-        "select id, staffer_id, starts_at, ends_at from calendar_entries where source_id in (select value from json_each(?)) order by id",
-      )
+      await everyShard
+        .prepare(
+          "select id, staffer_id, starts_at, ends_at from calendar_entries where source_id in (select value from json_each(?)) order by id",
+        )
         .bind(ids)
         .all()
     ).results,
     messages: (
-      await env.DB.prepare(
-        // Confirmations go out on their own meanwhile; reminders and the rows' number must not move.
-        "select id, kind, scheduled_for, case when kind = 'booking-reminder' then status end as status from messages where booking_id in (select value from json_each(?)) order by id",
-      )
+      await everyShard
+        .prepare(
+          // Confirmations go out on their own meanwhile; reminders and the rows' number must not move.
+          "select id, kind, scheduled_for, case when kind = 'booking-reminder' then status end as status from messages where booking_id in (select value from json_each(?)) order by id",
+        )
         .bind(ids)
         .all()
     ).results,
@@ -183,7 +188,8 @@ describe("PUT /series/{uuid}/cancel", () => {
       ).status,
     ).toBe(200);
     // Completing takes a payment account; marked completed in D1 instead (it is not under test).
-    await env.DB.prepare("update bookings set is_completed = 1, completed_at = 1 where id = ?")
+    await everyShard
+      .prepare("update bookings set is_completed = 1, completed_at = 1 where id = ?")
       .bind(fifth)
       .run();
     const before = await Promise.all([first, second, fourth, fifth].map(bookingRow));
@@ -202,7 +208,8 @@ describe("PUT /series/{uuid}/cancel", () => {
     const s = await seedSeries(salon, { starts: weekly("2031-05-20T10:00:00Z", 2) });
     const [past, next] = s.bookings as [string, string];
     // Made past in D1 (a booking cannot be made in the past through the API).
-    await env.DB.prepare("update bookings set start_at = 1000000, end_at = 2000000 where id = ?")
+    await everyShard
+      .prepare("update bookings set start_at = 1000000, end_at = 2000000 where id = ?")
       .bind(past)
       .run();
     const res = await cancel(s.id, {});
@@ -265,9 +272,10 @@ describe("PUT /series/{uuid}/reschedule", () => {
       },
     ]);
     // Reminders moved with each occurrence.
-    const reminder = await env.DB.prepare(
-      "select scheduled_for from messages where booking_id = ? and kind = 'booking-reminder' and status = 'scheduled'",
-    )
+    const reminder = await everyShard
+      .prepare(
+        "select scheduled_for from messages where booking_id = ? and kind = 'booking-reminder' and status = 'scheduled'",
+      )
       .bind(third)
       .first<{ scheduled_for: number }>();
     expect(reminder?.scheduled_for).toBe(Date.parse("2031-04-01T09:00:00Z") - 1440 * 60_000);
@@ -400,9 +408,8 @@ describe("a series whose service needs a room", () => {
       expect(b.ordered_services[0].resource_uuids).toEqual([room.uuid]);
       const start = Date.parse(starts[i] ?? "") + 2 * 3_600_000;
       // Its staffer's entry and the room unit's, both at the new time.
-      const entries = await env.DB.prepare(
-        "select starts_at from calendar_entries where source_id = ? order by resource_id",
-      )
+      const entries = await everyShard
+        .prepare("select starts_at from calendar_entries where source_id = ? order by resource_id")
         .bind(b.uuid)
         .all<{ starts_at: number }>();
       expect(entries.results.map((e) => e.starts_at)).toEqual([start, start]);

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { localDate, localTime } from "../../src/messages/rules";
 import { expectInSync } from "../helpers/calendar";
 import { admin } from "../helpers/http";
 import { createSalon, customer, type Salon } from "../helpers/salon";
 import { weeklyLocal } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A series' whole life through HTTP, as a client lives it: made with
@@ -74,9 +74,10 @@ async function expectSummary(customerId: string, kind: string, dates: string[], 
 
 /** The outbox's events of one type for these bookings: one each, each with the series' uuid. */
 async function expectEvents(type: string, bookings: string[], seriesId: string) {
-  const rows = await env.DB.prepare(
-    "select json_extract(payload, '$.uuid') as uuid, json_extract(payload, '$.series_uuid') as series_uuid from events where workspace_id = ? and type = ?",
-  )
+  const rows = await everyShard
+    .prepare(
+      "select json_extract(payload, '$.uuid') as uuid, json_extract(payload, '$.series_uuid') as series_uuid from events where workspace_id = ? and type = ?",
+    )
     .bind(salon.ws.id, type)
     .all<{ uuid: string; series_uuid: string | null }>();
   expect(rows.results.map((r) => r.uuid).sort(), type).toEqual([...bookings].sort());

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import { entriesOf, expectInSync, liveIntervals, overlaps } from "../helpers/calendar";
 import type { Received } from "../helpers/http";
 import { createSalon, type Salon } from "../helpers/salon";
 import { seedSeries, type SeededSeries, weeklyLocal } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Two series changes at once, or a series change racing a change of one of
@@ -47,9 +47,8 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 const rows = async (ids: string[]) =>
   Promise.all(
     ids.map(async (id) => {
-      const row = await env.DB.prepare(
-        "select start_at, is_canceled, series_id from bookings where id = ?",
-      )
+      const row = await everyShard
+        .prepare("select start_at, is_canceled, series_id from bookings where id = ?")
         .bind(id)
         .first<{ start_at: number; is_canceled: number; series_id: string }>();
       if (!row) throw new Error(`no booking ${id}`);
@@ -157,7 +156,8 @@ race(
       s.bookings.map(
         async (id) =>
           (
-            await env.DB.prepare("select version from bookings where id = ?")
+            await everyShard
+              .prepare("select version from bookings where id = ?")
               .bind(id)
               .first<{ version: number }>()
           )?.version,
@@ -239,7 +239,8 @@ race(
     const after = await rows(s.bookings);
     expect(after.every((r) => r.is_canceled === 1)).toBe(true);
     // Canceled once, by whichever came first.
-    const reason = await env.DB.prepare("select version, canceled_by from bookings where id = ?")
+    const reason = await everyShard
+      .prepare("select version, canceled_by from bookings where id = ?")
       .bind(s.bookings[1])
       .first<{ version: number }>();
     expect(reason?.version).toBe(1);

@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import { expectInSync } from "../helpers/calendar";
 import { d1RoundTrips } from "../helpers/http";
 import { createSalon, type Salon } from "../helpers/salon";
 import { seedSeries, timing, weeklyLocal } from "../helpers/series";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A series at its maximum, 52 weekly occurrences with one staffer, changed at
@@ -19,7 +19,8 @@ beforeAll(async () => {
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (
-    await env.DB.prepare(sql)
+    await everyShard
+      .prepare(sql)
       .bind(...binds)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -84,9 +85,10 @@ describe("52 occurrences at once", () => {
       ),
     ).toBe(52);
     // One booking-rescheduled message for the customer, listing all 52, not 52 messages.
-    const told = await env.DB.prepare(
-      "select body from messages where booking_id in (select value from json_each(?)) and kind = 'booking-rescheduled'",
-    )
+    const told = await everyShard
+      .prepare(
+        "select body from messages where booking_id in (select value from json_each(?)) and kind = 'booking-rescheduled'",
+      )
       .bind(JSON.stringify(s.bookings))
       .all<{ body: string }>();
     expect(told.results).toHaveLength(1);

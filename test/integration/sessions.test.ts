@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectInSync, expectUnitsInSync } from "../helpers/calendar";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createAccount } from "../helpers/shop";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Group services (capacity > 1): bookings at one start with one staffer
@@ -627,9 +627,10 @@ describe("carts, reservations, series and other changes take seats", () => {
   it("the booking-created event carries the quantity", async () => {
     const res = await book(at("13:00", date), yoga.uuid, { staffer: staff[0], quantity: 4 });
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare(
-      "select payload from events where type = 'booking-created' and json_extract(payload, '$.uuid') = ?",
-    )
+    const row = await everyShard
+      .prepare(
+        "select payload from events where type = 'booking-created' and json_extract(payload, '$.uuid') = ?",
+      )
       .bind(res.body.uuid)
       .first<{ payload: string }>();
     expect(JSON.parse(row?.payload ?? "{}").quantity).toBe(4);
@@ -736,9 +737,10 @@ describe("more lifecycle: complete, staffer into a full session, series moves, u
       ),
     );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
-    const units = await env.DB.prepare(
-      "select distinct unit from calendar_entries where resource_id = ? and kind = 'booking'",
-    )
+    const units = await everyShard
+      .prepare(
+        "select distinct unit from calendar_entries where resource_id = ? and kind = 'booking'",
+      )
       .bind(mats.uuid)
       .all<{ unit: number }>();
     expect(units.results).toHaveLength(1);

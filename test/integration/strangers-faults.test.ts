@@ -9,6 +9,7 @@ import { admin } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createResource } from "../helpers/resources";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Failures injected into a staff write that takes over a publishable key's
@@ -424,10 +425,12 @@ describe("writers meeting over one publishable hold, in a forced order", () => {
     await vi.waitFor(() => expect(failpoints.hits("calendar.claimed")).toBe(before + 1));
     // The reservation's time is up: in D1 and in both calendars, whose alarms run now.
     const past = Date.now() - 1_000;
-    await env.DB.prepare("update reservations set expires_at = ? where id = ?")
+    await everyShard
+      .prepare("update reservations set expires_at = ? where id = ?")
       .bind(past, id)
       .run();
-    await env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?")
+    await everyShard
+      .prepare("update calendar_entries set expires_at = ? where source_id = ?")
       .bind(past, id)
       .run();
     for (const stafferId of staff) {

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, type Client, PUBLIC, type Received, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
@@ -16,6 +15,7 @@ import {
 } from "../helpers/messages";
 import { at, createSalon, type Salon } from "../helpers/salon";
 import { customerIdFor } from "../../src/platform/rules/customer-id";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A review of issue 25's fixes from the side of a stranger who holds only a
@@ -342,10 +342,11 @@ describe("the per-visitor message bound", () => {
     });
     expect(cart.status, JSON.stringify(cart.body)).toBe(429);
     expect(cart.body.code).toBe("too_many_bookings");
-    const written = await env.DB.prepare(
-      `select (select count(*) from messages where workspace_id = ?1 and "to" in (?2, 'cart@example.net')) as messages,
+    const written = await everyShard
+      .prepare(
+        `select (select count(*) from messages where workspace_id = ?1 and "to" in (?2, 'cart@example.net')) as messages,
               (select count(*) from customers where workspace_id = ?1 and phone = ?2) as customers`,
-    )
+      )
       .bind(salon.ws.id, phone)
       .first<{ messages: number; customers: number }>();
     expect(written).toEqual({ messages: 0, customers: 0 });
@@ -435,9 +436,8 @@ describe("a manage link opens its customer's booking wherever it moved", () => {
       rows.map((r) => ({ ...r, status: writtenToGo(r.status) }));
     expect(settled(await rowsOf(made.uuid))).toEqual(settled(before));
     // No booking-rescheduled event either (only the creation's).
-    const events = await env.DB.prepare(
-      "select type from events where workspace_id = ? and payload like ?",
-    )
+    const events = await everyShard
+      .prepare("select type from events where workspace_id = ? and payload like ?")
       .bind(salon.ws.id, `%${made.uuid}%`)
       .all<{ type: string }>();
     expect(events.results.map((e) => e.type)).not.toContain("booking-rescheduled");
@@ -537,9 +537,10 @@ describe("many writers of one booking", () => {
     const now = await salon.ws.api(`/bookings/${made.uuid}`);
     const reminder = (await rowsOf(made.uuid)).find((r) => r.kind === "booking-reminder");
     expect(reminder?.status).toBe("scheduled");
-    const due = await env.DB.prepare(
-      "select scheduled_for from messages where booking_id = ? and kind = 'booking-reminder'",
-    )
+    const due = await everyShard
+      .prepare(
+        "select scheduled_for from messages where booking_id = ? and kind = 'booking-reminder'",
+      )
       .bind(made.uuid)
       .first<{ scheduled_for: number }>();
     expect(due?.scheduled_for).toBe(Date.parse(now.body.start_time) - 86_400_000);
@@ -614,9 +615,8 @@ describe("names and subjects", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
-    const count = await env.DB.prepare(
-      "select count(*) as n from bookings where workspace_id = ? and start_at = ?",
-    )
+    const count = await everyShard
+      .prepare("select count(*) as n from bookings where workspace_id = ? and start_at = ?")
       .bind(salon.ws.id, Date.parse(at("09:00", date)))
       .first<{ n: number }>();
     expect(count?.n).toBe(0);
@@ -657,7 +657,8 @@ describe("names and subjects", () => {
       },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    await env.DB.prepare("update customers set first_name = ? where id = ?")
+    await everyShard
+      .prepare("update customers set first_name = ? where id = ?")
       .bind("Eve\r\nBcc: all@example.com\u2028\u202E", made.body.customer_uuid)
       .run();
     const moved = await own.ws.api(`/bookings/${made.body.uuid}/reschedule`, {
@@ -665,9 +666,8 @@ describe("names and subjects", () => {
       body: { reserved_on: at("10:00", date), is_send_notification_on_reschedule: true },
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    const row = await env.DB.prepare(
-      "select subject from messages where booking_id = ? and kind = 'booking-rescheduled'",
-    )
+    const row = await everyShard
+      .prepare("select subject from messages where booking_id = ? and kind = 'booking-rescheduled'")
       .bind(made.body.uuid)
       .first<{ subject: string }>();
     expect(row?.subject).toMatch(/^Hi Eve Bcc: all@example\.com ?, moved$/);

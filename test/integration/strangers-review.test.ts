@@ -11,6 +11,7 @@ import { fakeLimiter } from "../helpers/limiter";
 import { PUBLIC } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * What a stranger holding the widget's publishable key (it is in every
@@ -231,24 +232,26 @@ describe("what a stranger's requests leave in D1 is swept", () => {
     expect([old.status, recent.status]).toEqual([201, 201]);
     const now = Date.now();
     const day = 86_400_000;
-    await env.DB.batch([
-      env.DB.prepare(
-        "update idempotency_keys set expires_at = ? where workspace_id = ? and key like 'stale-%'",
-      ).bind(now - 1, salon.ws.id),
-      env.DB.prepare("update reservations set expires_at = ?, created_at = ? where id = ?").bind(
-        now - day - 1000,
-        now - day - 600_000,
-        old.body.uuid,
-      ),
+    await everyShard.batch([
+      everyShard
+        .prepare(
+          "update idempotency_keys set expires_at = ? where workspace_id = ? and key like 'stale-%'",
+        )
+        .bind(now - 1, salon.ws.id),
+      everyShard
+        .prepare("update reservations set expires_at = ?, created_at = ? where id = ?")
+        .bind(now - day - 1000, now - day - 600_000, old.body.uuid),
     ]);
 
     await runCron();
 
-    const keys = await env.DB.prepare("select key from idempotency_keys where workspace_id = ?")
+    const keys = await everyShard
+      .prepare("select key from idempotency_keys where workspace_id = ?")
       .bind(salon.ws.id)
       .all<{ key: string }>();
     expect(keys.results.map((r) => r.key.split("-")[0])).toEqual(["fresh"]);
-    const held = await env.DB.prepare("select id from reservations where id in (?, ?)")
+    const held = await everyShard
+      .prepare("select id from reservations where id in (?, ?)")
       .bind(old.body.uuid, recent.body.uuid)
       .all<{ id: string }>();
     expect(held.results.map((r) => r.id)).toEqual([recent.body.uuid]);

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createSalon, MONDAY, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A slot search's D1 cost follows the window, not the calendars' history: a
@@ -26,14 +26,15 @@ let facial: { uuid: string };
  * 2030-03-01 (500 days), written as the app writes a booking's entry.
  */
 async function seedHistory(owner: { stafferId?: string; resourceId?: string; unit?: number }) {
-  await env.DB.prepare(
-    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+  await everyShard
+    .prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
      insert into calendar_entries
        (id, workspace_id, staffer_id, resource_id, unit, location_id, kind, source_id, starts_at, ends_at)
      select lower(hex(randomblob(16))), ?2, ?3, ?4, ?5, ?6, 'booking', lower(hex(randomblob(16))),
        ?7 - i * ?8, ?7 - i * ?8 + ?9
      from n`,
-  )
+    )
     .bind(
       HISTORY,
       salon.ws.id,

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../helpers/factory";
 import { d1RoundTrips } from "../helpers/http";
 import { at, createSalon, customer, MONDAY, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 let salon: Salon;
 beforeAll(async () => {
@@ -234,11 +234,13 @@ describe("cart slots", () => {
   });
 
   it("keeps the database untouched by searches", async () => {
-    const before = await env.DB.prepare("select count(*) as n from bookings").first<{
+    const before = await everyShard.prepare("select count(*) as n from bookings").first<{
       n: number;
     }>();
     await slots(day(MONDAY));
-    const after = await env.DB.prepare("select count(*) as n from bookings").first<{ n: number }>();
+    const after = await everyShard
+      .prepare("select count(*) as n from bookings")
+      .first<{ n: number }>();
     expect(after).toEqual(before);
   });
 });

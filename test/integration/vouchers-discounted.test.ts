@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createPromocode,
@@ -9,6 +8,7 @@ import {
   sellVouchers,
   voucherOf,
 } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 // A voucher sold on a discounted order is worth what was paid for it: the order's discount
 // is spread over its lines in proportion to their totals (largest remainder), and a voucher
@@ -35,7 +35,8 @@ const refund = (orderId: string) =>
   shop.ws.api(`/orders/${orderId}/refund`, { method: "POST", body: {} });
 const balanceOf = async (accountId: string) =>
   (
-    await env.DB.prepare("select balance from accounts where id = ?")
+    await everyShard
+      .prepare("select balance from accounts where id = ?")
       .bind(accountId)
       .first<{ balance: number }>()
   )?.balance ?? 0;

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import { createWorkspace } from "../helpers/factory";
@@ -11,6 +10,7 @@ import {
   sellVouchers,
   voucherOf,
 } from "../helpers/shop";
+import { everyShard } from "../helpers/every-shard";
 
 let shop: Shop;
 beforeAll(async () => {
@@ -20,13 +20,14 @@ afterEach(() => failpoints.disarmAll());
 
 const balanceOf = async (accountId: string) =>
   (
-    await env.DB.prepare("select balance from accounts where id = ?").bind(accountId).first<{
+    await everyShard.prepare("select balance from accounts where id = ?").bind(accountId).first<{
       balance: number;
     }>()
   )?.balance ?? 0;
 const stockOf = async (goodId: string) =>
   (
-    await env.DB.prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
+    await everyShard
+      .prepare("select quantity from good_stocks where good_id = ? and location_id = ?")
       .bind(goodId, shop.location.uuid)
       .first<{ quantity: number }>()
   )?.quantity ?? 0;
@@ -166,9 +167,10 @@ describe("a gift card's life: sold, spent in two parts, refunded", () => {
     const listed = await shop.ws.api("/orders?status=refunded&per_page=100");
     const ids = listed.body.data.map((o: { uuid: string }) => o.uuid);
     expect(ids).toEqual(expect.arrayContaining([sale.uuid, first.uuid, second.uuid]));
-    const events = await env.DB.prepare(
-      "select count(*) as n from events where type = 'order-refunded' and json_extract(payload, '$.uuid') in (?, ?, ?)",
-    )
+    const events = await everyShard
+      .prepare(
+        "select count(*) as n from events where type = 'order-refunded' and json_extract(payload, '$.uuid') in (?, ?, ?)",
+      )
       .bind(sale.uuid, first.uuid, second.uuid)
       .first<{ n: number }>();
     expect(events?.n).toBe(3);
@@ -244,9 +246,8 @@ describe("paying with vouchers: refusals leave nothing behind", () => {
     expect(preview.status).toBe(422);
     expect(preview.body.errors).toEqual({ "payment_vouchers.1.code": ["Unknown voucher."] });
     for (const c of [a, b]) expect(await voucherOf(shop, c)).toMatchObject({ balance: 1000 });
-    const payments = await env.DB.prepare(
-      "select count(*) as n from voucher_payments where order_id = ?",
-    )
+    const payments = await everyShard
+      .prepare("select count(*) as n from voucher_payments where order_id = ?")
       .bind(order.uuid)
       .first<{ n: number }>();
     expect(payments?.n).toBe(0);
@@ -307,9 +308,10 @@ describe("booking complete with vouchers", () => {
       balance: Math.max(0, 1000 - total),
     });
     expect(await balanceOf(shop.cash.uuid)).toBe(cashBefore + Math.max(0, total - 1000));
-    const order = await env.DB.prepare(
-      "select o.status, o.voucher_paid_amount, o.account_paid_amount from orders o join bookings b on b.order_id = o.id where b.id = ?",
-    )
+    const order = await everyShard
+      .prepare(
+        "select o.status, o.voucher_paid_amount, o.account_paid_amount from orders o join bookings b on b.order_id = o.id where b.id = ?",
+      )
       .bind(booking.body.uuid)
       .first<{ status: string; voucher_paid_amount: number; account_paid_amount: number }>();
     expect(order).toEqual({
@@ -322,9 +324,10 @@ describe("booking complete with vouchers", () => {
 
 describe("booking complete never spends a voucher beyond what the order owes", () => {
   const orderOf = (bookingId: string) =>
-    env.DB.prepare(
-      "select o.status, o.voucher_paid_amount, o.account_paid_amount from orders o join bookings b on b.order_id = o.id where b.id = ?",
-    )
+    everyShard
+      .prepare(
+        "select o.status, o.voucher_paid_amount, o.account_paid_amount from orders o join bookings b on b.order_id = o.id where b.id = ?",
+      )
       .bind(bookingId)
       .first<{ status: string; voucher_paid_amount: number; account_paid_amount: number }>();
 

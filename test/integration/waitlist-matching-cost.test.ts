@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { D1Counter, instrumentD1 } from "../../src/db/instrumented-d1";
@@ -6,6 +5,7 @@ import { candidatesRead } from "../../src/waitlist/queries/waitlist";
 import { run } from "../../src/db/reads";
 import { createMessagingSalon } from "../helpers/messages";
 import { plusDays, WAIT_DAY } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * The desk's candidate query with 1,000 entries waiting at a location, 20 on each of 50
@@ -22,24 +22,28 @@ describe("matching with 1,000 waiting entries", () => {
       at: now + i,
     }));
     const services = JSON.stringify([{ service_uuid: salon.cut.uuid, staffer_uuid: null }]);
-    await env.DB.batch([
-      env.DB.prepare(
-        `insert into waitlist_entries (id, workspace_id, location_id, services, phone, first_name,
+    await everyShard.batch([
+      everyShard
+        .prepare(
+          `insert into waitlist_entries (id, workspace_id, location_id, services, phone, first_name,
            from_date, to_date, window_start, window_end, status, api_key_id,
            created_at, updated_at)
          select json_extract(value, '$.id'), ?1, ?2, ?3, '+4915100000000', 'Crowd',
            json_extract(value, '$.day'), json_extract(value, '$.day'), 0, 9999999999999,
            'waiting', 'key', json_extract(value, '$.at'), json_extract(value, '$.at')
          from json_each(?4)`,
-      ).bind(salon.ws.id, salon.location.uuid, services, JSON.stringify(entries)),
-      env.DB.prepare(
-        `insert into waitlist_days (workspace_id, location_id, day, service_id, entry_id, created_at)
+        )
+        .bind(salon.ws.id, salon.location.uuid, services, JSON.stringify(entries)),
+      everyShard
+        .prepare(
+          `insert into waitlist_days (workspace_id, location_id, day, service_id, entry_id, created_at)
          select ?1, ?2, json_extract(value, '$.day'), ?3, json_extract(value, '$.id'), json_extract(value, '$.at')
          from json_each(?4)`,
-      ).bind(salon.ws.id, salon.location.uuid, salon.cut.uuid, JSON.stringify(entries)),
+        )
+        .bind(salon.ws.id, salon.location.uuid, salon.cut.uuid, JSON.stringify(entries)),
     ]);
     const counter = new D1Counter();
-    const scope = { db: createDb(instrumentD1(env.DB, counter)), workspaceId: salon.ws.id };
+    const scope = { db: createDb(instrumentD1(everyShard, counter)), workspaceId: salon.ws.id };
     const day = plusDays(WAIT_DAY, 7);
     const found = await run(
       scope.db,

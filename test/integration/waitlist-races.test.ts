@@ -5,6 +5,7 @@ import { expectInSync } from "../helpers/calendar";
 import { createMessagingSalon, until } from "../helpers/messages";
 import type { Salon } from "../helpers/salon";
 import { fullDay, joined, local, runDesk, WAIT_DAY } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -13,11 +14,12 @@ const DAY = WAIT_DAY;
 /** Every live calendar entry of the workspace (bookings, blocks, unexpired holds), per staffer. */
 async function liveBusy(workspaceId: string) {
   const now = Date.now();
-  const rows = await env.DB.prepare(
-    `select staffer_id, starts_at, ends_at, kind, source_id from calendar_entries
+  const rows = await everyShard
+    .prepare(
+      `select staffer_id, starts_at, ends_at, kind, source_id from calendar_entries
       where workspace_id = ? and staffer_id is not null and (expires_at is null or expires_at > ?)
       order by staffer_id, starts_at`,
-  )
+    )
     .bind(workspaceId, now)
     .all<{
       staffer_id: string;
@@ -43,9 +45,10 @@ function overlapping(rows: Awaited<ReturnType<typeof liveBusy>>) {
 
 const entries = async (salon: Salon) =>
   (
-    await env.DB.prepare(
-      "select id, status, offer_reservation_id, offer_start from waitlist_entries where workspace_id = ? order by created_at, id",
-    )
+    await everyShard
+      .prepare(
+        "select id, status, offer_reservation_id, offer_start from waitlist_entries where workspace_id = ? order by created_at, id",
+      )
       .bind(salon.ws.id)
       .all<{
         id: string;
@@ -133,9 +136,10 @@ describe("concurrent frees with several entries", () => {
 
 const walkIns = async (salon: Salon) =>
   (
-    await env.DB.prepare(
-      "select count(*) as n from bookings b join customers c on c.id = b.customer_id where b.workspace_id = ? and c.first_name = 'Walk-in' and b.is_canceled = 0",
-    )
+    await everyShard
+      .prepare(
+        "select count(*) as n from bookings b join customers c on c.id = b.customer_id where b.workspace_id = ? and c.first_name = 'Walk-in' and b.is_canceled = 0",
+      )
       .bind(salon.ws.id)
       .first<{ n: number }>()
   )?.n ?? 0;

@@ -18,6 +18,7 @@ import {
   plusDays,
   WAIT_DAY,
 } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -30,9 +31,10 @@ const DAY = WAIT_DAY;
 
 const statuses = async (salon: Salon) =>
   (
-    await env.DB.prepare(
-      "select status, count(*) as n from waitlist_entries where workspace_id = ? group by status",
-    )
+    await everyShard
+      .prepare(
+        "select status, count(*) as n from waitlist_entries where workspace_id = ? group by status",
+      )
       .bind(salon.ws.id)
       .all<{ status: string; n: number }>()
   ).results.reduce<Record<string, number>>((all, r) => ({ ...all, [r.status]: r.n }), {});
@@ -51,32 +53,33 @@ async function crowd(salon: Salon, count: number) {
   }
   await runDesk(salon);
   const now = Date.now();
-  await env.DB.batch([
-    env.DB.prepare("update waitlist_entries set times = null where workspace_id = ?").bind(
-      salon.ws.id,
-    ),
+  await everyShard.batch([
+    everyShard
+      .prepare("update waitlist_entries set times = null where workspace_id = ?")
+      .bind(salon.ws.id),
     ...salon.staffers.map((s) =>
-      env.DB.prepare(
-        `insert into waitlist_freed (workspace_id, location_id, staffer_id, starts_at, ends_at, due_at, created_at)
+      everyShard
+        .prepare(
+          `insert into waitlist_freed (workspace_id, location_id, staffer_id, starts_at, ends_at, due_at, created_at)
          values (?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        salon.ws.id,
-        salon.location.uuid,
-        s.uuid,
-        Date.parse(local(DAY, "09:00")),
-        Date.parse(local(DAY, "18:00")),
-        now,
-        now,
-      ),
+        )
+        .bind(
+          salon.ws.id,
+          salon.location.uuid,
+          s.uuid,
+          Date.parse(local(DAY, "09:00")),
+          Date.parse(local(DAY, "18:00")),
+          now,
+          now,
+        ),
     ),
   ]);
 }
 
 const freedLeft = async (salon: Salon) =>
   (
-    await env.DB.prepare(
-      "select count(*) as n from waitlist_freed where workspace_id = ? and due_at <= ?",
-    )
+    await everyShard
+      .prepare("select count(*) as n from waitlist_freed where workspace_id = ? and due_at <= ?")
       .bind(salon.ws.id, Date.now())
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -104,16 +107,22 @@ describe("a pass's bounds lose no freed time", () => {
 
     // Every offer lapses at once: more than one pass's share, each lapse a few statements.
     const past = Date.now() - 1_000;
-    await env.DB.batch([
-      env.DB.prepare(
-        "update reservations set expires_at = ? where workspace_id = ? and released_at is null",
-      ).bind(past, salon.ws.id),
-      env.DB.prepare(
-        "update calendar_entries set expires_at = ? where workspace_id = ? and kind = 'held'",
-      ).bind(past, salon.ws.id),
-      env.DB.prepare(
-        "update waitlist_entries set offer_expires_at = ? where workspace_id = ? and status = 'offered'",
-      ).bind(past, salon.ws.id),
+    await everyShard.batch([
+      everyShard
+        .prepare(
+          "update reservations set expires_at = ? where workspace_id = ? and released_at is null",
+        )
+        .bind(past, salon.ws.id),
+      everyShard
+        .prepare(
+          "update calendar_entries set expires_at = ? where workspace_id = ? and kind = 'held'",
+        )
+        .bind(past, salon.ws.id),
+      everyShard
+        .prepare(
+          "update waitlist_entries set offer_expires_at = ? where workspace_id = ? and status = 'offered'",
+        )
+        .bind(past, salon.ws.id),
     ]);
     for (const s of salon.staffers) {
       await runInDurableObject(calendarFor(env, salon.ws.id, s.uuid), (_i, state) => {
@@ -122,9 +131,10 @@ describe("a pass's bounds lose no freed time", () => {
     }
     await runDeskNow(env, salon.ws.id, salon.location.uuid);
     await runDeskNow(env, salon.ws.id, salon.location.uuid);
-    const lapses = await env.DB.prepare(
-      "select min(lapses) as lo, max(lapses) as hi from waitlist_entries where workspace_id = ?",
-    )
+    const lapses = await everyShard
+      .prepare(
+        "select min(lapses) as lo, max(lapses) as hi from waitlist_entries where workspace_id = ?",
+      )
       .bind(salon.ws.id)
       .first<{ lo: number; hi: number }>();
     expect(lapses).toEqual({ lo: 1, hi: 1 });
@@ -143,9 +153,8 @@ describe("a stranger's entries", () => {
     await cancel(salon, booking);
     await offered(salon, id);
     const rows = (
-      await env.DB.prepare(
-        "select status, error from messages where waitlist_entry_id = ? order by channel",
-      )
+      await everyShard
+        .prepare("select status, error from messages where waitlist_entry_id = ? order by channel")
         .bind(id)
         .all<{ status: string; error: string | null }>()
     ).results;
@@ -214,19 +223,16 @@ describe("wake-ups", () => {
     expect((await salon.ws.api(`/waitlist/${id}`)).body.status).toBe("waiting");
     // The hold expires (its time passes): D1, the calendar object and the desk's record of it.
     const past = Date.now() - 1_000;
-    await env.DB.batch([
-      env.DB.prepare("update reservations set expires_at = ? where id = ?").bind(
-        past,
-        hold.body.uuid,
-      ),
-      env.DB.prepare("update calendar_entries set expires_at = ? where source_id = ?").bind(
-        past,
-        hold.body.uuid,
-      ),
-      env.DB.prepare("update waitlist_freed set due_at = ? where workspace_id = ?").bind(
-        past,
-        salon.ws.id,
-      ),
+    await everyShard.batch([
+      everyShard
+        .prepare("update reservations set expires_at = ? where id = ?")
+        .bind(past, hold.body.uuid),
+      everyShard
+        .prepare("update calendar_entries set expires_at = ? where source_id = ?")
+        .bind(past, hold.body.uuid),
+      everyShard
+        .prepare("update waitlist_freed set due_at = ? where workspace_id = ?")
+        .bind(past, salon.ws.id),
     ]);
     await runInDurableObject(
       calendarFor(env, salon.ws.id, salon.staffers[0]?.uuid ?? ""),
@@ -258,9 +264,11 @@ describe("wake-ups", () => {
 
   it("the triggers that notice freed time are in place", async () => {
     const triggers = (
-      await env.DB.prepare(
-        "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' and name like 'waitlist_%' order by name",
-      ).all<{ name: string }>()
+      await everyShard
+        .prepare(
+          "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' and name like 'waitlist_%' order by name",
+        )
+        .all<{ name: string }>()
     ).results.map((t) => t.name);
     expect(triggers).toEqual(["waitlist_freed_on_delete", "waitlist_freed_on_hold"]);
   });
@@ -276,5 +284,5 @@ const cancel = async (salon: Salon, bookingId: string) => {
 
 async function insertVisitorMessage(workspaceId: string, visitor: string) {
   const id = await insertMessage(workspaceId, { status: "sent" });
-  await env.DB.prepare("update messages set visitor = ? where id = ?").bind(visitor, id).run();
+  await everyShard.prepare("update messages set visitor = ? where id = ?").bind(visitor, id).run();
 }

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { PUBLIC_OFFERS } from "../../src/waitlist/rules";
 import { PUBLIC } from "../helpers/http";
@@ -19,6 +18,7 @@ import {
   runDesk,
   WAIT_DAY,
 } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A stranger holding the widget's key and rotating client addresses, through
@@ -75,9 +75,8 @@ describe("a publishable join is shaped like a publishable hold", () => {
     expect(res.body.errors.services[0]).toContain("at most 4 services");
     const staff = await join(salon, salon.ws.api, { services: five, customer_phone: phone() });
     expect(staff.status, JSON.stringify(staff.body)).toBe(201);
-    const rows = await env.DB.prepare(
-      "select count(*) as n from waitlist_entries where workspace_id = ?",
-    )
+    const rows = await everyShard
+      .prepare("select count(*) as n from waitlist_entries where workspace_id = ?")
       .bind(salon.ws.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);
@@ -258,11 +257,13 @@ describe("offers a stranger causes are bounded", () => {
   it("rotating addresses: the workspace's daily budget of offers to widget entries is the bound", async () => {
     // The workspace has made all but one of its day's offers to widget entries already.
     const now = Date.now();
-    await env.DB.batch(
+    await everyShard.batch(
       Array.from({ length: PUBLIC_OFFERS.perWorkspace - 1 }, (_, i) =>
-        env.DB.prepare(
-          "insert into waitlist_offers (workspace_id, entry_id, visitor, created_at, expires_at) values (?, ?, ?, ?, ?)",
-        ).bind(salon.ws.id, crypto.randomUUID(), `someone-${i}`, now, now + 86_400_000),
+        everyShard
+          .prepare(
+            "insert into waitlist_offers (workspace_id, entry_id, visitor, created_at, expires_at) values (?, ?, ?, ?, ?)",
+          )
+          .bind(salon.ws.id, crypto.randomUUID(), `someone-${i}`, now, now + 86_400_000),
       ),
     );
     const first = await join(salon, fromAddress(pk, address()), { customer_phone: phone() });

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { expectInSync } from "../helpers/calendar";
 import { send, PUBLIC } from "../helpers/http";
@@ -20,6 +19,7 @@ import {
   plusDays,
   WAIT_DAY,
 } from "../helpers/waitlist";
+import { everyShard } from "../helpers/every-shard";
 
 const DAY = WAIT_DAY;
 vi.setConfig({ testTimeout: 30_000 });
@@ -64,9 +64,8 @@ describe("an offer after a cancel", () => {
     expect(
       listed.body.data.map((m: { waitlist_entry_uuid: string }) => m.waitlist_entry_uuid),
     ).toEqual([id, id]);
-    const events = await env.DB.prepare(
-      "select payload from events where workspace_id = ? and type = 'waitlist-offered'",
-    )
+    const events = await everyShard
+      .prepare("select payload from events where workspace_id = ? and type = 'waitlist-offered'")
       .bind(salon.ws.id)
       .all<{ payload: string }>();
     expect(events.results.map((e) => JSON.parse(e.payload).uuid)).toEqual([id]);
@@ -225,7 +224,8 @@ describe("an offer that ends unbooked", () => {
 
   it("an entry whose last day has passed expires", async () => {
     const id = await joined(salon, salon.ws.api, { from: plusDays(DAY, 5), to: plusDays(DAY, 5) });
-    await env.DB.prepare("update waitlist_entries set window_end = ? where id = ?")
+    await everyShard
+      .prepare("update waitlist_entries set window_end = ? where id = ?")
       .bind(Date.now() - 1, id)
       .run();
     await runDesk(salon);

@@ -15,6 +15,7 @@ import { createWorkspace } from "../helpers/factory";
 import { admin } from "../helpers/http";
 import { at, createSalon, customer } from "../helpers/salon";
 import { insertMessage, readMessage, until } from "../helpers/messages";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * Reminders come due with no outside trigger: each workspace's MessageClock
@@ -152,9 +153,8 @@ describe("a public API write", () => {
       },
     });
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare(
-      "select id from messages where booking_id = ? and kind = 'booking-confirmation'",
-    )
+    const row = await everyShard
+      .prepare("select id from messages where booking_id = ? and kind = 'booking-confirmation'")
       .bind(res.body.uuid)
       .first<{ id: string }>();
     const id = row?.id ?? "";

@@ -16,6 +16,7 @@ import {
   readMessage,
   setNotificationSettings,
 } from "../helpers/messages";
+import { everyShard } from "../helpers/every-shard";
 
 /** Requests the Worker makes to the providers, captured by an in-test fake of each API. */
 interface Call {
@@ -365,7 +366,7 @@ describe("exactly once", () => {
   it("a delivery that died after its claim leaves the message to the next one once its lease ends", async () => {
     const ws = await createWorkspace();
     const id = await insertMessage(ws.id);
-    const db = createDb(env.DB);
+    const db = createDb(everyShard);
     const now = Date.now();
     // The dead worker: claimed, never sent, never recorded.
     const claimed = await leaseMessage(db, {
@@ -381,7 +382,8 @@ describe("exactly once", () => {
     expect(during.retryMessages).toHaveLength(1);
     expect(await delayOf(ws.id, id)).toBeGreaterThan(LEASE_MS / 1000 - 5);
     // The lease ends (moved into the past rather than waited for).
-    await env.DB.prepare("update messages set lease_until = ? where id = ?")
+    await everyShard
+      .prepare("update messages set lease_until = ? where id = ?")
       .bind(Date.now() - 1, id)
       .run();
     expect((await deliver(ws.id, id)).explicitAcks).toEqual([`q-${id}`]);
@@ -394,7 +396,8 @@ describe("exactly once", () => {
     const id = await insertMessage(ws.id);
     // A slow send: while it is out, its lease passes and another delivery takes the message.
     respond = async () => {
-      await env.DB.prepare("update messages set lease_until = ? where id = ?")
+      await everyShard
+        .prepare("update messages set lease_until = ? where id = ?")
         .bind(Date.now() + LEASE_MS * 2, id)
         .run();
       return json(200, { id: "re_late" });

@@ -14,6 +14,7 @@ import { failingD1 } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { consume, delivery, event, insertEvents } from "../helpers/queue";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { everyShard } from "../helpers/every-shard";
 
 /** Calls the Worker makes to receivers, captured by an in-test receiver. */
 interface Call {
@@ -333,7 +334,8 @@ describe("webhook delivery through the queue", () => {
     await runSweep();
     const [call] = await until(async () => callsTo("/swept").length > 0 && callsTo("/swept"));
     expect(call?.headers.get("webhook-id")).toBe(eventId);
-    const row = await env.DB.prepare("select dispatched_at from events where id = ?")
+    const row = await everyShard
+      .prepare("select dispatched_at from events where id = ?")
       .bind(eventId)
       .first<{ dispatched_at: number | null }>();
     expect(row?.dispatched_at).not.toBeNull();
@@ -439,9 +441,10 @@ describe("webhook delivery through the queue", () => {
     const ws = await createWorkspace();
     const ids = await insertEvents(ws.id, "customer-created", 130);
     await runSweep();
-    const row = await env.DB.prepare(
-      "select count(*) as n from events where workspace_id = ? and dispatched_at is not null",
-    )
+    const row = await everyShard
+      .prepare(
+        "select count(*) as n from events where workspace_id = ? and dispatched_at is not null",
+      )
       .bind(ws.id)
       .first<{ n: number }>();
     expect(row?.n).toBe(ids.length);
@@ -467,7 +470,7 @@ describe("webhook delivery through the queue", () => {
   it("an attempt never throws: a request that cannot be made, or a fetch that throws, is a failed attempt", async () => {
     const ws = await createWorkspace();
     const made = await subscribe("/direct", { events: ["customer-created"] }, ws);
-    const hook = await findWebhook({ db: createDb(env.DB), workspaceId: ws.id }, made.id);
+    const hook = await findWebhook({ db: createDb(everyShard), workspaceId: ws.id }, made.id);
     if (!hook) throw new Error("no webhook");
     const envelope = {
       id: "evt_direct",
@@ -508,7 +511,8 @@ describe("webhook delivery through the queue", () => {
 });
 
 async function setHeaders(webhookId: number, headers: { name: string; value: string }[]) {
-  await env.DB.prepare("update webhooks set headers = ? where id = ?")
+  await everyShard
+    .prepare("update webhooks set headers = ? where id = ?")
     .bind(JSON.stringify(headers), webhookId)
     .run();
 }

@@ -4,6 +4,7 @@ import { pruneExpired } from "../../src/db/prune";
 import type { Env } from "../../src/platform/env";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { consume, delivery, insertEvents, type QueuedMessage } from "../helpers/queue";
+import { everyShard } from "../helpers/every-shard";
 
 /**
  * A webhook gets at most `tries` attempts per event, on its backoff, however
@@ -86,9 +87,8 @@ describe("webhook tries", () => {
     expect(calls.filter((p) => p === "/healthy")).toHaveLength(1);
     // One event failed every try: one failure in a row each, still enabled (five events disable).
     for (const id of [hooks.dns, hooks.closed, hooks.throws, hooks.down]) {
-      const hook = await env.DB.prepare(
-        "select status, consecutive_failures as failures from webhooks where id = ?",
-      )
+      const hook = await everyShard
+        .prepare("select status, consecutive_failures as failures from webhooks where id = ?")
         .bind(id)
         .first<{ status: string; failures: number }>();
       expect(hook).toEqual({ status: "enabled", failures: 1 });
@@ -113,9 +113,10 @@ describe("webhook tries", () => {
     }
     expect(calls).toEqual(["/down"]);
     expect(await attemptsLogged(ws, id)).toEqual([1]);
-    const row = await env.DB.prepare(
-      "select attempts, next_attempt_at as next from webhook_attempts where event_id = ? and webhook_id = ?",
-    )
+    const row = await everyShard
+      .prepare(
+        "select attempts, next_attempt_at as next from webhook_attempts where event_id = ? and webhook_id = ?",
+      )
       .bind(eventId, id)
       .first<{ attempts: number; next: number }>();
     // Equal jitter on a 60 s base: the second try is 30 to 60 s after the first.
@@ -153,9 +154,10 @@ describe("webhook tries", () => {
 
   /** As an invocation that claimed attempt `attempts` and died before recording it leaves D1. */
   const claimedAndDied = (eventId: string, id: number, attempts: number) =>
-    env.DB.prepare(
-      "insert into webhook_attempts (event_id, webhook_id, attempts, next_attempt_at, expires_at) values (?, ?, ?, ?, ?)",
-    )
+    everyShard
+      .prepare(
+        "insert into webhook_attempts (event_id, webhook_id, attempts, next_attempt_at, expires_at) values (?, ?, ?, ?, ?)",
+      )
       .bind(eventId, id, attempts, Date.now() - 1_000, Date.now() + 86_400_000)
       .run();
 
@@ -201,9 +203,8 @@ describe("webhook tries", () => {
     const rows = await logged(ws, id);
     expect(rows.map((r) => [r.attempt, r.success])).toEqual([[1, false]]);
     expect(dlq).toHaveLength(1);
-    const hook = await env.DB.prepare(
-      "select consecutive_failures as failures from webhooks where id = ?",
-    )
+    const hook = await everyShard
+      .prepare("select consecutive_failures as failures from webhooks where id = ?")
       .bind(id)
       .first<{ failures: number }>();
     expect(hook?.failures).toBe(1);
@@ -214,7 +215,7 @@ describe("webhook tries", () => {
     const id = await subscribe(ws, `${RECEIVER}/healthy`, 1);
     // As rows written under the older, laxer rules hold them (192.0.0.0/24 and *.corp came later).
     for (const url of ["http://192.0.0.8/hook", "https://hooks.corp/hook"]) {
-      await env.DB.prepare("update webhooks set url = ? where id = ?").bind(url, id).run();
+      await everyShard.prepare("update webhooks set url = ? where id = ?").bind(url, id).run();
       const [eventId = ""] = await insertEvents(ws.id, "customer-created", 1, { handedOver: true });
       const production = { ...env, ALLOW_PRIVATE_WEBHOOKS: "false" } as Env;
       const outcome = await consume([{ id: url, body: delivery(eventId, id) }], production);
@@ -234,15 +235,16 @@ describe("webhook tries", () => {
     await consume([{ id: "kept", body: delivery(eventId, id) }]);
     const expiry = async () =>
       (
-        await env.DB.prepare("select expires_at as at from webhook_attempts where event_id = ?")
+        await everyShard
+          .prepare("select expires_at as at from webhook_attempts where event_id = ?")
           .bind(eventId)
           .first<{ at: number }>()
       )?.at;
     const at = (await expiry()) ?? 0;
     expect(at - Date.now()).toBeGreaterThan(15 * 86_400_000 - 60_000);
-    await pruneExpired(env.DB, at - 1);
+    await pruneExpired(everyShard, at - 1);
     expect(await expiry()).toBe(at);
-    await pruneExpired(env.DB, at + 1);
+    await pruneExpired(everyShard, at + 1);
     expect(await expiry()).toBeUndefined();
   });
 });

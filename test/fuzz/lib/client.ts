@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../../src/index";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * Sends requests to the Worker by calling its fetch handler in the test's own
@@ -66,13 +67,15 @@ let countAll: D1PreparedStatement | undefined;
 /** Rows of every counted table, in one query. */
 export async function rowCounts(): Promise<Record<string, number>> {
   if (!countAll) {
-    const tables = await env.DB.prepare("select name from sqlite_master where type = 'table'").all<{
-      name: string;
-    }>();
+    const tables = await everyShard
+      .prepare("select name from sqlite_master where type = 'table'")
+      .all<{
+        name: string;
+      }>();
     const names = tables.results
       .map((t) => t.name)
       .filter((n) => !NOT_COUNTED.has(n) && !n.startsWith("sqlite_") && !n.startsWith("_cf"));
-    countAll = env.DB.prepare(
+    countAll = everyShard.prepare(
       `select ${names.map((n) => `(select count(*) from "${n}") as "${n}"`).join(", ")}`,
     );
   }
@@ -88,7 +91,7 @@ export function diffCounts(before: Record<string, number>, after: Record<string,
 
 /** Webhook targets in D1 that are not loopback: must stay empty, or the fuzz sent traffic off this machine. */
 export async function nonLoopbackWebhooks(): Promise<string[]> {
-  const { results } = await env.DB.prepare("select url from webhooks").all<{ url: string }>();
+  const { results } = await everyShard.prepare("select url from webhooks").all<{ url: string }>();
   return results.map((r) => r.url).filter((u) => !isLoopbackUrl(u));
 }
 

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deliverEvents, postEvent, sessionOf } from "../../helpers/payments";
 import { createSalon, type Salon } from "../../helpers/salon";
@@ -26,6 +25,7 @@ import {
   timingsOf,
   widget,
 } from "../../helpers/checkout-flow";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * The provider's events as they really arrive: replayed, out of order,
@@ -56,9 +56,10 @@ async function opened(date = nextDay()) {
 }
 
 const bookingsUsing = async (reservation: string) => {
-  const row = await env.DB.prepare(
-    "select count(*) as n from bookings where id in (select booking_id from booking_payments where reservation_id = ?)",
-  )
+  const row = await everyShard
+    .prepare(
+      "select count(*) as n from bookings where id in (select booking_id from booking_payments where reservation_id = ?)",
+    )
     .bind(reservation)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -211,9 +212,8 @@ describe("provider events", () => {
     const { api, held, url } = await opened();
     await payAndDeliver(salon.ws.id, url);
     const bookingId = present((await bookedFrom(api, held.uuid)).booking_uuid, "a booking");
-    const intent = await env.DB.prepare(
-      "select payment_intent from booking_payments where booking_id = ?",
-    )
+    const intent = await everyShard
+      .prepare("select payment_intent from booking_payments where booking_id = ?")
       .bind(bookingId)
       .first<{ payment_intent: string }>();
     const paymentIntent = present(intent?.payment_intent, "a payment intent");
@@ -277,9 +277,10 @@ describe("provider events", () => {
     const started = await startCheckout(api, held.uuid);
     expect(started.status).toBe(201);
     await payAndDeliver(salon.ws.id, started.body.checkout_url);
-    const paidBy = await env.DB.prepare(
-      "select booking_id, payment_intent, paid_online from booking_payments where reservation_id = ? order by paid_online",
-    )
+    const paidBy = await everyShard
+      .prepare(
+        "select booking_id, payment_intent, paid_online from booking_payments where reservation_id = ? order by paid_online",
+      )
       .bind(held.uuid)
       .all<{ booking_id: string; payment_intent: string; paid_online: number }>();
     expect(paidBy.results.map((r) => r.paid_online)).toEqual([2000, 5000]);
@@ -288,9 +289,10 @@ describe("provider events", () => {
     await deliverEvents(salon.ws.id);
     const refunds = async () =>
       (
-        await env.DB.prepare(
-          "select booking_id, amount from payments where kind = 'refund' and status = 'succeeded' and booking_id in (select booking_id from booking_payments where reservation_id = ?)",
-        )
+        await everyShard
+          .prepare(
+            "select booking_id, amount from payments where kind = 'refund' and status = 'succeeded' and booking_id in (select booking_id from booking_payments where reservation_id = ?)",
+          )
           .bind(held.uuid)
           .all<{ booking_id: string; amount: number }>()
       ).results;

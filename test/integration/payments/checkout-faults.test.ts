@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../../src/platform/failpoints";
 import { postEvent, sessionOf } from "../../helpers/payments";
@@ -25,6 +24,7 @@ import {
 } from "../../helpers/checkout-flow";
 import type { Client } from "../../helpers/http";
 import { until } from "../../helpers/messages";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * Faults on every step of a checkout and of the webhook that books it: the
@@ -105,9 +105,8 @@ async function completedEvent(): Promise<StripeDelivery> {
 }
 
 const bookingsOf = async (reservation: string) => {
-  const row = await env.DB.prepare(
-    "select count(*) as n from booking_payments where reservation_id = ?",
-  )
+  const row = await everyShard
+    .prepare("select count(*) as n from booking_payments where reservation_id = ?")
     .bind(reservation)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -116,7 +115,8 @@ const bookingsOf = async (reservation: string) => {
 const eventMarked = async (payload: string) => {
   const id = (JSON.parse(payload) as { id: string }).id;
   return (
-    (await env.DB.prepare("select id from payment_provider_events where id = ?")
+    (await everyShard
+      .prepare("select id from payment_provider_events where id = ?")
       .bind(id)
       .first()) !== null
   );

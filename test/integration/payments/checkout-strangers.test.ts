@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deliverEvents, sessionOf } from "../../helpers/payments";
 import { createSalon, customer, type Salon } from "../../helpers/salon";
@@ -22,6 +21,7 @@ import {
   startCheckout,
   widget,
 } from "../../helpers/checkout-flow";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * What a publishable key (anyone on the internet) can and cannot do with a
@@ -94,7 +94,8 @@ describe("a stranger's checkout", () => {
     await payAndDeliver(salon.ws.id, first.body.checkout_url);
     const booked = await bookedFrom(api, held.uuid);
     const booking = await salon.ws.api(`/bookings/${booked.booking_uuid}`);
-    const named = await env.DB.prepare("select first_name from customers where id = ?")
+    const named = await everyShard
+      .prepare("select first_name from customers where id = ?")
       .bind(booking.body.customer_uuid)
       .first<{ first_name: string }>();
     expect(named?.first_name).toBe("Berta");
@@ -154,7 +155,8 @@ describe("a stranger's checkout", () => {
   it("a reservation that expired, or was released: 409 reservation_expired", async () => {
     const api = await widget(salon);
     const held = await reserve(api, salon, nextDay(), [["10:00", deposit]]);
-    await env.DB.prepare("update reservations set expires_at = ? where id = ?")
+    await everyShard
+      .prepare("update reservations set expires_at = ? where id = ?")
       .bind(Date.now() - 1000, held.uuid)
       .run();
     const expired = await startCheckout(api, held.uuid);
@@ -229,9 +231,8 @@ describe("the hold lost during checkout", () => {
       (e) => e.kind === "refund" && !before.entries.some((b) => b.id === e.id),
     );
     expect(refund).toMatchObject({ amount: 4000, source: "api" });
-    const bookings = await env.DB.prepare(
-      "select count(*) as n from booking_payments where reservation_id = ?",
-    )
+    const bookings = await everyShard
+      .prepare("select count(*) as n from booking_payments where reservation_id = ?")
       .bind(held.uuid)
       .first<{ n: number }>();
     expect(bookings?.n).toBe(0);

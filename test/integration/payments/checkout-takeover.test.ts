@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deliverEvents, sessionOf } from "../../helpers/payments";
 import { createSalon, type Salon } from "../../helpers/salon";
@@ -13,6 +12,7 @@ import {
   startCheckout,
   widget,
 } from "../../helpers/checkout-flow";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * Two checkout requests of one reservation at once, the earlier one back from
@@ -67,7 +67,8 @@ describe("a checkout taken over while at the provider", () => {
     const started = await startCheckout(api, held.uuid);
     expect(started.status).toBe(201);
     // As if another attempt had taken the checkout over after this page was shown.
-    await env.DB.prepare("update payment_checkouts set session_id = ? where reservation_id = ?")
+    await everyShard
+      .prepare("update payment_checkouts set session_id = ? where reservation_id = ?")
       .bind(`cs_test_taken_over_${held.uuid}`, held.uuid)
       .run();
     expect((await payCheckout(sessionOf(started.body.checkout_url))).status).toBe("complete");

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../../src/platform/failpoints";
 import type { Client } from "../../helpers/http";
@@ -6,6 +5,7 @@ import { createPublishableKey } from "../../helpers/keys";
 import { createSalon, customer, type Salon } from "../../helpers/salon";
 import { deliverEvents, postEvent, sessionOf } from "../../helpers/payments";
 import { payCheckout, stripeDeliveries, stripeLedger, stripeRequests } from "../../helpers/stripe";
+import { everyShard } from "../../helpers/every-shard";
 
 let salon: Salon;
 let deposit: string;
@@ -90,9 +90,8 @@ describe("hosted checkout of a reservation", () => {
     expect(after.body.checkout.status).toBe("complete");
     const bookingId = after.body.checkout.booking_uuid as string;
     expect(bookingId).toMatch(/[0-9a-f-]{36}/);
-    const ledger = await env.DB.prepare(
-      "select kind, amount, status from payments where booking_id = ?",
-    )
+    const ledger = await everyShard
+      .prepare("select kind, amount, status from payments where booking_id = ?")
       .bind(bookingId)
       .all();
     expect(ledger.results).toEqual([{ kind: "deposit", amount: 2000, status: "succeeded" }]);
@@ -143,9 +142,10 @@ describe("hosted checkout of a reservation", () => {
     expect([first.status, second.status]).toEqual([200, 200]);
     const again = await postEvent(completed);
     expect(again.body.handled).toBe("duplicate");
-    const rows = await env.DB.prepare(
-      "select count(*) as n from bookings where id in (select booking_id from payment_checkouts where reservation_id = ?)",
-    )
+    const rows = await everyShard
+      .prepare(
+        "select count(*) as n from bookings where id in (select booking_id from payment_checkouts where reservation_id = ?)",
+      )
       .bind(held.uuid)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);

@@ -16,6 +16,7 @@ import { payCheckout, stripeDeliveries, stripeRequests } from "../../helpers/str
 import { failpoints } from "../../../src/platform/failpoints";
 import { settleCancelledBooking } from "../../../src/payments/settle";
 import type { Env } from "../../../src/platform/env";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * What the money paths cost: provider calls (Server-Timing `provider`) and D1
@@ -31,10 +32,10 @@ const nextDay = days("2031-06-02");
 const providerCalls = (headers: Headers) =>
   Number(/provider;dur=[\d.]+;desc="(\d+) calls"/.exec(headers.get("server-timing") ?? "")?.[1]);
 
-/** env.DB counting round trips: each statement run alone, and each batch, is one. */
+/** everyShard counting round trips: each statement run alone, and each batch, is one. */
 function countingEnv(): { env: Env; trips: () => number } {
   let trips = 0;
-  const db = env.DB;
+  const db = everyShard;
   const counted = new Proxy(db, {
     get(target, key) {
       if (key === "batch")

@@ -16,6 +16,7 @@ import { deliverEvents } from "../../helpers/payments";
 import { createSalon, type Salon } from "../../helpers/salon";
 import { failpoints } from "../../../src/platform/failpoints";
 import { reconcilePayments } from "../../../src/payments/reconcile";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * `payment_intent.payment_failed`: a fee charge whose answer the Worker lost
@@ -65,9 +66,8 @@ describe("a failed off-session charge reported by the provider", () => {
       body: { handled: "handled" },
     });
     expect(await fee()).toMatchObject({ status: "failed", amount: 2500 });
-    const row = await env.DB.prepare(
-      "select failure_reason from payments where booking_id = ? and kind = 'no_show_fee'",
-    )
+    const row = await everyShard
+      .prepare("select failure_reason from payments where booking_id = ? and kind = 'no_show_fee'")
       .bind(bookingId)
       .first<{ failure_reason: string }>();
     expect(row?.failure_reason).toBe("generic_decline");

@@ -25,6 +25,7 @@ import { createSalon, type Salon } from "../../helpers/salon";
 import { stripeFault, stripeLedger, stripeRequests } from "../../helpers/stripe";
 import { type Client, PUBLIC, send } from "../../helpers/http";
 import { manageToken } from "../../../src/bookings/manage-link";
+import { everyShard } from "../../helpers/every-shard";
 
 const HOUR = 3_600_000;
 const DECLINES_LATER = "4000000000000341";
@@ -250,7 +251,8 @@ describe("staff's cancel", () => {
     expect(await settled(b.bookingId)).toEqual([
       expect.objectContaining({ kind: "late_cancel_fee", amount: 500, status: "succeeded" }),
     ]);
-    const [stored] = await env.DB.prepare("SELECT cancel_charges_fee FROM bookings WHERE id = ?")
+    const [stored] = await everyShard
+      .prepare("SELECT cancel_charges_fee FROM bookings WHERE id = ?")
       .bind(b.bookingId)
       .raw();
     expect(stored).toEqual([1]);

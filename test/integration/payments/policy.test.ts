@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { rowCount } from "../../helpers/db";
 import { type Client, d1RoundTrips, PUBLIC, send } from "../../helpers/http";
@@ -14,6 +13,7 @@ import {
   offerTokenIn,
   WAIT_DAY,
 } from "../../helpers/waitlist";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * A service's payment policy (what a customer booking online pays), the
@@ -59,7 +59,8 @@ const patchService = (id: string, body: Record<string, unknown>) =>
 
 const storedPolicy = async (id: string) =>
   (
-    await env.DB.prepare("select payment_policy from services where id = ?")
+    await everyShard
+      .prepare("select payment_policy from services where id = ?")
       .bind(id)
       .first<{ payment_policy: string | null }>()
   )?.payment_policy;
@@ -291,7 +292,8 @@ describe("a reservation's payment terms", () => {
     const expected = { ...terms, currency: "EUR" };
     expect(res.body.payment).toEqual(expected);
     expect(res.body.checkout).toBeNull();
-    const stored = await env.DB.prepare("select payment from reservations where id = ?")
+    const stored = await everyShard
+      .prepare("select payment from reservations where id = ?")
       .bind(res.body.uuid)
       .first<{ payment: string }>();
     expect(JSON.parse(stored?.payment ?? "null")).toEqual(expected);
@@ -303,7 +305,8 @@ describe("a reservation's payment terms", () => {
     const res = await reserve([item(at("09:00", nextMonday()), salon.cut.uuid, svc.free.uuid)]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ payment: null, checkout: null });
-    const stored = await env.DB.prepare("select payment from reservations where id = ?")
+    const stored = await everyShard
+      .prepare("select payment from reservations where id = ?")
       .bind(res.body.uuid)
       .first<{ payment: string | null }>();
     expect(stored?.payment).toBeNull();
@@ -352,11 +355,12 @@ describe("a reservation's payment terms", () => {
     const plain = (await reserve([item(at("11:00", date), svc.prepay.uuid)])).body;
     const now = Date.now();
     const checkout = (status: string, bookingId: string | null) =>
-      env.DB.prepare(
-        `insert into payment_checkouts (reservation_id, workspace_id, status, terms, customer, success_url, cancel_url, expires_at, booking_id, created_at, updated_at)
+      everyShard
+        .prepare(
+          `insert into payment_checkouts (reservation_id, workspace_id, status, terms, customer, success_url, cancel_url, expires_at, booking_id, created_at, updated_at)
          values (?, ?, ?, ?, '{}', 'https://salon.example/ok', 'https://salon.example/back', ?, ?, ?, ?)
          on conflict (reservation_id) do update set status = excluded.status, booking_id = excluded.booking_id`,
-      )
+        )
         .bind(
           paid.uuid,
           salon.ws.id,
@@ -393,9 +397,8 @@ describe("a reservation's payment terms", () => {
     // Used by the booking it became, and past its expiry: still shown, with the booking.
     const bookingId = crypto.randomUUID();
     await checkout("complete", bookingId);
-    await env.DB.prepare(
-      "update reservations set released_at = ?, expires_at = ? where id in (?, ?)",
-    )
+    await everyShard
+      .prepare("update reservations set released_at = ?, expires_at = ? where id in (?, ?)")
       .bind(now, now - 1_000, paid.uuid, plain.uuid)
       .run();
     const used = await salon.ws.api(`/reservations/${paid.uuid}`);

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "../../helpers/http";
@@ -13,6 +12,7 @@ import { createDb } from "../../../src/db/client";
 import { payments } from "../../../src/db/schema";
 import { writeOutcome } from "../../../src/payments/fee-message";
 import { recordOutcome } from "../../../src/payments/queries/ledger";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * Money paid online in the POS, through the real flow (a publishable key's
@@ -65,25 +65,27 @@ const onlineAccount = async () => {
 
 const balance = async (accountId: string) =>
   (
-    await env.DB.prepare("SELECT balance FROM accounts WHERE id = ?").bind(accountId).first<{
+    await everyShard.prepare("SELECT balance FROM accounts WHERE id = ?").bind(accountId).first<{
       balance: number;
     }>()
   )?.balance;
 
 const transactions = async (accountId: string, bookingId: string) =>
   (
-    await env.DB.prepare(
-      "SELECT amount, order_id IS NOT NULL AS has_order FROM account_transactions WHERE account_id = ? AND booking_id = ?",
-    )
+    await everyShard
+      .prepare(
+        "SELECT amount, order_id IS NOT NULL AS has_order FROM account_transactions WHERE account_id = ? AND booking_id = ?",
+      )
       .bind(accountId, bookingId)
       .all<{ amount: number; has_order: number }>()
   ).results;
 
 const paymentEvents = async (bookingId: string) =>
   (
-    await env.DB.prepare(
-      "SELECT type, payload FROM events WHERE type LIKE 'payment-%' AND json_extract(payload, '$.booking_uuid') = ? ORDER BY created_at",
-    )
+    await everyShard
+      .prepare(
+        "SELECT type, payload FROM events WHERE type LIKE 'payment-%' AND json_extract(payload, '$.booking_uuid') = ? ORDER BY created_at",
+      )
       .bind(bookingId)
       .all<{ type: string; payload: string }>()
   ).results.map((e) => ({ type: e.type, data: JSON.parse(e.payload) as Record<string, unknown> }));
@@ -242,9 +244,10 @@ describe("complete of a booking paid online", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.order).toMatchObject({ amount_paid: 8000, total: 8000 });
     expect(await balance(cash.uuid)).toBe(till + 6000);
-    const order = await env.DB.prepare(
-      "SELECT status, account_paid_amount, online_paid_amount, payment_method FROM orders WHERE id = ?",
-    )
+    const order = await everyShard
+      .prepare(
+        "SELECT status, account_paid_amount, online_paid_amount, payment_method FROM orders WHERE id = ?",
+      )
       .bind(res.body.order.uuid)
       .first();
     expect(order).toEqual({
@@ -264,9 +267,10 @@ describe("complete of a booking paid online", () => {
     expect(res.body.order).toMatchObject({ amount_paid: 3000, total: 3000 });
     // Complete only counts it: the money was booked on the online account when it was paid.
     expect(await balance(online.uuid)).toBe(moved);
-    const order = await env.DB.prepare(
-      "SELECT status, account_id, account_paid_amount, online_paid_amount, payment_method FROM orders WHERE id = ?",
-    )
+    const order = await everyShard
+      .prepare(
+        "SELECT status, account_id, account_paid_amount, online_paid_amount, payment_method FROM orders WHERE id = ?",
+      )
       .bind(res.body.order.uuid)
       .first();
     expect(order).toEqual({
@@ -282,9 +286,10 @@ describe("complete of a booking paid online", () => {
 describe("complete of a cart paid online", () => {
   it("each booking brings its own share to the one order", async () => {
     const { bookingId } = await paidOnline(deposit.uuid, ["10:00", "12:00"]);
-    const { results } = await env.DB.prepare(
-      "SELECT id FROM bookings WHERE order_id = (SELECT order_id FROM bookings WHERE id = ?) ORDER BY start_at",
-    )
+    const { results } = await everyShard
+      .prepare(
+        "SELECT id FROM bookings WHERE order_id = (SELECT order_id FROM bookings WHERE id = ?) ORDER BY start_at",
+      )
       .bind(bookingId)
       .all<{ id: string }>();
     const [first, second] = results.map((r) => r.id);
@@ -299,9 +304,8 @@ describe("complete of a cart paid online", () => {
     expect(two.status, JSON.stringify(two.body)).toBe(200);
     expect(two.body.order).toMatchObject({ amount_paid: 16000, total: 16000 });
     expect(await balance(cash.uuid)).toBe(till + 12000);
-    const order = await env.DB.prepare(
-      "SELECT status, account_paid_amount, online_paid_amount FROM orders WHERE id = ?",
-    )
+    const order = await everyShard
+      .prepare("SELECT status, account_paid_amount, online_paid_amount FROM orders WHERE id = ?")
       .bind(two.body.order.uuid)
       .first();
     expect(order).toEqual({ status: "paid", account_paid_amount: 12000, online_paid_amount: 4000 });
@@ -347,7 +351,7 @@ describe("a fee charged", () => {
 
 describe("an outcome written again (a retry, a reconcile, two writers at once)", () => {
   it("moves the money, tells the webhooks and the customer once", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(everyShard);
     const online = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "09:00", {
       paid: 0,
@@ -399,7 +403,7 @@ describe("an outcome written again (a retry, a reconcile, two writers at once)",
   });
 
   it("a refund debits the online account and is told as payment-refunded; a failure moves nothing", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(everyShard);
     const online = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "11:00", { paid: 0, cancelFeeFrom: null });
     const before = (await balance(online.uuid)) ?? 0;
@@ -470,11 +474,12 @@ describe("an outcome written again (a retry, a reconcile, two writers at once)",
 
 describe("a location without an online account", () => {
   it("gets one with the first money paid online to it", async () => {
-    const db = createDb(env.DB);
+    const db = createDb(everyShard);
     const existing = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "13:00", { paid: 0, cancelFeeFrom: null });
     // As a location made outside the API would be: no online account.
-    await env.DB.prepare("UPDATE accounts SET type = 'card' WHERE id = ?")
+    await everyShard
+      .prepare("UPDATE accounts SET type = 'card' WHERE id = ?")
       .bind(existing.uuid)
       .run();
     try {
@@ -506,12 +511,14 @@ describe("a location without an online account", () => {
       expect(await transactions(created.uuid, b.bookingId)).toEqual([
         { amount: 600, has_order: 1 },
       ]);
-      await env.DB.prepare("DELETE FROM account_transactions WHERE account_id = ?")
+      await everyShard
+        .prepare("DELETE FROM account_transactions WHERE account_id = ?")
         .bind(created.uuid)
         .run();
-      await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(created.uuid).run();
+      await everyShard.prepare("DELETE FROM accounts WHERE id = ?").bind(created.uuid).run();
     } finally {
-      await env.DB.prepare("UPDATE accounts SET type = 'online' WHERE id = ?")
+      await everyShard
+        .prepare("UPDATE accounts SET type = 'online' WHERE id = ?")
         .bind(existing.uuid)
         .run();
     }

@@ -18,6 +18,7 @@ import { deliverEvents } from "../../helpers/payments";
 import { createSalon, type Salon } from "../../helpers/salon";
 import { stripeLedger, stripeRequests } from "../../helpers/stripe";
 import { reconcilePayments } from "../../../src/payments/reconcile";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * A storm of the customer's and the front desk's money operations at once:
@@ -148,10 +149,11 @@ describe("a storm of checkouts, cancels and no-shows", () => {
 
     // The settlements run after the answers; the cron's reconcile finishes what they left.
     await until(async () => {
-      const open = await env.DB.prepare(
-        `select count(*) as n from booking_payments p join bookings b on b.id = p.booking_id
+      const open = await everyShard
+        .prepare(
+          `select count(*) as n from booking_payments p join bookings b on b.id = p.booking_id
          where b.workspace_id = ? and b.is_canceled = 1 and p.settled_at is null`,
-      )
+        )
         .bind(salon.ws.id)
         .first<{ n: number }>();
       const pending = (await ourLedger(salon.ws.id)).filter((r) => r.status === "pending");

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loadFeed, saveFeedToken } from "../../../src/bookings/queries/calendar-feeds";
@@ -7,6 +6,7 @@ import { bookings } from "../../../src/db/schema";
 import type { Scope } from "../../../src/db/scope";
 import { createSalon, customer, type Salon } from "../../helpers/salon";
 import { mondayIn, plusDays } from "../../helpers/waitlist";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * The calendar feed's queries called directly: a token saved only for the workspace's own
@@ -15,7 +15,7 @@ import { mondayIn, plusDays } from "../../helpers/waitlist";
  * there are more; nobody else's.
  */
 
-const db = createDb(env.DB);
+const db = createDb(everyShard);
 const DAY = mondayIn(3);
 const at = (hhmm: string, date = DAY) => Date.parse(`${date}T${hhmm}:00Z`);
 

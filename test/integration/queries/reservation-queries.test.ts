@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../../src/db/client";
 import { paymentCheckouts, reservations } from "../../../src/db/schema";
@@ -8,6 +7,7 @@ import {
   listLiveReservations,
 } from "../../../src/calendar/queries/reservations";
 import { createLocation, createWorkspace } from "../../helpers/factory";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * A reservation's own read with its checkout (a left join on payment_checkouts),
@@ -16,7 +16,7 @@ import { createLocation, createWorkspace } from "../../helpers/factory";
  * reservations, or a checkout row under another workspace) never come back.
  */
 
-const db = createDb(env.DB);
+const db = createDb(everyShard);
 const NOW = Date.UTC(2030, 0, 7, 9);
 const page = (perPage = 50, offset = 0) => ({ page: 1, perPage, offset });
 

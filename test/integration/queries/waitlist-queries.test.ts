@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb, runBatch } from "../../../src/db/client";
@@ -31,6 +30,7 @@ import {
 import { entryPassed } from "../../../src/waitlist/stored-entry";
 import { createLocation, createWorkspace } from "../../helpers/factory";
 import { createSalon } from "../../helpers/salon";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * The waitlist's queries called directly against D1, rows seeded with drizzle: what each
@@ -38,7 +38,7 @@ import { createSalon } from "../../helpers/salon";
  * workspace's rows never come back. The HTTP tests cover what the routes make of them.
  */
 
-const db = createDb(env.DB);
+const db = createDb(everyShard);
 const T0 = Date.UTC(2030, 0, 7, 9);
 const HOUR = 3_600_000;
 const page = (perPage = 50, offset = 0) => ({ page: 1, perPage, offset });

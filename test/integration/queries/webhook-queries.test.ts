@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb, runBatch } from "../../../src/db/client";
@@ -18,6 +17,7 @@ import {
   webhookAfterAttempt,
 } from "../../../src/webhooks/queries/webhooks";
 import { createWorkspace } from "../../helpers/factory";
+import { everyShard } from "../../helpers/every-shard";
 
 /**
  * The webhook queries the queue consumer and the routes build on, called directly against D1:
@@ -25,7 +25,7 @@ import { createWorkspace } from "../../helpers/factory";
  * webhook, the delivery log's order; another workspace's rows never come back.
  */
 
-const db = createDb(env.DB);
+const db = createDb(everyShard);
 const T0 = Date.UTC(2030, 0, 7, 9);
 
 async function tenant(): Promise<Scope> {
