@@ -1,22 +1,22 @@
 import { sha256Hex } from "../tenancy/api-keys";
+import { workspaceOfToken, workspaceToken } from "../platform/workspace-token";
 
 /**
- * A staffer's calendar feed token: `feed_` and 32 random bytes (256 bits) in base64url. The
- * prefix lets the logs recognise and redact one (src/platform/log.ts) wherever it appears.
+ * A staffer's calendar feed token: `feed_` and a workspace token (the workspace's uuid and 32
+ * random bytes, src/platform/workspace-token.ts): the feed URL carries no API key, and the token
+ * says which workspace's shard to look it up on. The prefix lets the logs recognise and redact
+ * one (src/platform/log.ts) wherever it appears.
  */
-const TOKEN = /^feed_[A-Za-z0-9_-]{43}$/;
+const PREFIX = "feed_";
 
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+export const generateFeedToken = (workspaceId: string) => `${PREFIX}${workspaceToken(workspaceId)}`;
 
-export const generateFeedToken = () =>
-  `feed_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
+/** The workspace a feed token names; null for text that is no feed token (nothing is read then). */
+export const feedWorkspace = (text: string): string | null =>
+  text.startsWith(PREFIX) ? workspaceOfToken(text.slice(PREFIX.length)) : null;
 
 /** Whether the text is shaped like a feed token (anything else is no feed, unread). */
-export const isFeedToken = (text: string) => TOKEN.test(text);
+export const isFeedToken = (text: string) => feedWorkspace(text) !== null;
 
 /**
  * What is stored and looked up: the SHA-256 of the token. A 256-bit random token needs no salt

@@ -49,7 +49,8 @@ export function manageUrl(env: Settings, origin: string, booking: ManagedBooking
 export const manageUrlOf = (origin: string, token: string) =>
   `${origin}${MANAGE_PAGE}?token=${token}`;
 
-const refused = () =>
+/** What every link that opens nothing answers, whatever was wrong with it. */
+export const invalidLink = () =>
   new ApiError("invalid_token", "The link is invalid or has expired; ask the salon for a new one.");
 
 /**
@@ -60,7 +61,7 @@ const refused = () =>
 export function verifiedManageToken(env: Settings, token: string): ManageGrant {
   const secret = configOf(env).manageTokenSecret;
   const grant = secret ? verifyManageToken(secret, token) : null;
-  if (!grant) throw refused();
+  if (!grant) throw invalidLink();
   return grant;
 }
 
@@ -85,5 +86,5 @@ export function assertLinkOpens(
   booking: LinkedBooking,
   now = Date.now(),
 ): void {
-  if (!linkOpens(grant, booking, now)) throw refused();
+  if (!linkOpens(grant, booking, now)) throw invalidLink();
 }

@@ -18,11 +18,14 @@ export type Handled = "handled" | "duplicate" | "ignored";
  * event's body is trusted beyond its type and object id: the session is
  * fetched back from the provider, and only what both say is acted on, so a
  * replayed, reordered or forged-but-signed event cannot book or expire the
- * wrong thing.
+ * wrong thing. `ctx.db` is the shard of `workspaceId`, the workspace the
+ * event's object names (the webhook routed it there): the event is marked
+ * handled there, and a checkout of any other workspace is not acted on.
  */
 export async function handleProviderEvent(
   ctx: EventContext,
   event: Stripe.Event,
+  workspaceId: string,
 ): Promise<Handled> {
   const sessionEvent = event.type.startsWith("checkout.session.");
   const read = await eventRead(
@@ -37,6 +40,12 @@ export async function handleProviderEvent(
     case "checkout.session.async_payment_succeeded":
     case "checkout.session.expired": {
       const checkout = read.checkout;
+      if (checkout && checkout.workspaceId !== workspaceId) {
+        log("warn", "provider event ignored: its checkout is another workspace's", {
+          event: event.id,
+        });
+        break;
+      }
       if (!checkout) {
         if (event.type !== "checkout.session.expired") {
           outcome = (await refundOrphan(ctx, event.data.object.id)) ? "handled" : "ignored";
@@ -68,7 +77,9 @@ export async function handleProviderEvent(
     default:
       break;
   }
-  await runBatch(ctx.db, [markEventHandled(ctx.db, event.id, event.type, Date.now())]);
+  await runBatch(ctx.db, [
+    markEventHandled(ctx.db, { id: event.id, type: event.type, workspaceId }, Date.now()),
+  ]);
   return outcome;
 }
 

@@ -3,12 +3,13 @@ import { createBookings } from "../bookings/create";
 import { heldItems } from "../calendar/held-items";
 import { isLive, type ReservationRow } from "../calendar/queries/reservations";
 import { offerByToken, type WaitlistEntryRow } from "./queries/waitlist";
-import type { Database } from "../db/client";
 import type { Scope } from "../db/scope";
 import { sha256Hex } from "../tenancy/api-keys";
+import { workspaceOfToken } from "../platform/workspace-token";
 import { ApiError } from "../platform/errors";
 
-const refused = () =>
+/** What every offer link that opens nothing answers, whatever was wrong with it. */
+export const invalidOffer = () =>
   new ApiError("invalid_token", "The offer link is invalid or no longer open; ask the salon.");
 
 const gone = () =>
@@ -22,8 +23,8 @@ const gone = () =>
  * a token no current offer has (never issued, or replaced by a newer offer),
  * 409 `reservation_expired` once the offer ended.
  */
-export async function openOffer(db: Database, token: string) {
-  const opened = await openOfferOrBooked(db, token);
+export async function openOffer(shard: Scope, token: string) {
+  const opened = await openOfferOrBooked(shard, token);
   if (opened.booked) throw gone();
   return opened;
 }
@@ -43,11 +44,15 @@ export interface BookedOffer {
  * that booking while it is still the offer's customer's (the same phone: a
  * booking staff handed to someone else is not shown to the link), whether or
  * not its reservation is still kept (`reservation` null once pruned). 401 and
- * 409 as `openOffer` for anything else.
+ * 409 as `openOffer` for anything else. `shard` is the workspace the token
+ * names, on its shard: an offer found there is still refused unless it is
+ * that workspace's.
  */
-export async function openOfferOrBooked(db: Database, token: string) {
-  const found = token.length === 43 ? await offerByToken(db, await sha256Hex(token)) : null;
-  if (!found) throw refused();
+export async function openOfferOrBooked(shard: Scope, token: string) {
+  const { db } = shard;
+  const named = workspaceOfToken(token) === shard.workspaceId;
+  const found = named ? await offerByToken(db, await sha256Hex(token)) : null;
+  if (!found || found.entry.workspaceId !== shard.workspaceId) throw invalidOffer();
   const { entry, reservation, workspace } = found;
   const scope: Scope = { db, workspaceId: entry.workspaceId };
   // The booking first: a reservation is pruned a day after it expired, its booking stays.

@@ -21,7 +21,7 @@ import type { Env } from "../platform/env";
 import type { Address } from "../platform/rules/address";
 import { sha256Hex } from "../tenancy/api-keys";
 import { publicOrigin } from "../platform/public-origin";
-import { base64url } from "../bookings/manage-token";
+import { workspaceToken } from "../platform/workspace-token";
 import { createReservation } from "../calendar/holds/create";
 import { renderWaitlistEntry } from "./views/waitlist-entry";
 import { entryServices } from "./stored-entry";
@@ -53,7 +53,8 @@ export async function makeOffer(
   now: number,
 ): Promise<{ reservationId: string; expiresAt: number }> {
   const services = entryServices(entry);
-  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  // The link carries no API key: its token names the workspace whose shard holds the offer.
+  const token = workspaceToken(scope.workspaceId);
   const tokenHash = await sha256Hex(token);
   // Found by phone, a customer keeps the id it has; a new one gets the derived id.
   const customer = await findCustomerByPhone(scope, entry.phone);

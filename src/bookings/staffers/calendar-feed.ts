@@ -27,7 +27,7 @@ export async function rotateCalendarFeed(
   stafferId: string,
   now: number,
 ): Promise<string> {
-  const token = generateFeedToken();
+  const token = generateFeedToken(scope.workspaceId);
   const saved = await saveFeedToken(scope, stafferId, await hashFeedToken(token), now);
   if (!saved) throw notFound("Staffer");
   return token;

@@ -7,6 +7,7 @@ import { toIso } from "../../platform/clock";
 import type { Booking } from "./booking-schema";
 import { renderBookingPayment } from "./booking-payment";
 import { PUBLIC_BASE } from "../../http/api-paths";
+import { icalLinkToken } from "../ical-token";
 import type { RenderContext } from "../../http/deps";
 
 export type { BookingRecord };
@@ -14,7 +15,8 @@ export type { BookingRecord };
 type BookingRow = BookingRecord["booking"];
 
 export function icalLink(ctx: RenderContext, booking: BookingRow) {
-  return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${booking.icalToken}`;
+  const token = icalLinkToken(booking.workspaceId, booking.icalToken);
+  return `${ctx.origin}${PUBLIC_BASE}/bookings/${booking.id}/ical?token=${token}`;
 }
 
 /** `now` decides the policy's is_cancelable and is_changeable. */

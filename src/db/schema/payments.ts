@@ -140,8 +140,14 @@ export const payments = sqliteTable(
 );
 
 /** Provider events already handled: each event id once, however often it is delivered. */
-export const paymentProviderEvents = sqliteTable("payment_provider_events", {
-  id: text("id").primaryKey(),
-  type: text("type").notNull(),
-  receivedAt: integer("received_at").notNull(),
-});
+export const paymentProviderEvents = sqliteTable(
+  "payment_provider_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    receivedAt: integer("received_at").notNull(),
+    /** The workspace the event is about: the row lives on its shard and moves with it. */
+    workspaceId: text("workspace_id"),
+  },
+  (t) => [index("payment_provider_events_workspace_idx").on(t.workspaceId)],
+);

@@ -9,6 +9,8 @@ import { notFound } from "../../../platform/errors";
 import { headerRef } from "../../../http/openapi-headers";
 import { errorCodes, queryErrors, rateLimitError } from "../../../http/responses";
 import { icsText } from "../../views/ics";
+import { parseIcalLinkToken } from "../../ical-token";
+import { routeLink } from "../../../http/route-link";
 import { BookingPath } from "./schema";
 
 export const route = defineRoute({
@@ -36,9 +38,17 @@ export const route = defineRoute({
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { booking_uuid: id } = c.req.valid("param");
   const { token } = c.req.valid("query");
-  const row = await loadBookingForFeed(c.var.db, id);
-  // Unknown booking and wrong token look the same: the token is the only credential here.
-  if (!row || !(await constantTimeEqual(token, row.booking.icalToken))) throw notFound("Booking");
+  // Unknown booking, wrong token and a workspace that is not there (or not the booking's) look
+  // the same: the token is the only credential here.
+  const link = parseIcalLinkToken(token);
+  const db = link ? await routeLink(c, link.workspaceId) : null;
+  const row = link && db ? await loadBookingForFeed(db, id) : null;
+  const opens =
+    link !== null &&
+    row !== null &&
+    row.booking.workspaceId === link.workspaceId &&
+    (await constantTimeEqual(link.icalToken, row.booking.icalToken));
+  if (!row || !opens) throw notFound("Booking");
   const { booking, location } = row;
   // No METHOD: the file is the booking as stored, not an iTIP message (see docs/decisions.md).
   const calendar = ical({

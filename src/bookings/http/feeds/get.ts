@@ -6,6 +6,8 @@ import { defineRoute } from "../../../http/operations";
 import { headerRef } from "../../../http/openapi-headers";
 import { errorCodes, queryErrors, rateLimitError } from "../../../http/responses";
 import { readCalendarFeed } from "../../staffers/calendar-feed";
+import { feedWorkspace } from "../../feed-token";
+import { routeLink } from "../../../http/route-link";
 import { renderStafferFeed } from "../../views/staffer-feed";
 import { contentTag, matchesTag } from "./etag";
 
@@ -23,7 +25,7 @@ export const route = defineRoute({
     params: z.object({
       feed_file: z.string().max(100).openapi({
         description: "`<token>.ics`",
-        example: "feed_3q2-7wHk1s9xQ0aL5mZr8YtVbNcEuJdGfPiOhKlWxSe.ics",
+        example: "feed_PyuMHppNTm-LehwtPk9aa96iu_HI8RZLPVxS8q3qDjwfHN8uimuU96w_i6CmWx5M.ics",
       }),
     }),
     headers: z.object({
@@ -62,9 +64,12 @@ const CACHE_CONTROL = "private, no-cache";
 export const handler: RouteHandler<typeof route, OpenEnv> = async (c) => {
   const { feed_file: file } = c.req.valid("param");
   const token = file.endsWith(".ics") ? file.slice(0, -".ics".length) : "";
-  const feed = await readCalendarFeed(c.var.db, token, now());
-  // An unknown token, a replaced one and a file name that is no token look the same.
-  if (!feed) throw notFound("Calendar feed");
+  // An unknown token, a replaced one, a file name that is no token and one naming a workspace
+  // that is not there (or not the feed's) look the same.
+  const workspaceId = feedWorkspace(token);
+  const db = workspaceId ? await routeLink(c, workspaceId) : null;
+  const feed = db ? await readCalendarFeed(db, token, now()) : null;
+  if (!feed || feed.staffer.workspaceId !== workspaceId) throw notFound("Calendar feed");
   const text = renderStafferFeed(feed);
   const etag = await contentTag(text);
   if (matchesTag(c.req.valid("header")["if-none-match"], etag))

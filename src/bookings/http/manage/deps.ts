@@ -5,7 +5,8 @@ import { run } from "../../../db/reads";
 import type { Scope } from "../../../db/scope";
 import type { OpenEnv } from "../../../http/env";
 import { notFound } from "../../../platform/errors";
-import { assertLinkOpens, manageUrl, verifiedManageToken } from "../../manage-link";
+import { assertLinkOpens, invalidLink, manageUrl, verifiedManageToken } from "../../manage-link";
+import { routeLink } from "../../../http/route-link";
 import { messageVisitor } from "../../../messages/message-visitor";
 import { publicOrigin } from "../../../platform/public-origin";
 import {
@@ -22,7 +23,9 @@ import type { ManageGrant } from "../../manage-token";
  * the request is scoped to that workspace, so the link reaches that one
  * booking and nothing else. 401 `invalid_token` before anything is read.
  * Then counted per booking (whichever of its links) and per workspace, still
- * before anything is read: 429 past either.
+ * before anything is read: 429 past either. Then routed to the workspace's
+ * shard; a signed token naming a workspace the directory does not know is
+ * refused as any invalid token is.
  */
 export async function managedScope(
   c: Context<OpenEnv>,
@@ -31,7 +34,9 @@ export async function managedScope(
   const grant = verifiedManageToken(c.env, token);
   await limitLink(c.env, `booking:${grant.bookingId}`);
   await limitLinkWorkspace(c.env, grant.workspaceId);
-  return { grant, scope: { db: c.var.db, workspaceId: grant.workspaceId } };
+  const db = await routeLink(c, grant.workspaceId);
+  if (!db) throw invalidLink();
+  return { grant, scope: { db, workspaceId: grant.workspaceId } };
 }
 
 /** Links are built on the configured public origin, never on the request's Host. */

@@ -19,7 +19,7 @@ export const CalendarFeedSchema = z
       description:
         "The staffer's secret feed URL (`…/feeds/<token>.ics`). Shown once: only a hash of its token is kept. Calling this operation again replaces it, and the old URL answers 404.",
       example:
-        "https://api.example.com/api/public/v2/feeds/feed_3q2-7wHk1s9xQ0aL5mZr8YtVbNcEuJdGfPiOhKlWxSe.ics",
+        "https://api.example.com/api/public/v2/feeds/feed_PyuMHppNTm-LehwtPk9aa96iu_HI8RZLPVxS8q3qDjwfHN8uimuU96w_i6CmWx5M.ics",
     }),
   })
   .openapi("CalendarFeed");
