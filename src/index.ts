@@ -1,6 +1,7 @@
 import { createApp } from "./app/app";
 import { misconfigured } from "./app/misconfigured";
 import { pruneFences } from "./calendar/ledger";
+import { pruneEveryShard } from "./db/background";
 import { pruneExpired } from "./db/prune";
 import { consumeMessageBatch } from "./messages/delivery/consumer";
 import { dispatchEffects } from "./app/after-write";
@@ -13,12 +14,14 @@ import { log } from "./platform/log";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { sweepOutbox } from "./webhooks/dispatch";
 import { sweepWaitlists } from "./waitlist/wake";
+import { resumeMoves } from "./shards/resume";
 import type { WebhookMessage } from "./webhooks/messages";
 
 export { Calendar } from "./calendar/object/calendar";
 export { MessageClock } from "./messages/object/message-clock";
 export { CalendarSync, WaitlistDesk } from "./app/objects";
 export { WebhookSender } from "./webhooks/sender";
+export { ShardMover } from "./shards/object/shard-mover";
 
 const app = createApp();
 
@@ -38,9 +41,22 @@ export default {
     configOf(env);
     ctx.waitUntil(logged("outbox sweep", sweepOutbox(env)));
     ctx.waitUntil(logged("message sweep", sweepMessages(env)));
-    ctx.waitUntil(logged("fence pruning", pruneFences(env.DB)));
-    ctx.waitUntil(logged("expired rows pruning", pruneExpired(env.DB)));
+    // Every sweep goes over every database: the directory (workspaces from before shards),
+    // then each shard; each reads a whole shard and writes through each workspace's handle.
+    ctx.waitUntil(
+      logged(
+        "fence pruning",
+        pruneEveryShard(env, (d1) => pruneFences(d1)),
+      ),
+    );
+    ctx.waitUntil(
+      logged(
+        "expired rows pruning",
+        pruneEveryShard(env, (d1) => pruneExpired(d1)),
+      ),
+    );
     ctx.waitUntil(logged("waitlist sweep", sweepWaitlists(env)));
+    ctx.waitUntil(logged("shard moves resume", resumeMoves(env)));
     ctx.waitUntil(
       logged("payments reconcile", reconcilePayments(env, { dispatch: dispatchEffects })),
     );

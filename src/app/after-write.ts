@@ -15,12 +15,12 @@ import { wakeDesks } from "../waitlist/wake";
  * the message clock, the payments' reconcile) should this never run or fail.
  */
 export async function dispatchEffects(env: Env, effects: readonly Effect[]): Promise<void> {
-  const eventIds = new Set<string>();
+  const events = new Map<string, Set<string>>();
   const messages = new Map<string, Map<string, { id: string; dueAt: number }>>();
   const freed = new Map<string, { locationId: string; dueAt: number }[]>();
   const settlements = new Map<string, Effect & { kind: "payment-settlement" }>();
   for (const e of effects) {
-    if (e.kind === "event") eventIds.add(e.eventId);
+    if (e.kind === "event") inGroup(events, e.workspaceId, () => new Set()).add(e.eventId);
     else if (e.kind === "payment-settlement") settlements.set(e.bookingId, e);
     else if (e.kind === "message")
       inGroup(messages, e.workspaceId, () => new Map()).set(e.messageId, {
@@ -30,10 +30,11 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
     else inGroup(freed, e.workspaceId, () => []).push(e);
   }
   await Promise.all([
-    eventIds.size > 0 &&
-      dispatchEvents(env, [...eventIds]).catch((error: unknown) =>
+    ...[...events].map(([workspaceId, ids]) =>
+      dispatchEvents(env, workspaceId, [...ids]).catch((error: unknown) =>
         log("error", "outbox dispatch failed", { error }),
       ),
+    ),
     ...[...messages].map(([workspaceId, created]) =>
       deliverCreated(env, workspaceId, [...created.values()]).catch((error: unknown) =>
         log("error", "message dispatch failed", { error }),

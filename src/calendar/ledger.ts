@@ -49,9 +49,11 @@ const COLUMNS =
 /**
  * Fences the holds and reads which of `ids` D1 holds, in one transaction: a
  * write of a fenced hold fails its guard, so what this returns stays true.
+ * A fence names its workspace, so a move carries it along with the hold's rows.
  */
 export async function fenceAndRead(
   db: D1Database,
+  workspaceId: string | null,
   holdIds: string[],
   ids: string[],
 ): Promise<Map<string, CalendarEntry>> {
@@ -59,9 +61,9 @@ export async function fenceAndRead(
   const [, found] = await db.batch<RawEntryRow>([
     db
       .prepare(
-        "INSERT OR IGNORE INTO hold_fences (hold_id, created_at) SELECT value, ? FROM json_each(?)",
+        "INSERT OR IGNORE INTO hold_fences (hold_id, created_at, workspace_id) SELECT value, ?, ? FROM json_each(?)",
       )
-      .bind(Date.now(), JSON.stringify(holdIds)),
+      .bind(Date.now(), workspaceId, JSON.stringify(holdIds)),
     db
       .prepare(
         `SELECT ${COLUMNS} FROM calendar_entries WHERE id IN (SELECT value FROM json_each(?))`,
@@ -93,16 +95,26 @@ export async function calendarEntriesOf(
 
 /**
  * A fence matters only while its hold's write could still be in flight
- * (seconds); a day later it only takes space. Run by the cron sweep.
+ * (seconds); a day later it only takes space. Run by the cron sweep, on each
+ * shard: rows of a workspace that is not open there (a move is copying it in
+ * or out, or cleaning up after it) are the move's; fences from before shards
+ * name no workspace and go by age alone.
  */
 export async function pruneFences(db: D1Database, now = Date.now()): Promise<void> {
   const dayAgo = now - 24 * 3_600_000;
+  const notHere = "SELECT id FROM workspaces WHERE placement <> 'open'";
   await db.batch([
-    db.prepare("DELETE FROM hold_fences WHERE created_at < ?").bind(dayAgo),
+    db
+      .prepare(
+        `DELETE FROM hold_fences WHERE created_at < ? AND (workspace_id IS NULL OR workspace_id NOT IN (${notHere}))`,
+      )
+      .bind(dayAgo),
     // Reservations' busy time counts for nothing once expired (every reader compares expires_at
     // with now); the rows are only kept a day so a late settlement still finds what it judges by.
     db
-      .prepare("DELETE FROM calendar_entries WHERE expires_at IS NOT NULL AND expires_at < ?")
+      .prepare(
+        `DELETE FROM calendar_entries WHERE expires_at IS NOT NULL AND expires_at < ? AND workspace_id NOT IN (${notHere})`,
+      )
       .bind(dayAgo),
   ]);
 }

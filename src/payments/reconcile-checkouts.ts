@@ -26,11 +26,12 @@ export async function reconcileCheckouts(
   stripe: StripeSettings,
   now: number,
   limit: number,
+  workspaceId?: string,
 ): Promise<number> {
   const ctx: EventContext = { env, db, defer: runAlongside, stripe };
   const client = stripeClient(stripe, env);
   let closed = 0;
-  for (const checkout of await overdueCheckouts(db, now - CHECKOUT_GRACE_MS, limit)) {
+  for (const checkout of await overdueCheckouts(db, now - CHECKOUT_GRACE_MS, limit, workspaceId)) {
     const sessionId = checkout.sessionId;
     if (!sessionId) continue;
     try {

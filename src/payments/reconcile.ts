@@ -1,21 +1,22 @@
-import { backgroundDb } from "../db/background";
+import { backgroundDb, eachWorkspaceOn, sweepEveryShard } from "../db/background";
 import { collectingEffects } from "../db/effects";
 import { configOf } from "../platform/config";
 import { type Dispatch, EffectSink } from "../platform/effects";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
 import { finishCall, isSettlementKind } from "./ledger-calls";
-import { stripeClient } from "./providers/stripe";
+import { stripeClient, type StripeSettings } from "./providers/stripe";
+import { overdueCheckouts } from "./queries/checkouts";
 import { bookingPaymentsOf, stalePending, touchPending } from "./queries/ledger";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
-import { reconcileCheckouts } from "./reconcile-checkouts";
+import { CHECKOUT_GRACE_MS, reconcileCheckouts } from "./reconcile-checkouts";
 
 /** A pending row older than this lost its answer (a call gives up after 10 s, twice). */
 export const STALE_AFTER_MS = 60_000;
 /** Stripe keeps an Idempotency-Key for 24 hours; a repeat is made only well within that. */
 export const KEY_LIFETIME_MS = 20 * 60 * 60_000;
-/** Rows and bookings per run: the cron comes back every minute for the rest. */
+/** Rows and bookings per run (per shard): the cron comes back every minute for the rest. */
 export const RECONCILE_LIMIT = 50;
 
 export interface ReconcileOptions {
@@ -25,6 +26,14 @@ export interface ReconcileOptions {
   dispatch?: Dispatch;
 }
 
+interface Reconciled {
+  repeated: number;
+  settled: number;
+  checkouts: number;
+}
+
+type StaleRow = Awaited<ReturnType<typeof stalePending>>[number];
+
 /**
  * The payments' safety net, run by the cron: (a) calls whose answer never
  * reached the ledger (the worker stopped between the call and the write) are
@@ -33,17 +42,61 @@ export interface ReconcileOptions {
  * (b) canceled bookings paid online that nobody settled (the after-write
  * hook never ran) are settled; (c) checkouts past their expiry that no
  * provider event closed are asked about and closed. Bounded per run.
+ * Every shard is read whole; each workspace found there is then worked on
+ * through its own handle, so its writes carry the placement check.
  */
-export async function reconcilePayments(env: Env, options: ReconcileOptions = {}) {
+export async function reconcilePayments(
+  env: Env,
+  options: ReconcileOptions = {},
+): Promise<Reconciled> {
   const settings = configOf(env).stripe;
-  if (!settings) return { repeated: 0, settled: 0, checkouts: 0 };
+  const total: Reconciled = { repeated: 0, settled: 0, checkouts: 0 };
+  if (!settings) return total;
   const now = options.now ?? Date.now();
   const limit = options.limit ?? RECONCILE_LIMIT;
+  await sweepEveryShard(env, async (sweep, shard) => {
+    const stale = await stalePending(sweep, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
+    const cancels = await unsettledCancels(sweep, limit);
+    const checkouts = await overdueCheckouts(sweep, now - CHECKOUT_GRACE_MS, limit);
+    const found = [...stale, ...cancels, ...checkouts].map((r) => r.workspaceId);
+    await eachWorkspaceOn(env, shard, found, "payments reconcile", async (workspaceId) => {
+      const done = await reconcileWorkspace(env, workspaceId, settings, {
+        now,
+        limit,
+        stale: stale.filter((r) => r.workspaceId === workspaceId),
+        cancels: cancels.filter((c) => c.workspaceId === workspaceId).map((c) => c.bookingId),
+        checkouts: checkouts.some((c) => c.workspaceId === workspaceId),
+        dispatch: options.dispatch,
+      });
+      total.repeated += done.repeated;
+      total.settled += done.settled;
+      total.checkouts += done.checkouts;
+    });
+  });
+  return total;
+}
+
+/** One workspace's share of a run: what its shard's sweep found of it. */
+async function reconcileWorkspace(
+  env: Env,
+  workspaceId: string,
+  settings: StripeSettings,
+  found: {
+    now: number;
+    limit: number;
+    stale: StaleRow[];
+    cancels: string[];
+    checkouts: boolean;
+    dispatch: Dispatch | undefined;
+  },
+): Promise<Reconciled> {
+  const done: Reconciled = { repeated: 0, settled: 0, checkouts: 0 };
+  const handle = await backgroundDb(env, workspaceId);
+  if (!handle) return done;
+  const { now, stale } = found;
   const sink = new EffectSink();
-  const db = collectingEffects(backgroundDb(env), sink);
+  const db = collectingEffects(handle.db, sink);
   const stripe = stripeClient(settings);
-  let repeated = 0;
-  const stale = await stalePending(db, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
   // Whatever happens to them, they go to the back of the line: no row stuck at the front keeps
   // the ones behind it from ever being tried.
   // The rows' booking payments, read with the touch: one round trip, not one per row.
@@ -77,17 +130,17 @@ export async function reconcilePayments(env: Env, options: ReconcileOptions = {}
       continue;
     }
     try {
-      if ((await finishCall(db, stripe, row, payment)) !== "pending") repeated += 1;
+      if ((await finishCall(db, stripe, row, payment)) !== "pending") done.repeated += 1;
     } catch (error) {
       log("error", "payment reconcile call failed", { error, payment: row.id });
     }
   }
-  let settled = 0;
-  for (const { workspaceId, bookingId } of await unsettledCancels(db, limit)) {
-    const result = await settleCancelledBooking(env, workspaceId, bookingId, options.dispatch);
-    if (result.settled) settled += 1;
+  for (const bookingId of found.cancels) {
+    const result = await settleCancelledBooking(env, workspaceId, bookingId, found.dispatch);
+    if (result.settled) done.settled += 1;
   }
-  const checkouts = await reconcileCheckouts(env, db, settings, now, limit);
-  await options.dispatch?.(env, sink.take());
-  return { repeated, settled, checkouts };
+  if (found.checkouts)
+    done.checkouts = await reconcileCheckouts(env, db, settings, now, found.limit, workspaceId);
+  await found.dispatch?.(env, sink.take());
+  return done;
 }

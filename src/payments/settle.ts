@@ -93,8 +93,10 @@ export async function settleCancelledBooking(
     log("warn", "a canceled booking's payment waits: no STRIPE_SECRET_KEY", { bookingId });
     return { settled: false, why: "unconfigured" };
   }
+  const handle = await backgroundDb(env, workspaceId);
+  if (!handle) return { settled: false, why: "no_payment" };
   const sink = new EffectSink();
-  const db = collectingEffects(backgroundDb(env), sink);
+  const db = collectingEffects(handle.db, sink);
   const scope = { db, workspaceId };
   const read = await settlementRead(scope, bookingId);
   if (!read) return { settled: false, why: "no_payment" };

@@ -1,7 +1,8 @@
-import { createDb, runBatch } from "../db/client";
+import { type Database, runBatch } from "../db/client";
+import { backgroundDb, movedAway } from "../db/background";
 import { collectingEffects } from "../db/effects";
 import { type Dispatch, EffectSink } from "../platform/effects";
-import { D1Counter, instrumentD1 } from "../db/instrumented-d1";
+import { D1Counter } from "../db/instrumented-d1";
 import { locationStaffNames } from "../messages/queries/messages";
 import {
   deskContextRead,
@@ -44,8 +45,29 @@ export async function runDesk(
   dispatch: Dispatch = dispatchOffers,
 ): Promise<number | null> {
   const counter = new D1Counter();
+  const handle = await backgroundDb(env, workspaceId, counter);
+  // The workspace is gone: nothing left to offer, ever.
+  if (!handle) return null;
+  try {
+    return await deskPass(env, handle.db, counter, workspaceId, locationId, now, dispatch);
+  } catch (error) {
+    // A move paused the workspace's writes: the desk's loop runs again shortly, on its new shard.
+    movedAway(error, workspaceId);
+    throw error;
+  }
+}
+
+async function deskPass(
+  env: Env,
+  database: Database,
+  counter: D1Counter,
+  workspaceId: string,
+  locationId: string,
+  now: number,
+  dispatch: Dispatch,
+): Promise<number | null> {
   const effects = new EffectSink();
-  const db = collectingEffects(createDb(instrumentD1(env.DB, counter)), effects);
+  const db = collectingEffects(database, effects);
   const scope: Scope = { db, workspaceId };
   const first = await readTogether(scope.db, {
     context: deskContextRead(scope, locationId),
@@ -120,12 +142,20 @@ export async function runDesk(
  * offers' events and messages, as the composition root's dispatcher would.
  */
 const dispatchOffers: Dispatch = async (env, effects) => {
-  const events = effects.flatMap((e) => (e.kind === "event" ? [e.eventId] : []));
   const messages = effects.flatMap((e) =>
     e.kind === "message" ? [{ id: e.messageId, dueAt: e.dueAt, workspaceId: e.workspaceId }] : [],
   );
+  const workspaces = new Set(effects.flatMap((e) => (e.kind === "event" ? [e.workspaceId] : [])));
   await Promise.all([
-    dispatchEvents(env, events),
+    ...[...workspaces].map((workspaceId) =>
+      dispatchEvents(
+        env,
+        workspaceId,
+        effects.flatMap((e) =>
+          e.kind === "event" && e.workspaceId === workspaceId ? [e.eventId] : [],
+        ),
+      ),
+    ),
     ...[...new Set(messages.map((m) => m.workspaceId))].map((workspaceId) =>
       deliverCreated(
         env,

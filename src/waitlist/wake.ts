@@ -1,6 +1,6 @@
 import { overdueFreed } from "./queries/waitlist";
 import type { Env } from "../platform/env";
-import { backgroundDb } from "../db/background";
+import { eachWorkspaceOn, sweepEveryShard } from "../db/background";
 import { wakeDesk } from "./object/client";
 
 /**
@@ -26,8 +26,24 @@ export async function wakeDesks(
 const OVERDUE_MS = 30_000;
 const SWEEP_LIMIT = 200;
 
-/** The cron's share: desks whose freed time is overdue are woken now. */
-export async function sweepWaitlists(env: Env, now = Date.now()): Promise<void> {
-  const overdue = await overdueFreed(backgroundDb(env), now - OVERDUE_MS, SWEEP_LIMIT);
-  await Promise.all(overdue.map((d) => wakeDesk(env, d.workspaceId, d.locationId, now)));
-}
+/**
+ * The cron's share: desks whose freed time is overdue are woken now, shard by
+ * shard (a desk's pass finds its workspace's shard itself); the freed time
+ * left on a shard its workspace moved away from is the move's to clean up.
+ */
+export const sweepWaitlists = (env: Env, now = Date.now()): Promise<void> =>
+  sweepEveryShard(env, async (db, shard) => {
+    const overdue = await overdueFreed(db, now - OVERDUE_MS, SWEEP_LIMIT);
+    await eachWorkspaceOn(
+      env,
+      shard,
+      overdue.map((d) => d.workspaceId),
+      "waitlist sweep",
+      (workspaceId) =>
+        Promise.all(
+          overdue
+            .filter((d) => d.workspaceId === workspaceId)
+            .map((d) => wakeDesk(env, workspaceId, d.locationId, now)),
+        ),
+    );
+  });

@@ -4,8 +4,10 @@ import { insertDeliveries, readFanOut } from "./queries/webhooks";
 import { retryDelaySeconds } from "../platform/rules/backoff";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
-import { backgroundDb } from "../db/background";
+import { backgroundDb, MOVE_WAIT_SECONDS, movedAway } from "../db/background";
+import type { Database } from "../db/client";
 import { deliverWebhookMessage } from "./deliver-webhook-message";
+import { workspaceOfEvent } from "./event-home";
 import { logMailer, type Mailer } from "./mailer";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
@@ -27,17 +29,34 @@ export async function consumeWebhookBatch(
   // the batch as a whole.
   await Promise.all(
     batch.messages.map(async (message) => {
+      let workspaceId = message.body.workspaceId ?? null;
       try {
+        workspaceId ??= await workspaceOfEvent(env, message.body.eventId);
+        const handle = workspaceId ? await backgroundDb(env, workspaceId) : null;
+        if (!workspaceId || !handle) {
+          // The event's workspace is gone (or the event with it): nothing left to send.
+          log("warn", "webhook message of a workspace that is gone", {
+            event_id: message.body.eventId,
+          });
+          message.ack();
+          return;
+        }
         if (message.body.kind === "event") {
-          await fanOut(env, message.body.eventId, mailer);
+          await fanOut(env, handle.db, workspaceId, message.body.eventId, mailer);
           message.ack();
         } else {
           await deliverWebhookMessage(
             env,
+            handle.db,
             message as Message<Extract<WebhookMessage, { kind: "delivery" }>>,
           );
         }
       } catch (error) {
+        if (workspaceId && movedAway(error, workspaceId)) {
+          // A move paused the workspace's writes: the same work later, on whichever shard it is.
+          await postpone(env, message, { ...message.body, workspaceId });
+          return;
+        }
         // Unexpected (D1 unavailable…): this message alone goes back to the queue, after a
         // backoff, and is dead-lettered by the queue past max_retries; the others are unaffected.
         log("error", "webhook message failed", { error });
@@ -53,8 +72,30 @@ export async function consumeWebhookBatch(
   );
 }
 
-async function fanOut(env: Env, eventId: string, mailer: Mailer) {
-  const db = backgroundDb(env);
+/**
+ * A message whose workspace is moving comes back once the move may be over,
+ * as a new message: waiting out a move spends none of the queue's retries,
+ * which would dead-letter a delivery a long move kept waiting. Should the
+ * send fail, the queue retries the message itself. Either way the attempt
+ * counts in D1 keep a copy from sending twice.
+ */
+async function postpone(env: Env, message: Message<WebhookMessage>, body: WebhookMessage) {
+  try {
+    await env.WEBHOOK_QUEUE.send(body, { delaySeconds: MOVE_WAIT_SECONDS });
+    message.ack();
+  } catch (error) {
+    log("error", "webhook message could not be put off", { error });
+    message.retry({ delaySeconds: MOVE_WAIT_SECONDS });
+  }
+}
+
+async function fanOut(
+  env: Env,
+  db: Database,
+  workspaceId: string,
+  eventId: string,
+  mailer: Mailer,
+) {
   const { event, subscribed, mailedWebhookIds } = await readFanOut(db, eventId);
   if (!event || subscribed.length === 0) return;
 
@@ -62,7 +103,12 @@ async function fanOut(env: Env, eventId: string, mailer: Mailer) {
   for (let i = 0; i < subscribed.length; i += SEND_BATCH) {
     await env.WEBHOOK_QUEUE.sendBatch(
       subscribed.slice(i, i + SEND_BATCH).map((w) => ({
-        body: { kind: "delivery", eventId, webhookId: w.id } satisfies WebhookMessage,
+        body: {
+          kind: "delivery",
+          eventId,
+          webhookId: w.id,
+          workspaceId,
+        } satisfies WebhookMessage,
       })),
     );
   }

@@ -12,7 +12,7 @@ import {
 import { retryDelaySeconds } from "../platform/rules/backoff";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
-import { backgroundDb } from "../db/background";
+import type { Database } from "../db/client";
 import { type AttemptResult, attemptDelivery, type Send, sendIsolated } from "./deliver";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
@@ -36,10 +36,10 @@ type DeliveryMessage = Message<Extract<WebhookMessage, { kind: "delivery" }>>;
  */
 export async function deliverWebhookMessage(
   env: Env,
+  db: Database,
   message: DeliveryMessage,
   send: Send = sendIsolated,
 ) {
-  const db = backgroundDb(env);
   const { eventId, webhookId } = message.body;
   const { hook, event, delivered, state } = await readDelivery(db, { eventId, webhookId });
   const now = Date.now();

@@ -1,6 +1,11 @@
-import { leaseEvents, leasePendingEvents, markDispatched } from "./queries/outbox";
+import {
+  leaseEvents,
+  leasePendingEvents,
+  markDispatched,
+  workspacesWithPendingEvents,
+} from "./queries/outbox";
 import type { Env } from "../platform/env";
-import { backgroundDb } from "../db/background";
+import { backgroundDb, eachWorkspaceOn, sweepEveryShard } from "../db/background";
 import type { WebhookMessage } from "./messages";
 
 /** A lease not followed by a send within this time (the isolate died) is taken over by the sweep. */
@@ -17,9 +22,12 @@ const BATCH = 100;
  */
 export async function dispatchPending(
   env: Env,
-  opts: { workspaceId?: string; createdBefore?: number; maxRounds?: number } = {},
+  workspaceId: string,
+  opts: { createdBefore?: number; maxRounds?: number } = {},
 ): Promise<number> {
-  const db = backgroundDb(env);
+  const handle = await backgroundDb(env, workspaceId);
+  if (!handle) return 0;
+  const { db } = handle;
   let sent = 0;
   for (let round = 0; round < (opts.maxRounds ?? 20); round++) {
     const now = Date.now();
@@ -27,12 +35,14 @@ export async function dispatchPending(
       now,
       leaseMs: DISPATCH_LEASE_MS,
       limit: BATCH,
-      workspaceId: opts.workspaceId,
+      workspaceId,
       createdBefore: opts.createdBefore,
     });
     if (pending.length === 0) break;
     await env.WEBHOOK_QUEUE.sendBatch(
-      pending.map((e) => ({ body: { kind: "event", eventId: e.id } satisfies WebhookMessage })),
+      pending.map((e) => ({
+        body: { kind: "event", eventId: e.id, workspaceId } satisfies WebhookMessage,
+      })),
     );
     await markDispatched(
       db,
@@ -52,9 +62,15 @@ export async function dispatchPending(
  * nor loses what a crash here left leased (it takes it once the lease ends).
  * Two statements for a write with events, none for one without.
  */
-export async function dispatchEvents(env: Env, ids: readonly string[]): Promise<number> {
+export async function dispatchEvents(
+  env: Env,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<number> {
   if (ids.length === 0) return 0;
-  const db = backgroundDb(env);
+  const handle = await backgroundDb(env, workspaceId);
+  if (!handle) return 0;
+  const { db } = handle;
   let sent = 0;
   for (let i = 0; i < ids.length; i += BATCH) {
     const leased = await leaseEvents(db, {
@@ -64,7 +80,9 @@ export async function dispatchEvents(env: Env, ids: readonly string[]): Promise<
     });
     if (leased.length === 0) continue;
     await env.WEBHOOK_QUEUE.sendBatch(
-      leased.map((e) => ({ body: { kind: "event", eventId: e.id } satisfies WebhookMessage })),
+      leased.map((e) => ({
+        body: { kind: "event", eventId: e.id, workspaceId } satisfies WebhookMessage,
+      })),
     );
     await markDispatched(
       db,
@@ -78,6 +96,24 @@ export async function dispatchEvents(env: Env, ids: readonly string[]): Promise<
 
 /** The cron sweep: events older than a minute that a request failed to hand over. */
 export const SWEEP_GRACE_MS = 60_000;
+/** Workspaces a shard's sweep takes per run; the next run, a minute later, takes the rest. */
+const SWEEP_WORKSPACES = 200;
 
+/**
+ * Every shard's workspaces with such events, each workspace's leased and sent
+ * through its own handle (a workspace a move is carrying is left for the next
+ * run).
+ */
 export const sweepOutbox = (env: Env, now = Date.now()) =>
-  dispatchPending(env, { createdBefore: now - SWEEP_GRACE_MS });
+  sweepEveryShard(env, async (db, shard) => {
+    const createdBefore = now - SWEEP_GRACE_MS;
+    const pending = await workspacesWithPendingEvents(db, {
+      now,
+      leaseMs: DISPATCH_LEASE_MS,
+      createdBefore,
+      limit: SWEEP_WORKSPACES,
+    });
+    await eachWorkspaceOn(env, shard, pending, "outbox sweep", (workspaceId) =>
+      dispatchPending(env, workspaceId, { createdBefore }),
+    );
+  });

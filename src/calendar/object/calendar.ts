@@ -4,6 +4,8 @@ import { calendarEntriesOf, fenceAndRead } from "../ledger";
 import type { CalendarAudit, CalendarEntry, ClaimRequest, ClaimResult, Settlement } from "../types";
 import { HOLD_TTL_MS } from "../types";
 import type { Interval } from "../rules";
+import { backgroundDb, movedAway } from "../../db/background";
+import { instrumentD1 } from "../../db/instrumented-d1";
 import { settingsAtEntry } from "../../platform/config";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
@@ -210,7 +212,7 @@ export class Calendar extends DurableObject<Env> {
     // The hold's own ids too: the publishable holds it took over are known only here, and
     // an unread one would count as absent from D1 (and be dropped though the write failed).
     const known = new Set([...ids.entries, ...ids.replaces, ...this.store.idsOf(holdId)]);
-    const inD1 = await fenceAndRead(this.env.DB, [holdId], [...known]);
+    const inD1 = await this.fenceAndRead([holdId], [...known]);
     // Replaced entries stay locked by this hold until it settles, so their absence is proof;
     // new entries could already have been replaced by a later write.
     const committed =
@@ -231,7 +233,7 @@ export class Calendar extends DurableObject<Env> {
   async audit(workspaceId: string, calendarId: string): Promise<CalendarAudit> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
-      const d1 = await calendarEntriesOf(this.env.DB, workspaceId, calendarId, now);
+      const d1 = await this.entriesInD1(workspaceId, calendarId, now);
       return compareCalendars(this.store.all(now), d1);
     });
   }
@@ -244,7 +246,7 @@ export class Calendar extends DurableObject<Env> {
   async rebuild(workspaceId: string, calendarId: string): Promise<CalendarAudit> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
-      const d1 = await calendarEntriesOf(this.env.DB, workspaceId, calendarId, now);
+      const d1 = await this.entriesInD1(workspaceId, calendarId, now);
       this.ctx.storage.transactionSync(() => this.store.replaceConfirmed(d1));
       // Reservations loaded from D1 need the alarm that drops them once expired.
       await this.scheduleAlarm();
@@ -263,7 +265,7 @@ export class Calendar extends DurableObject<Env> {
     if (expired.length > 0) {
       const ids = expired.flatMap((holdId) => this.store.idsOf(holdId));
       try {
-        const inD1 = await fenceAndRead(this.env.DB, expired, ids);
+        const inD1 = await this.fenceAndRead(expired, ids);
         this.ctx.storage.transactionSync(() => {
           for (const holdId of expired) this.store.settle(holdId, inD1);
         });
@@ -276,6 +278,52 @@ export class Calendar extends DurableObject<Env> {
       }
     }
     await this.scheduleAlarm();
+  }
+
+  /**
+   * The calendar's workspace, from the object's name (`<workspace>/<calendar>`,
+   * see `calendarFor`): what finds its shard, for the alarm too, which no
+   * caller names a workspace for.
+   */
+  private workspace(): string | null {
+    const name = this.ctx.id.name;
+    const slash = name?.indexOf("/") ?? -1;
+    return name && slash > 0 ? name.slice(0, slash) : null;
+  }
+
+  /**
+   * The workspace's D1 on its shard, behind the placement check. Null when
+   * the directory knows no such workspace (gone, and its rows with it). An
+   * object without a name (never the case for `calendarFor`'s) can only be
+   * from before shards: its workspace's rows are in the directory's database.
+   */
+  private async ledger(workspaceId = this.workspace()): Promise<D1Database | null> {
+    if (!workspaceId) return instrumentD1(this.env.DB);
+    return (await backgroundDb(this.env, workspaceId))?.d1 ?? null;
+  }
+
+  private async fenceAndRead(holdIds: string[], ids: string[]) {
+    const workspaceId = this.workspace();
+    const db = await this.ledger(workspaceId);
+    if (!db) return new Map<string, CalendarEntry>();
+    try {
+      return await fenceAndRead(db, workspaceId, holdIds, ids);
+    } catch (error) {
+      // A move paused the workspace's writes: the caller retries (the alarm re-arms itself).
+      if (workspaceId) movedAway(error, workspaceId);
+      throw error;
+    }
+  }
+
+  private async entriesInD1(workspaceId: string, calendarId: string, now: number) {
+    const db = await this.ledger(this.workspace() ?? workspaceId);
+    if (!db) return [];
+    try {
+      return await calendarEntriesOf(db, workspaceId, calendarId, now);
+    } catch (error) {
+      movedAway(error, workspaceId);
+      throw error;
+    }
   }
 
   private async scheduleAlarm(): Promise<void> {

@@ -237,6 +237,8 @@ export function endDisplaced(
             .select({
               holdId: sql<string>`value`.as("hold_id"),
               createdAt: sql<number>`${at}`.as("created_at"),
+              // The fence moves with its workspace (a move copies its rows by workspace).
+              workspaceId: sql<string>`${scope.workspaceId}`.as("workspace_id"),
             })
             .from(sql`json_each(${JSON.stringify(displaced.inFlightHolds)})`)
             // SQLite reads "ON CONFLICT" after a bare FROM as a join constraint.

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { createDb } from "../../db/client";
+import { backgroundDb, movedAway } from "../../db/background";
 import { collectingEffects } from "../../db/effects";
+import { allShards, sweepDb } from "../../db/shards";
 import { type Dispatch, EffectSink } from "../../platform/effects";
 import { externalCalendarById } from "../queries/external-calendars";
 import { syncFound } from "../sync";
@@ -9,6 +10,9 @@ import { AlarmLoop, type Next } from "../../platform/alarm-loop";
 import { settingsAtEntry } from "../../platform/config";
 import { ApiError } from "../../platform/errors";
 import { type CalendarSyncClient, SYNC_EVERY_MS } from "./client";
+
+/** Where the clock keeps its calendar's workspace (beside the loop's `id`). */
+const WORKSPACE_KEY = "workspace";
 
 /**
  * The refresh clock of one external calendar (binding CALENDAR_SYNCS, named
@@ -60,22 +64,40 @@ export abstract class CalendarSyncObject extends DurableObject<Env> implements C
   }
 
   private async refresh(id: string): Promise<Next> {
+    const workspaceId = await this.workspaceOf(id);
+    const handle = workspaceId ? await backgroundDb(this.env, workspaceId) : null;
+    // The calendar (or its whole workspace) is gone: the clock stops.
+    if (!workspaceId || !handle) return "stop";
     const effects = new EffectSink();
-    const db = collectingEffects(createDb(this.env.DB), effects);
-    const found = await externalCalendarById(db, id);
-    if (!found) return "stop";
+    const db = collectingEffects(handle.db, effects);
     try {
-      await syncFound(
-        { scope: { db, workspaceId: found.row.workspaceId }, env: this.env },
-        found,
-        Date.now(),
-      );
+      const found = await externalCalendarById(db, id);
+      if (!found) return "stop";
+      await syncFound({ scope: { db, workspaceId }, env: this.env }, found, Date.now());
       await this.dispatch(this.env, effects.take());
     } catch (error) {
       // A calendar that cannot be fetched or read keeps its busy time and says why in
-      // `status` (the sync recorded it), unlogged; anything else (D1, the calendar object) is
-      // logged by the loop. Either way the clock goes on.
-      if (!(error instanceof ApiError)) throw error;
+      // `status` (the sync recorded it), unlogged; anything else (D1, the calendar object, a
+      // move pausing the workspace) is logged by the loop. Either way the clock goes on.
+      if (movedAway(error, workspaceId) || !(error instanceof ApiError)) throw error;
+    }
+    return null;
+  }
+
+  /**
+   * The calendar's workspace, which finds its shard: kept beside the id once
+   * known. A clock started before shards keeps only the id: its row is looked
+   * for on every database once (the directory first, where those rows were).
+   */
+  private async workspaceOf(id: string): Promise<string | null> {
+    const kept = await this.ctx.storage.get<string>(WORKSPACE_KEY);
+    if (kept) return kept;
+    for (const shard of allShards(this.env)) {
+      const found = await externalCalendarById(sweepDb(this.env, shard), id);
+      if (found) {
+        await this.ctx.storage.put(WORKSPACE_KEY, found.row.workspaceId);
+        return found.row.workspaceId;
+      }
     }
     return null;
   }

@@ -1,3 +1,4 @@
+import { MOVE_WAIT_SECONDS, movedAway } from "../../db/background";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
 import { MAX_DELAY_SECONDS } from "../../platform/rules/backoff";
@@ -35,6 +36,15 @@ export async function consumeMessageBatch(batch: MessageBatch<MessageQueueBody>,
           message.retry({ delaySeconds: delivery.delaySeconds });
         }
       } catch (error) {
+        if (movedAway(error, body.workspaceId)) {
+          // A move paused the workspace's writes: the same delivery later, on whichever shard
+          // it is then, as a new message (waiting out a move spends none of the retries).
+          await env.MESSAGE_QUEUE.send(body, { delaySeconds: MOVE_WAIT_SECONDS }).then(
+            () => message.ack(),
+            () => message.retry({ delaySeconds: MOVE_WAIT_SECONDS }),
+          );
+          return;
+        }
         // Unexpected (D1 unavailable…): the queue retries, then dead-letters it.
         log("error", "customer message delivery failed", { message_id: body.messageId, error });
         message.retry();

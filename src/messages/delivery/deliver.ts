@@ -9,6 +9,7 @@ import { retryDelaySeconds } from "../../platform/rules/backoff";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
 import { backgroundDb } from "../../db/background";
+import type { Database } from "../../db/client";
 import { deliveryConfigOf } from "./providers/config";
 import { providerFor } from "./providers";
 import { PROVIDER_TIMEOUT_MS, type SendResult } from "./providers/types";
@@ -55,7 +56,13 @@ export async function deliverCustomerMessage(
   ref: MessageRef,
   random: () => number = Math.random,
 ): Promise<Delivery> {
-  const db = backgroundDb(env);
+  const handle = await backgroundDb(env, ref.workspaceId);
+  if (!handle) {
+    // The workspace is gone, its messages with it.
+    log("warn", "customer message of a workspace that is gone", { message_id: ref.messageId });
+    return { outcome: "done", status: "settled" };
+  }
+  const { db } = handle;
   const now = Date.now();
   const leaseUntil = now + LEASE_MS;
   const row = await leaseMessage(db, {
@@ -64,7 +71,7 @@ export async function deliverCustomerMessage(
     now,
     leaseUntil,
   });
-  if (!row) return notLeased(env, ref, now);
+  if (!row) return notLeased(db, ref, now);
 
   const config = deliveryConfigOf(env);
   const provider = providerFor(row.channel, config);
@@ -87,11 +94,11 @@ export async function deliverCustomerMessage(
     log("error", "message delivery failed before sending", { message_id: row.id, error });
     throw error;
   }
-  return record(env, row, leaseUntil, provider.name, result, config.retryBaseSeconds, random);
+  return record(db, row, leaseUntil, provider.name, result, config.retryBaseSeconds, random);
 }
 
 async function record(
-  env: Env,
+  db: Database,
   row: MessageRow,
   leaseUntil: number,
   provider: string,
@@ -99,7 +106,6 @@ async function record(
   retryBaseSeconds: number,
   random: () => number,
 ): Promise<Delivery> {
-  const db = backgroundDb(env);
   const now = Date.now();
   if (result.ok) {
     const recorded = await recordSent(db, {
@@ -147,8 +153,8 @@ function lostLease(row: MessageRow, provider: string) {
 }
 
 /** Why a message could not be leased, and when to look again. */
-async function notLeased(env: Env, ref: MessageRef, now: number): Promise<Delivery> {
-  const state = await messageState(backgroundDb(env), ref.messageId, ref.workspaceId);
+async function notLeased(db: Database, ref: MessageRef, now: number): Promise<Delivery> {
+  const state = await messageState(db, ref.messageId, ref.workspaceId);
   if (!state || state.status !== "scheduled") return { outcome: "done", status: "settled" };
   const until = Math.max(state.scheduledFor, state.leaseUntil ?? 0);
   return { outcome: "wait", delaySeconds: Math.max(1, Math.ceil((until - now) / 1000)) };

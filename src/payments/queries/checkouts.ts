@@ -90,11 +90,17 @@ export const closeCheckout = (
     .returning({ reservationId: paymentCheckouts.reservationId });
 
 /** Open sessions past their expiry that no provider event closed (the reconcile loop asks the provider). */
-export const overdueCheckouts = (db: Database, now: number, limit: number) =>
+export const overdueCheckouts = (db: Database, now: number, limit: number, workspaceId?: string) =>
   db
     .select()
     .from(paymentCheckouts)
-    .where(and(eq(paymentCheckouts.status, "open"), lt(paymentCheckouts.expiresAt, now)))
+    .where(
+      and(
+        eq(paymentCheckouts.status, "open"),
+        lt(paymentCheckouts.expiresAt, now),
+        workspaceId === undefined ? undefined : eq(paymentCheckouts.workspaceId, workspaceId),
+      ),
+    )
     .orderBy(asc(paymentCheckouts.expiresAt))
     .limit(limit);
 

@@ -161,3 +161,35 @@ export async function markDispatched(db: Database, ids: readonly string[], at: n
     // One JSON parameter for the ids: 100 ids plus the timestamp would pass D1's limit.
     .where(idIn(events.id, ids));
 }
+
+/**
+ * The workspaces with events not yet on the queue (or leased longer than
+ * `leaseMs` ago), created up to `createdBefore`: a sweep reads them from a
+ * whole shard, then leases each workspace's events through its own handle.
+ */
+export async function workspacesWithPendingEvents(
+  db: Database,
+  query: { now: number; leaseMs: number; createdBefore: number; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ workspaceId: events.workspaceId })
+    .from(events)
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimedAt), lt(events.claimedAt, query.now - query.leaseMs)),
+        lte(events.createdAt, query.createdBefore),
+      ),
+    )
+    .limit(query.limit);
+  return rows.map((r) => r.workspaceId);
+}
+
+/** The workspace of an outbox event, if this database has it. */
+export async function eventWorkspace(db: Database, eventId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ workspaceId: events.workspaceId })
+    .from(events)
+    .where(eq(events.id, eventId));
+  return row?.workspaceId ?? null;
+}
