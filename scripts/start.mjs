@@ -1,6 +1,6 @@
-// `npm start`: build the static assets, migrate local D1, start `wrangler dev`,
-// seed a demo workspace through the management API (idempotently) and print
-// how to call it, as `export` lines a shell can paste.
+// `npm start`: build the static assets, migrate local D1 (the directory and every shard),
+// start `wrangler dev`, seed a demo workspace through the management API (idempotently)
+// and print how to call it, as `export` lines a shell can paste.
 //
 // The terminal gets one line while starting and the banner; everything the
 // build, the migrations and wrangler/workerd write goes to the log file the
@@ -79,7 +79,8 @@ const run = (command, args, extraEnv = {}) => {
 console.log(`Starting on ${BASE_URL} (logs: ${shownLog}) …`);
 // The widget and the docs page's scripts are served from here, never from a CDN.
 run("node", ["scripts/build-assets.mjs"]);
-run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist], { CI: "true" });
+// Every D1 database: the directory (DB) and each shard, in one pass (scripts/migrate-local.mjs).
+run("node", ["scripts/migrate-local.mjs", ...persist]);
 
 // Its own process group too, stopped with wrangler's.
 const stripeLocal = STRIPE_LOCAL

@@ -47,16 +47,8 @@ export async function startServer(): Promise<{
   const port = await freePort();
   const persist = `.wrangler/browser-${port}`;
   const base = `http://127.0.0.1:${port}`;
-  await run("npx", [
-    "wrangler",
-    "d1",
-    "migrations",
-    "apply",
-    "DB",
-    "--local",
-    "--persist-to",
-    persist,
-  ]);
+  // Every D1 database: the directory (DB) and each shard.
+  await run("node", ["scripts/migrate-local.mjs", "--persist-to", persist]);
   const stripe = await createStripeLocal({
     webhookSecret: STRIPE_WEBHOOK_SECRET,
     webhookUrl: `${base}/api/payments/stripe/webhook`,
