@@ -31,7 +31,8 @@ export function createApp() {
       "Bookings, services, time slots, staff calendars, customers, goods, POS orders and webhooks. Every call needs `Authorization: Bearer <api key>` and `Workspace: <workspace uuid>`.",
     server: PUBLIC_BASE,
     security: { ApiKey: [], Workspace: [] },
-    headers: { idempotency: true, cors: true },
+    // Every operation behind a key works on the key's workspace, on its shard.
+    headers: { idempotency: true, cors: true, routed: () => true },
   });
   serveDocument(adminRouter, {
     title: "Management API",
@@ -39,7 +40,16 @@ export function createApp() {
     description: "Provisioning of workspaces. `Authorization: Bearer <ADMIN_TOKEN>`.",
     server: ADMIN_BASE,
     security: { AdminToken: [] },
-    headers: { idempotency: false, cors: false },
+    // A workspace's own data, on its shard: not its directory row, keys or move.
+    headers: {
+      idempotency: false,
+      cors: false,
+      routed: (method, path) =>
+        (path.startsWith("/workspaces/{ws}/") &&
+          !path.endsWith("/move") &&
+          !path.startsWith("/workspaces/{ws}/api-keys")) ||
+        (path === "/workspaces/{ws}" && method === "patch"),
+    },
   });
 
   app.route(PUBLIC_BASE, publicRouter);

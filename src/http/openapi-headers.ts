@@ -11,6 +11,9 @@
  * - the public API: `Vary: Origin` on every answer (its CORS middleware
  *   answers preflights on every path); on operations behind an API key also
  *   `Origin` in (a publishable key's page) and the CORS headers out.
+ * - operations on one workspace's data (`HeaderRules.routed`): `D1-Bookmark`
+ *   in (optional) and out, and a 503 `workspace_moving` (a move between
+ *   shards pauses the workspace's writes, and refuses a shard it left);
  * Rules, not per-route declarations: a route added later gets its headers by
  * being what it is. A route with a header of its own (a download's
  * Content-Disposition) names the component with `headerRef`.
@@ -69,6 +72,11 @@ export const HEADER_COMPONENTS = {
       "`private, no-cache`: a cache may keep it but must revalidate it (ETag) every time.",
     schema: { type: "string" },
   },
+  D1Bookmark: {
+    description:
+      "How fresh the data this answer read or wrote is (opaque, names the workspace's shard). Send it back in `D1-Bookmark` and a later read sees at least this: a client reads its own writes even when reads are served by a replica.",
+    schema: { type: "string" },
+  },
   FeedTruncated: {
     description:
       "`true` when more bookings or blocked spots start in the feed's window than it carries (3,000 of each): the latest are left out.",
@@ -94,6 +102,14 @@ export const PARAMETER_COMPONENTS = {
       "Makes a retry safe: the first request with a key acts and its answer (any but a 5xx) is kept for 24 hours; a retry with the same key and body gets that answer back with `Idempotent-Replayed: true`; the same key with another body is a 422; a retry while the first still runs is a 409 with Retry-After. Keys are scoped to the API key that sent them.",
     schema: { type: "string", minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY, pattern: "^[!-~]+$" },
   },
+  D1Bookmark: {
+    name: "D1-Bookmark",
+    in: "header",
+    required: false,
+    description:
+      "The `D1-Bookmark` of an earlier answer: a read (GET) is then answered from data at least that fresh (reads are otherwise served by any replica, possibly a moment behind). Ignored on writes (they use the primary) and when it names another shard or is not one.",
+    schema: { type: "string", maxLength: 256 },
+  },
   Origin: {
     name: "Origin",
     in: "header",
@@ -118,6 +134,8 @@ export interface HeaderRules {
   idempotency: boolean;
   /** CORS: `Vary` on every answer; operations behind credentials answer a page's origin. */
   cors: boolean;
+  /** Whether an operation works on one workspace's data (on its shard): D1-Bookmark, and a 503. */
+  routed: (method: string, path: string) => boolean;
 }
 
 type Ref = { $ref: string };
@@ -134,10 +152,13 @@ const WRITES = new Set(["post", "put", "patch"]);
 /** Adds the header parameters and response headers the rules give `operation`. */
 export function declareHeaders(
   method: string,
+  path: string,
   operation: OperationObject,
   withCredentials: boolean,
   rules: HeaderRules,
 ): Set<HeaderComponent | `param:${ParameterComponent}`> {
+  const routed = withCredentials && rules.routed(method, path);
+  if (routed) declareMoving(operation);
   const used = new Set<HeaderComponent | `param:${ParameterComponent}`>();
   const params: Ref[] = [parameterRef("RequestId")];
   used.add("param:RequestId");
@@ -150,6 +171,10 @@ export function declareHeaders(
   if (cors) {
     params.push(parameterRef("Origin"));
     used.add("param:Origin");
+  }
+  if (routed) {
+    params.push(parameterRef("D1Bookmark"));
+    used.add("param:D1Bookmark");
   }
   operation.parameters = [...(operation.parameters ?? []), ...params];
 
@@ -168,6 +193,10 @@ export function declareHeaders(
     if (idempotent && code < 500) {
       headers["Idempotent-Replayed"] = headerRef("IdempotentReplayed");
       used.add("IdempotentReplayed");
+    }
+    if (routed && code < 500) {
+      headers["D1-Bookmark"] = headerRef("D1Bookmark");
+      used.add("D1Bookmark");
     }
     if (rules.cors) {
       headers["Vary"] = headerRef("Vary");
@@ -188,6 +217,30 @@ export function declareHeaders(
     }
   }
   return used;
+}
+
+const MOVING = "The workspace is being moved between databases; see Retry-After";
+
+/**
+ * A routed operation may answer 503 `workspace_moving`: added to its 503 when
+ * it has one (its own codes kept), else a 503 of the error body its 401 uses.
+ */
+function declareMoving(operation: OperationObject) {
+  const responses = (operation.responses ??= {}) as Record<
+    string,
+    ResponseObject & { description?: string; content?: unknown }
+  >;
+  const own = responses["503"];
+  if (own) {
+    responses["503"] = {
+      ...own,
+      description: `${own.description ?? ""} Also \`workspace_moving\`: ${MOVING.toLowerCase()}.`,
+    };
+    return;
+  }
+  const body = responses["401"]?.content;
+  if (body)
+    responses["503"] = { description: `${MOVING}. Codes: \`workspace_moving\`.`, content: body };
 }
 
 /** The components `used` names, for the document's `components`. */

@@ -120,7 +120,7 @@ export function completeDocument(
       seen.set(operation.operationId, where);
       const withCredentials = declaration.keys !== "none";
       if (!withCredentials) operation.security = [];
-      for (const name of declareHeaders(method, operation, withCredentials, spec.headers))
+      for (const name of declareHeaders(method, path, operation, withCredentials, spec.headers))
         used.add(name);
     }
   }

@@ -12,7 +12,7 @@ const spec: DocumentSpec = {
   version: "1",
   server: "/t",
   security: { ApiKey: [] },
-  headers: { idempotency: false, cors: false },
+  headers: { idempotency: false, cors: false, routed: () => false },
 };
 
 const ok = {
