@@ -133,15 +133,15 @@ describe("every operation of both OpenAPI documents needs credentials", () => {
     // The iCal link: an unknown booking is a 404 (the token is the credential), never a 401.
     const ical = await sendDirect(`${PUBLIC}/bookings/${crypto.randomUUID()}/ical?token=x`);
     expect(ical.status).toBe(404);
-    // A staffer's calendar feed: an unknown token is a 404, never a 401.
-    const feed = await sendDirect(`${PUBLIC}/feeds/feed_${"A".repeat(43)}.ics`);
+    // A staffer's calendar feed: an unknown token (of a workspace nobody has) is a 404, never a 401.
+    const feed = await sendDirect(`${PUBLIC}/feeds/feed_${"A".repeat(64)}.ics`);
     expect(feed.status).toBe(404);
     // The manage link: a made-up token is refused as a token (invalid_token), not as a missing key.
     const manage = await sendDirect(`${PUBLIC}/manage/${"A".repeat(71)}`);
     expect(manage.status).toBe(401);
     expect(manage.body.code).toBe("invalid_token");
     // A waitlist offer's link: a made-up token is refused as a token too.
-    const offer = await sendDirect(`${PUBLIC}/waitlist-offers/${"A".repeat(43)}`);
+    const offer = await sendDirect(`${PUBLIC}/waitlist-offers/${"A".repeat(64)}`);
     expect(offer.status).toBe(401);
     expect(offer.body.code).toBe("invalid_token");
     // With the right credentials the same calls get past authentication: never a 401.

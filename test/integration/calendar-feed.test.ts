@@ -144,7 +144,7 @@ async function copyBooking(uuid: string, count: number) {
 describe("POST /staffers/{uuid}/calendar-feed", () => {
   it("answers a secret URL whose token has 256 random bits", async () => {
     const url = await feedUrl();
-    expect(url).toMatch(new RegExp(`^${BASE}/api/public/v2/feeds/feed_[A-Za-z0-9_-]{43}\\.ics$`));
+    expect(url).toMatch(new RegExp(`^${BASE}/api/public/v2/feeds/feed_[A-Za-z0-9_-]{64}\\.ics$`));
     // Only a hash is stored: the token is nowhere in D1.
     const token = /feeds\/(feed_[^.]+)\.ics/.exec(url)?.[1] ?? "";
     const rows = await everyShard.prepare("select token_hash from calendar_feeds").all<{

@@ -182,7 +182,7 @@ describe("no secret in any log line", () => {
 
   it("a keyless link's token in a 500's path (feed, offer, manage link)", async () => {
     const call = appWith({ DB: failingD1() });
-    const feed = `feed_${crypto.randomUUID().replaceAll("-", "")}${"A".repeat(11)}`;
+    const feed = `feed_${crypto.randomUUID().replaceAll("-", "")}${"A".repeat(32)}`;
     linkTokens.push(feed);
     const res = await call(`/feeds/${feed}.ics`);
     expect(res.status).toBe(500);
