@@ -18,6 +18,7 @@ export const MODULES = [
   "platform",
   "db",
   "http",
+  "shards",
   "tenancy",
   "catalogue",
   "calendar",

@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "Calendar" | "MessageClock" | "CalendarSync" | "WaitlistDesk";
+		durableNamespaces: "Calendar" | "MessageClock" | "CalendarSync" | "WaitlistDesk" | "ShardMover";
 	}
 	interface Env {
 		DB: D1Database;
@@ -37,6 +37,7 @@ declare namespace Cloudflare {
 		MESSAGE_CLOCKS: DurableObjectNamespace<import("./src/index").MessageClock>;
 		CALENDAR_SYNCS: DurableObjectNamespace<import("./src/index").CalendarSync>;
 		WAITLIST_DESKS: DurableObjectNamespace<import("./src/index").WaitlistDesk>;
+		SHARD_MOVERS: DurableObjectNamespace<import("./src/index").ShardMover>;
 	}
 }
 interface Env extends Cloudflare.Env {}

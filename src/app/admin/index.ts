@@ -19,6 +19,7 @@ import { registerResources } from "./resources";
 import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "../../pos/http/admin/voucher-templates";
 import { registerWorkspaces } from "../../tenancy/http/admin/workspaces";
+import { registerShards } from "../../shards/http/admin";
 import { defaultBookingStatuses } from "../../bookings/queries/booking-statuses";
 
 /**
@@ -52,5 +53,6 @@ export function adminApi() {
   registerCategories(router);
   registerResources(router);
   registerNotificationSettings(router);
+  registerShards(router);
   return router;
 }

@@ -20,7 +20,8 @@ export const placementFence = sqliteTable("placement_fence", {
   workspaceId: text("workspace_id").notNull(),
 });
 
-export const MOVE_STATUSES = ["copying", "switching", "cleaning", "done"] as const;
+/** `aborted`: refused before the switch (the source reopened as it was; src/shards). */
+export const MOVE_STATUSES = ["copying", "switching", "cleaning", "done", "aborted"] as const;
 export type MoveStatus = (typeof MOVE_STATUSES)[number];
 
 /** Directory: a workspace's move between shards, step by step (one row per workspace: its latest). */

@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../../http/operations";
 import { requireWorkspace } from "../../../queries/workspaces";
+import { latestMove } from "../../../../shards/queries/moves";
 import type { AdminEnv } from "../../../../http/env";
 import { authErrors, json, queryErrors, workspaceNotFound } from "../../../../http/responses";
 import { renderWorkspace, WorkspaceParams, WorkspaceSchema } from "./schema";
@@ -23,5 +24,15 @@ export const route = defineRoute({
 
 export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
   const { ws } = c.req.valid("param");
-  return c.json(renderWorkspace(await requireWorkspace(c.var.directory, ws)), 200);
+  const [row, move] = await Promise.all([
+    requireWorkspace(c.var.directory, ws),
+    latestMove(c.var.directory, ws.toLowerCase()),
+  ]);
+  return c.json(
+    {
+      ...renderWorkspace(row),
+      move: move && { status: move.status, copied_rows: move.copiedRows },
+    },
+    200,
+  );
 };

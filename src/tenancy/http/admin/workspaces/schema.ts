@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { workspaces } from "../../../../db/schema";
+import { MOVE_STATUSES, type workspaces } from "../../../../db/schema";
 import { toIso } from "../../../../platform/clock";
 import { country, currency, locale, nonEmpty, timezone } from "../../../../platform/fields";
 import {
@@ -39,6 +39,17 @@ export const WorkspaceSchema = z
       description: "The shard holding the workspace's data (`GET /shards` lists them)",
       example: "SHARD_0",
     }),
+    move: z
+      .object({
+        status: z.enum(MOVE_STATUSES),
+        copied_rows: z.number().int(),
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "`GET /workspaces/{ws}` only: the workspace's latest move between shards (`POST /workspaces/{ws}/move`), null when it was never moved",
+      }),
   })
   .openapi("Workspace");
 

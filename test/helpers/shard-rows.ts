@@ -1,0 +1,72 @@
+import { env } from "cloudflare:workers";
+import { MOVED_TABLES, type TenantTable } from "../../src/shards/rules/tables";
+
+export type ShardName = "DB" | `SHARD_${0 | 1 | 2 | 3}`;
+export const SHARDS: ShardName[] = ["SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"];
+
+const where = (table: TenantTable) =>
+  table.scope.kind === "id"
+    ? `"id" = ?1`
+    : table.scope.kind === "workspace"
+      ? `"workspace_id" = ?1`
+      : `"${table.scope.column}" IN (SELECT "id" FROM "${table.scope.parent}" WHERE "workspace_id" = ?1)`;
+
+/**
+ * Every row of the workspace in every moved table of one database, read
+ * straight from its binding, in a comparable form: rows sorted, a renumbered
+ * table's ids and the workspace row's own placement columns left out (a move
+ * changes those by design).
+ */
+export async function workspaceRows(
+  shard: ShardName,
+  workspaceId: string,
+): Promise<Record<string, Record<string, unknown>[]>> {
+  const db = env[shard];
+  const results = await db.batch<Record<string, unknown>>(
+    MOVED_TABLES.map((t) =>
+      db.prepare(`SELECT * FROM "${t.name}" WHERE ${where(t)}`).bind(workspaceId),
+    ),
+  );
+  const rows: Record<string, Record<string, unknown>[]> = {};
+  MOVED_TABLES.forEach((table, i) => {
+    const found = (results[i]?.results ?? []).map((row) => {
+      const copy = { ...row };
+      if (table.renumbered) delete copy.id;
+      if (table.scope.kind === "id") {
+        delete copy.placement;
+        delete copy.shard;
+      }
+      return copy;
+    });
+    if (found.length > 0) {
+      rows[table.name] = found
+        .map((row) => JSON.stringify(row))
+        .sort()
+        .map((json) => JSON.parse(json) as Record<string, unknown>);
+    }
+  });
+  return rows;
+}
+
+/** How many rows of the workspace each database holds, all tables together. */
+export async function rowsPerShard(workspaceId: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const shard of SHARDS) {
+    const rows = await workspaceRows(shard, workspaceId);
+    counts[shard] = Object.values(rows).reduce((n, table) => n + table.length, 0);
+  }
+  return counts;
+}
+
+/** The workspace's placement in one database (its own row there), or null. */
+export async function placementIn(shard: ShardName, workspaceId: string) {
+  const row = await env[shard]
+    .prepare("SELECT placement FROM workspaces WHERE id = ?")
+    .bind(workspaceId)
+    .first<{ placement: string }>();
+  return row?.placement ?? null;
+}
+
+/** A shard other than `shard`. */
+export const otherShard = (shard: string): ShardName =>
+  SHARDS.find((s) => s !== shard) as ShardName;
