@@ -68,7 +68,10 @@ describe("POST /bookings", () => {
       "microsoft_teams",
     ]);
     expect(b.links[0].link).toMatch(
-      new RegExp(`/api/public/v2/bookings/${b.uuid}/ical\\?token=[0-9a-f]{32}$`),
+      // The workspace (32 hex, where the link finds its shard), then the booking's own token.
+      new RegExp(
+        `/api/public/v2/bookings/${b.uuid}/ical\\?token=${salon.ws.id.replaceAll("-", "")}[0-9a-f]{32}$`,
+      ),
     );
     expect(b.links.slice(1).every((l: { link: string }) => l.link === "")).toBe(true);
     expect(b.ordered_services).toEqual([
