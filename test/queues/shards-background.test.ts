@@ -19,7 +19,11 @@ import { consume, consumeFrom } from "../helpers/queue";
  */
 
 const DATABASES = ["DB", "SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"] as const;
-const d1 = (name: string) => (env as unknown as Record<string, D1Database>)[name]!;
+function d1(name: string): D1Database {
+  const binding = (env as unknown as Record<string, D1Database | undefined>)[name];
+  if (!binding) throw new Error(`no D1 binding ${name}`);
+  return binding;
+}
 
 /** How many rows `sql` (one `?`, the id) counts in each database. */
 async function countsOf(sql: string, id: string | number): Promise<Record<string, number>> {
@@ -196,7 +200,9 @@ describe("webhook deliveries find their workspace's shard", () => {
       await setPlacement(a, "open");
     }
     // The copy, once the move let go: delivered on the workspace's shard.
-    const later = await consume([{ id: "qp2", body: kept.sent[0]!.body }]);
+    const copy = kept.sent[0];
+    if (!copy) throw new Error("no copy was queued");
+    const later = await consume([{ id: "qp2", body: copy.body }]);
     expect(later.explicitAcks).toEqual(["qp2"]);
     expect(calls.map((c) => c.pathname)).toEqual(["/paused"]);
   });
