@@ -80,6 +80,8 @@ function wrapStatement(
  */
 export interface Tenancy {
   workspaceId: string;
+  /** Called when the check refuses: whoever remembered this shard for the workspace forgets it. */
+  onRefused?: () => void;
 }
 
 export function instrumentD1(
@@ -159,9 +161,13 @@ interface PlacementChecked {
  */
 function placementChecked(
   db: D1Database | D1DatabaseSession,
-  { workspaceId }: Tenancy,
+  { workspaceId, onRefused }: Tenancy,
   hops: D1Counter,
 ): PlacementChecked {
+  const refused = (cause?: unknown) => {
+    onRefused?.();
+    return new WorkspaceNotHereError(workspaceId, cause);
+  };
   const writeFence = () =>
     db
       .prepare(
@@ -173,9 +179,7 @@ function placementChecked(
     db.prepare("SELECT placement FROM workspaces WHERE id = ?1").bind(workspaceId);
   const assertReadable = (result: D1Result | undefined) => {
     const row = result?.results?.[0] as { placement?: string } | undefined;
-    if (!row?.placement || !READABLE.has(row.placement)) {
-      throw new WorkspaceNotHereError(workspaceId);
-    }
+    if (!row?.placement || !READABLE.has(row.placement)) throw refused();
   };
   return {
     async batch(statements, read) {
@@ -188,7 +192,7 @@ function placementChecked(
         if (read) assertReadable(fence);
         return results;
       } catch (error) {
-        if (!read && isFenceFailure(error)) throw new WorkspaceNotHereError(workspaceId, error);
+        if (!read && isFenceFailure(error)) throw refused(error);
         throw error;
       }
     },

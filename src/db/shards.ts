@@ -67,7 +67,13 @@ export function tenantHandle(
   const binding = shardBinding(env, shard);
   const start = options.session ?? "first-primary";
   const session = binding.withSession(typeof start === "string" ? start : start.bookmark);
-  const db = createDb(instrumentD1(session, options.counter, options.gate, { workspaceId }));
+  const db = createDb(
+    instrumentD1(session, options.counter, options.gate, {
+      workspaceId,
+      // A move switched it (or is under way): the next handle asks the directory again.
+      onRefused: () => forgetPlacement(workspaceId),
+    }),
+  );
   return {
     db,
     shard,
