@@ -2,7 +2,8 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { manageToken } from "../../src/bookings/manage-link";
 import { base64url, signManageToken } from "../../src/bookings/manage-token";
-import { BASE, PUBLIC, type Client, send } from "../helpers/http";
+import { forgetPlacement } from "../../src/db/shards";
+import { BASE, type Client, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 import { createMessagingSalon } from "../helpers/messages";
 import { customer, type Salon } from "../helpers/salon";
 import {
@@ -309,6 +310,29 @@ describe.each([0, 1])("a workspace on its own shard (salon %i)", (index) => {
     expect(await shardsHolding("payment_provider_events", eventId)).toEqual([salon.ws.shard]);
     expect((await postEvent(completed)).body.handled).toBe("duplicate");
     expect(await stripeDeliveries(salon.ws.id)).toEqual([]);
+  });
+});
+
+describe("what routing a link costs", () => {
+  it("one directory read when this isolate does not remember the workspace's shard, none when it does", async () => {
+    const place = present(places[1], "a salon");
+    const booking = await book(place);
+    const token = present(
+      manageToken(env, {
+        id: booking.uuid,
+        workspaceId: place.salon.ws.id,
+        customerId: booking.customer_uuid,
+        endAt: Date.parse(booking.end_time),
+      }),
+      "a manage token",
+    );
+    forgetPlacement(place.salon.ws.id);
+    const cold = await send(`${PUBLIC}/manage/${token}`, { headers: address() });
+    expect(cold.status).toBe(200);
+    expect(d1RoundTrips(cold.headers)).toBe(2);
+    const warm = await send(`${PUBLIC}/manage/${token}`, { headers: address() });
+    expect(warm.status).toBe(200);
+    expect(d1RoundTrips(warm.headers)).toBe(1);
   });
 });
 
