@@ -1,0 +1,146 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failpoints } from "../../src/platform/failpoints";
+import { MOVE_FAILPOINTS } from "../../src/shards/move-failpoints";
+import { expectInSync } from "../helpers/calendar";
+import { admin } from "../helpers/http";
+import { moveReaches, startMove } from "../helpers/moves";
+import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import {
+  otherShard,
+  placementIn,
+  rowsPerShard,
+  type ShardName,
+  SHARDS,
+  workspaceRows,
+} from "../helpers/shard-rows";
+import { joined } from "../helpers/waitlist";
+
+afterEach(() => failpoints.disarmAll());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The workspace's rows stay the same for a second: the background work of its writes is over. */
+async function settle(shard: ShardName, workspaceId: string) {
+  let last = JSON.stringify(await workspaceRows(shard, workspaceId));
+  for (let i = 0; i < 30; i++) {
+    await sleep(1_000);
+    const now = JSON.stringify(await workspaceRows(shard, workspaceId));
+    if (now === last) return;
+    last = now;
+  }
+  throw new Error("the workspace's rows never settled");
+}
+
+const moveRow = (workspaceId: string) =>
+  env.DB.prepare("SELECT * FROM workspace_moves WHERE workspace_id = ?")
+    .bind(workspaceId)
+    .first<{ attempts: number; last_error: string | null; status: string }>();
+
+let salon: Salon;
+let bookings = 0;
+
+/** The next free hour of the day, each staffer in turn (a 45-minute cut and its pause). */
+async function book() {
+  const hhmm = `${String(9 + Math.floor(bookings / 2)).padStart(2, "0")}:00`;
+  const res = await salon.ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[bookings % 2]?.uuid,
+      reserved_on: at(hhmm, "2030-03-05"),
+      ...customer(),
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  bookings += 1;
+}
+
+describe("a move stopped at any step resumes and ends whole on one shard", () => {
+  beforeAll(async () => {
+    salon = await createSalon(2);
+    await book();
+    await joined(salon, salon.ws.api);
+    const hook = await salon.ws.api("/webhooks", {
+      method: "POST",
+      body: { url: "https://hooks.example.com/x", events: ["booking-canceled"] },
+    });
+    expect(hook.status).toBe(201);
+  }, 60_000);
+
+  // Each case moves the workspace on from where the last one left it, stopped once at `point`
+  // (the runner throws there, as a crash would end it; its alarm runs it again 2 s later).
+  const points = Object.entries(MOVE_FAILPOINTS);
+  it.each(points)(
+    "stopped at %s (%s)",
+    async (_key, point) => {
+      const { shard: from } = (await admin(`/workspaces/${salon.ws.id}`)).body as {
+        shard: ShardName;
+      };
+      // One write before each move: it must be on the target afterwards, once.
+      await book();
+      await settle(from, salon.ws.id);
+      const before = await workspaceRows(from, salon.ws.id);
+      const to = otherShard(from);
+      const hits = failpoints.hits(point);
+      failpoints.arm(point);
+      const started = await startMove(salon.ws.id, to);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const done = await moveReaches(salon.ws.id);
+      expect(failpoints.hits(point)).toBeGreaterThan(hits);
+      expect((await moveRow(salon.ws.id))?.attempts).toBeGreaterThanOrEqual(1);
+      expect(done.shard).toBe(to);
+      expect(await workspaceRows(to, salon.ws.id)).toEqual(before);
+      const perShard = await rowsPerShard(salon.ws.id);
+      expect(SHARDS.filter((s) => perShard[s] !== 0)).toEqual([to]);
+      expect(await placementIn(to, salon.ws.id)).toBe("open");
+      expect(await placementIn(from, salon.ws.id)).toBeNull();
+      expect((await workspaceRows(to, salon.ws.id)).bookings).toHaveLength(bookings);
+      await expectInSync(
+        salon.ws.id,
+        salon.staffers.map((s) => s.uuid),
+      );
+    },
+    60_000,
+  );
+});
+
+describe("a move the target cannot take", () => {
+  it("is refused (409) when the target numbers another workspace's webhook as this one's", async () => {
+    const mine = await createSalon(1);
+    const target = otherShard(mine.ws.shard);
+    // A webhook on each side, each the first its shard numbers: the same id.
+    const hook = await mine.ws.api("/webhooks", {
+      method: "POST",
+      body: { url: "https://hooks.example.com/a", events: ["booking-canceled"] },
+    });
+    expect(hook.status).toBe(201);
+    const theirs = await env[target]
+      .prepare("SELECT id FROM webhooks WHERE id = ?")
+      .bind(hook.body.id)
+      .first();
+    if (!theirs) {
+      const db = env[target];
+      await db.batch([
+        db
+          .prepare(
+            "INSERT INTO workspaces (id, name, country, currency, locale, timezone, created_at, shard) VALUES ('someone-else', 'Other', 'DE', 'EUR', 'en', 'Europe/Berlin', 0, ?)",
+          )
+          .bind(target),
+        db
+          .prepare(
+            "INSERT INTO webhooks (id, workspace_id, url, events, secret, created_at, updated_at) VALUES (?, 'someone-else', 'https://x.example', '[]', 's', 0, 0)",
+          )
+          .bind(hook.body.id),
+      ]);
+    }
+    const refused = await startMove(mine.ws.id, target);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.code).toBe("conflict");
+    // Nothing changed: writes go on where it is.
+    expect(await placementIn(mine.ws.shard as ShardName, mine.ws.id)).toBe("open");
+    const view = await admin(`/workspaces/${mine.ws.id}`);
+    expect(view.body).toMatchObject({ shard: mine.ws.shard, move: null });
+  });
+});
