@@ -5,6 +5,8 @@ export interface TestWorkspace {
   id: string;
   apiKey: string;
   api: Client;
+  /** The database its data lives on (`SHARD_n`), as the create answer names it. */
+  shard: string;
 }
 
 export async function createWorkspace(
@@ -25,6 +27,7 @@ export async function createWorkspace(
     id: res.body.uuid,
     apiKey: res.body.api_key,
     api: client(res.body.uuid, res.body.api_key),
+    shard: res.body.shard,
   };
 }
 

@@ -5,9 +5,25 @@ import type { AuthenticatedKey, PublicEnv } from "../../http/env";
 import { ApiError } from "../../platform/errors";
 
 const ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-const ALLOW_HEADERS = ["Authorization", "Workspace", "Content-Type", "Idempotency-Key"];
-/** Headers a widget needs to read: waiting times, replays, where a created record lives. */
-const EXPOSE_HEADERS = ["Retry-After", "Idempotent-Replayed", "Location", "Server-Timing"];
+/** `D1-Bookmark`: a page sends back the last one it read, to read its own writes. */
+const ALLOW_HEADERS = [
+  "Authorization",
+  "Workspace",
+  "Content-Type",
+  "Idempotency-Key",
+  "D1-Bookmark",
+];
+/**
+ * Headers a widget needs to read: waiting times, replays, where a created record lives, and
+ * the bookmark of what it wrote (sent back on its next read).
+ */
+const EXPOSE_HEADERS = [
+  "Retry-After",
+  "Idempotent-Replayed",
+  "Location",
+  "Server-Timing",
+  "D1-Bookmark",
+];
 
 /**
  * Preflight on any public path, before anything else: a preflight carries no
