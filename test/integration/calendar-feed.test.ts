@@ -111,12 +111,16 @@ function event(f: Feed, uid: string) {
 
 /** `count` copies of a booking and its services (ids `<uuid>-<i>`), each `i` minutes later. */
 async function copyBooking(uuid: string, count: number) {
-  const columns = async (table: string) =>
-    (
-      await everyShard
-        .prepare(`select name from pragma_table_info('${table}')`)
-        .all<{ name: string }>()
-    ).results.map((r) => r.name);
+  // Every shard answers the same columns: each name once.
+  const columns = async (table: string) => [
+    ...new Set(
+      (
+        await everyShard
+          .prepare(`select name from pragma_table_info('${table}')`)
+          .all<{ name: string }>()
+      ).results.map((r) => r.name),
+    ),
+  ];
   const copy = async (table: string, key: string, shift: Record<string, string>) => {
     const names = await columns(table);
     const values = names.map((n) => shift[n] ?? n).join(", ");
