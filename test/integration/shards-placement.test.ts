@@ -10,6 +10,7 @@ import { admin, PUBLIC } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { d1, SHARD_NAMES } from "../helpers/shard-holdings";
+import { timing } from "../helpers/series";
 
 /**
  * The placement check: a workspace is read and written only on the shard
@@ -259,5 +260,53 @@ describe("read-your-writes with D1-Bookmark", () => {
     expect(read.headers.get("d1-bookmark")?.startsWith(`${home}.`)).toBe(true);
     const exposed = (read.headers.get("access-control-expose-headers") ?? "").toLowerCase();
     expect(exposed.split(",")).toContain("d1-bookmark");
+  });
+});
+
+describe("Server-Timing: the placement check rides the calls, no round trip of its own", () => {
+  it("a slot search, a list and a booking keep their round trips (1, 1, 2); each shard call is checked once", async () => {
+    const api = salon.ws.api;
+    expect((await api("/services")).status).toBe(200);
+    const slots = new URLSearchParams({
+      service_uuid: salon.cut.uuid,
+      range_start: "2030-03-05",
+      range_end: "2030-03-05",
+    });
+    const measured = {
+      "slot search": await api(`/locations/${salon.location.uuid}/time-slots?${slots}`),
+      "bookings list": await api("/bookings"),
+      "booking create": await api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: salon.cut.uuid,
+          staffer_uuid: salon.staffers[0]?.uuid,
+          reserved_on: at("12:00", "2030-03-05"),
+          ...customer("+49 151 20000002"),
+        },
+      }),
+    };
+    const numbers = Object.fromEntries(
+      Object.entries(measured).map(([name, res]) => {
+        expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+        return [
+          name,
+          {
+            roundTrips: timing(res.headers, "d1"),
+            statements: timing(res.headers, "d1-statements"),
+            placementChecks: timing(res.headers, "d1-placement-checks"),
+          },
+        ];
+      }),
+    );
+    console.log("Server-Timing of typical requests", JSON.stringify(numbers));
+    expect(numbers["slot search"]?.roundTrips).toBe(1);
+    expect(numbers["bookings list"]?.roundTrips).toBe(1);
+    expect(numbers["booking create"]?.roundTrips).toBe(2);
+    for (const [name, n] of Object.entries(numbers)) {
+      // Every request read its shard; the key's own statement (the directory's) is not checked.
+      expect(n.placementChecks, name).toBeGreaterThan(0);
+      expect(n.placementChecks, name).toBeLessThan(n.statements);
+    }
   });
 });
