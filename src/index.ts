@@ -39,10 +39,11 @@ export default {
   },
   scheduled: async (_controller, env, ctx) => {
     configOf(env);
+    // Every sweep goes over every database: the directory (workspaces from before shards),
+    // then each shard. A sweep reads a whole shard and writes through each workspace's handle;
+    // a prune deletes shard-wide, leaving the rows of workspaces not open there.
     ctx.waitUntil(logged("outbox sweep", sweepOutbox(env)));
     ctx.waitUntil(logged("message sweep", sweepMessages(env)));
-    // Every sweep goes over every database: the directory (workspaces from before shards),
-    // then each shard; each reads a whole shard and writes through each workspace's handle.
     ctx.waitUntil(
       logged(
         "fence pruning",
