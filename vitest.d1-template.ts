@@ -32,7 +32,10 @@ const MIGRATE_WORKER = `export default {
         db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(migration.name),
       ]),
     ]);
-    return new Response(null, { status: 204 });
+    const { results } = await db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name")
+      .all();
+    return Response.json(results.map((row) => row.name));
   },
 };`;
 
@@ -42,6 +45,8 @@ export interface D1Template {
   dir: string;
   /** The files to copy: each database and its write-ahead log. */
   files: string[];
+  /** The tables every database has (the same migrations ran on each), by name. */
+  tables: string[];
 }
 
 /**
@@ -66,13 +71,18 @@ export async function buildD1Template(
     d1Databases,
     d1Persist: root,
   });
+  let tables: string[] = [];
   try {
-    await Promise.all(
+    const created = await Promise.all(
       Object.keys(d1Databases).map(async (binding) => {
         const res = await mf.dispatchFetch(`http://template/?binding=${binding}`);
         if (!res.ok) throw new Error(`D1 template: ${binding} not migrated: ${await res.text()}`);
+        return ((await res.json()) as string[]).join(", ");
       }),
     );
+    if (new Set(created).size !== 1)
+      throw new Error(`D1 template: schemas differ: ${created.join(" | ")}`);
+    tables = created[0]?.split(", ") ?? [];
   } finally {
     await mf.dispose();
   }
@@ -89,7 +99,7 @@ export async function buildD1Template(
       `D1 template: expected ${Object.keys(d1Databases).length} databases in ${dir}, found ${databases.join(", ")}`,
     );
   }
-  return { dir, files };
+  return { dir, files, tables };
 }
 
 /**
