@@ -1,5 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { resumeMoves } from "../../src/shards/resume";
 import { failpoints } from "../../src/platform/failpoints";
 import { MOVE_FAILPOINTS } from "../../src/shards/move-failpoints";
 import { expectInSync } from "../helpers/calendar";
@@ -104,6 +106,34 @@ describe("a move stopped at any step resumes and ends whole on one shard", () =>
     },
     60_000,
   );
+});
+
+describe("the cron's resumeMoves", () => {
+  it("wakes a move whose runner stopped, and leaves moves that progress alone", async () => {
+    const lone = await createSalon(1);
+    const to = otherShard(lone.ws.shard);
+    failpoints.arm(MOVE_FAILPOINTS.paused, () => true, 1_000);
+    expect((await startMove(lone.ws.id, to)).status).toBe(202);
+    await vi.waitFor(async () => expect((await moveRow(lone.ws.id))?.attempts).toBeGreaterThan(0));
+    // The runner dies with its schedule: nothing moves the workspace on by itself any more.
+    const mover = env.SHARD_MOVERS.getByName(lone.ws.id);
+    await runInDurableObject(mover, async (_object, state) => {
+      await state.storage.deleteAlarm();
+      await state.storage.deleteAll();
+    });
+    failpoints.disarmAll();
+    await sleep(2_500);
+    expect((await moveRow(lone.ws.id))?.status).toBe("copying");
+    expect(await resumeMoves(env)).toBe(0);
+    // A minute without progress: the cron wakes it.
+    await env.DB.prepare(
+      "UPDATE workspace_moves SET updated_at = updated_at - 61000 WHERE workspace_id = ?",
+    )
+      .bind(lone.ws.id)
+      .run();
+    expect(await resumeMoves(env)).toBe(1);
+    expect((await moveReaches(lone.ws.id)).shard).toBe(to);
+  }, 60_000);
 });
 
 describe("a move the target cannot take", () => {
