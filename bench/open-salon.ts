@@ -56,6 +56,8 @@ export async function createOpenSalon(
   }
   return {
     workspaceId: ws.uuid as string,
+    /** The shard its data lives on (the create's answer): where a bench reads its rows. */
+    shard: ws.shard as string,
     apiKey: ws.api_key as string,
     location: location.uuid as string,
     staffers,

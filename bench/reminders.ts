@@ -37,10 +37,14 @@ interface Message {
 }
 
 /** `sent_at − scheduled_for` in ms of each reminder, from the local D1 (the API rounds to seconds). */
-function latenessInD1(persist: string): Map<string, number> {
-  const [rows = []] = queryD1(persist, [
-    "SELECT id, sent_at - scheduled_for AS late FROM messages WHERE kind = 'booking-reminder' AND sent_at IS NOT NULL",
-  ]) as { id: string; late: number }[][];
+function latenessInD1(persist: string, shard: string): Map<string, number> {
+  const [rows = []] = queryD1(
+    persist,
+    [
+      "SELECT id, sent_at - scheduled_for AS late FROM messages WHERE kind = 'booking-reminder' AND sent_at IS NOT NULL",
+    ],
+    { database: shard },
+  ) as { id: string; late: number }[][];
   return new Map(rows.map((r) => [r.id, r.late]));
 }
 
@@ -148,7 +152,7 @@ export async function runRemindersBench({
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
 
-      const d1 = latenessInD1(server.persist);
+      const d1 = latenessInD1(server.persist, salon.shard);
       const late = (m: Message) => (m.status === "sent" ? (d1.get(m.uuid) ?? null) : null);
       const seen = (m: Message) => {
         const at = seenSent.get(m.uuid);

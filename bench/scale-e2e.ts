@@ -178,10 +178,12 @@ export async function runScaleE2eBench({
         customer_first_name: "Template",
       }),
     );
-    seedEntries(persist, booking.uuid, staffers, today, DAYS_PAST, DAYS_AHEAD);
-    const [[counted] = []] = queryD1(persist, [
-      `SELECT count(*) AS n FROM calendar_entries WHERE location_id = '${location.uuid}'`,
-    ]) as { n: number }[][];
+    seedEntries(persist, ws.shard, booking.uuid, staffers, today, DAYS_PAST, DAYS_AHEAD);
+    const [[counted] = []] = queryD1(
+      persist,
+      [`SELECT count(*) AS n FROM calendar_entries WHERE location_id = '${location.uuid}'`],
+      { database: ws.shard },
+    ) as { n: number }[][];
     console.log(
       `Scale e2e: ${STAFF} staffers, ${services.length} services, ${counted?.n} calendar entries (${DAYS_PAST} days back, ${DAYS_AHEAD} ahead) set up in ${Math.round((performance.now() - setupStarted) / 1000)} s`,
     );
@@ -268,6 +270,7 @@ export async function runScaleE2eBench({
  */
 function seedEntries(
   persist: string,
+  shard: string,
   bookingId: string,
   staffers: string[],
   today: number,
@@ -279,8 +282,10 @@ function seedEntries(
   ).join(", ");
   const uuid = (h: string) =>
     `lower(substr(${h}, 1, 8) || '-' || substr(${h}, 9, 4) || '-4' || substr(${h}, 14, 3) || '-8' || substr(${h}, 18, 3) || '-' || substr(${h}, 21, 12))`;
-  queryD1(persist, [
-    `WITH RECURSIVE
+  queryD1(
+    persist,
+    [
+      `WITH RECURSIVE
        days(d) AS (SELECT -${daysPast} UNION ALL SELECT d + 1 FROM days WHERE d < ${daysAhead}),
        stretch(j) AS (VALUES (0), (1), (2), (3)),
        staff(n, id) AS (SELECT key, value FROM json_each('${JSON.stringify(staffers)}')),
@@ -300,5 +305,7 @@ function seedEntries(
        t.session_key, t.seats, t.capacity
      FROM grid JOIN busy ON busy.k = grid.k,
        (SELECT * FROM calendar_entries WHERE source_id = '${bookingId}') AS t`,
-  ]);
+    ],
+    { database: shard },
+  );
 }

@@ -6,6 +6,8 @@ import { BENCH_ADMIN_TOKEN } from "./open-salon";
 export interface DevServer {
   base: string;
   persist: string;
+  /** The wrangler config it runs (wrangler.toml unless a bench generated another). */
+  config: string;
   /** The Worker's stdout and stderr (its log lines: the waitlist bench reads the desk's). */
   logFile: string;
   stop: () => void;
@@ -38,6 +40,8 @@ export async function startDevServer(
   script?: string,
   /** Where the Worker's log lines go; `.wrangler/bench-<port>.log` by default. */
   logFile = `.wrangler/bench-${port}.log`,
+  /** Another wrangler config (the load run's one-shard copy); its D1 bindings are migrated. */
+  config = "wrangler.toml",
 ): Promise<DevServer> {
   const persist = `.wrangler/bench-${port}`;
   mkdirSync(".wrangler", { recursive: true });
@@ -48,6 +52,8 @@ export async function startDevServer(
       "wrangler",
       "dev",
       ...(script ? [script] : []),
+      "--config",
+      config,
       "--ip",
       "127.0.0.1",
       "--port",
@@ -78,21 +84,13 @@ export async function startDevServer(
   };
   running.add(stop);
   // Alongside the server's start (each costs seconds): the server opens D1 only on a request.
-  const migrate = spawn(
-    "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-    },
-  );
-  let migrateOutput = "";
-  migrate.stdout?.on("data", (chunk: Buffer) => (migrateOutput += chunk.toString()));
-  migrate.stderr?.on("data", (chunk: Buffer) => (migrateOutput += chunk.toString()));
-  const migrated = await new Promise<number | null>((resolve) => migrate.on("exit", resolve));
-  if (migrated !== 0) {
+  // Every D1 database of the config (the directory and each shard) gets the same migrations.
+  const failures = (
+    await Promise.all(d1Bindings(config).map((binding) => migrate(binding, persist, config)))
+  ).filter((failure) => failure !== null);
+  if (failures.length > 0) {
     stop();
-    throw new Error(`D1 migrations failed (exit ${migrated}):\n${migrateOutput}`);
+    throw new Error(`D1 migrations failed:\n${failures.join("\n")}`);
   }
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_MS;
@@ -104,7 +102,7 @@ export async function startDevServer(
     try {
       // Bounded: a server whose Worker cannot start accepts the connection and never answers.
       const res = await fetch(`${base}/`, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) return { base, persist, logFile, stop };
+      if (res.ok) return { base, persist, config, logFile, stop };
     } catch {
       // Not listening yet.
     }
@@ -122,6 +120,41 @@ export async function startDevServer(
     }
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/** The D1 bindings a wrangler config declares, in its order (`DB`, then `SHARD_0` …). */
+export function d1Bindings(config = "wrangler.toml"): string[] {
+  return [
+    ...readFileSync(config, "utf8").matchAll(/^\[\[d1_databases\]\]\s*\nbinding\s*=\s*"([^"]+)"/gm),
+  ].map((m) => m[1] ?? "");
+}
+
+/** Applies the migrations to one local database; null when done, else the failure's output. */
+async function migrate(binding: string, persist: string, config: string): Promise<string | null> {
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "migrations",
+      "apply",
+      binding,
+      "--local",
+      "--persist-to",
+      persist,
+      "--config",
+      config,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return code === 0 ? null : `${binding} (exit ${code}):\n${output}`;
 }
 
 /** The last lines of a log, for an error message. */
@@ -150,7 +183,12 @@ export async function withDevServer<T>(
  * Runs several statements in one `wrangler d1 execute` (each spawn costs seconds). The server
  * may be writing the same file: a read that finds it locked is tried again, a few times.
  */
-export function queryD1(persist: string, sql: string[]): unknown[][] {
+export function queryD1(
+  persist: string,
+  sql: string[],
+  /** Which database: the directory (`DB`) unless a shard's binding is named. */
+  { database = "DB", config = "wrangler.toml" }: { database?: string; config?: string } = {},
+): unknown[][] {
   for (let attempt = 1; ; attempt++) {
     try {
       const out = execFileSync(
@@ -159,7 +197,9 @@ export function queryD1(persist: string, sql: string[]): unknown[][] {
           "wrangler",
           "d1",
           "execute",
-          "DB",
+          database,
+          "--config",
+          config,
           "--local",
           "--persist-to",
           persist,

@@ -109,7 +109,7 @@ export async function runWaitlistBench({
     const firstDay = Math.ceil((Date.now() + 7 * DAY_MS) / DAY_MS) * DAY_MS;
     const pairs = [];
     for (let i = 0; i < ROUNDS; i++) pairs.push(await round(firstDay + i * HOUR));
-    const latencies = latency(server.persist, pairs);
+    const latencies = latency(server.persist, salon.shard, pairs);
     console.log(
       `Waitlist: freeing write → offer, ${ROUNDS} cancels with an entry waiting: median ${percentile(latencies, 50)} ms, worst ${Math.max(...latencies)} ms`,
     );
@@ -137,7 +137,7 @@ export async function runWaitlistBench({
     );
     const crowded = firstDay + DAY_MS + 10 * HOUR;
     const [crowd] = await Promise.all([round(crowded)]);
-    const [behind] = latency(server.persist, [crowd]);
+    const [behind] = latency(server.persist, salon.shard, [crowd]);
     // The desk reports each pass (a log line): the pass that offered the crowded day's time.
     const pass = deskPasses(server.logFile)
       .filter((p) => p.offers > 0)
@@ -159,12 +159,20 @@ export async function runWaitlistBench({
 }
 
 /** Offer time minus cancel time per pair, in ms, from D1. */
-function latency(persist: string, pairs: { booking: string; entry: string }[]): number[] {
+function latency(
+  persist: string,
+  shard: string,
+  pairs: { booking: string; entry: string }[],
+): number[] {
   const ids = (xs: string[]) => xs.map((x) => `'${x}'`).join(",");
-  const [entries = [], bookings = []] = queryD1(persist, [
-    `SELECT id, updated_at FROM waitlist_entries WHERE id IN (${ids(pairs.map((p) => p.entry))})`,
-    `SELECT id, updated_at FROM bookings WHERE id IN (${ids(pairs.map((p) => p.booking))})`,
-  ]) as { id: string; updated_at: number }[][];
+  const [entries = [], bookings = []] = queryD1(
+    persist,
+    [
+      `SELECT id, updated_at FROM waitlist_entries WHERE id IN (${ids(pairs.map((p) => p.entry))})`,
+      `SELECT id, updated_at FROM bookings WHERE id IN (${ids(pairs.map((p) => p.booking))})`,
+    ],
+    { database: shard },
+  ) as { id: string; updated_at: number }[][];
   const at = new Map([...entries, ...bookings].map((r) => [r.id, r.updated_at]));
   return pairs.map((p) => (at.get(p.entry) ?? 0) - (at.get(p.booking) ?? 0));
 }

@@ -214,10 +214,16 @@ describe("every bench mode at a tiny size", () => {
     // and the run reads D1 once its webhooks have drained (a locked read is tried again).
     const server = { ...shared(), stop: () => undefined };
     const text = await output(async () => {
-      failed = await runLoad({ seconds: 3, clients: 2, plainGets: 10, server });
+      failed = await runLoad({ seconds: 3, clients: 2, workspaces: 2, plainGets: 10, server });
     });
-    expect(text).toMatch(/Mixed load against wrangler dev: 2 clients for [\d.]+ s/);
-    expect(text).toMatch(/requests \d+, throughput [\d.]+ req\/s/);
+    expect(text).toMatch(
+      /Mixed load against wrangler dev: 2 clients for [\d.]+ s over 2 workspaces/,
+    );
+    // Each create takes the emptiest shard (the other modes' workspaces are on them too).
+    expect(text).toMatch(/workspaces per shard \(create answers\): SHARD_\d \d/);
+    expect(text).toMatch(/requests \d+, throughput [\d.]+ req\/s, bookings \d+/);
+    expect(text).toMatch(/^D1 round trips per 2xx answer/m);
+    expect(text).toMatch(/ok {3}rows on its own shard only, open there: 2\/2 workspaces/);
     expect(failed, text).toBe(0);
     expect(text).toMatch(/^PASS$/m);
   });
