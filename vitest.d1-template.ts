@@ -71,21 +71,22 @@ export async function buildD1Template(
     d1Databases,
     d1Persist: root,
   });
-  let tables: string[] = [];
+  let created: string[];
   try {
-    const created = await Promise.all(
+    created = await Promise.all(
       Object.keys(d1Databases).map(async (binding) => {
         const res = await mf.dispatchFetch(`http://template/?binding=${binding}`);
         if (!res.ok) throw new Error(`D1 template: ${binding} not migrated: ${await res.text()}`);
         return ((await res.json()) as string[]).join(", ");
       }),
     );
-    if (new Set(created).size !== 1)
-      throw new Error(`D1 template: schemas differ: ${created.join(" | ")}`);
-    tables = created[0]?.split(", ") ?? [];
   } finally {
     await mf.dispose();
   }
+  if (new Set(created).size !== 1) {
+    throw new Error(`D1 template: schemas differ: ${created.join(" | ")}`);
+  }
+  const tables = created[0]?.split(", ") ?? [];
   const dir = path.join(root, D1_OBJECTS);
   // Each database with its write-ahead log: the Miniflare is gone (stopped, not closed, so no
   // checkpoint), and a database with its log is the state it committed (SQLite replays the
