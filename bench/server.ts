@@ -84,13 +84,12 @@ export async function startDevServer(
   };
   running.add(stop);
   // Alongside the server's start (each costs seconds): the server opens D1 only on a request.
-  // Every D1 database of the config (the directory and each shard) gets the same migrations.
-  const failures = (
-    await Promise.all(d1Bindings(config).map((binding) => migrate(binding, persist, config)))
-  ).filter((failure) => failure !== null);
-  if (failures.length > 0) {
+  // Every D1 database of the config (the directory and each shard) gets the same migrations,
+  // in one pass (scripts/migrate-local.mjs) rather than a wrangler process per database.
+  const failure = await migrate(persist, config);
+  if (failure !== null) {
     stop();
-    throw new Error(`D1 migrations failed:\n${failures.join("\n")}`);
+    throw new Error(`D1 migrations failed:\n${failure}`);
   }
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + START_MS;
@@ -129,32 +128,18 @@ export function d1Bindings(config = "wrangler.toml"): string[] {
   ].map((m) => m[1] ?? "");
 }
 
-/** Applies the migrations to one local database; null when done, else the failure's output. */
-async function migrate(binding: string, persist: string, config: string): Promise<string | null> {
+/** Applies the migrations to every local database of `config`; null when done, else the output. */
+async function migrate(persist: string, config: string): Promise<string | null> {
   const child = spawn(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "migrations",
-      "apply",
-      binding,
-      "--local",
-      "--persist-to",
-      persist,
-      "--config",
-      config,
-    ],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-    },
+    "node",
+    ["scripts/migrate-local.mjs", "--config", config, "--persist-to", persist],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return code === 0 ? null : `${binding} (exit ${code}):\n${output}`;
+  return code === 0 ? null : `exit ${code}:\n${output}`;
 }
 
 /** The last lines of a log, for an error message. */
