@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, PUBLIC, send } from "../helpers/http";
+import { WEEKDAYS_9_TO_18 } from "../helpers/factory";
 import { ics, serve } from "../helpers/ics-server";
 import { createResource } from "../helpers/resources";
 import { at, customer, MONDAY } from "../helpers/salon";
@@ -76,6 +77,19 @@ async function workload(shop: Shop, shard: string, icsPath: string): Promise<Ten
 
   // Management API.
   await call("admin GET workspace", 200, () => admin(wsPath));
+  // The workspace's row has two copies, the directory's and its shard's: both change.
+  const name = `Salon on ${shard}`;
+  await call("admin PATCH workspace", 200, () =>
+    admin(wsPath, { method: "PATCH", body: { name } }),
+  );
+  expect((await admin(wsPath)).body.name).toBe(name);
+  expect((await ws.api("/workspace")).body.name).toBe(name);
+  await call("admin PUT staffer schedule", 200, () =>
+    admin(`${wsPath}/staffers/${s1}/schedule`, {
+      method: "PUT",
+      body: { intervals: WEEKDAYS_9_TO_18(location.uuid) },
+    }),
+  );
   await call("admin PATCH location", 200, () =>
     admin(`${wsPath}/locations/${location.uuid}`, { method: "PATCH", body: { name: "Renamed" } }),
   );
@@ -256,6 +270,13 @@ async function workload(shop: Shop, shard: string, icsPath: string): Promise<Ten
       method: "POST",
       body: { location_uuid: location.uuid, starts_at: at("08:00"), ends_at: at("08:30") },
     }),
+  );
+
+  await call("admin POST staffer calendar rebuild", 200, () =>
+    admin(`${wsPath}/staffers/${s0}/calendar/rebuild`, { method: "POST" }),
+  );
+  await call("admin POST resource calendar rebuild", 200, () =>
+    admin(`${wsPath}/resources/${resource.uuid}/calendar/rebuild`, { method: "POST" }),
   );
 
   return {
