@@ -140,6 +140,14 @@ export class WorkspaceNotHereError extends Error {
   }
 }
 
+const WRITE_FENCE =
+  "INSERT INTO placement_fence (workspace_id) SELECT ?1 WHERE NOT EXISTS " +
+  "(SELECT 1 FROM workspaces WHERE id = ?1 AND placement = 'open')";
+const READ_FENCE = "SELECT placement FROM workspaces WHERE id = ?1";
+
+/** A statement this layer adds to a shard's calls (the placement check), not the caller's. */
+export const isPlacementCheck = (query: string) => query === WRITE_FENCE || query === READ_FENCE;
+
 /** Where reads are answered; writes only where `open` (the fence's condition below). */
 const READABLE = new Set(["open", "moving_out"]);
 
@@ -168,15 +176,8 @@ function placementChecked(
     onRefused?.();
     return new WorkspaceNotHereError(workspaceId, cause);
   };
-  const writeFence = () =>
-    db
-      .prepare(
-        "INSERT INTO placement_fence (workspace_id) SELECT ?1 WHERE NOT EXISTS " +
-          "(SELECT 1 FROM workspaces WHERE id = ?1 AND placement = 'open')",
-      )
-      .bind(workspaceId);
-  const readFence = () =>
-    db.prepare("SELECT placement FROM workspaces WHERE id = ?1").bind(workspaceId);
+  const writeFence = () => db.prepare(WRITE_FENCE).bind(workspaceId);
+  const readFence = () => db.prepare(READ_FENCE).bind(workspaceId);
   const assertReadable = (result: D1Result | undefined) => {
     const row = result?.results?.[0] as { placement?: string } | undefined;
     if (!row?.placement || !READABLE.has(row.placement)) throw refused();

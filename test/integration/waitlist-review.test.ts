@@ -262,15 +262,18 @@ describe("wake-ups", () => {
     );
   });
 
-  it("the triggers that notice freed time are in place", async () => {
-    const triggers = (
-      await everyShard
-        .prepare(
-          "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' and name like 'waitlist_%' order by name",
-        )
-        .all<{ name: string }>()
-    ).results.map((t) => t.name);
-    expect(triggers).toEqual(["waitlist_freed_on_delete", "waitlist_freed_on_hold"]);
+  it("the triggers that notice freed time are in place on every database", async () => {
+    for (const name of Object.keys(env).filter((n) => /^(DB|SHARD_\d+)$/.test(n))) {
+      const db = (env as unknown as Record<string, D1Database>)[name] as D1Database;
+      const triggers = (
+        await db
+          .prepare(
+            "select name from sqlite_master where type = 'trigger' and tbl_name = 'calendar_entries' and name like 'waitlist_%' order by name",
+          )
+          .all<{ name: string }>()
+      ).results.map((t) => t.name);
+      expect(triggers, name).toEqual(["waitlist_freed_on_delete", "waitlist_freed_on_hold"]);
+    }
   });
 });
 
