@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { workspaceOfToken, workspaceToken } from "../../src/platform/workspace-token";
-import { feedWorkspace, generateFeedToken, isFeedToken } from "../../src/bookings/feed-token";
 import { icalLinkToken, parseIcalLinkToken } from "../../src/bookings/ical-token";
 
 const WS = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b";
@@ -30,15 +29,6 @@ describe("workspace tokens (feed and offer links)", () => {
       expect(workspaceOfToken(text)).toBeNull();
     }
     expect(() => workspaceToken("not-a-uuid")).toThrow();
-  });
-
-  it("a feed token is feed_ and a workspace token", () => {
-    const feed = generateFeedToken(WS);
-    expect(feed).toMatch(/^feed_[A-Za-z0-9_-]{64}$/);
-    expect(feedWorkspace(feed)).toBe(WS);
-    expect(isFeedToken(feed)).toBe(true);
-    expect(isFeedToken(feed.slice(5))).toBe(false);
-    expect(isFeedToken(`feed_${"A".repeat(43)}`)).toBe(false);
   });
 });
 
