@@ -161,6 +161,28 @@ export const placingDb = (
 ): Database => createDb(instrumentD1(shardBinding(env, shard), counter, gate));
 
 /**
+ * `placingDb` in a D1 session on the primary, for a request's write that makes a
+ * workspace live on the shard (its creation): the answer names the session's
+ * bookmark, so the client's next reads, wherever served, see the new workspace.
+ */
+export function placingHandle(
+  env: Env,
+  shard: string,
+  counter: D1Counter = new D1Counter(),
+  gate?: WriteGate,
+): ShardHandle {
+  const session = shardBinding(env, shard).withSession("first-primary");
+  return {
+    db: createDb(instrumentD1(session, counter, gate)),
+    shard,
+    bookmark: () => {
+      const bookmark = session.getBookmark();
+      return bookmark ? `${shard}.${bookmark}` : null;
+    },
+  };
+}
+
+/**
  * D1 for work outside a request on one workspace (a queue consumer, a Durable
  * Object, a cron's step): its shard found through the directory. Null when the
  * directory knows no such workspace (it was never created, or is gone).

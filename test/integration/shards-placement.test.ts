@@ -213,6 +213,25 @@ describe("read-your-writes with D1-Bookmark", () => {
     expect(again >= written.bookmark).toBe(true);
   });
 
+  it("a new workspace's answer names the bookmark of its shard; its first read may send it", async () => {
+    const created = await admin("/workspaces", {
+      method: "POST",
+      body: { name: "Fresh", country: "DE", currency: "EUR", timezone: "Europe/Berlin" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const bookmark = created.headers.get("d1-bookmark") ?? "";
+    expect(bookmark.startsWith(`${created.body.shard}.`), bookmark).toBe(true);
+    const read = await sendDirect(`${PUBLIC}/booking-statuses`, {
+      headers: {
+        authorization: `Bearer ${created.body.api_key}`,
+        workspace: created.body.uuid,
+        "d1-bookmark": bookmark,
+      },
+    });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.data.length).toBeGreaterThan(0);
+  });
+
   it("a bookmark of another shard, or garbage, is ignored: the read still answers", async () => {
     expect(other.shard).not.toBe(home);
     const elsewhere = (await other.api("/locations")).headers.get("d1-bookmark");

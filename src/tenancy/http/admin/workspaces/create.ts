@@ -4,7 +4,7 @@ import { insertApiKey } from "../../../queries/api-keys";
 import { insertWorkspace, type WorkspaceSeed } from "../../../queries/workspaces";
 import { runBatch } from "../../../../db/client";
 import { emptiestShard } from "../../../queries/placement";
-import { DIRECTORY, placingDb, shardNames } from "../../../../db/shards";
+import { DIRECTORY, placingHandle, shardNames } from "../../../../db/shards";
 import type { AdminEnv } from "../../../../http/env";
 import { authErrors, bodyErrors, json, jsonBody } from "../../../../http/responses";
 import { CreatedWorkspaceSchema, CreateWorkspaceBody, renderWorkspace } from "./schema";
@@ -49,7 +49,8 @@ export const seeding =
     // default statuses, in one batch), then the directory (its row and first key), which makes
     // it reachable. A failure between the two leaves rows no key or path can reach.
     const key = await insertApiKey(directory, id, createdAt);
-    const db = placingDb(c.env, shard, c.var.d1, c.var.gate);
+    const placing = placingHandle(c.env, shard, c.var.d1, c.var.gate);
+    const db = placing.db;
     const onShard = [
       insertWorkspace(db, { ...placed, placement: "open" }),
       ...seed(db, id, createdAt),
@@ -63,6 +64,9 @@ export const seeding =
         key.statement,
       ]);
     }
+    // Its first reads may be served by a replica: this bookmark makes them see the new rows.
+    const bookmark = placing.bookmark();
+    if (bookmark) c.header("d1-bookmark", bookmark);
     return c.json(
       { ...renderWorkspace({ ...placed, placement: "open" }), api_key: key.apiKey },
       201,
