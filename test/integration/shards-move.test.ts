@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { failpoints } from "../../src/platform/failpoints";
 import { MOVE_FAILPOINTS } from "../../src/shards/move-failpoints";
@@ -59,6 +60,21 @@ async function busyShop(): Promise<Shop> {
     body: { url: "https://hooks.example.com/salon", events: ["booking-canceled"] },
   });
   expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  // A delivery and its retry schedule, as a failed send leaves them (its attempts name no
+  // workspace: they move through their webhook). Due far ahead, so no sweep touches them.
+  const db = env[shop.ws.shard as ShardName];
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO webhook_deliveries (id, workspace_id, webhook_id, event_id, event_type, attempt, status_code, success, created_at) VALUES (?1, ?2, ?3, 'ev-moved', 'booking-canceled', 1, 500, 0, 0)",
+      )
+      .bind(crypto.randomUUID(), shop.ws.id, hook.body.id),
+    db
+      .prepare(
+        "INSERT INTO webhook_attempts (event_id, webhook_id, attempts, next_attempt_at, expires_at) VALUES ('ev-moved', ?1, 1, 4102444800000, 4102444800000)",
+      )
+      .bind(hook.body.id),
+  ]);
   for (const [hhmm, staffer] of [
     ["09:00", 0],
     ["10:00", 0],
@@ -109,6 +125,8 @@ describe("moving a workspace between shards", () => {
       "vouchers",
       "account_transactions",
       "webhooks",
+      "webhook_deliveries",
+      "webhook_attempts",
       "events",
       "waitlist_entries",
       "messages",
