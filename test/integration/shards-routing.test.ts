@@ -580,3 +580,38 @@ describe("tenancy across shards", () => {
     expect((await b.shop.ws.api(`/bookings/${b.ids.booking}`)).body.status).not.toBe("canceled");
   });
 });
+
+describe("a workspace from before shards (its data in the directory itself)", () => {
+  it("is routed to the directory: its rows land there, on no shard, and read back", async () => {
+    const id = crypto.randomUUID();
+    // As migration 0033 left every older workspace: shard DB, open in DB.
+    await d1("DB")
+      .prepare(
+        "INSERT INTO workspaces (id, name, country, currency, locale, timezone, created_at) VALUES (?, 'Old', 'DE', 'EUR', 'en', 'Europe/Berlin', ?)",
+      )
+      .bind(id, Date.now())
+      .run();
+    const key = await admin(`/workspaces/${id}/api-keys`, { method: "POST" });
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const location = await admin(`/workspaces/${id}/locations`, {
+      method: "POST",
+      body: { name: "Old town", timezone: "Europe/Berlin" },
+    });
+    expect(location.status, JSON.stringify(location.body)).toBe(201);
+    expect(location.headers.get("d1-bookmark")?.startsWith("DB.")).toBe(true);
+    const headers = { authorization: `Bearer ${key.body.api_key}`, workspace: id };
+    const webhook = await send(`${PUBLIC}/webhooks`, {
+      method: "POST",
+      headers,
+      body: { url: "https://hooks.example.com/old", events: ["booking-created"] },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    const listed = await send(`${PUBLIC}/locations`, { headers });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((l: { uuid: string }) => l.uuid)).toEqual([location.body.uuid]);
+
+    const directory = rowsOf(await holdings("DB"), id);
+    expect(directory).toMatchObject({ locations: 1, webhooks: 1, api_keys: 1 });
+    for (const shard of SHARD_NAMES) expect(rowsOf(await holdings(shard), id), shard).toEqual({});
+  });
+});
