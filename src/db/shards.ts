@@ -84,6 +84,8 @@ export function tenantHandle(
   };
 }
 
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/i;
+
 /**
  * The bookmark a client sent back (`D1-Bookmark`), if it is one of this shard's:
  * a bookmark of another shard (the workspace moved since) says nothing here.
@@ -95,7 +97,9 @@ export function bookmarkFor(
   const prefix = `${shard}.`;
   if (!header?.startsWith(prefix)) return null;
   const bookmark = header.slice(prefix.length);
-  return /^[0-9a-f-]{1,200}$/i.test(bookmark) ? { bookmark } : null;
+  // D1's own shape (three 8-digit and one 32-digit hex part): anything else never reaches D1,
+  // which may refuse a malformed bookmark outright instead of reading from the primary.
+  return BOOKMARK.test(bookmark) ? { bookmark } : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { WorkspaceNotHereError } from "../../src/db/instrumented-d1";
 import { locations } from "../../src/db/schema";
-import { tenantHandle } from "../../src/db/shards";
+import { bookmarkFor, tenantHandle } from "../../src/db/shards";
 import { sendDirect } from "../helpers/direct";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin, PUBLIC } from "../helpers/http";
@@ -236,6 +236,13 @@ describe("read-your-writes with D1-Bookmark", () => {
     expect(other.shard).not.toBe(home);
     const elsewhere = (await other.api("/locations")).headers.get("d1-bookmark");
     expect(elsewhere?.startsWith(`${other.shard}.`)).toBe(true);
+    // What D1 makes is taken; what it could not have made is not even handed to it.
+    expect(bookmarkFor(home, written.bookmark)).toEqual({
+      bookmark: written.bookmark.slice(home.length + 1),
+    });
+    expect(bookmarkFor(home, elsewhere ?? "")).toBeNull();
+    expect(bookmarkFor(home, `${home}.0000-ffff`)).toBeNull();
+    expect(bookmarkFor(home, `${home}.${"f".repeat(200)}`)).toBeNull();
     for (const bookmark of [
       elsewhere as string,
       "garbage",
