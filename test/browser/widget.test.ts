@@ -149,6 +149,7 @@ describe("booking widget", () => {
     // No response shows the browser fields; they are stored with the booking.
     const [stored] = queryD1<{ customer_browser_tz: string; customer_browser_language: string }>(
       persist,
+      salon.workspace,
       `SELECT customer_browser_tz, customer_browser_language FROM bookings WHERE id = '${uuid}'`,
     );
     expect(stored).toEqual({ customer_browser_tz: zone, customer_browser_language: "en-US" });
@@ -340,6 +341,7 @@ describe("booking widget", () => {
     // The booking keeps the browser's language for the customer's messages.
     const [stored] = queryD1<{ customer_browser_language: string }>(
       persist,
+      salon.workspace,
       `SELECT customer_browser_language FROM bookings WHERE id = '${booking.uuid}'`,
     );
     expect(stored?.customer_browser_language).toBe("de-DE");

@@ -16,7 +16,8 @@ import { env } from "cloudflare:workers";
  * - An INSERT goes to the shard whose open workspace is among its parameters,
  *   else to every shard (a row with no workspace, such as a hold's fence).
  * - `exec` (a trigger a fault test plants, a table renamed) runs on every shard.
- * Statements of a batch run one after another, not as one transaction.
+ * A batch is one transaction on each database it goes to when all its
+ * statements go to the same ones; otherwise its statements run one by one.
  */
 const SHARDS = Object.keys(env)
   .filter((name) => /^SHARD_\d+$/.test(name))
@@ -111,10 +112,24 @@ function statement(query: string, values: unknown[]): D1PreparedStatement {
 
 export const everyShard = {
   prepare: (query: string) => statement(query, []),
+  // One transaction per database when every statement goes to the same ones (the usual
+  // case); else one after another.
   batch: async (statements: D1PreparedStatement[]) => {
-    const results: D1Result[] = [];
-    for (const s of statements) results.push(await s.all());
-    return results;
+    const parts = statements.map((s) => s as unknown as { query: string; values: unknown[] });
+    const where = await Promise.all(parts.map((p) => targets(p.query, p.values)));
+    const [first = [], ...rest] = where;
+    const same = rest.every(
+      (dbs) => dbs.length === first.length && dbs.every((db, i) => db === first[i]),
+    );
+    if (!same) {
+      const results: D1Result[] = [];
+      for (const s of statements) results.push(await s.all());
+      return results;
+    }
+    const perDb = await Promise.all(
+      first.map((db) => db.batch<Row>(parts.map((p) => db.prepare(p.query).bind(...p.values)))),
+    );
+    return parts.map((_, i) => merged(perDb.map((results) => results[i] as D1Result<Row>)));
   },
   exec: async (query: string) => {
     for (const db of shards()) await db.exec(query);

@@ -12,7 +12,7 @@ import { createDb } from "../../../src/db/client";
 import { payments } from "../../../src/db/schema";
 import { writeOutcome } from "../../../src/payments/fee-message";
 import { recordOutcome } from "../../../src/payments/queries/ledger";
-import { everyShard } from "../../helpers/every-shard";
+import { everyShard, shardOf } from "../../helpers/every-shard";
 
 /**
  * Money paid online in the POS, through the real flow (a publishable key's
@@ -351,7 +351,8 @@ describe("a fee charged", () => {
 
 describe("an outcome written again (a retry, a reconcile, two writers at once)", () => {
   it("moves the money, tells the webhooks and the customer once", async () => {
-    const db = createDb(everyShard);
+    // What the payment code writes is one batch on the workspace's shard.
+    const db = createDb((await shardOf(salon.ws.id)).db);
     const online = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "09:00", {
       paid: 0,
@@ -403,7 +404,8 @@ describe("an outcome written again (a retry, a reconcile, two writers at once)",
   });
 
   it("a refund debits the online account and is told as payment-refunded; a failure moves nothing", async () => {
-    const db = createDb(everyShard);
+    // What the payment code writes is one batch on the workspace's shard.
+    const db = createDb((await shardOf(salon.ws.id)).db);
     const online = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "11:00", { paid: 0, cancelFeeFrom: null });
     const before = (await balance(online.uuid)) ?? 0;
@@ -474,7 +476,8 @@ describe("an outcome written again (a retry, a reconcile, two writers at once)",
 
 describe("a location without an online account", () => {
   it("gets one with the first money paid online to it", async () => {
-    const db = createDb(everyShard);
+    // What the payment code writes is one batch on the workspace's shard.
+    const db = createDb((await shardOf(salon.ws.id)).db);
     const existing = await onlineAccount();
     const b = await paidBooking(salon, nextDay(), "13:00", { paid: 0, cancelFeeFrom: null });
     // As a location made outside the API would be: no online account.
