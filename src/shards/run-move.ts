@@ -103,8 +103,10 @@ class MoveSteps {
         failpoint(FP.cleared, ws);
       }
       const resumed = MOVED_TABLES[cursor.tableIndex];
-      if (resumed?.renumbered && cursor.lastRowid > 0) {
-        // Renumbered rows have no key to recognise a second copy by: the table starts over.
+      if (resumed?.renumbered) {
+        // Renumbered rows have no key to recognise a second copy by: a run that finds the
+        // cursor in such a table (a crash may have come after a chunk went in and before its
+        // cursor was recorded) copies it again from its start.
         while ((await deleteChunk(this.target, resumed, ws, DELETE_ROWS)) > 0);
         cursor = { ...cursor, lastRowid: 0 };
       }
@@ -114,7 +116,9 @@ class MoveSteps {
         await recordCursor(this.directory, ws, cursor);
       }
       failpoint(FP.copied, ws);
-      await this.verify();
+      // The count so far may include a chunk copied twice; the verified count is exact.
+      const copiedRows = await this.verify();
+      await recordCursor(this.directory, ws, { ...cursor, copiedRows });
     } catch (error) {
       if (error instanceof MoveRefused || error instanceof KeysTaken) {
         return this.abort(error.message);
@@ -153,7 +157,7 @@ class MoveSteps {
   }
 
   /** Step 3: every table holds as many of the workspace's rows on the target as on the source. */
-  private async verify(): Promise<void> {
+  private async verify(): Promise<number> {
     const [from, to] = await Promise.all([
       countRows(this.source, MOVED_TABLES, this.ws),
       countRows(this.target, MOVED_TABLES, this.ws),
@@ -165,6 +169,7 @@ class MoveSteps {
     // target refused (a unique value another workspace holds there), and copying again
     // would not change it.
     if (differ.length > 0) throw new MoveRefused(`move: row counts differ (${differ.join("; ")})`);
+    return from.reduce((sum, n) => sum + n, 0);
   }
 
   /** Step 4: the source closed, the target opened, the directory pointed at the target. */

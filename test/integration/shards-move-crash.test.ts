@@ -108,6 +108,32 @@ describe("a move stopped at any step resumes and ends whole on one shard", () =>
   );
 });
 
+describe("a renumbered table", () => {
+  it("stopped after a chunk went in, is copied again from its start: no row twice", async () => {
+    const lone = await createSalon(1);
+    const from = lone.ws.shard as ShardName;
+    const to = otherShard(from);
+    const db = env[from];
+    // Freed time due far ahead (no desk takes it meanwhile): rows the target numbers anew.
+    await db.batch(
+      [1, 2, 3].map((i) =>
+        db
+          .prepare(
+            "INSERT INTO waitlist_freed (workspace_id, location_id, starts_at, ends_at, due_at, created_at) VALUES (?1, ?2, ?3, ?3 + 3600000, 4102444800000, 0)",
+          )
+          .bind(lone.ws.id, lone.location.uuid, 1_900_000_000_000 + i * 3_600_000),
+      ),
+    );
+    const before = await workspaceRows(from, lone.ws.id);
+    failpoints.arm(MOVE_FAILPOINTS.copyChunk, (table) => table === "waitlist_freed");
+    expect((await startMove(lone.ws.id, to)).status).toBe(202);
+    const done = await moveReaches(lone.ws.id);
+    expect((await moveRow(lone.ws.id))?.attempts).toBe(1);
+    expect(await workspaceRows(to, lone.ws.id)).toEqual(before);
+    expect(done.move.copied_rows).toBe(Object.values(before).flat().length);
+  }, 60_000);
+});
+
 describe("the cron's resumeMoves", () => {
   it("wakes a move whose runner stopped, and leaves moves that progress alone", async () => {
     const lone = await createSalon(1);
