@@ -163,6 +163,55 @@ describe("the cron's resumeMoves", () => {
 });
 
 describe("a move the target cannot take", () => {
+  it("is aborted when a row is refused there: the source reopens, the target's copy goes", async () => {
+    const lone = await createSalon(1);
+    const from = lone.ws.shard as ShardName;
+    const to = otherShard(from);
+    const staffer = lone.staffers[0]?.uuid ?? "";
+    // A calendar feed whose token another workspace on the target holds (a unique column
+    // across workspaces): the target refuses the copy's row.
+    await env[from]
+      .prepare(
+        "INSERT INTO calendar_feeds (staffer_id, workspace_id, token_hash, created_at) VALUES (?, ?, 'clash', 0)",
+      )
+      .bind(staffer, lone.ws.id)
+      .run();
+    const db = env[to];
+    await db.batch([
+      db
+        .prepare(
+          "INSERT INTO workspaces (id, name, country, currency, locale, timezone, created_at, shard) VALUES ('feed-owner', 'Other', 'DE', 'EUR', 'en', 'Europe/Berlin', 0, ?)",
+        )
+        .bind(to),
+      db.prepare(
+        "INSERT INTO staffers (id, workspace_id, first_name, created_at) VALUES ('feed-staffer', 'feed-owner', 'X', 0)",
+      ),
+      db.prepare(
+        "INSERT INTO calendar_feeds (staffer_id, workspace_id, token_hash, created_at) VALUES ('feed-staffer', 'feed-owner', 'clash', 0)",
+      ),
+    ]);
+    const before = await workspaceRows(from, lone.ws.id);
+    expect((await startMove(lone.ws.id, to)).status).toBe(202);
+    await moveReaches(lone.ws.id, "aborted");
+    expect((await moveRow(lone.ws.id))?.last_error).toContain(
+      "calendar_feeds: 1 on the source, 0 on the target",
+    );
+    expect(await placementIn(from, lone.ws.id)).toBe("open");
+    expect(await workspaceRows(from, lone.ws.id)).toEqual(before);
+    const perShard = await rowsPerShard(lone.ws.id);
+    expect(SHARDS.filter((s) => perShard[s] !== 0)).toEqual([from]);
+    expect((await admin(`/workspaces/${lone.ws.id}`)).body).toMatchObject({
+      shard: from,
+      move: { status: "aborted" },
+    });
+    // Writes go on where it is; another move may be asked for.
+    const created = await lone.ws.api("/services", {
+      method: "POST",
+      body: { name: "Trim", duration: 30, price: 1000 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  }, 60_000);
+
   it("is refused (409) when the target numbers another workspace's webhook as this one's", async () => {
     const mine = await createSalon(1);
     const target = otherShard(mine.ws.shard);
