@@ -162,20 +162,22 @@ describe("through HTTP, a workspace whose placement is not open", () => {
     }
   });
 
-  it("moved: reads answer 503 too; open again, everything answers and the booking's time is free", async () => {
-    await setPlacement("moved");
-    try {
-      for (const res of [
-        await salon.ws.api("/locations"),
-        await salon.ws.api("/webhooks"),
-        await admin(`/workspaces/${salon.ws.id}/resources`),
-      ]) {
-        expect(res.status, JSON.stringify(res.body)).toBe(503);
-        expect(res.body.code).toBe("workspace_moving");
-        expect(res.headers.get("retry-after")).toBe("1");
+  it("moved (or moving_in): reads answer 503 too; open again, everything answers and the booking's time is free", async () => {
+    for (const placement of ["moving_in", "moved"]) {
+      await setPlacement(placement);
+      try {
+        for (const res of [
+          await salon.ws.api("/locations"),
+          await salon.ws.api("/webhooks"),
+          await admin(`/workspaces/${salon.ws.id}/resources`),
+        ]) {
+          expect(res.status, JSON.stringify(res.body)).toBe(503);
+          expect(res.body.code).toBe("workspace_moving");
+          expect(res.headers.get("retry-after")).toBe("1");
+        }
+      } finally {
+        await setPlacement("open");
       }
-    } finally {
-      await setPlacement("open");
     }
     expect((await salon.ws.api("/locations")).status).toBe(200);
     expect((await addWebhook()).status).toBe(201);
