@@ -31,8 +31,12 @@ export function createApp() {
       "Bookings, services, time slots, staff calendars, customers, goods, POS orders and webhooks. Every call needs `Authorization: Bearer <api key>` and `Workspace: <workspace uuid>`.",
     server: PUBLIC_BASE,
     security: { ApiKey: [], Workspace: [] },
-    // Every operation behind a key works on the key's workspace, on its shard.
-    headers: { idempotency: true, cors: true, routed: () => true },
+    // Every operation but the document works on one workspace (the key's, or a link's) on its shard.
+    headers: {
+      idempotency: true,
+      cors: true,
+      routed: (_method, path) => path !== "/openapi.json",
+    },
   });
   serveDocument(adminRouter, {
     title: "Management API",

@@ -134,7 +134,10 @@ export interface HeaderRules {
   idempotency: boolean;
   /** CORS: `Vary` on every answer; operations behind credentials answer a page's origin. */
   cors: boolean;
-  /** Whether an operation works on one workspace's data (on its shard): D1-Bookmark, and a 503. */
+  /**
+   * Whether an operation works on one workspace's data (on its shard): D1-Bookmark, and a
+   * 503. Behind a key, or keyless through a link that names the workspace.
+   */
   routed: (method: string, path: string) => boolean;
 }
 
@@ -157,7 +160,7 @@ export function declareHeaders(
   withCredentials: boolean,
   rules: HeaderRules,
 ): Set<HeaderComponent | `param:${ParameterComponent}`> {
-  const routed = withCredentials && rules.routed(method, path);
+  const routed = rules.routed(method, path);
   if (routed) declareMoving(operation);
   const used = new Set<HeaderComponent | `param:${ParameterComponent}`>();
   const params: Ref[] = [parameterRef("RequestId")];
@@ -238,7 +241,7 @@ function declareMoving(operation: OperationObject) {
     };
     return;
   }
-  const body = responses["401"]?.content;
+  const body = (responses["401"] ?? responses["404"] ?? responses["422"])?.content;
   if (body)
     responses["503"] = { description: `${MOVING}. Codes: \`workspace_moving\`.`, content: body };
 }

@@ -3,7 +3,10 @@ import { MOVE_STATUSES } from "../../../db/schema";
 
 export const MoveBody = z
   .object({
-    shard: z.string().min(1).openapi({ description: "The shard to move to", example: "SHARD_1" }),
+    shard: z
+      .string()
+      .regex(/^SHARD_\d{1,4}$/, "Must be a shard's name, as GET /shards lists them (SHARD_<n>).")
+      .openapi({ description: "The shard to move to", example: "SHARD_1" }),
   })
   .openapi("MoveWorkspace");
 
