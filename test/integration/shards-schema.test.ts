@@ -32,10 +32,14 @@ describe("the D1 databases a test file starts with", () => {
     expect(bound.sort()).toEqual([...DATABASES]);
   });
 
-  it("hold no row in any table but the migrations' own list", async () => {
+  it("hold no row in any table but the migrations' own (their list, the id sequences)", async () => {
     for (const name of DATABASES) {
       const db = env[name];
-      const tables = (await tablesOf(db)).filter((table) => table !== "d1_migrations");
+      const seeded = await db.prepare("SELECT name, last FROM id_sequences").all();
+      expect(seeded.results, name).toEqual([{ name: "webhooks", last: 0 }]);
+      const tables = (await tablesOf(db)).filter(
+        (table) => table !== "d1_migrations" && table !== "id_sequences",
+      );
       expect(tables.length, name).toBeGreaterThan(10);
       const withRows = [];
       for (const table of tables) {

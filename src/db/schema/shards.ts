@@ -45,3 +45,12 @@ export const workspaceMoves = sqliteTable(
   },
   (t) => [index("workspace_moves_status_idx").on(t.status, t.updatedAt)],
 );
+
+/**
+ * Directory: sequences of integer ids the API shows and a workspace keeps
+ * when it moves (a webhook's), one for every shard, so ids never clash.
+ */
+export const idSequences = sqliteTable("id_sequences", {
+  name: text("name").primaryKey(),
+  last: integer("last").notNull(),
+});

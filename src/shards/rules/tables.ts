@@ -100,6 +100,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
 export const NOT_MOVED: Readonly<Record<string, string>> = {
   api_keys: "the directory's: keys are looked up there, wherever the workspace lives",
   workspace_moves: "the directory's: the moves themselves",
+  id_sequences: "the directory's: ids no two shards give out twice",
   batch_guards: "always empty: a row makes its batch fail",
   placement_fence: "always empty: a row makes its batch fail",
   d1_migrations: "each database's own migrations",

@@ -1,3 +1,4 @@
+import { nextDirectoryId } from "../../../db/queries/directory-ids";
 import type { RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import { insertWebhook } from "../../queries/webhooks";
@@ -30,7 +31,10 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
   assertWebhookUrl(c.env, body.url);
   assertDeliveryUrlLength(body.url, body.parameters ?? []);
   const now = Date.now();
+  // The id from the directory: the workspace keeps its webhooks' ids on any shard it moves to.
+  const id = await nextDirectoryId(c.var.directory, "webhooks");
   const [row] = await insertWebhook(c.var.db, {
+    id,
     workspaceId: c.var.workspace.id,
     url: body.url,
     method: body.method ?? "post",
