@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createDb, runBatch } from "../../../src/db/client";
+import { createDb, type Database, runBatch } from "../../../src/db/client";
 import { run } from "../../../src/db/reads";
 import {
   calendarEntries,
@@ -29,8 +29,9 @@ import {
 } from "../../../src/waitlist/queries/waitlist";
 import { entryPassed } from "../../../src/waitlist/stored-entry";
 import { createLocation, createWorkspace } from "../../helpers/factory";
-import { createSalon } from "../../helpers/salon";
-import { everyShard } from "../../helpers/every-shard";
+import { createSalon, type Salon } from "../../helpers/salon";
+import { shardOf } from "../../helpers/every-shard";
+import { workspaceBeside } from "../../helpers/same-shard";
 
 /**
  * The waitlist's queries called directly against D1, rows seeded with drizzle: what each
@@ -38,14 +39,45 @@ import { everyShard } from "../../helpers/every-shard";
  * workspace's rows never come back. The HTTP tests cover what the routes make of them.
  */
 
-const db = createDb(everyShard);
+/**
+ * Every workspace of this file lives on one shard, and the queries run there as
+ * the app's handle runs them: one database, where a batch is a transaction, a
+ * cron sweep's read (overdueFreed) sees that shard's workspaces, and another
+ * workspace's rows are on the database read. Set by the file's first workspace.
+ */
+let home: string | undefined;
+let db: Database;
+
+async function settle(ws: { id: string; shard: string }) {
+  if (home === undefined) {
+    home = ws.shard;
+    db = createDb((await shardOf(ws.id)).db);
+  }
+  return home === ws.shard;
+}
+
+async function workspaceHere() {
+  const ws = home === undefined ? await createWorkspace() : await workspaceBeside({ shard: home });
+  await settle(ws);
+  return ws;
+}
+
+/** A salon on this file's shard: salons are made until one lands there. */
+async function salonHere(staffCount: number): Promise<Salon> {
+  for (let tries = 0; tries < 12; tries++) {
+    const salon = await createSalon(staffCount);
+    if (await settle(salon.ws)) return salon;
+  }
+  throw new Error(`no salon landed on ${home}`);
+}
+
 const T0 = Date.UTC(2030, 0, 7, 9);
 const HOUR = 3_600_000;
 const page = (perPage = 50, offset = 0) => ({ page: 1, perPage, offset });
 
 /** A workspace with one location (two when asked), as a scope. */
 async function tenant(locations = 1) {
-  const ws = await createWorkspace();
+  const ws = await workspaceHere();
   const ids: string[] = [];
   for (let i = 0; i < locations; i++) ids.push((await createLocation(ws)).uuid);
   return { scope: { db, workspaceId: ws.id } satisfies Scope, locations: ids };
@@ -399,8 +431,8 @@ describe("freed time", () => {
 
 describe("candidatesRead: who freed time can go to", () => {
   it("finds waiting entries for the days and the services the freed calendars serve, oldest first, bounded", async () => {
-    const salon = await createSalon(2);
-    const stranger = await createSalon(1);
+    const salon = await salonHere(2);
+    const stranger = await salonHere(1);
     const scope: Scope = { db, workspaceId: salon.ws.id };
     const at = salon.location.uuid;
     const [alice = "", bob = ""] = salon.staffers.map((s) => s.uuid);
@@ -484,7 +516,7 @@ describe("candidatesRead: who freed time can go to", () => {
   });
 
   it("heldExpiriesIn records the location's holds in a new entry's window as freed at their expiry", async () => {
-    const salon = await createSalon(1);
+    const salon = await salonHere(1);
     const scope: Scope = { db, workspaceId: salon.ws.id };
     const at = salon.location.uuid;
     const staffer = salon.staffers[0]?.uuid ?? "";

@@ -17,7 +17,8 @@ import {
   webhookAfterAttempt,
 } from "../../../src/webhooks/queries/webhooks";
 import { createWorkspace } from "../../helpers/factory";
-import { everyShard } from "../../helpers/every-shard";
+import { shardOf } from "../../helpers/every-shard";
+import { workspacesTogether } from "../../helpers/same-shard";
 
 /**
  * The webhook queries the queue consumer and the routes build on, called directly against D1:
@@ -25,16 +26,26 @@ import { everyShard } from "../../helpers/every-shard";
  * webhook, the delivery log's order; another workspace's rows never come back.
  */
 
-const db = createDb(everyShard);
 const T0 = Date.UTC(2030, 0, 7, 9);
 
-async function tenant(): Promise<Scope> {
-  const ws = await createWorkspace();
-  return { db, workspaceId: ws.id };
+// The code runs on the workspace's own shard, as the app's handle does: its
+// compare-and-set updates and batches mean what they say on one database.
+const scopeOf = async (ws: { id: string }): Promise<Scope> => ({
+  db: createDb((await shardOf(ws.id)).db),
+  workspaceId: ws.id,
+});
+
+const tenant = async (): Promise<Scope> => scopeOf(await createWorkspace());
+
+/** Two workspaces on one shard: another workspace's rows are on the database read. */
+async function neighbours(): Promise<[Scope, Scope]> {
+  const [a, b] = await workspacesTogether(2);
+  if (!a || !b) throw new Error("no workspaces");
+  return [await scopeOf(a), await scopeOf(b)];
 }
 
 async function webhook(scope: Scope, over: Partial<typeof webhooks.$inferInsert> = {}) {
-  const [row] = await insertWebhook(db, {
+  const [row] = await insertWebhook(scope.db, {
     workspaceId: scope.workspaceId,
     url: "https://example.com/hook",
     events: ["booking-created"],
@@ -49,7 +60,7 @@ async function webhook(scope: Scope, over: Partial<typeof webhooks.$inferInsert>
 
 async function event(scope: Scope, type = "booking-created") {
   const id = crypto.randomUUID();
-  await db
+  await scope.db
     .insert(events)
     .values({ id, workspaceId: scope.workspaceId, type, payload: {}, createdAt: T0 });
   return id;
@@ -79,6 +90,7 @@ const logRow = (
 describe("takeAttempt: each attempt is made once", () => {
   it("gives attempt seen + 1 to the one caller that still saw `seen` attempts", async () => {
     const scope = await tenant();
+    const { db } = scope;
     const hook = await webhook(scope);
     const eventId = await event(scope);
     const take = (seen: number) =>
@@ -93,6 +105,7 @@ describe("takeAttempt: each attempt is made once", () => {
 
   it("scheduleNextAttempt moves the next start only while no later attempt was taken", async () => {
     const scope = await tenant();
+    const { db } = scope;
     const hook = await webhook(scope);
     const eventId = await event(scope);
     const ids = { eventId, webhookId: hook.id };
@@ -108,6 +121,7 @@ describe("takeAttempt: each attempt is made once", () => {
 describe("readDelivery", () => {
   it("is delivered only after a successful HTTP try; counts from the log for pairs older than attempt counts", async () => {
     const scope = await tenant();
+    const { db } = scope;
     const hook = await webhook(scope);
     const eventId = await event(scope);
     const ids = { eventId, webhookId: hook.id };
@@ -143,8 +157,8 @@ describe("readDelivery", () => {
 
 describe("readFanOut", () => {
   it("finds the enabled webhooks of the event's own workspace subscribed to its type, and those already mailed", async () => {
-    const a = await tenant();
-    const b = await tenant();
+    const [a, b] = await neighbours();
+    const { db } = a;
     const subscribed = await webhook(a, { events: ["booking-created", "booking-canceled"] });
     const mailed = await webhook(a, { sendNotification: true, emails: "x@example.com" });
     await webhook(a, { events: ["booking-canceled"] });
@@ -172,6 +186,7 @@ describe("readFanOut", () => {
 describe("webhookAfterAttempt", () => {
   it("counts failed events and switches the webhook off at the limit; a recovery clears the count; a 410 switches it off", async () => {
     const scope = await tenant();
+    const { db } = scope;
     const hook = await webhook(scope);
     const after = async (effect: "recovered" | "gone" | "failed-event", now: number) => {
       await webhookAfterAttempt(db, hook.id, effect, { now, disableAfter: 3 });
@@ -203,8 +218,8 @@ describe("webhookAfterAttempt", () => {
 
 describe("listDeliveries and deleteWebhook", () => {
   it("lists a webhook's log newest first (higher attempt first at the same time), only in its own workspace", async () => {
-    const a = await tenant();
-    const b = await tenant();
+    const [a, b] = await neighbours();
+    const { db } = a;
     const hook = await webhook(a);
     const eventId = await event(a);
     const rows = [
@@ -227,8 +242,8 @@ describe("listDeliveries and deleteWebhook", () => {
   });
 
   it("deletes a webhook with its log and attempt counts; another workspace deletes nothing", async () => {
-    const a = await tenant();
-    const b = await tenant();
+    const [a, b] = await neighbours();
+    const { db } = a;
     const hook = await webhook(a);
     const eventId = await event(a);
     await runBatch(db, insertDeliveries(db, [logRow(a, hook.id, eventId)]));
