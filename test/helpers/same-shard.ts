@@ -1,4 +1,5 @@
 import { createWorkspace, type TestWorkspace } from "./factory";
+import { createSalon, type Salon } from "./salon";
 
 /**
  * Workspaces that share one shard, for code that reads a single database (a
@@ -24,4 +25,13 @@ export async function workspaceBeside(beside: { shard: string }): Promise<TestWo
   const [ws] = await workspacesTogether(1, beside.shard);
   if (!ws) throw new Error("no workspace");
   return ws;
+}
+
+/** A salon (createSalon) on the given shard: salons are made until one lands there. */
+export async function salonOn(shard: string, staffCount: number): Promise<Salon> {
+  for (let tries = 0; tries < 12; tries++) {
+    const salon = await createSalon(staffCount);
+    if (salon.ws.shard === shard) return salon;
+  }
+  throw new Error(`no salon landed on ${shard}`);
 }

@@ -6,7 +6,8 @@ import { bookings } from "../../../src/db/schema";
 import type { Scope } from "../../../src/db/scope";
 import { createSalon, customer, type Salon } from "../../helpers/salon";
 import { mondayIn, plusDays } from "../../helpers/waitlist";
-import { everyShard } from "../../helpers/every-shard";
+import { shardOf } from "../../helpers/every-shard";
+import { salonOn } from "../../helpers/same-shard";
 
 /**
  * The calendar feed's queries called directly: a token saved only for the workspace's own
@@ -15,7 +16,9 @@ import { everyShard } from "../../helpers/every-shard";
  * there are more; nobody else's.
  */
 
-const db = createDb(everyShard);
+/** The salon's own shard, where the app reads a feed its token names. */
+const dbOf = async (salon: Salon) => createDb((await shardOf(salon.ws.id)).db);
+
 const DAY = mondayIn(3);
 const at = (hhmm: string, date = DAY) => Date.parse(`${date}T${hhmm}:00Z`);
 
@@ -39,7 +42,9 @@ async function book(salon: Salon, hhmm: string, staffer = 0, date = DAY) {
 describe("saveFeedToken", () => {
   it("saves a token for the workspace's own staffer only, and a new token replaces the old", async () => {
     const salon = await createSalon(1);
-    const stranger = await createSalon(1);
+    // On the same shard: the stranger's workspace is on the database written.
+    const stranger = await salonOn(salon.ws.shard, 1);
+    const db = await dbOf(salon);
     const mine: Scope = { db, workspaceId: salon.ws.id };
     const theirs: Scope = { db, workspaceId: stranger.ws.id };
     const staffer = salon.staffers[0]?.uuid ?? "";
@@ -62,6 +67,7 @@ describe("saveFeedToken", () => {
 describe("loadFeed", () => {
   it("reads the staffer's bookings and blocked spots starting in the window, by start, up to the cap", async () => {
     const salon = await createSalon(2);
+    const db = await dbOf(salon);
     const scope: Scope = { db, workspaceId: salon.ws.id };
     const staffer = salon.staffers[0]?.uuid ?? "";
     const late = await book(salon, "14:00");

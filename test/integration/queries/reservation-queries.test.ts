@@ -7,7 +7,8 @@ import {
   listLiveReservations,
 } from "../../../src/calendar/queries/reservations";
 import { createLocation, createWorkspace } from "../../helpers/factory";
-import { everyShard } from "../../helpers/every-shard";
+import { shardOf } from "../../helpers/every-shard";
+import { workspaceBeside } from "../../helpers/same-shard";
 
 /**
  * A reservation's own read with its checkout (a left join on payment_checkouts),
@@ -16,14 +17,20 @@ import { everyShard } from "../../helpers/every-shard";
  * reservations, or a checkout row under another workspace) never come back.
  */
 
-const db = createDb(everyShard);
 const NOW = Date.UTC(2030, 0, 7, 9);
 const page = (perPage = 50, offset = 0) => ({ page: 1, perPage, offset });
 
-async function tenant() {
-  const ws = await createWorkspace();
+type Tenant = { scope: Scope; location: string; shard: string };
+
+/**
+ * A workspace with a location, read and written on its own shard as the app does;
+ * `beside` puts it on another's shard, where that one's rows are on the database read.
+ */
+async function tenant(beside?: Tenant): Promise<Tenant> {
+  const ws = beside ? await workspaceBeside(beside) : await createWorkspace();
   const location = (await createLocation(ws)).uuid;
-  return { scope: { db, workspaceId: ws.id } satisfies Scope, location };
+  const db = createDb((await shardOf(ws.id)).db);
+  return { scope: { db, workspaceId: ws.id } satisfies Scope, location, shard: ws.shard };
 }
 
 const TERMS = {
@@ -52,19 +59,19 @@ async function reservation(
     payment: TERMS,
     ...over,
   };
-  await db.insert(reservations).values(row);
+  await t.scope.db.insert(reservations).values(row);
   return row.id;
 }
 
 const checkout = (
-  workspaceId: string,
+  scope: Scope,
   reservationId: string,
   status: "creating" | "open" | "complete" | "expired",
   bookingId: string | null = null,
 ) =>
-  db.insert(paymentCheckouts).values({
+  scope.db.insert(paymentCheckouts).values({
     reservationId,
-    workspaceId,
+    workspaceId: scope.workspaceId,
     status,
     terms: TERMS,
     customer: {},
@@ -81,7 +88,7 @@ describe("findReservationWithCheckout", () => {
     const t = await tenant();
     const booked = crypto.randomUUID();
     const paid = await reservation(t, NOW, { releasedAt: NOW, expiresAt: NOW - 1 });
-    await checkout(t.scope.workspaceId, paid, "complete", booked);
+    await checkout(t.scope, paid, "complete", booked);
     const plain = await reservation(t, NOW + 1, { payment: null });
 
     const withOne = await findReservationWithCheckout(t.scope, paid);
@@ -96,11 +103,11 @@ describe("findReservationWithCheckout", () => {
 
   it("never reads another workspace's reservation, nor a checkout row of another workspace", async () => {
     const mine = await tenant();
-    const theirs = await tenant();
+    const theirs = await tenant(mine);
     const id = await reservation(mine, NOW);
     expect(await findReservationWithCheckout(theirs.scope, id)).toBeNull();
     // A checkout row under another workspace (never written so, but the join must not trust it).
-    await checkout(theirs.scope.workspaceId, id, "open");
+    await checkout(theirs.scope, id, "open");
     expect((await findReservationWithCheckout(mine.scope, id))?.checkout).toBeNull();
   });
 });
@@ -108,15 +115,15 @@ describe("findReservationWithCheckout", () => {
 describe("listLiveReservations", () => {
   it("lists live reservations oldest first with their checkouts, counts them, pages them, and only the workspace's", async () => {
     const t = await tenant();
-    const other = await tenant();
+    const other = await tenant(t);
     const first = await reservation(t, NOW - 3);
     const second = await reservation(t, NOW - 2);
     const third = await reservation(t, NOW - 1);
     await reservation(t, NOW - 4, { releasedAt: NOW - 1 });
     await reservation(t, NOW - 5, { expiresAt: NOW });
     await reservation(other, NOW - 6);
-    await checkout(t.scope.workspaceId, second, "creating");
-    await checkout(t.scope.workspaceId, third, "open");
+    await checkout(t.scope, second, "creating");
+    await checkout(t.scope, third, "open");
 
     const all = await listLiveReservations(t.scope, page(), {}, NOW);
     expect(all.total).toBe(3);
