@@ -105,6 +105,9 @@ describe("the README's examples", () => {
       "CLASS",
       "PAID",
       "PAID_HOLD",
+      "MOVED",
+      "FROM",
+      "TO",
     ])
       used.delete(own);
     const missing = [...used].filter((name) => name && !(name in exported));
