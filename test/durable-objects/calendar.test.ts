@@ -9,7 +9,7 @@ import { holdFences } from "../../src/db/schema";
 import { failpoints } from "../../src/platform/failpoints";
 import type { CalendarEntry } from "../../src/calendar/types";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
-import { everyShard } from "../helpers/every-shard";
+import { everyShard, shardOf } from "../helpers/every-shard";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2030, 0, 7, 9);
@@ -321,36 +321,39 @@ describe("Calendar", () => {
       await runDurableObjectAlarm(cal);
       expect(await fenced("slow")).toBe(true);
       // The write's own batch, with the production guard at its head: it rolls back whole.
-      const db = createDb(everyShard);
+      // It runs where the app's does, on the workspace's shard (the one transaction there).
+      const db = createDb((await shardOf(ws.id)).db);
       const scope = { db, workspaceId: ws.id };
+      const fence = (holdId: string) =>
+        db.insert(holdFences).values({ holdId, createdAt: 0, workspaceId: ws.id });
       const late = await db
-        .batch([
-          guard(scope, holdNotFenced("slow")),
-          db.insert(holdFences).values({ holdId: "written-by-late-batch", createdAt: 0 }),
-        ])
+        .batch([guard(scope, holdNotFenced("slow")), fence("written-by-late-batch")])
         .then(
           () => "committed",
           (e: Error) => `${e.message} ${String(e.cause ?? "")}`,
         );
       expect(await fenced("written-by-late-batch")).toBe(false);
       // The same batch for a hold nobody fenced commits.
-      await db.batch([
-        guard(scope, holdNotFenced("live")),
-        db.insert(holdFences).values({ holdId: "written-by-live-batch", createdAt: 0 }),
-      ]);
+      await db.batch([guard(scope, holdNotFenced("live")), fence("written-by-live-batch")]);
       expect(await fenced("written-by-live-batch")).toBe(true);
       expect(late).toContain("batch_guard_failed");
     });
 
     it("the cron prunes fences a day old and keeps young ones", async () => {
       const now = Date.now();
-      await everyShard
-        .prepare("INSERT INTO hold_fences (hold_id, created_at) VALUES ('old', ?), ('young', ?)")
-        .bind(now - 25 * 3_600_000, now - 60_000)
+      // The cron prunes each shard apart: one shard, a workspace open on it, and a fence
+      // from before shards (no workspace).
+      const ws = await createWorkspace();
+      const shard = (await shardOf(ws.id)).db;
+      await shard
+        .prepare(
+          "INSERT INTO hold_fences (hold_id, created_at, workspace_id) VALUES ('old', ?1, ?3), ('young', ?2, ?3), ('old-unowned', ?1, NULL)",
+        )
+        .bind(now - 25 * 3_600_000, now - 60_000, ws.id)
         .run();
-      await pruneFences(everyShard, now);
-      const left = await everyShard
-        .prepare("SELECT hold_id FROM hold_fences WHERE hold_id IN ('old', 'young')")
+      await pruneFences(shard, now);
+      const left = await shard
+        .prepare("SELECT hold_id FROM hold_fences WHERE hold_id IN ('old', 'young', 'old-unowned')")
         .all<{ hold_id: string }>();
       expect(left.results.map((r) => r.hold_id)).toEqual(["young"]);
     });

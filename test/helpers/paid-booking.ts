@@ -5,9 +5,13 @@ import { bookingPayments, payments } from "../../src/db/schema";
 import { stripeClient } from "../../src/payments/providers/stripe";
 import { at, customer, type Salon } from "./salon";
 import { payCheckout, stripeBase } from "./stripe";
-import { everyShard } from "./every-shard";
+import { everyShard, shardOf } from "./every-shard";
 
+/** Stored rows, wherever they are: for reading them only (a write goes to its workspace's shard). */
 export const db = () => createDb(everyShard);
+
+/** The workspace's own shard, where the app writes its rows. */
+const shardDb = async (workspaceId: string) => createDb((await shardOf(workspaceId)).db);
 
 /** The Worker's own client, pointed at stripe-local, for setting up what a checkout leaves there. */
 export const testStripe = () =>
@@ -109,49 +113,46 @@ export async function attachPayment(salon: Salon, bookingId: string, set: Paymen
   const start = Date.parse((await salon.ws.api(`/bookings/${bookingId}`)).body.start_time);
   const feeFrom = set.cancelFeeFrom ?? start;
   const window = Math.round((start - feeFrom) / 60_000);
-  await db()
-    .insert(bookingPayments)
-    .values({
-      bookingId,
-      workspaceId: salon.ws.id,
-      terms: {
-        mode,
-        amount_due_now: set.paid,
-        currency: "EUR",
-        late_cancel: lateFee === null ? null : { window_minutes: window, fee: lateFee },
-        no_show_fee: noShowFee,
-      },
-      policy: {
-        mode,
-        ...(set.paid > 0 ? { deposit: { amount: set.paid } } : {}),
-        ...(lateFee === null
-          ? {}
-          : { late_cancel: { window_minutes: window, fee: { amount: lateFee } } }),
-        ...(noShowFee === null ? {} : { no_show_fee: { amount: noShowFee } }),
-      },
-      providerCustomer: provider.customer,
-      paymentMethod: provider.paymentMethod,
-      paymentIntent: provider.paymentIntent,
-      paidOnline: set.paid,
-      createdAt: now,
-    });
+  const home = await shardDb(salon.ws.id);
+  await home.insert(bookingPayments).values({
+    bookingId,
+    workspaceId: salon.ws.id,
+    terms: {
+      mode,
+      amount_due_now: set.paid,
+      currency: "EUR",
+      late_cancel: lateFee === null ? null : { window_minutes: window, fee: lateFee },
+      no_show_fee: noShowFee,
+    },
+    policy: {
+      mode,
+      ...(set.paid > 0 ? { deposit: { amount: set.paid } } : {}),
+      ...(lateFee === null
+        ? {}
+        : { late_cancel: { window_minutes: window, fee: { amount: lateFee } } }),
+      ...(noShowFee === null ? {} : { no_show_fee: { amount: noShowFee } }),
+    },
+    providerCustomer: provider.customer,
+    paymentMethod: provider.paymentMethod,
+    paymentIntent: provider.paymentIntent,
+    paidOnline: set.paid,
+    createdAt: now,
+  });
   if (set.paid > 0) {
-    await db()
-      .insert(payments)
-      .values({
-        id: crypto.randomUUID(),
-        workspaceId: salon.ws.id,
-        bookingId,
-        kind: "deposit",
-        amount: set.paid,
-        currency: "EUR",
-        status: "succeeded",
-        provider: "stripe",
-        providerRef: provider.paymentIntent,
-        idempotencyKey: `checkout:test:${bookingId}`,
-        createdAt: now,
-        updatedAt: now,
-      });
+    await home.insert(payments).values({
+      id: crypto.randomUUID(),
+      workspaceId: salon.ws.id,
+      bookingId,
+      kind: "deposit",
+      amount: set.paid,
+      currency: "EUR",
+      status: "succeeded",
+      provider: "stripe",
+      providerRef: provider.paymentIntent,
+      idempotencyKey: `checkout:test:${bookingId}`,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   return { bookingId, ...provider };
 }

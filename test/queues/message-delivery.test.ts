@@ -16,7 +16,7 @@ import {
   readMessage,
   setNotificationSettings,
 } from "../helpers/messages";
-import { everyShard } from "../helpers/every-shard";
+import { everyShard, shardOf } from "../helpers/every-shard";
 
 /** Requests the Worker makes to the providers, captured by an in-test fake of each API. */
 interface Call {
@@ -366,7 +366,8 @@ describe("exactly once", () => {
   it("a delivery that died after its claim leaves the message to the next one once its lease ends", async () => {
     const ws = await createWorkspace();
     const id = await insertMessage(ws.id);
-    const db = createDb(everyShard);
+    // The lease is a compare-and-set on the workspace's own shard, as a delivery takes it.
+    const db = createDb((await shardOf(ws.id)).db);
     const now = Date.now();
     // The dead worker: claimed, never sent, never recorded.
     const claimed = await leaseMessage(db, {

@@ -14,7 +14,7 @@ import { failingD1 } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { consume, delivery, event, insertEvents } from "../helpers/queue";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
-import { everyShard } from "../helpers/every-shard";
+import { everyShard, shardOf } from "../helpers/every-shard";
 
 /** Calls the Worker makes to receivers, captured by an in-test receiver. */
 interface Call {
@@ -470,7 +470,8 @@ describe("webhook delivery through the queue", () => {
   it("an attempt never throws: a request that cannot be made, or a fetch that throws, is a failed attempt", async () => {
     const ws = await createWorkspace();
     const made = await subscribe("/direct", { events: ["customer-created"] }, ws);
-    const hook = await findWebhook({ db: createDb(everyShard), workspaceId: ws.id }, made.id);
+    const home = createDb((await shardOf(ws.id)).db);
+    const hook = await findWebhook({ db: home, workspaceId: ws.id }, made.id);
     if (!hook) throw new Error("no webhook");
     const envelope = {
       id: "evt_direct",
