@@ -236,9 +236,11 @@ export function checkSalon(
       { mode: null, amount: 0, percent: null, promocode: null },
     ).total;
 
-  // Every booking a 201 answered is in D1, and no other.
+  // Every booking a 201 answered is in D1, and no other but those of requests whose answer
+  // wrangler dev's proxy lost (each book or cart here makes one booking).
   const missingBookings = [...salon.created].filter((id) => !bookingById.has(id)).length;
   const unknownBookings = bookings.filter((b) => !salon.created.has(b.id)).length;
+  const lostBookings = tally.lostOf("book", "cart");
 
   // Lifecycle state.
   const completedAndCanceled = bookings.filter((b) => b.is_completed && b.is_canceled).length;
@@ -349,6 +351,8 @@ export function checkSalon(
   let posWrongTotal = 0;
   let posNotAsSent = 0;
   let posWrongPayment = 0;
+  /** Orders in D1 whose create answer the proxy lost: checked from D1 alone. */
+  let unanswered = 0;
   for (const o of posOrders) {
     const stored: Line[] = (linesOf.get(o.id) ?? []).map((l) => ({
       unit: l.unit_price,
@@ -366,8 +370,8 @@ export function checkSalon(
       posWrongTotal++;
     const sent = salon.sentOrders.get(o.id);
     const asSent = sent && expectedTotals(sent.lines, sent.terms);
-    if (
-      !sent ||
+    if (!sent) unanswered++;
+    else if (
       !asSent ||
       asSent.total !== o.total ||
       sent.answered !== o.total ||
@@ -408,8 +412,8 @@ export function checkSalon(
     check("no overlapping live bookings per staffer", overlaps === 0, `overlaps: ${overlaps}`),
     check(
       "every booking answered 201 is in D1, and no other",
-      missingBookings + unknownBookings === 0,
-      `answered 201: ${salon.created.size}, in D1: ${bookings.length}, missing: ${missingBookings}, not answered: ${unknownBookings}`,
+      missingBookings === 0 && unknownBookings <= lostBookings,
+      `answered 201: ${salon.created.size}, in D1: ${bookings.length}, missing: ${missingBookings}, not answered: ${unknownBookings} (answers lost by the proxy: ${lostBookings})`,
     ),
     check(
       "D1 calendar entries equal the live booked services",
@@ -419,8 +423,10 @@ export function checkSalon(
     check(
       "completes and cancels as answered, none both",
       completedAndCanceled === 0 &&
-        completed === tally.oks("complete") &&
-        canceled === tally.oks("cancel"),
+        completed >= tally.oks("complete") &&
+        completed <= tally.oks("complete") + tally.lostOf("complete") &&
+        canceled >= tally.oks("cancel") &&
+        canceled <= tally.oks("cancel") + tally.lostOf("cancel"),
       `completed: ${completed} (200s: ${tally.oks("complete")}), canceled: ${canceled} (200s: ${tally.oks("cancel")}), both: ${completedAndCanceled}`,
     ),
     check(
@@ -452,8 +458,9 @@ export function checkSalon(
     check(
       "POS orders as sent, totals as computed here, paid once",
       posWrongTotal + posNotAsSent + posWrongPayment === 0 &&
-        posOrders.length === salon.sentOrders.size,
-      `orders: ${posOrders.length} (sent ${salon.sentOrders.size}); wrong total: ${posWrongTotal}, not as sent: ${posNotAsSent}, wrong payment: ${posWrongPayment}`,
+        posOrders.length - unanswered === salon.sentOrders.size &&
+        unanswered <= tally.lostOf("order"),
+      `orders: ${posOrders.length} (answered 201: ${salon.sentOrders.size}, answers lost by the proxy: ${tally.lostOf("order")}); wrong total: ${posWrongTotal}, not as sent: ${posNotAsSent}, wrong payment: ${posWrongPayment}`,
     ),
     check(
       "outbox events delivered once each",

@@ -14,6 +14,11 @@ export const ADMIN = "bench-token";
 /** Lifecycle operations pick from the most recent open bookings of the workspace's clients. */
 export const POOL_SIZE = 32;
 export const ROOM_UNITS = 2;
+/**
+ * How wrangler dev's proxy answers a POST or PUT in flight when it reloads the Worker (seen
+ * under this load, mid-run, with no file changed): the request may have been done or not.
+ */
+const PROXY_LOST = "Your worker restarted mid-request";
 
 /** An answer read whole, with its time on the wire and its Server-Timing. */
 export interface Answer {
@@ -37,7 +42,8 @@ export function sender(base: string, max: number): Sender {
     else active++;
     try {
       const t = performance.now();
-      const res = await fetch(`${base}${path}`, init);
+      // An answer that never comes is a failure of the run, not a wait without end.
+      const res = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
       const text = await res.text();
       const trips = /(?:^|,)\s*d1;[^,]*desc="(\d+) round trips"/.exec(
         res.headers.get("server-timing") ?? "",
@@ -65,6 +71,12 @@ export class Tally {
   trips = new Map<Op, number[]>();
   fiveXX = 0;
   networkErrors = 0;
+  /** Answers wrangler dev's proxy lost (its 503 "Your worker restarted mid-request"), per operation. */
+  lost = new Map<Op, number>();
+
+  lostOf(...ops: Op[]) {
+    return ops.reduce((a, op) => a + (this.lost.get(op) ?? 0), 0);
+  }
 
   count(op: Op, key: string) {
     const byOp = this.outcomes.get(op) ?? new Map<string, number>();
@@ -83,6 +95,7 @@ export class Tally {
     for (const [op, l] of other.trips) this.trips.set(op, [...(this.trips.get(op) ?? []), ...l]);
     for (const [op, byKey] of other.outcomes)
       for (const [key, n] of byKey) for (let i = 0; i < n; i++) this.count(op, key);
+    for (const [op, n] of other.lost) this.lost.set(op, (this.lost.get(op) ?? 0) + n);
     this.fiveXX += other.fiveXX;
     this.networkErrors += other.networkErrors;
   }
@@ -299,6 +312,12 @@ export async function driveSalon(send: Sender, salon: Salon, deadline: number) {
       body = text ? JSON.parse(text) : null;
     } catch {
       // Not JSON (a 5xx page): counted by status alone.
+    }
+    if (status === 503 && text.startsWith(PROXY_LOST)) {
+      // wrangler dev's proxy, not the Worker: the request may or may not have been done.
+      tally.count(op, "503 proxy lost the answer");
+      tally.lost.set(op, (tally.lost.get(op) ?? 0) + 1);
+      return { status, body: null };
     }
     tally.count(op, status < 300 ? `${status}` : `${status} ${body?.code ?? "-"}`);
     if (status >= 500) {
