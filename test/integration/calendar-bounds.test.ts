@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_CALENDAR_CALLS } from "../../src/calendar/budget";
 import { calendarFor, commitPlanned, commitWithClaims } from "../../src/calendar/client";
 import { createDb } from "../../src/db/client";
-import { instrumentD1 } from "../../src/db/instrumented-d1";
+import { D1Counter, instrumentD1 } from "../../src/db/instrumented-d1";
 import { D1_MAX_BATCH_STATEMENTS, TooManyStatementsError } from "../../src/db/limits";
 import { SlotTakenError } from "../../src/calendar/slot-taken";
 import { expectInSync, expectUnitsInSync, unitOverlaps } from "../helpers/calendar";
@@ -18,7 +18,7 @@ import {
 } from "../helpers/factory";
 import { createResource, type TestResource } from "../helpers/resources";
 import { customer } from "../helpers/salon";
-import { everyShard } from "../helpers/every-shard";
+import { shardOf } from "../helpers/every-shard";
 
 /**
  * A request makes a bounded number of calendar calls and D1 statements,
@@ -43,6 +43,10 @@ const UNITS = 10;
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let ws: TestWorkspace;
+
+/** The workspace's shard as the app's handle reaches it: instrumented, its placement checked. */
+const shardHandle = async (hops = new D1Counter()) =>
+  instrumentD1((await shardOf(ws.id)).db, hops, undefined, { workspaceId: ws.id });
 let location: { uuid: string };
 let staffers: { uuid: string }[];
 /** Ten one-unit rooms: every service of a cart takes the same unit of each. */
@@ -414,7 +418,7 @@ describe("the claim budget of one write (calendar/client)", () => {
       build: () => [],
       value: "written",
     };
-    const db = createDb(instrumentD1(everyShard));
+    const db = createDb(await shardHandle());
     await expect(
       commitPlanned(counting.env, db, ws.id, write, undefined, {
         // Always willing to try again, always the same plan: only the budget ends it.
@@ -433,7 +437,7 @@ describe("the claim budget of one write (calendar/client)", () => {
 
   it("a batch over 100 statements is refused before any calendar is claimed", async () => {
     const counting = countingEnv();
-    const db = createDb(instrumentD1(everyShard));
+    const db = createDb(await shardHandle());
     const [a] = staffers.map((s) => s.uuid) as [string];
     const start = Date.parse(`${day(7)}T12:00:00Z`);
     const statements = () =>
@@ -462,18 +466,22 @@ describe("the claim budget of one write (calendar/client)", () => {
 
 describe("the batch guard (instrumented D1)", () => {
   it("refuses a batch of 101 statements before sending any of it; 100 are sent", async () => {
-    const d1 = instrumentD1(everyShard);
+    const hops = new D1Counter();
+    const d1 = await shardHandle(hops);
     const fence = () =>
       d1
-        .prepare("insert into hold_fences (hold_id, created_at) values (?, ?)")
-        .bind(`bounds-${crypto.randomUUID()}`, Date.now());
-    const before = await rowCount("hold_fences");
+        .prepare("insert into hold_fences (hold_id, created_at, workspace_id) values (?, ?, ?)")
+        .bind(`bounds-${crypto.randomUUID()}`, Date.now(), ws.id);
+    const before = await rowCount("hold_fences", ws.id);
     const over = Array.from({ length: D1_MAX_BATCH_STATEMENTS + 1 }, fence);
     await expect(d1.batch(over)).rejects.toBeInstanceOf(TooManyStatementsError);
     await expect(d1.batch(over)).rejects.toMatchObject({ code: "request_too_large" });
-    expect(await rowCount("hold_fences")).toBe(before);
+    expect(await rowCount("hold_fences", ws.id)).toBe(before);
+    expect(hops.placementChecks).toBe(0);
+    // The bound counts the caller's statements: the shard's placement check rides along.
     const fits = Array.from({ length: D1_MAX_BATCH_STATEMENTS }, fence);
     expect(await d1.batch(fits)).toHaveLength(D1_MAX_BATCH_STATEMENTS);
-    expect(await rowCount("hold_fences")).toBe(before + D1_MAX_BATCH_STATEMENTS);
+    expect(await rowCount("hold_fences", ws.id)).toBe(before + D1_MAX_BATCH_STATEMENTS);
+    expect(hops.placementChecks).toBe(1);
   });
 });
