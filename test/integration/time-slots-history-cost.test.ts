@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { admin } from "../helpers/http";
 import { createResource, type TestResource } from "../helpers/resources";
 import { createSalon, MONDAY, type Salon } from "../helpers/salon";
-import { everyShard } from "../helpers/every-shard";
+import { shardOf } from "../helpers/every-shard";
 
 /**
  * A slot search's D1 cost follows the window, not the calendars' history: a
@@ -26,7 +26,9 @@ let facial: { uuid: string };
  * 2030-03-01 (500 days), written as the app writes a booking's entry.
  */
 async function seedHistory(owner: { stafferId?: string; resourceId?: string; unit?: number }) {
-  await everyShard
+  // Written on the workspace's own shard: the other shards have no such location.
+  const { db } = await shardOf(salon.ws.id);
+  await db
     .prepare(
       `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
      insert into calendar_entries
