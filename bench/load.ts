@@ -35,7 +35,7 @@ import { percentile } from "./stats";
  * 5xx fails the run.
  *
  * Run directly, it starts two servers, one with wrangler.toml's four shards and one with
- * SHARD_0 alone (generated copies of the config, under .wrangler/), sets up the same
+ * SHARD_0 alone (generated copies of the config, each in a temp folder), sets up the same
  * workspaces on each, drives both in alternating windows, checks both, and prints bookings per
  * second and D1 round trips per request of both side by side. LOAD_SRC=<dir> runs the Worker
  * of another checkout (a snapshot nobody edits: see `loadConfig`); LOAD_SECONDS (per server),
