@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import worker from "../../../src/index";
 import { everyShard } from "../../helpers/every-shard";
+import { D1_NAMES, d1 } from "../../helpers/shard-holdings";
 
 /**
  * Sends requests to the Worker by calling its fetch handler in the test's own
@@ -62,24 +63,39 @@ const NOT_COUNTED = new Set([
   "d1_migrations",
 ]);
 
-let countAll: D1PreparedStatement | undefined;
+const countAll = new Map<string, D1PreparedStatement>();
 
-/** Rows of every counted table, in one query. */
+/** One query counting every counted table of a database. */
+async function countingStatement(db: D1Database): Promise<D1PreparedStatement> {
+  const tables = await db.prepare("select name from sqlite_master where type = 'table'").all<{
+    name: string;
+  }>();
+  const names = tables.results
+    .map((t) => t.name)
+    .filter((n) => !NOT_COUNTED.has(n) && !n.startsWith("sqlite_") && !n.startsWith("_cf"));
+  return db.prepare(
+    `select ${names.map((n) => `(select count(*) from "${n}") as "${n}"`).join(", ")}`,
+  );
+}
+
+/**
+ * Rows of every counted table of every database (the directory and each shard, read
+ * apart, one query each), keyed `DATABASE.table`: a row left behind is named with
+ * the database it was left in.
+ */
 export async function rowCounts(): Promise<Record<string, number>> {
-  if (!countAll) {
-    const tables = await everyShard
-      .prepare("select name from sqlite_master where type = 'table'")
-      .all<{
-        name: string;
-      }>();
-    const names = tables.results
-      .map((t) => t.name)
-      .filter((n) => !NOT_COUNTED.has(n) && !n.startsWith("sqlite_") && !n.startsWith("_cf"));
-    countAll = everyShard.prepare(
-      `select ${names.map((n) => `(select count(*) from "${n}") as "${n}"`).join(", ")}`,
-    );
-  }
-  return (await countAll.first<Record<string, number>>()) ?? {};
+  const counted = await Promise.all(
+    D1_NAMES.map(async (name) => {
+      let statement = countAll.get(name);
+      if (!statement) {
+        statement = await countingStatement(d1(name));
+        countAll.set(name, statement);
+      }
+      const row = (await statement.first<Record<string, number>>()) ?? {};
+      return Object.entries(row).map(([table, n]) => [`${name}.${table}`, n] as const);
+    }),
+  );
+  return Object.fromEntries(counted.flat());
 }
 
 export function diffCounts(before: Record<string, number>, after: Record<string, number>) {

@@ -38,8 +38,14 @@ export function errorBodyProblems(
       problems.push(`code ${body.code} belongs to ${expected}, sent with ${status}`);
   }
   // A taken slot's 409 may offer other starts (at most 5), a series' 409 its occurrences that
-  // cannot be booked or moved (at most 52), and nothing else may.
-  const allowed = body.code === "slot_unavailable" ? ["alternatives", "conflicts"] : [];
+  // cannot be booked or moved (at most 52); a full group session's 409 other starts too
+  // (withAlternatives answers both codes); nothing else may.
+  const allowed =
+    body.code === "slot_unavailable"
+      ? ["alternatives", "conflicts"]
+      : body.code === "session_full"
+        ? ["alternatives"]
+        : [];
   const extra = Object.keys(body).filter((k) => !ERROR_KEYS.has(k) && !allowed.includes(k));
   if (extra.length) problems.push(`unexpected keys ${extra.join(", ")}`);
   if (body.alternatives !== undefined) {
