@@ -15,7 +15,7 @@ export const ErrorBodySchema = z
     request_id: z.string().optional(),
     alternatives: z.array(AlternativeSchema).max(5).optional().openapi({
       description:
-        "Only with `slot_unavailable`: up to 5 free starts for the same service(s), nearest to the requested time first, the same day before other days. Empty when nothing is free within a week either side.",
+        "Only with `slot_unavailable` or `session_full`: up to 5 free starts for the same service(s), nearest to the requested time first, the same day before other days. Empty when nothing is free within a week either side.",
     }),
     conflicts: z
       .array(
