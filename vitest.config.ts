@@ -29,6 +29,8 @@ export default defineConfig(async () => ({
       {
         FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1",
         EXTERNAL_CALENDAR_TIMEOUT_MS: "1500",
+        // A move's clean-up starts right after its switch (production waits 30 s).
+        MOVE_CLEAN_GRACE_MS: "0",
         STRIPE_API_BASE: `http://127.0.0.1:${process.env.STRIPE_LOCAL_PORT}`,
         STRIPE_SECRET_KEY: "sk_test_local",
         STRIPE_WEBHOOK_SECRET: "whsec_test_local",

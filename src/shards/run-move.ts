@@ -15,6 +15,7 @@ import {
 import { placementHere, setPlacement } from "./queries/placement";
 import { countRows, deleteChunk, insertJson, readChunk } from "./queries/rows";
 import { cellOf, packRows } from "./rules/chunks";
+import { cleanGrace, cleanWaitsUntil } from "./rules/clean-grace";
 import { MOVED_TABLES, type TenantTable } from "./rules/tables";
 import { checkKeptKeys, KeysTaken } from "./kept-keys";
 
@@ -25,13 +26,16 @@ const DELETE_ROWS = 500;
 /** How long one run goes on before it hands over to the next (a fresh alarm, a fresh CPU budget). */
 const RUN_BUDGET_MS = 15_000;
 
+/** Failed runs of a copy before the move is given up (the source reopened, writes back on). */
+const MAX_COPY_ATTEMPTS = 10;
+
 /** The clean-up's order: children first, the workspace's own row last. */
 const REVERSED = [...MOVED_TABLES].reverse();
 
 /** A move that cannot succeed as it stands: it is given up, the source reopened as it was. */
 class MoveRefused extends Error {}
 
-export type RunOutcome = "done" | "aborted" | "more" | "none";
+export type RunOutcome = "done" | "aborted" | "more" | "none" | { at: number };
 
 /**
  * Runs a workspace's move from the step the directory recorded, until it is
@@ -56,11 +60,23 @@ export async function runMove(
       const steps = new MoveSteps(env, directory, move, deadline);
       if (move.status === "copying") await steps.copy();
       else if (move.status === "switching") await steps.switch();
-      else await steps.clean();
+      else {
+        const grace = cleanGrace(env.MOVE_CLEAN_GRACE_MS);
+        const waits = cleanWaitsUntil(move, grace, Date.now());
+        if (waits !== null) return { at: waits };
+        await steps.clean();
+      }
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await recordFailure(directory, workspaceId, message).catch(() => undefined);
+    // A copy that keeps failing would keep the workspace's writes paused: give it up (safe
+    // before the switch: the source is whole) and let the operator try again.
+    const move = await latestMove(directory, workspaceId).catch(() => null);
+    if (move?.status === "copying" && move.attempts >= MAX_COPY_ATTEMPTS) {
+      await new MoveSteps(env, directory, move, Date.now()).giveUp(message);
+      return "aborted";
+    }
     throw error;
   }
 }
@@ -84,6 +100,11 @@ class MoveSteps {
   /** Steps 1–3: writes paused, the copy chunk by chunk, the counts compared; then `switching`. */
   async copy(): Promise<void> {
     const { ws } = this;
+    // Open here while the copy is under way: only a give-up that crashed before recording
+    // itself reopens it, and writes may have landed since; the copy starts over.
+    const reopened =
+      (this.move.tableIndex > 0 || this.move.lastRowid > 0) &&
+      (await placementHere(this.source, ws)) === "open";
     // Repeated on every run: the request that recorded the move may have died before it.
     if (!(await setPlacement(this.source, ws, "moving_out", ["open", "moving_out"]))) {
       throw new Error(
@@ -93,11 +114,13 @@ class MoveSteps {
     failpoint(FP.paused, ws);
     try {
       await checkKeptKeys(this.source, this.target, ws);
-      let cursor = {
-        tableIndex: this.move.tableIndex,
-        lastRowid: this.move.lastRowid,
-        copiedRows: this.move.copiedRows,
-      };
+      let cursor = reopened
+        ? { tableIndex: 0, lastRowid: 0, copiedRows: 0 }
+        : {
+            tableIndex: this.move.tableIndex,
+            lastRowid: this.move.lastRowid,
+            copiedRows: this.move.copiedRows,
+          };
       if (cursor.tableIndex === 0 && cursor.lastRowid === 0) {
         await this.clearTarget();
         failpoint(FP.cleared, ws);
@@ -232,6 +255,11 @@ class MoveSteps {
    * Gives the move up before its switch: the source, whole and unchanged, opens
    * again; then the move is recorded aborted, and the target's partial copy deleted.
    */
+  /** Gives the move up after too many failed runs of its copy. */
+  giveUp(reason: string): Promise<void> {
+    return this.abort(`move: given up after ${MAX_COPY_ATTEMPTS} failed runs (${reason})`);
+  }
+
   private async abort(reason: string): Promise<void> {
     await setPlacement(this.source, this.ws, "open", ["moving_out"]);
     await recordStatus(this.directory, this.ws, "aborted", Date.now(), reason);

@@ -31,8 +31,9 @@ function binding(name: string): D1Database {
 const shards = () => SHARDS.map(binding);
 
 const DIRECTORY_TABLES = /\b(api_keys|workspace_moves)\b/i;
-const WRITE = /^\s*(insert|update|delete|replace|create|drop|alter)\b/i;
-const INSERT = /^\s*(insert|replace)\b/i;
+// A leading WITH … (a recursive seed) does not make a write a read.
+const WRITE = /^\s*(with\b[\s\S]*?\)\s*)?(insert|update|delete|replace|create|drop|alter)\b/i;
+const INSERT = /^\s*(with\b[\s\S]*?\)\s*)?(insert|replace)\b/i;
 
 type Row = Record<string, unknown>;
 

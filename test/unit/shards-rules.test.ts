@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Cell, cellOf, packRows } from "../../src/shards/rules/chunks";
 import { decideMove } from "../../src/shards/rules/move-request";
+import { CLEAN_GRACE_MS, cleanGrace, cleanWaitsUntil } from "../../src/shards/rules/clean-grace";
 
 const SHARDS = ["SHARD_0", "SHARD_1", "SHARD_2"];
 
@@ -82,5 +83,29 @@ describe("cellOf", () => {
     expect(cellOf("t", "c", 1.5)).toBe(1.5);
     expect(cellOf("t", "c", null)).toBeNull();
     expect(() => cellOf("t", "c", new ArrayBuffer(2))).toThrow(/t\.c/);
+  });
+});
+
+describe("the clean-up's grace after a switch", () => {
+  it("waits until the grace after the switch is over, then goes on", () => {
+    const switched = { tableIndex: 0, updatedAt: 1_000_000 };
+    expect(cleanWaitsUntil(switched, 30_000, 1_000_000)).toBe(1_030_000);
+    expect(cleanWaitsUntil(switched, 30_000, 1_029_999)).toBe(1_030_000);
+    expect(cleanWaitsUntil(switched, 30_000, 1_030_000)).toBeNull();
+    expect(cleanWaitsUntil(switched, 0, 1_000_000)).toBeNull();
+  });
+
+  it("never waits again once the deletes started", () => {
+    expect(cleanWaitsUntil({ tableIndex: 3, updatedAt: 1_000_000 }, 30_000, 1_000_001)).toBeNull();
+  });
+
+  it("reads its setting as whole milliseconds, else 30 s", () => {
+    expect(cleanGrace("0")).toBe(0);
+    expect(cleanGrace("1500")).toBe(1500);
+    expect(cleanGrace(undefined)).toBe(CLEAN_GRACE_MS);
+    expect(cleanGrace("")).toBe(CLEAN_GRACE_MS);
+    expect(cleanGrace("-1")).toBe(CLEAN_GRACE_MS);
+    expect(cleanGrace("soon")).toBe(CLEAN_GRACE_MS);
+    expect(CLEAN_GRACE_MS).toBe(30_000);
   });
 });

@@ -1,3 +1,4 @@
+import { isWorkspaceNotHere } from "../../db/constraints";
 import { createMiddleware } from "hono/factory";
 import {
   dropIdempotencyKey,
@@ -84,12 +85,22 @@ export const idempotency = createMiddleware<PublicEnv>(async (c, next) => {
   await next();
   // Server errors are not remembered: the retry should get a real second chance.
   if (c.res.status >= 500) {
-    await dropIdempotencyKey(scope, own);
+    await dropIdempotencyKey(scope, own).catch(keptByMove);
     return;
   }
   await keepIdempotentResponse(scope, own, {
     status: c.res.status,
     response: await c.res.clone().text(),
     expiresAt: Date.now() + TTL_MS,
-  });
+  }).catch(keptByMove);
 });
+
+/**
+ * A move between shards paused the workspace's writes after the handler's own
+ * batch committed: the answer is still the handler's (a 503 would invite a
+ * retry of what is done). The key's reservation stays pending, copied with the
+ * workspace, so a retry within its lease is told to wait rather than run again.
+ */
+function keptByMove(error: unknown): void {
+  if (!isWorkspaceNotHere(error)) throw error;
+}

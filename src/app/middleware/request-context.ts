@@ -86,7 +86,14 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
  */
 function sessionStart(c: Context<OpenEnv>, shard: string): SessionStart {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return "first-primary";
-  return bookmarkFor(shard, c.req.header("d1-bookmark")) ?? "first-unconstrained";
+  const sent = c.req.header("d1-bookmark");
+  const here = bookmarkFor(shard, sent);
+  if (here) return here;
+  // A bookmark of another shard: the client wrote where this isolate no longer routes (a move
+  // switched, and this isolate remembers the old shard). The primary says so (the placement
+  // check refuses), where a lagging replica might still answer with the old data.
+  if (sent && /^SHARD_\d+\.|^DB\./.test(sent)) return "first-primary";
+  return "first-unconstrained";
 }
 
 /** Global fetch, each call counted (and timed) by `counter`. */

@@ -21,7 +21,9 @@ export class ShardMover extends DurableObject<Env> implements ShardMoverClient {
     keys: ["workspace"],
     run: async ({ workspace }) => {
       const outcome = await runMove(this.env, workspace);
-      return outcome === "more" ? Date.now() : "stop";
+      if (outcome === "more") return Date.now();
+      // The clean-up waits out its grace after the switch.
+      return typeof outcome === "object" ? outcome.at : "stop";
     },
     retryMs: RETRY_MS,
     failure: "workspace move failed; it is tried again",
