@@ -70,3 +70,45 @@ export async function placementIn(shard: ShardName, workspaceId: string) {
 /** A shard other than `shard`. */
 export const otherShard = (shard: string): ShardName =>
   SHARDS.find((s) => s !== shard) as ShardName;
+
+/** The directory and every shard. */
+export const DATABASES = ["DB", ...SHARDS] as const;
+
+/** A database's binding by name (`DB`, `SHARD_n`). */
+export function d1(name: string): D1Database {
+  const binding = (env as unknown as Record<string, D1Database | undefined>)[name];
+  if (!binding) throw new Error(`no D1 binding ${name}`);
+  return binding;
+}
+
+/** How many rows `sql` (one `?`, the id; answering `n`) counts in each database. */
+export async function countsOf(sql: string, id: string | number): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const name of DATABASES) {
+    const row = await d1(name).prepare(sql).bind(id).first<{ n: number }>();
+    counts[name] = row?.n ?? 0;
+  }
+  return counts;
+}
+
+/** `n` rows on `shard`, none anywhere else (the directory included). */
+export const onlyOn = (shard: string, n = 1) =>
+  Object.fromEntries(DATABASES.map((name) => [name, name === shard ? n : 0]));
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the background work the writes started (calendar confirms, the
+ * outbox, messages, the waitlist desk) is over: the workspace's rows stay the
+ * same for a second. A comparison before and after a move needs them still.
+ */
+export async function settle(shard: ShardName, workspaceId: string): Promise<void> {
+  let last = JSON.stringify(await workspaceRows(shard, workspaceId));
+  for (let i = 0; i < 30; i++) {
+    await sleep(1_000);
+    const now = JSON.stringify(await workspaceRows(shard, workspaceId));
+    if (now === last) return;
+    last = now;
+  }
+  throw new Error("the workspace's rows never settled");
+}

@@ -10,6 +10,7 @@ import type { MessageQueueBody } from "../../src/messages/delivery/queue";
 import type { Env } from "../../src/platform/env";
 import type { WebhookMessage } from "../../src/webhooks/messages";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
+import { countsOf, d1, onlyOn } from "../helpers/shard-rows";
 
 /**
  * The cron goes over every database: each sweep reads a whole shard and acts
@@ -17,25 +18,7 @@ import { createWorkspace, type TestWorkspace } from "../helpers/factory";
  * prunes leave alone the rows of a workspace a move is carrying.
  */
 
-const DATABASES = ["DB", "SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"] as const;
-function d1(name: string): D1Database {
-  const binding = (env as unknown as Record<string, D1Database | undefined>)[name];
-  if (!binding) throw new Error(`no D1 binding ${name}`);
-  return binding;
-}
 const DAY = 24 * 3_600_000;
-
-async function countsOf(sql: string, id: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const name of DATABASES) {
-    const row = await d1(name).prepare(sql).bind(id).first<{ n: number }>();
-    counts[name] = row?.n ?? 0;
-  }
-  return counts;
-}
-
-const onlyOn = (shard: string, n = 1) =>
-  Object.fromEntries(DATABASES.map((name) => [name, name === shard ? n : 0]));
 
 /** Three workspaces, the first two on different shards (new ones go to the emptiest). */
 async function workspaces(): Promise<[TestWorkspace, TestWorkspace, TestWorkspace]> {

@@ -14,25 +14,13 @@ import {
   rowsPerShard,
   type ShardName,
   SHARDS,
+  settle,
+  sleep,
   workspaceRows,
 } from "../helpers/shard-rows";
 import { joined } from "../helpers/waitlist";
 
 afterEach(() => failpoints.disarmAll());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The workspace's rows stay the same for a second: the background work of its writes is over. */
-async function settle(shard: ShardName, workspaceId: string) {
-  let last = JSON.stringify(await workspaceRows(shard, workspaceId));
-  for (let i = 0; i < 30; i++) {
-    await sleep(1_000);
-    const now = JSON.stringify(await workspaceRows(shard, workspaceId));
-    if (now === last) return;
-    last = now;
-  }
-  throw new Error("the workspace's rows never settled");
-}
 
 const moveRow = (workspaceId: string) =>
   env.DB.prepare("SELECT * FROM workspace_moves WHERE workspace_id = ?")

@@ -5,12 +5,10 @@ import { MOVE_FAILPOINTS } from "../../src/shards/move-failpoints";
 import { admin } from "../helpers/http";
 import { startMove } from "../helpers/moves";
 import { customer } from "../helpers/salon";
-import { otherShard, rowsPerShard, type ShardName, SHARDS } from "../helpers/shard-rows";
+import { otherShard, rowsPerShard, type ShardName, SHARDS, sleep } from "../helpers/shard-rows";
 import { createShop } from "../helpers/shop";
 
 afterEach(() => failpoints.disarmAll());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Outcome {
   kind: "book" | "cancel" | "order";

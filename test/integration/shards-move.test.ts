@@ -11,30 +11,13 @@ import {
   placementIn,
   rowsPerShard,
   type ShardName,
+  settle,
   workspaceRows,
 } from "../helpers/shard-rows";
 import { createShop, openOrder, payOrder, type Shop, sellVouchers } from "../helpers/shop";
 import { joined } from "../helpers/waitlist";
 
 afterEach(() => failpoints.disarmAll());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Waits until the background work the writes started (calendar confirms, the
- * outbox, messages, the waitlist desk) is over: the workspace's rows stay the
- * same for a second. A comparison before and after a move needs them still.
- */
-async function settle(shard: ShardName, workspaceId: string) {
-  let last = JSON.stringify(await workspaceRows(shard, workspaceId));
-  for (let i = 0; i < 30; i++) {
-    await sleep(1_000);
-    const now = JSON.stringify(await workspaceRows(shard, workspaceId));
-    if (now === last) return;
-    last = now;
-  }
-  throw new Error("the workspace's rows never settled");
-}
 
 async function book(shop: Shop, hhmm: string, staffer = 0, date = MONDAY) {
   const res = await shop.ws.api("/bookings", {

@@ -11,33 +11,13 @@ import {
   type TestWorkspace,
 } from "../helpers/factory";
 import { consume, consumeFrom } from "../helpers/queue";
+import { countsOf, d1, onlyOn } from "../helpers/shard-rows";
 
 /**
  * Background work on workspaces of different shards: each queue message and
  * each calendar object reads and writes the shard its workspace lives on, and
  * nothing lands in another shard or in the directory's tenant tables.
  */
-
-const DATABASES = ["DB", "SHARD_0", "SHARD_1", "SHARD_2", "SHARD_3"] as const;
-function d1(name: string): D1Database {
-  const binding = (env as unknown as Record<string, D1Database | undefined>)[name];
-  if (!binding) throw new Error(`no D1 binding ${name}`);
-  return binding;
-}
-
-/** How many rows `sql` (one `?`, the id) counts in each database. */
-async function countsOf(sql: string, id: string | number): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const name of DATABASES) {
-    const row = await d1(name).prepare(sql).bind(id).first<{ n: number }>();
-    counts[name] = row?.n ?? 0;
-  }
-  return counts;
-}
-
-/** One row on `shard`, none anywhere else (the directory included). */
-const onlyOn = (shard: string, n = 1) =>
-  Object.fromEntries(DATABASES.map((name) => [name, name === shard ? n : 0]));
 
 /** Two workspaces on two different shards (new ones go to the emptiest). */
 async function onTwoShards(): Promise<[TestWorkspace, TestWorkspace]> {
