@@ -1,7 +1,15 @@
-import { createDb, type Database } from "./client";
+import type { Database } from "./client";
 import { isWorkspaceNotHere } from "./constraints";
 import { D1Counter, instrumentD1 } from "./instrumented-d1";
-import { allShards, forgetPlacement, placementOf, shardBinding, sweepDb } from "./shards";
+import {
+  allShards,
+  forgetPlacement,
+  placementOf,
+  shardBinding,
+  type ShardHandle,
+  sweepDb,
+  tenantHandle,
+} from "./shards";
 import type { Env } from "../platform/env";
 import { log } from "../platform/log";
 
@@ -12,11 +20,7 @@ import { log } from "../platform/log";
  * check on every call). `d1` is the same handle as raw D1, for the callers
  * that write SQL text (the calendar objects' ledger).
  */
-export interface BackgroundHandle {
-  db: Database;
-  d1: D1Database;
-  shard: string;
-}
+export type BackgroundHandle = Pick<ShardHandle, "db" | "d1" | "shard">;
 
 /**
  * Null when the directory knows no such workspace (never created, or gone):
@@ -28,11 +32,9 @@ export async function backgroundDb(
   counter: D1Counter = new D1Counter(),
 ): Promise<BackgroundHandle | null> {
   const shard = await placementOf(env, workspaceId);
-  if (!shard) return null;
-  // The primary: background work decides on what it reads (a lease, a fence), never on a replica's past.
-  const session = shardBinding(env, shard).withSession("first-primary");
-  const d1 = instrumentD1(session, counter, undefined, { workspaceId });
-  return { db: createDb(d1), d1, shard };
+  // On the primary (the default): background work decides on what it reads (a lease, a
+  // fence), never on a replica's past.
+  return shard ? tenantHandle(env, shard, workspaceId, { counter }) : null;
 }
 
 /**

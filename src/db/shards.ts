@@ -29,7 +29,7 @@ export function allShards(env: Env): string[] {
   return shards.includes(DIRECTORY) ? shards : [DIRECTORY, ...shards];
 }
 
-export const isShardName = (env: Env, name: string): boolean => allShards(env).includes(name);
+const isShardName = (env: Env, name: string): boolean => allShards(env).includes(name);
 
 /** The binding of a shard by name; a name the deployment does not have is a bug (or a stale row). */
 export function shardBinding(env: Env, name: string): D1Database {
@@ -47,6 +47,8 @@ export type SessionStart = "first-primary" | "first-unconstrained" | { bookmark:
 
 export interface ShardHandle {
   db: Database;
+  /** The same handle as raw D1, for callers that write SQL text. */
+  d1: D1Database;
   shard: string;
   /** The session's latest bookmark (null when it made no call), prefixed with the shard's name. */
   bookmark(): string | null;
@@ -64,25 +66,23 @@ export function tenantHandle(
   workspaceId: string,
   options: { counter?: D1Counter; gate?: WriteGate; session?: SessionStart } = {},
 ): ShardHandle {
-  const binding = shardBinding(env, shard);
   const start = options.session ?? "first-primary";
-  const session = binding.withSession(typeof start === "string" ? start : start.bookmark);
-  const db = createDb(
-    instrumentD1(session, options.counter, options.gate, {
-      workspaceId,
-      // A move switched it (or is under way): the next handle asks the directory again.
-      onRefused: () => forgetPlacement(workspaceId),
-    }),
+  const session = shardBinding(env, shard).withSession(
+    typeof start === "string" ? start : start.bookmark,
   );
-  return {
-    db,
-    shard,
-    bookmark: () => {
-      const bookmark = session.getBookmark();
-      return bookmark ? `${shard}.${bookmark}` : null;
-    },
-  };
+  const d1 = instrumentD1(session, options.counter, options.gate, {
+    workspaceId,
+    // A move switched it (or is under way): the next handle asks the directory again.
+    onRefused: () => forgetPlacement(workspaceId),
+  });
+  return { db: createDb(d1), d1, shard, bookmark: bookmarkOf(shard, session) };
 }
+
+/** A session's latest bookmark, named by its shard (null before its first call). */
+const bookmarkOf = (shard: string, session: D1DatabaseSession) => () => {
+  const bookmark = session.getBookmark();
+  return bookmark ? `${shard}.${bookmark}` : null;
+};
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/i;
 
@@ -176,28 +176,8 @@ export function placingHandle(
   gate?: WriteGate,
 ): ShardHandle {
   const session = shardBinding(env, shard).withSession("first-primary");
-  return {
-    db: createDb(instrumentD1(session, counter, gate)),
-    shard,
-    bookmark: () => {
-      const bookmark = session.getBookmark();
-      return bookmark ? `${shard}.${bookmark}` : null;
-    },
-  };
-}
-
-/**
- * D1 for work outside a request on one workspace (a queue consumer, a Durable
- * Object, a cron's step): its shard found through the directory. Null when the
- * directory knows no such workspace (it was never created, or is gone).
- */
-export async function workspaceDb(
-  env: Env,
-  workspaceId: string,
-  counter: D1Counter = new D1Counter(),
-): Promise<Database | null> {
-  const shard = await placementOf(env, workspaceId);
-  return shard ? tenantHandle(env, shard, workspaceId, { counter }).db : null;
+  const d1 = instrumentD1(session, counter, gate);
+  return { db: createDb(d1), d1, shard, bookmark: bookmarkOf(shard, session) };
 }
 
 /**
