@@ -1,3 +1,4 @@
+import { UUID } from "../platform/rules/uuid";
 /**
  * A manage link's token: what booking it opens, in which workspace, and for
  * which of the booking's customers, signed with HMAC-SHA256 under the
@@ -31,7 +32,6 @@ const LEGACY_VERSIONS = new Set([1, 2]);
 const PAYLOAD_BYTES = 37;
 const MAC_BYTES = 16;
 const TOKEN_BYTES = PAYLOAD_BYTES + MAC_BYTES;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**

@@ -103,6 +103,22 @@ export function bookmarkFor(
 }
 
 /**
+ * How a read-only request's session starts: from the client's bookmark of this
+ * shard (at least that fresh), else from any replica. A bookmark of another
+ * shard means the client wrote where this isolate no longer routes (a move
+ * switched, and this isolate remembers the old shard): the primary says so (its
+ * placement check refuses), where a lagging replica might still answer old rows.
+ */
+export function readSessionStart(shard: string, header: string | undefined): SessionStart {
+  const here = bookmarkFor(shard, header);
+  if (here) return here;
+  const dot = header?.indexOf(".") ?? -1;
+  const named = dot > 0 ? header?.slice(0, dot) : undefined;
+  if (named && (named === DIRECTORY || SHARD_BINDING.test(named))) return "first-primary";
+  return "first-unconstrained";
+}
+
+/**
  * Which shard a workspace lives on, as the directory says, remembered by this
  * isolate for a short while. A stale answer is safe: the shard's placement
  * check refuses it, the caller forgets it (`forgetPlacement`) and asks again.

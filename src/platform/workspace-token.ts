@@ -1,3 +1,4 @@
+import { UUID } from "./rules/uuid";
 /**
  * Secret link tokens that a request without an API key must route by (a
  * staffer's calendar feed, a waitlist offer): the workspace's uuid (16 bytes)
@@ -10,7 +11,6 @@
  * row found must belong to the workspace the token names besides.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^[A-Za-z0-9_-]{64}$/;
 
 /** The length of a workspace token, in characters. */

@@ -2,8 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { placementOf } from "../../db/shards";
 import type { AdminEnv } from "../../http/env";
 import { notFound } from "../../platform/errors";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "../../platform/rules/uuid";
 
 /**
  * The management API names its workspace in the path: the request is routed

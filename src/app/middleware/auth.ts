@@ -10,8 +10,7 @@ import { ApiError } from "../../platform/errors";
 import { exposeToOrigin, checkOrigin } from "./cors";
 import { limitKey } from "../../http/rate-limit";
 import { knownWorkspace, rememberWorkspace } from "./workspace-settings";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "../../platform/rules/uuid";
 
 // One message for every credential failure: a caller must not learn whether a workspace exists.
 const invalid = () => new ApiError("unauthenticated", "The API key is invalid for this workspace.");

@@ -2,7 +2,12 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { setMetric } from "hono/timing";
 import { createDb } from "../../db/client";
-import { bookmarkFor, type SessionStart, type ShardHandle, tenantHandle } from "../../db/shards";
+import {
+  readSessionStart,
+  type SessionStart,
+  type ShardHandle,
+  tenantHandle,
+} from "../../db/shards";
 import { D1Counter, instrumentD1 } from "../../db/instrumented-d1";
 import type { OpenEnv } from "../../http/env";
 import { sameSettings } from "../../platform/config";
@@ -86,14 +91,7 @@ export const requestContext = createMiddleware<OpenEnv>(async (c, next) => {
  */
 function sessionStart(c: Context<OpenEnv>, shard: string): SessionStart {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return "first-primary";
-  const sent = c.req.header("d1-bookmark");
-  const here = bookmarkFor(shard, sent);
-  if (here) return here;
-  // A bookmark of another shard: the client wrote where this isolate no longer routes (a move
-  // switched, and this isolate remembers the old shard). The primary says so (the placement
-  // check refuses), where a lagging replica might still answer with the old data.
-  if (sent && /^SHARD_\d+\.|^DB\./.test(sent)) return "first-primary";
-  return "first-unconstrained";
+  return readSessionStart(shard, c.req.header("d1-bookmark"));
 }
 
 /** Global fetch, each call counted (and timed) by `counter`. */

@@ -7,6 +7,7 @@ import { log } from "../../../platform/log";
 import { handleProviderEvent } from "../../provider-events";
 import { routeLink } from "../../../http/route-link";
 import { stripeClient, subtleCrypto } from "../../providers/stripe";
+import { UUID } from "../../../platform/rules/uuid";
 
 /** Where the provider posts its events (the endpoint configured in its dashboard). */
 export const STRIPE_WEBHOOK_PATH = "/api/payments/stripe/webhook";
@@ -63,8 +64,6 @@ export async function stripeWebhook(c: Context<OpenEnv>) {
   log("info", "provider event", { type: event.type, handled });
   return c.json({ received: true, handled }, 200);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The workspace the event's object names (`metadata.workspace_id`): only where to
