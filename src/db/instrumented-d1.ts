@@ -51,7 +51,9 @@ function wrapStatement(
     hops.statements += 1;
     return hops.track(run);
   };
-  if (checked) return checkedStatement(statement, query, timed, hops, gate, checked);
+  const calls = checked
+    ? checkedCalls(statement, query, timed, hops, checked)
+    : plainCalls(statement, timed, hops);
   const wrapped = {
     [RAW]: statement,
     [QUERY]: query,
@@ -59,6 +61,20 @@ function wrapStatement(
       checkParams(query, values.length);
       return wrapStatement(statement.bind(...values), hops, gate, query, checked);
     },
+    ...calls,
+  };
+  return wrapped as unknown as Wrapped;
+}
+
+type Calls = Pick<D1PreparedStatement, "first" | "run" | "all" | "raw">;
+
+/** A statement's calls, counted and timed as one call of D1 each. */
+function plainCalls(
+  statement: D1PreparedStatement,
+  timed: <T>(run: () => Promise<T>) => Promise<T>,
+  hops: D1Counter,
+): Calls {
+  const calls = {
     first: (column?: string) =>
       timed(() => (column === undefined ? statement.first() : statement.first(column))).then((r) =>
         hops.returnedRow(r),
@@ -70,7 +86,7 @@ function wrapStatement(
         options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw(),
       ).then((r) => hops.returnedRows(r)),
   };
-  return wrapped as unknown as Wrapped;
+  return calls as unknown as Calls;
 }
 
 /**
@@ -220,14 +236,13 @@ function isFenceFailure(error: unknown): boolean {
  * write runs as a batch behind the fence (its answer reshaped to what the
  * single call returns: drizzle's `raw()` wants rows as arrays).
  */
-function checkedStatement(
+function checkedCalls(
   statement: D1PreparedStatement,
   query: string,
   timed: <T>(run: () => Promise<T>) => Promise<T>,
   hops: D1Counter,
-  gate: WriteGate | undefined,
   checked: PlacementChecked,
-): Wrapped {
+): Calls {
   const read = isRead(query);
   const written = () =>
     timed(async () => {
@@ -235,13 +250,7 @@ function checkedStatement(
       if (!result) throw new Error("D1 answered a batch of one with no result");
       return result;
     });
-  const wrapped = {
-    [RAW]: statement,
-    [QUERY]: query,
-    bind: (...values: unknown[]) => {
-      checkParams(query, values.length);
-      return wrapStatement(statement.bind(...values), hops, gate, query, checked);
-    },
+  const calls = {
     first: (column?: string) =>
       (read
         ? timed(() =>
@@ -276,5 +285,5 @@ function checkedStatement(
           })
       ).then((r) => hops.returnedRows(r)),
   };
-  return wrapped as unknown as Wrapped;
+  return calls as unknown as Calls;
 }
