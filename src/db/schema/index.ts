@@ -21,3 +21,4 @@ export * from "./guards";
 export * from "./waitlist";
 export * from "./payments";
 export * from "./shards";
+export * from "./packages";

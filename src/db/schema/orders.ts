@@ -69,8 +69,8 @@ export const orderLines = sqliteTable(
     orderId: text("order_id")
       .notNull()
       .references(() => orders.id),
-    kind: text("kind", { enum: ["good", "service", "voucher"] }).notNull(),
-    /** The good, service or voucher template sold. */
+    kind: text("kind", { enum: ["good", "service", "voucher", "package"] }).notNull(),
+    /** The good, service, voucher template or package template sold. */
     refId: text("ref_id").notNull(),
     bookingId: text("booking_id"),
     position: integer("position").notNull(),

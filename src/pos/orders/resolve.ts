@@ -85,7 +85,7 @@ export function resolveLines(
   defaultStafferId: string | null,
 ): ResolvedLine[] {
   const out: ResolvedLine[] = [];
-  const seen: Record<OrderLine["kind"], number> = { good: 0, service: 0, voucher: 0 };
+  const seen: Record<OrderLine["kind"], number> = { good: 0, service: 0, voucher: 0, package: 0 };
   requested.forEach((r, position) => {
     // Its place among the lines of its kind: the request lists each kind apart.
     const at = { kind: r.kind, index: seen[r.kind]++ };

@@ -26,7 +26,7 @@ import { discountedLines } from "./shares";
  *   the 250, so its tax is 20 % of 1 800 = 360; total 2 610.
  */
 export interface PricingLine {
-  kind: "good" | "service" | "voucher";
+  kind: "good" | "service" | "voucher" | "package";
   unitPrice: number;
   catalogPrice: number;
   quantity: number;

@@ -4,7 +4,7 @@ import { type Problem, problem } from "../../platform/rules/problems";
 
 /** A line as an order stores it: the price the till charges and the catalogue's own. */
 export interface OrderLine {
-  kind: "good" | "service" | "voucher";
+  kind: "good" | "service" | "voucher" | "package";
   unitPrice: number;
   catalogPrice: number;
   quantity: number;

@@ -25,6 +25,10 @@ export const EVENT_TYPES = [
   "payment-succeeded",
   "payment-refunded",
   "payment-failed",
+  "package-issued",
+  "package-credit-used",
+  "membership-renewed",
+  "membership-past-due",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -48,6 +48,7 @@ const LINE_LISTS: Record<OrderLine["kind"], { list: string; id: string }> = {
   good: { list: "goods", id: "good_uuid" },
   service: { list: "services", id: "service_uuid" },
   voucher: { list: "vouchers", id: "voucher_template_uuid" },
+  package: { list: "packages", id: "package_uuid" },
 };
 
 const inLine = (field: (id: string) => string) => (about: LineSubject) => {
