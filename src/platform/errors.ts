@@ -35,6 +35,8 @@ export const ErrorCodeSchema = z
     "voucher_unavailable",
     "voucher_balance_changed",
     "voucher_already_used",
+    "not_a_membership",
+    "package_void",
     "payload_too_large",
     "request_too_large",
     "rate_limited",
@@ -91,6 +93,8 @@ export function statusFor(
     case "voucher_unavailable":
     case "voucher_balance_changed":
     case "voucher_already_used":
+    case "not_a_membership":
+    case "package_void":
       return 409;
     case "payload_too_large":
       return 413;
