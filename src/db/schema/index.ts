@@ -22,3 +22,4 @@ export * from "./waitlist";
 export * from "./payments";
 export * from "./shards";
 export * from "./packages";
+export * from "./order-checkouts";

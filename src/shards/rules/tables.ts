@@ -80,6 +80,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
   ws("customer_package_credits"),
   ws("package_credit_uses"),
   ws("package_renewals"),
+  ws("order_checkouts"),
   ws("reservations"),
   ws("blocked_spots"),
   ws("resource_blocks"),
