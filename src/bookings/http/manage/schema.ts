@@ -4,6 +4,7 @@ import { dateOrInstant, instant, timezone } from "../../../platform/fields";
 import { BookingSchema } from "../../views/booking-schema";
 import { LocationSchema } from "../../../catalogue/views/location";
 import { SalonSchema } from "../../../catalogue/views/salon";
+import { ManagedPackageSchema } from "../../../packages/views/managed-package";
 
 /** The range of a move search, like the slot search's (docs/decisions.md, "Availability"). */
 export const MAX_MOVE_RANGE_DAYS = 62;
@@ -55,6 +56,10 @@ export const ManagedBookingSchema = z
         "The booking's own staffers by first name (the booking names them by uuid only): what the manage page shows. Nothing else of the workspace's staff reaches the link's holder.",
     }),
     manage: ManageLinkSchema,
+    packages: z.array(ManagedPackageSchema).openapi({
+      description:
+        "The booking customer's packages and memberships, newest first (at most 20): those with credits not yet expired, and memberships whose renewal charge failed; never a void one. A widget books with one as `?package=<uuid>`.",
+    }),
   })
   .openapi("ManagedBooking");
 
