@@ -34,6 +34,7 @@ import { registerSessions } from "../../calendar/http/sessions";
 import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "../../calendar/http/time-slots";
 import { registerVouchers } from "../../pos/http/vouchers";
+import { registerPackages } from "../../packages/http";
 import { registerWebhooks } from "../../webhooks/http/webhooks";
 import { registerWaitlist } from "../../waitlist/http/waitlist";
 import { registerWaitlistOffers } from "../../waitlist/http/waitlist-offers";
@@ -87,6 +88,7 @@ export function publicApi() {
   registerBookingForm(router);
   registerOrders(router);
   registerVouchers(router);
+  registerPackages(router);
   registerWebhooks(router);
   registerMessages(router);
   registerWaitlist(router);
