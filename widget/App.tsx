@@ -33,6 +33,9 @@ import { DoneStep } from "./steps/DoneStep";
 import { SalonHeader, SalonHelp } from "./steps/Face";
 import { Notice, type NoticeState } from "./steps/Notice";
 import { PayStep } from "./steps/PayStep";
+import { packageRefusal } from "./package/flow";
+import { PackageBanner } from "./package/PackageBanner";
+import { usePackage } from "./package/usePackage";
 import { ServicesStep } from "./steps/ServicesStep";
 import { SlotStep } from "./steps/SlotStep";
 import { StafferStep } from "./steps/StafferStep";
@@ -121,11 +124,14 @@ export function App({
   api,
   location,
   first,
+  packageUuid,
 }: {
   api: Client;
   location: string;
   /** The first load, started before the page's language had loaded. */
   first?: Promise<Start>;
+  /** `?package=<uuid>`: a customer package pays for what is booked. */
+  packageUuid?: string | null;
 }) {
   const { t, format } = useI18n();
   const describe_ = (e: unknown) => describe(t, e);
@@ -158,7 +164,16 @@ export function App({
   // On the way to the provider's page the hold must outlive this page.
   const paying = useRef(false);
 
-  const selection: Selection = { location, services: selected, staffer, zone, seats };
+  const credit = usePackage(api, packageUuid, catalogue?.services ?? null);
+  const using = credit.using;
+  const selection: Selection = {
+    location,
+    services: selected,
+    staffer,
+    zone,
+    seats,
+    ...(using ? { package: using.pkg.uuid } : {}),
+  };
 
   const start = (loading = loadStart(api, location)) => {
     setNotice(null);
@@ -342,7 +357,8 @@ export function App({
     }
     if (!phone) return;
     // The salon takes money (or a card) online first: the provider's event makes the booking.
-    if (reservation?.payment) {
+    // A package pays: nothing is due online, the booking goes direct with its credit.
+    if (reservation?.payment && !using) {
       setCustomer({ ...details, phone_e164: phone });
       setNotice(null);
       setStep("pay");
@@ -357,7 +373,9 @@ export function App({
       setReservation(null);
       setStep("done");
     } catch (e) {
-      const refused = bookingRefusal(e);
+      const refused = packageRefusal(e) ?? bookingRefusal(e);
+      // The package is another customer's (by phone): the phone is the field to check.
+      if (refused === "package.refused") setErrors({ phone: t("package.phone_hint") });
       if (refused) setNotice({ kind: "error", message: t(refused) });
       else if (e instanceof ApiFailure && e.status === 409) onConflict(e);
       else if (!markFields(e)) setNotice({ ...describe_(e), retry: () => void submit() });
@@ -465,7 +483,17 @@ export function App({
     } else setStep("details");
   };
 
-  if (!catalogue)
+  /** Back to every service, paid as usual: the package is put aside. */
+  const dropPackage = () => {
+    credit.drop();
+    void release(api, reservation);
+    setReservation(null);
+    setSelected([]);
+    setNotice(null);
+    setStep("services");
+  };
+
+  if (!catalogue || !credit.settled)
     return notice ? <Notice notice={notice} /> : <p role="status">{t("common.loading")}</p>;
   // In the order chosen: a cart runs its services in this order.
   const chosenServices = selected.flatMap((uuid) =>
@@ -479,7 +507,8 @@ export function App({
       seats={seats}
       staffer={who ? fullName(who) : null}
       start={start}
-      payment={reservation?.payment ?? null}
+      payment={using ? null : (reservation?.payment ?? null)}
+      covered={using ? t("package.covered") : undefined}
       level={level}
     />
   );
@@ -487,11 +516,16 @@ export function App({
   return (
     <div class="steps">
       {face && <SalonHeader face={face} />}
+      {using && step !== "done" && <PackageBanner pkg={using.pkg} onDrop={dropPackage} />}
+      {credit.problem && step === "services" && (
+        <Notice notice={{ kind: "error", message: t(credit.problem) }} />
+      )}
       {notice && <Notice notice={notice} />}
       {["staffer", "slot", "details", "pay"].includes(step) && summary(chosen?.start ?? null)}
       {step === "services" && (
         <ServicesStep
-          services={catalogue.services}
+          services={using ? using.services : catalogue.services}
+          covered={using ? t("package.covered") : undefined}
           selected={selected}
           onToggle={(uuid) =>
             setSelected((s) => (s.includes(uuid) ? s.filter((x) => x !== uuid) : [...s, uuid]))
@@ -546,7 +580,7 @@ export function App({
           start={chosen.start}
           what={describeChoice(t, chosenServices, catalogue.staffers, staffer)}
           expiresAt={reservation?.expires_at ?? null}
-          paysNext={Boolean(reservation?.payment)}
+          paysNext={Boolean(reservation?.payment) && !using}
           busy={busy}
           onChange={(name, value) => setDetails((d) => ({ ...d, [name]: value }))}
           onExpire={() =>

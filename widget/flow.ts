@@ -114,6 +114,8 @@ export interface Selection {
   zone: string;
   /** Party size per group service (capacity > 1); absent: 1. */
   seats?: Record<string, number>;
+  /** The customer package paying for every service (the widget then offers only those). */
+  package?: string;
 }
 
 const seatsOf = (sel: Selection, service: string) => sel.seats?.[service] ?? 1;
@@ -288,11 +290,13 @@ export async function book(
     ...customerFields(sel, customer, form),
     ...(reservation ? { reservation_uuid: reservation.uuid } : {}),
   };
+  const paidBy = sel.package ? { customer_package_uuid: sel.package } : {};
   if (sel.services.length === 1) {
     const booking = await api.post<Booking>("/bookings", {
       ...common,
       service_uuid: sel.services[0],
       ...quantityOf(sel, sel.services[0] ?? ""),
+      ...paidBy,
       reserved_on: slot.start,
       ...(sel.staffer ? { staffer_uuid: sel.staffer } : {}),
     });
@@ -300,7 +304,9 @@ export async function book(
   }
   const cart = await api.post<{ bookings: Booking[] }>("/bookings/cart", {
     ...common,
-    items: [{ datetime_start: slot.start, services: servicesOf(sel) }],
+    items: [
+      { datetime_start: slot.start, services: servicesOf(sel).map((s) => ({ ...s, ...paidBy })) },
+    ],
   });
   return cart.bookings;
 }

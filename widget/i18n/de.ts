@@ -173,4 +173,31 @@ export const de: Catalogue = {
   "offer.yours_heading": "Ihr Termin",
   "offer.yours": "Sie haben diesen Termin über Ihr Angebot von der Warteliste gebucht.",
   "offer.manage": "Termin ansehen, verschieben oder stornieren",
+  // Packages: the manage page lists them, the widget books with one.
+  "manage.packages": "Ihre Pakete",
+  "manage.package_left": "{left} von {total} übrig",
+  "manage.package_reserved": "{count} für kommende Termine vorgemerkt",
+  "manage.package_for": "Für: {services}",
+  "manage.package_valid_until": "Gültig bis {date}",
+  "manage.package_used_up": "Derzeit ist nichts mehr zum Buchen übrig.",
+  "manage.package_past_due":
+    "Die Zahlung für die Verlängerung ist fehlgeschlagen. Bitte wenden Sie sich an den Salon.",
+  "manage.package_book": "Mit diesem Paket buchen",
+  "manage.package_book_elsewhere":
+    "Um damit zu buchen, nutzen Sie die Online-Buchung des Salons oder wenden Sie sich an den Salon.",
+  "package.drop": "Ohne Paket buchen",
+  "package.booking_with": "Sie buchen mit: {name} ({left} übrig)",
+  "package.phone_hint":
+    "Bitte geben Sie die Telefonnummer an, mit der Sie das Paket gekauft haben.",
+  "package.covered": "Mit Ihrem Paket bezahlt",
+  "package.not_found":
+    "Dieses Paket wurde nicht gefunden. Sie können trotzdem wie gewohnt buchen und bezahlen.",
+  "package.inactive":
+    "Mit diesem Paket kann nichts mehr gebucht werden. Sie können trotzdem wie gewohnt buchen und bezahlen.",
+  "package.no_services":
+    "Keine Leistung dieses Pakets ist hier online buchbar. Sie können trotzdem wie gewohnt buchen und bezahlen.",
+  "package.unavailable":
+    "Ihr Paket kann diesen Termin nicht mehr bezahlen: Es ist aufgebraucht oder abgelaufen. Bitte rufen Sie den Salon an oder buchen Sie ohne Paket.",
+  "package.refused":
+    "Dieses Paket kann diesen Termin nicht bezahlen: Geben Sie die Telefonnummer an, mit der Sie es gekauft haben, und wählen Sie eine Leistung, die es abdeckt.",
 };

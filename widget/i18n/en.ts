@@ -165,6 +165,30 @@ export const en = {
   "offer.yours_heading": "Your booking",
   "offer.yours": "You booked this time through your waitlist offer.",
   "offer.manage": "See, move or cancel your booking",
+  // Packages: the manage page lists them, the widget books with one.
+  "manage.packages": "Your packages",
+  "manage.package_left": "{left} of {total} left",
+  "manage.package_reserved": "{count} held for upcoming bookings",
+  "manage.package_for": "For: {services}",
+  "manage.package_valid_until": "Valid until {date}",
+  "manage.package_used_up": "Nothing left to book with for now.",
+  "manage.package_past_due": "The renewal payment failed. Please contact the salon.",
+  "manage.package_book": "Book with this package",
+  "manage.package_book_elsewhere":
+    "To book with it, use the salon's online booking or contact the salon.",
+  "package.drop": "Book without the package",
+  "package.booking_with": "Booking with: {name} ({left} left)",
+  "package.phone_hint": "Please use the phone number you bought the package with.",
+  "package.covered": "Paid with your package",
+  "package.not_found": "This package could not be found. You can still book and pay as usual.",
+  "package.inactive":
+    "This package has nothing left to book with. You can still book and pay as usual.",
+  "package.no_services":
+    "None of this package's services can be booked online here. You can still book and pay as usual.",
+  "package.unavailable":
+    "Your package can no longer pay for this booking: its credits are used up or expired. Please call the salon or book without it.",
+  "package.refused":
+    "This package cannot pay for this booking: enter the phone number you bought it with, and choose a service it covers.",
 } satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

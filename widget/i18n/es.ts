@@ -167,4 +167,28 @@ export const es: Catalogue = {
   "offer.yours_heading": "Tu cita",
   "offer.yours": "Reservaste esta hora con tu oferta de la lista de espera.",
   "offer.manage": "Ver, mover o cancelar tu cita",
+  // Packages: the manage page lists them, the widget books with one.
+  "manage.packages": "Tus bonos",
+  "manage.package_left": "Quedan {left} de {total}",
+  "manage.package_reserved": "{count} reservado(s) para próximas citas",
+  "manage.package_for": "Para: {services}",
+  "manage.package_valid_until": "Válido hasta el {date}",
+  "manage.package_used_up": "Por ahora no queda nada para reservar.",
+  "manage.package_past_due": "El pago de la renovación ha fallado. Ponte en contacto con el salón.",
+  "manage.package_book": "Reservar con este bono",
+  "manage.package_book_elsewhere":
+    "Para reservar con él, usa la reserva en línea del salón o ponte en contacto con el salón.",
+  "package.drop": "Reservar sin el bono",
+  "package.booking_with": "Reservas con: {name} (quedan {left})",
+  "package.phone_hint": "Usa el número de teléfono con el que compraste el bono.",
+  "package.covered": "Pagado con tu bono",
+  "package.not_found": "No se encontró este bono. Aun así puedes reservar y pagar como siempre.",
+  "package.inactive":
+    "Este bono ya no tiene nada para reservar. Aun así puedes reservar y pagar como siempre.",
+  "package.no_services":
+    "Ningún servicio de este bono se puede reservar aquí en línea. Aun así puedes reservar y pagar como siempre.",
+  "package.unavailable":
+    "Tu bono ya no puede pagar esta cita: está agotado o ha caducado. Llama al salón o reserva sin él.",
+  "package.refused":
+    "Este bono no puede pagar esta cita: introduce el número de teléfono con el que lo compraste y elige un servicio que cubra.",
 };

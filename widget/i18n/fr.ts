@@ -171,4 +171,30 @@ export const fr: Catalogue = {
   "offer.yours_heading": "Votre rendez-vous",
   "offer.yours": "Vous avez réservé ce créneau grâce à votre offre de la liste d'attente.",
   "offer.manage": "Voir, déplacer ou annuler votre rendez-vous",
+  // Packages: the manage page lists them, the widget books with one.
+  "manage.packages": "Vos forfaits",
+  "manage.package_left": "{left} sur {total} restants",
+  "manage.package_reserved": "{count} réservé(s) pour des rendez-vous à venir",
+  "manage.package_for": "Pour : {services}",
+  "manage.package_valid_until": "Valable jusqu’au {date}",
+  "manage.package_used_up": "Plus rien à réserver pour le moment.",
+  "manage.package_past_due": "Le paiement du renouvellement a échoué. Veuillez contacter le salon.",
+  "manage.package_book": "Réserver avec ce forfait",
+  "manage.package_book_elsewhere":
+    "Pour réserver avec, utilisez la réservation en ligne du salon ou contactez le salon.",
+  "package.drop": "Réserver sans le forfait",
+  "package.booking_with": "Réservation avec : {name} ({left} restants)",
+  "package.phone_hint":
+    "Veuillez utiliser le numéro de téléphone avec lequel vous avez acheté le forfait.",
+  "package.covered": "Payé avec votre forfait",
+  "package.not_found":
+    "Ce forfait est introuvable. Vous pouvez tout de même réserver et payer comme d’habitude.",
+  "package.inactive":
+    "Ce forfait ne permet plus de réserver. Vous pouvez tout de même réserver et payer comme d’habitude.",
+  "package.no_services":
+    "Aucune prestation de ce forfait ne se réserve en ligne ici. Vous pouvez tout de même réserver et payer comme d’habitude.",
+  "package.unavailable":
+    "Votre forfait ne peut plus payer ce rendez-vous : il est épuisé ou expiré. Veuillez appeler le salon ou réserver sans forfait.",
+  "package.refused":
+    "Ce forfait ne peut pas payer ce rendez-vous : saisissez le numéro de téléphone avec lequel vous l’avez acheté et choisissez une prestation qu’il couvre.",
 };

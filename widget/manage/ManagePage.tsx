@@ -21,6 +21,7 @@ import {
   salonZone,
 } from "./flow";
 import { MoveStep } from "./MoveStep";
+import { Packages } from "./Packages";
 import type { ManagedView } from "./types";
 
 type Mode = "view" | "confirm-cancel" | "move";
@@ -257,6 +258,9 @@ export function ManagePage(props: { api: Client; token: string | null }) {
               />
             )}
           </>
+        )}
+        {view.location && (
+          <Packages packages={view.packages ?? []} location={view.location.uuid} zone={zone} />
         )}
       </section>
     </Frame>

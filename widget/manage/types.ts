@@ -26,8 +26,28 @@ export interface ManagedBooking {
   }[];
 }
 
+/** A package of the booking's customer, as the manage page lists it. */
+export interface ManagedPackage {
+  uuid: string;
+  name: string;
+  status: "active" | "used_up" | "past_due";
+  expires_at: string;
+  credits: {
+    service_uuids: string[];
+    service_names: string[];
+    total: number;
+    remaining: number;
+    reserved: number;
+    expires_at: string;
+  }[];
+}
+
 /** The parts of `GET /manage/{token}` the manage page reads. */
 export interface ManagedView {
+  /** The booking's location (a package's link opens its widget). */
+  location?: { uuid: string } | null;
+  /** The customer's packages (absent from an older API). */
+  packages?: ManagedPackage[];
   /** The salon's face and contact (absent from an older API). */
   salon?: SalonView | null;
   booking: ManagedBooking;

@@ -11,6 +11,8 @@ export function ServicesStep(props: {
   seats: Record<string, number>;
   onSeats: (uuid: string, seats: number) => void;
   onNext: () => void;
+  /** A package pays for every service shown: said in place of each price. */
+  covered?: string;
 }) {
   const { services, selected, seats } = props;
   const { t, format } = useI18n();
@@ -23,7 +25,11 @@ export function ServicesStep(props: {
         <fieldset>
           <legend>{t("services.legend")}</legend>
           {services.map((s) => {
-            const terms = serviceTerms(s, format, (price) => t("services.from_price", { price }));
+            const terms = props.covered
+              ? [serviceTerms({ ...s, is_price_hidden: true }, format), props.covered]
+                  .filter(Boolean)
+                  .join(" · ")
+              : serviceTerms(s, format, (price) => t("services.from_price", { price }));
             return (
               <div key={s.uuid}>
                 <label class="choice">

@@ -14,6 +14,8 @@ export function Summary(props: {
   staffer: string | null;
   start: string | null;
   payment: PaymentTerms | null;
+  /** A package pays: the price row says so ("Paid with your package") instead of a sum. */
+  covered?: string;
   /** The confirmation's own heading level: its summary is a part of it. */
   level?: 2 | 3;
 }) {
@@ -54,10 +56,10 @@ export function Summary(props: {
             <dd>{totals.duration}</dd>
           </>
         )}
-        {totals.price && (
+        {(props.covered ?? totals.price) && (
           <>
             <dt>{t("summary.price")}</dt>
-            <dd>{totals.price}</dd>
+            <dd>{props.covered ?? totals.price}</dd>
           </>
         )}
         {totals.dueNow && (
