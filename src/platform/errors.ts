@@ -37,6 +37,7 @@ export const ErrorCodeSchema = z
     "voucher_already_used",
     "not_a_membership",
     "package_void",
+    "package_unavailable",
     "payload_too_large",
     "request_too_large",
     "rate_limited",
@@ -95,6 +96,8 @@ export function statusFor(
     case "voucher_already_used":
     case "not_a_membership":
     case "package_void":
+    // A customer package that cannot pay for the booking: void, past due, expired or used up.
+    case "package_unavailable":
       return 409;
     case "payload_too_large":
       return 413;
