@@ -33,12 +33,19 @@ import { bookingWrite } from "./write";
 import { creationContext } from "./create-context";
 import { refuseUnpaid } from "./payment-gate";
 import { customerAnswer } from "./customer-answer";
+import { bookingCredits, type CreditSubject } from "../packages/booking-credits";
+import { creditAsks, namedPackagesRead } from "../packages/credit-asks";
+
+/** An item to book: each service may name the customer package whose credit pays for it. */
+export interface BookingItem extends PlanItem {
+  services: (PlanItem["services"][number] & { packageId?: string | undefined })[];
+}
 
 export interface CreateRequest {
   /** The workspace's country, for phone numbers written without a country code. */
   country: string;
   locationId: string;
-  items: PlanItem[];
+  items: BookingItem[];
   customer: {
     phone: string;
     firstName: string;
@@ -84,6 +91,9 @@ export interface CreateRequest {
  */
 export type BookingSubject = RedeemSubject | { is: "phone" } | { is: "form"; field: FormField };
 
+/** What a booking body that can name customer packages can be wrong about. */
+export type CreditBookingSubject = BookingSubject | CreditSubject;
+
 /**
  * Creates one order with one booking per item: 3 D1 round trips (auth, one
  * read batch, one write batch) plus one claim per affected calendar (staffer or resource unit).
@@ -128,8 +138,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   }
 
   // The visitor's count is read beside the planning read: no round trip of its own.
-  // What the customer's messages need (settings, staff names) is in the planning batch.
-  const [{ loaded, told }, cap] = await Promise.all([
+  // What the customer's messages need (settings, staff names) is in the planning batch,
+  // and so are the packages the body names.
+  const asks = creditAsks(req.items);
+  const [{ loaded, told, packages }, cap] = await Promise.all([
     readTogether(scope.db, {
       loaded: availabilityRead(scope, {
         ...planningQuery({ ...req, widgetOnly: req.caller === "customer" }),
@@ -137,6 +149,10 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(req.reservationId ? { reservationId: req.reservationId } : {}),
       }),
       told: creationMessagesRead(scope, req.locationId),
+      packages: namedPackagesRead(
+        scope,
+        asks.map((a) => a.packageId),
+      ),
     }),
     VisitorQuota.read(scope, bookingQuota(scope, req.visitor)),
   ]);
@@ -160,16 +176,28 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     phone,
   });
   const services = new Map(loaded.services.map((s) => [s.id, s]));
-  const problems: Problem<BookingSubject>[] = [
+  // A package is its owner's: the customer found by phone (a new one owns none).
+  const credits = bookingCredits(asks, {
+    packages,
+    customerId: loaded.customer?.id ?? null,
+    now: Date.now(),
+  });
+  const problems: Problem<CreditBookingSubject>[] = [
     ...formProblems,
     ...itemProblems(req.items, loaded, inputs),
     ...(bounded ? visitDurationProblems(durationsOf(req.items, services), BOOKING_VISIT) : []),
+    ...credits.problems,
   ];
   if (problems.length > 0) throw new InvalidError(problems);
+  if (credits.refusal) throw credits.refusal;
   // Read in the same batch (the services, the reservation): refused before anything is claimed.
   refuseUnpaid(
     {
-      items: req.items,
+      // A credit is the service's fee: what credits pay for asks no money online.
+      items: req.items.map((item, k) => ({
+        ...item,
+        services: item.services.filter((_, p) => !credits.covers(k, p)),
+      })),
       services,
       reservation: redeem ? (loaded.reservation ?? undefined) : undefined,
       currency: deps.render.currency,
@@ -187,7 +215,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   await rendezvous(read);
 
   const plan = () => {
-    const planned = planAround(redeemed?.items ?? req.items, deps.staff, {
+    const around = planAround(redeemed?.items ?? req.items, deps.staff, {
       rules: inputs.rules,
       services,
       performersOf: inputs.performersOf,
@@ -196,6 +224,8 @@ async function book(deps: BookingDeps, req: CreateRequest) {
       now,
       ids,
     });
+    // One booking per item, in the items' order.
+    const { planned, credited } = credits.paid(around, (_, k) => k);
     const { statements, rendered, records } = bookingWrite(
       scope.db,
       planned,
@@ -214,6 +244,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
         ...(redeem ? [guard(scope, redeem.live())] : []),
         ...statements,
         ...(redeem?.statements(planned) ?? []),
+        ...credits.statements(scope, credited, services, now),
         ...creationMessages(
           deps,
           { ...messageContext, total: records[0]?.order.total ?? 0 },
@@ -237,6 +268,9 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     });
   } catch (error) {
     await cap?.explain(error, (redeemed?.items ?? req.items).length);
+    // Before the reservation's: a credit's guard failing is no expired reservation.
+    const explained = await credits.explain(scope, error);
+    if (explained !== error) throw explained;
     throw redeem ? await redeem.explain(error) : error;
   }
 }

@@ -13,7 +13,10 @@ import { SlotTakenError } from "../../calendar/slot-taken";
 import { probe, rendezvous } from "../../platform/failpoints";
 import { claimsFor } from "../../calendar/planning/calendar-entries";
 import { ClaimRetries } from "../../calendar/planning/claim-retries";
-import type { BookingSubject, CreateRequest } from "../create";
+import type { CreditBookingSubject, CreateRequest } from "../create";
+import { bookingCredits } from "../../packages/booking-credits";
+import { creditAsks, namedPackagesRead } from "../../packages/credit-asks";
+import { bookingStart } from "../../calendar/planning/planner";
 import { creationContext } from "../create-context";
 import type { BookingDeps } from "../deps";
 import { creationMessages } from "../messages";
@@ -38,6 +41,8 @@ export interface SeriesRequest extends Omit<
   stafferId?: string | undefined;
   /** Seats of a group service in every occurrence (default 1). */
   quantity?: number | undefined;
+  /** The customer package whose credits pay for every occurrence (one each, all or nothing). */
+  packageId?: string | undefined;
   /** The RRULE as sent. */
   rule: string;
   /** reject: all or nothing (409 with every conflict); skip: book what fits. */
@@ -45,7 +50,7 @@ export interface SeriesRequest extends Omit<
 }
 
 /** What a series request can be wrong about: a booking's subjects, and its rule. */
-export type SeriesSubject = BookingSubject | { is: "rule" };
+export type SeriesSubject = CreditBookingSubject | { is: "rule" };
 
 /**
  * Books a recurring series: every occurrence of the rule checked by the
@@ -69,7 +74,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
 
   // The location's zone comes with this read: its dates are every date the series can reach.
   const span = seriesDateSpan(rule, req.start);
-  const { loaded, told } = await readTogether(scope.db, {
+  const { loaded, told, packages } = await readTogether(scope.db, {
     loaded: availabilityRead(scope, {
       locationId: req.locationId,
       serviceIds: [req.serviceId],
@@ -78,6 +83,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       customerPhone: phone,
     }),
     told: creationMessagesRead(scope, req.locationId),
+    packages: namedPackagesRead(scope, [req.packageId]),
   });
   const customerId = loaded.customer?.id ?? newCustomerId;
   const inputs = engineInputs(loaded);
@@ -97,11 +103,25 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
     start: req.start,
     services: [{ serviceId: req.serviceId, stafferId: req.stafferId, quantity: req.quantity }],
   };
+  // Every occurrence asks its own credit (all or nothing), each lasting past its start;
+  // each names the body's one field, so the asks are counted as one item's.
+  const occurrences = starts.map((start) => ({
+    start,
+    services: [{ ...first.services[0], serviceId: req.serviceId, packageId: req.packageId }],
+  }));
+  const asks = creditAsks(occurrences);
+  const credits = bookingCredits(asks, {
+    packages,
+    customerId: loaded.customer?.id ?? null,
+    now: Date.now(),
+  });
   const problems: Problem<SeriesSubject>[] = [
     ...formProblems,
     ...itemProblems([first], loaded, inputs),
+    ...credits.problems.slice(0, 1).map((p) => ({ ...p, about: { ...p.about, item: 0 } })),
   ];
   if (problems.length > 0) throw new InvalidError(problems);
+  if (credits.refusal) throw credits.refusal;
 
   const now = Date.now();
   const ctx: PlanContext = {
@@ -148,7 +168,9 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
     const { plan: p, refused } = planned();
     if (refused) throw refusal(p);
     const row = { ...seriesRow, count: p.planned.length };
-    const write = bookingWrite(scope.db, p.planned, customer, details, deps.render, {
+    // An occurrence is known by its start (with skip, some are left out).
+    const paid = credits.paid(p.planned, (b) => starts.indexOf(bookingStart(b)));
+    const write = bookingWrite(scope.db, paid.planned, customer, details, deps.render, {
       series: row,
       orders: "each",
     });
@@ -157,6 +179,7 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       claims: staffClaims(claimsFor(p.planned), deps.staff),
       build: () => [
         ...write.statements,
+        ...credits.statements(scope, paid.credited, ctx.services, now),
         // One confirmation listing every date (its total: the series'), a reminder per occurrence.
         ...creationMessages(
           deps,
@@ -183,6 +206,8 @@ export async function createSeries(deps: BookingDeps, req: SeriesRequest) {
       replan: (taken) => retries.learn(taken),
     });
   } catch (error) {
+    const explained = await credits.explain(scope, error);
+    if (explained !== error) throw explained;
     // A calendar refused and the plan could not go around it: say which occurrences.
     if (error instanceof SlotTakenError) {
       retries.learn(error);

@@ -35,8 +35,8 @@ export const route = defineRoute({
       ["rate_limited", "too_many_bookings"],
     ),
     ...conflictErrors(
-      "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), a group session has fewer seats left than its `quantity` (`session_full`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
-      ["slot_unavailable", "session_full", "reservation_expired"],
+      "A time is taken (`slot_unavailable`, with `alternatives` for the first item that does not fit), a group session has fewer seats left than its `quantity` (`session_full`, with `alternatives`), the reservation expired or was used (`reservation_expired`), or a customer package cannot pay (`package_unavailable`: two services naming one package take two credits)",
+      ["slot_unavailable", "session_full", "reservation_expired", "package_unavailable"],
     ),
   },
 });
@@ -49,6 +49,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       serviceId: s.service_uuid,
       stafferId: s.staffer_uuid,
       quantity: s.quantity,
+      packageId: s.customer_package_uuid,
     })),
   }));
   const bookings = await withFields(CART_FIELDS, () =>

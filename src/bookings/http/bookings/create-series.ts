@@ -36,8 +36,8 @@ export const route = defineRoute({
     ...authErrors,
     ...calendarWriteErrors,
     ...conflictErrors(
-      "An occurrence cannot be booked (`slot_unavailable`, with `conflicts`: each occurrence that does not fit, with alternatives); with skip, only when none can",
-      ["slot_unavailable"],
+      "An occurrence cannot be booked (`slot_unavailable`, with `conflicts`: each occurrence that does not fit, with alternatives); with skip, only when none can. With customer_package_uuid every occurrence takes a credit: the package must hold one for each occurrence (lasting past its start), else `package_unavailable` and nothing is booked",
+      ["slot_unavailable", "package_unavailable"],
     ),
   },
 });
@@ -52,6 +52,7 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
       serviceId: body.service_uuid,
       stafferId: body.staffer_uuid,
       quantity: body.quantity,
+      packageId: body.customer_package_uuid,
       rule: body.recurrence.rule,
       onConflict: body.on_conflict,
       ...clientFields(body),

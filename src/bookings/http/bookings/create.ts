@@ -36,8 +36,8 @@ export const route = defineRoute({
       ["rate_limited", "too_many_bookings"],
     ),
     ...conflictErrors(
-      "The time is taken (`slot_unavailable`, with `alternatives`), the group session has fewer seats left than `quantity` (`session_full`, with `alternatives`), or the reservation expired or was used (`reservation_expired`)",
-      ["slot_unavailable", "session_full", "reservation_expired"],
+      "The time is taken (`slot_unavailable`, with `alternatives`), the group session has fewer seats left than `quantity` (`session_full`, with `alternatives`), the reservation expired or was used (`reservation_expired`), or the customer package cannot pay (`package_unavailable`)",
+      ["slot_unavailable", "session_full", "reservation_expired", "package_unavailable"],
     ),
   },
 });
@@ -48,7 +48,12 @@ export const handler: RouteHandler<typeof route, PublicEnv> = async (c) => {
     {
       start: Date.parse(body.reserved_on),
       services: [
-        { serviceId: body.service_uuid, stafferId: body.staffer_uuid, quantity: body.quantity },
+        {
+          serviceId: body.service_uuid,
+          stafferId: body.staffer_uuid,
+          quantity: body.quantity,
+          packageId: body.customer_package_uuid,
+        },
       ],
     },
   ];

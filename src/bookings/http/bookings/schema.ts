@@ -13,7 +13,7 @@ import {
 } from "../../../platform/fields";
 import { BookingSchema } from "../../views/booking-schema";
 import { SeriesSchema } from "../../views/series";
-import { CartItems } from "../../../calendar/http/cart-items";
+import { CartItems, CartService } from "../../../calendar/http/cart-items";
 
 /** The reference declares booking_callback as a string but describes a boolean flag: accept both. */
 export const flag = z
@@ -62,6 +62,24 @@ const reservationUuid = uuid("reservation_uuid").optional().openapi({
     "Book the time this reservation holds: the body must name its location, starts, services and (if given) staffers; the reservation is used up in the same write. 409 reservation_expired once it expired or was used or deleted.",
 });
 
+/** A credit of one of the customer's packages pays for the service. */
+const customerPackageUuid = uuid("customer_package_uuid").optional().openapi({
+  description:
+    "Pay for the service with a credit of this customer package (GET /customer-packages): the package must be the booking customer's (found by phone) and a credit of it must name the service (422 otherwise); it must be active with a credit left that lasts past the booking's start (409 package_unavailable otherwise: void, past due, expired, used up, or taken by another booking meanwhile). The service's price is then 0 (its catalogue price shown as the discount), it asks no payment online, and one credit per seat is reserved until the booking completes (used) or is cancelled (given back; a late cancel or a no-show under the service's policy uses it).",
+});
+
+/** A cart's items, each service of which may be paid by a customer package's credit. */
+const BookingCartItems = CartItems.element
+  .extend({
+    services: z
+      .array(CartService.extend({ customer_package_uuid: customerPackageUuid }))
+      .min(1, "At least 1 service.")
+      .max(10, "At most 10 services."),
+  })
+  .array()
+  .min(1, "At least 1 item.")
+  .max(10, "At most 10 items.");
+
 /** What booking a group service means, for the create operations' descriptions. */
 export const SEATS =
   "A group service (capacity > 1) books seats: bookings of it at one start with one staffer join one session (the staffer's time, and one unit of each resource, busy once), `quantity` seats each (1..capacity, default 1; more is 422); the price is per seat. More seats than the session has left is 409 session_full.";
@@ -74,6 +92,7 @@ export const CreateBookingBody = z
     staffer_uuid: uuid("staffer_uuid").optional(),
     quantity: seats.optional(),
     reservation_uuid: reservationUuid,
+    customer_package_uuid: customerPackageUuid,
     ...CustomerFields,
   })
   .openapi("CreateBooking");
@@ -83,7 +102,7 @@ export const BookingPath = z.object({ booking_uuid: uuid("booking_uuid") });
 export const CreateCartBody = z
   .object({
     location_uuid: uuid("location_uuid"),
-    items: CartItems,
+    items: BookingCartItems,
     reservation_uuid: reservationUuid,
     ...CustomerFields,
   })
