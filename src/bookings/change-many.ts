@@ -1,7 +1,13 @@
 import { attempt } from "../db/attempts";
 import { isGuardFailure } from "../db/constraints";
 import type { ChangeMessagesContext } from "../messages/queries/messages";
-import { type LoadedSeries, seriesMessagesRead, seriesRead } from "./queries/series-read";
+import {
+  type LoadedSeries,
+  seriesBookingIds,
+  seriesMessagesRead,
+  seriesRead,
+} from "./queries/series-read";
+import { type HeldCredits, heldCreditsRead } from "../packages/queries/booking-holds";
 import { nothing, type ReadsOf, readTogether } from "../db/reads";
 import { ApiError, notFound, RecordChangedError } from "../platform/errors";
 import { SlotTakenError } from "../calendar/slot-taken";
@@ -66,13 +72,14 @@ export function changeSeries<R = undefined>(
     read: async () => {
       const read = await readTogether(scope.db, {
         loaded: seriesRead(scope, seriesId),
+        held: heldCreditsRead(scope, seriesBookingIds(scope, seriesId)),
         reads: operation.reads?.(scope) ?? nothing(undefined as R),
         told: operation.notifies
           ? seriesMessagesRead(scope, seriesId)
           : nothing<ChangeMessagesContext | null>(null),
       });
       if (!read.loaded) throw notFound("Series");
-      return { loaded: read.loaded, reads: read.reads, told: read.told };
+      return { loaded: read.loaded, reads: read.reads, told: read.told, held: read.held };
     },
     attempt: async (read, previous) => {
       try {
@@ -89,7 +96,12 @@ export function changeSeries<R = undefined>(
 async function commitSeries<R>(
   deps: BookingDeps,
   operation: SeriesOperation<R>,
-  { loaded, reads, told }: { loaded: LoadedSeries; reads: R; told: ChangeMessagesContext | null },
+  {
+    loaded,
+    reads,
+    told,
+    held,
+  }: { loaded: LoadedSeries; reads: R; told: ChangeMessagesContext | null; held: HeldCredits },
   previous: R | undefined,
 ): Promise<SeriesChanged> {
   const { taken, retries, write } = claimedWrites(deps);
@@ -101,11 +113,14 @@ async function commitSeries<R>(
     taken,
     ids,
     staff: deps.staff,
+    held,
   });
   const plan = () => {
     const p = planning();
     const planned = operation.plan(loaded, p);
-    return planned.length === 0 ? null : changesWrite(deps, planned, loaded.series, p.now, told);
+    return planned.length === 0
+      ? null
+      : changesWrite(deps, planned, loaded.series, p.now, told, held);
   };
   const answer = (changedBookings: Booking[]): SeriesChanged => {
     const byId = new Map(changedBookings.map((b) => [b.uuid, b]));

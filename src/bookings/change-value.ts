@@ -4,6 +4,7 @@ import type { LoadedBooking } from "./queries/bookings";
 import type { EventType } from "../webhooks/queries/outbox";
 import type { PaymentSplit } from "../pos/rules";
 import type { TenderedVouchers } from "../pos/vouchers/tender";
+import type { UseEnding } from "../packages/booking-end";
 
 export type { VoucherRow };
 
@@ -35,6 +36,11 @@ export interface BookingChange {
    * operation must say `notifies`, so their context is read with the booking).
    */
   messages?: MessageEffects;
+  /**
+   * Credit uses the plan ends itself (a replaced service's credit given
+   * back); a complete or cancel ends every held use without saying so.
+   */
+  creditEnds?: UseEnding[];
 }
 
 export interface MessageEffects {

@@ -19,6 +19,8 @@ import type { BookingChange } from "./change-value";
 import { changedRecord } from "./change-write";
 import type { BookingDeps } from "./deps";
 import { manyMessages } from "./messages-many";
+import { noneHeld, type HeldCredits } from "../packages/queries/booking-holds";
+import { creditStatements } from "./credit-ends";
 
 /** One booking of a change of many, and what its plan made of it. */
 export interface PlannedChange {
@@ -49,6 +51,7 @@ export function changesWrite(
   enclosing: Enclosing,
   now: number,
   told: ChangeMessagesContext | null,
+  held: HeldCredits = noneHeld,
 ): PlannedWrite<Booking[]> {
   const { scope } = deps;
   for (const { change } of planned) {
@@ -80,6 +83,8 @@ export function changesWrite(
       planned.flatMap(({ change }) => change.services ?? []),
     ),
     ...replaceBusyTime(scope, { removed, added }),
+    // Each booking's credits: a cancelled occurrence gives back (or uses) what it held.
+    ...planned.flatMap(({ loaded, change }) => creditStatements(scope, held, loaded, change, now)),
     ...(told ? manyMessages(deps, planned, records, told, now) : []),
     ...insertEvents(
       scope,

@@ -22,6 +22,8 @@ import { changeMessages } from "./messages";
 import { busyMoves } from "../calendar/planning/busy-moves";
 import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingDeps } from "./deps";
+import { noneHeld, type HeldCredits } from "../packages/queries/booking-holds";
+import { creditStatements } from "./credit-ends";
 
 /** The booking as the change leaves it: the record the answer and the event render. */
 export function changedRecord(
@@ -63,6 +65,7 @@ export function changeWrite(
   change: BookingChange,
   now: number,
   told: ChangeMessagesContext | null = null,
+  held: HeldCredits = noneHeld,
 ): PlannedWrite<Booking> {
   const { scope } = deps;
   const { booking, order } = loaded;
@@ -88,6 +91,7 @@ export function changeWrite(
     ...replaceBusyTime(scope, moves),
     ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
     ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),
+    ...creditStatements(scope, held, loaded, change, now),
     ...(change.messages && told
       ? changeMessages(deps, change.messages, told, record, delta, now)
       : []),

@@ -16,6 +16,7 @@ import type { BookingChange } from "./change-value";
 import { changeWrite } from "./change-write";
 import { ClaimRetries } from "../calendar/planning/claim-retries";
 import type { BookingDeps } from "./deps";
+import { type HeldCredits, heldCreditsRead } from "../packages/queries/booking-holds";
 import { type PlanIds, stableIds } from "../calendar/planning/plan-ids";
 
 /** What a plan sees besides the booking: the time, its own reads, what calendars refused. */
@@ -31,6 +32,8 @@ export interface Planning<R> {
   ids: PlanIds;
   /** A staff write: a publishable key's hold in its way gives way. */
   staff: boolean;
+  /** The package credits the booking (or series) holds, read with it. */
+  held: HeldCredits;
 }
 
 /** One kind of change to a booking, as the runner takes it. */
@@ -84,6 +87,7 @@ export function changeBooking<R = undefined>(
     read: async () => {
       const read = await readTogether(scope.db, {
         loaded: bookingRead(scope, bookingId, operation.refs),
+        held: heldCreditsRead(scope, [bookingId]),
         reads: operation.reads?.(scope) ?? nothing(undefined as R),
         told: operation.notifies
           ? changeMessagesRead(scope, bookingId)
@@ -99,7 +103,7 @@ export function changeBooking<R = undefined>(
         counted = true;
         await deps.limitCustomerChange(bookingId);
       }
-      return { loaded: read.loaded, reads: read.reads, told: read.told };
+      return { loaded: read.loaded, reads: read.reads, told: read.told, held: read.held };
     },
     attempt: async (read, previous) => {
       try {
@@ -121,15 +125,21 @@ export function changeBooking<R = undefined>(
 async function commitChange<R>(
   deps: BookingDeps,
   operation: BookingOperation<R>,
-  { loaded, reads, told }: { loaded: LoadedBooking; reads: R; told: ChangeMessagesContext | null },
+  {
+    loaded,
+    reads,
+    told,
+    held,
+  }: { loaded: LoadedBooking; reads: R; told: ChangeMessagesContext | null; held: HeldCredits },
   previous: R | undefined,
 ): Promise<Booking> {
   const { taken, write } = claimedWrites(deps);
   const ids = stableIds();
   const plan = () => {
     const now = Date.now();
-    const change = operation.plan(loaded, { now, reads, previous, taken, ids, staff: deps.staff });
-    return change && changeWrite(deps, loaded, change, now, told);
+    const planning = { now, reads, previous, taken, ids, staff: deps.staff, held };
+    const change = operation.plan(loaded, planning);
+    return change && changeWrite(deps, loaded, change, now, told, held);
   };
   const first = plan();
   if (!first) return renderBooking(loaded, deps.render);

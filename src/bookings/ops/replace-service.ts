@@ -9,6 +9,7 @@ import { ApiError, invalid } from "../../platform/errors";
 import { bookedEntry, bookingOwner, unitEntry } from "../../calendar/planning/calendar-entries";
 import { changeBooking } from "../change";
 import type { BookingDeps } from "../deps";
+import { replacedServiceCredit } from "../../packages/booking-moves";
 import { assertPlacementsFit, seatsOf, unitsFor } from "../../calendar/planning/placement";
 import { LACKS_RESOURCE, lacksResource } from "../../calendar/planning/prepare";
 
@@ -32,7 +33,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         toDate: its.startDate(3),
       });
     },
-    plan: (loaded, { now, reads: availability, taken, ids, staff }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
       const reason = whyNotReplaceable({
         ...loaded.booking,
         serviceCount: loaded.services.length,
@@ -71,6 +72,8 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       // A group service taken in: the booking's seat joins (or opens) its session.
       const [session] = seatsOf(inputs, [placement]);
 
+      // A credit paying for it stays when it names the new service too, else it goes back.
+      const credit = replacedServiceCredit(held, current.id, serviceId);
       const columns = {
         serviceId,
         name: service.name,
@@ -78,7 +81,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         originalDuration: service.duration,
         buffer,
         reservedUntil: current.reservedOn + service.duration * MINUTE,
-        price: effectivePrice(service),
+        price: credit.paidByCredit ? 0 : effectivePrice(service),
         originalPrice: service.price,
         taxName: service.taxName,
         taxRateBp: service.taxRateBp,
@@ -96,6 +99,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         messages: { reminders: "move" },
         booking: { endAt: replaced.reservedUntil },
         services: [{ id: current.id, ...columns }],
+        creditEnds: credit.creditEnds,
         order: {
           subtotal: invoice.subtotal,
           taxTotal: invoice.total - invoice.subtotal,

@@ -11,6 +11,7 @@ import { assertPlacementsFit, seatsOf, unitsFor } from "../../calendar/planning/
 import type { SessionSeats } from "../../calendar/rules";
 import type { PlannedUnit } from "../../calendar/planning/planner";
 import { assertPolicyAllows } from "../policy-window";
+import { assertHeldAt } from "../../packages/booking-moves";
 
 /** What a reschedule can be wrong about: the new start. */
 export type RescheduleSubject = { is: "start" };
@@ -45,12 +46,13 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
         toDate: its.movedEndDate(start, 1),
       });
     },
-    plan: (loaded, { now, reads: availability, taken, ids, staff }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
       if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
       const delta = start - loaded.booking.startAt;
       // A customer's "move" to where the booking already is changes nothing and tells no one
       // (else each repeat would message the customer without moving anything or revoking a link).
       if (delta === 0 && input.heldToPolicy) return null;
+      assertHeldAt(held, loaded.booking.id, start);
       const inputs = engineInputs(availability, {
         // Its own current time is not in its way.
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),

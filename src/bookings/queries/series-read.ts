@@ -61,6 +61,10 @@ function seriesRefs(scope: Scope, seriesId: string) {
   };
 }
 
+/** The ids of a series' occurrences, as a subquery for a read in the same batch. */
+export const seriesBookingIds = (scope: Scope, seriesId: string) =>
+  seriesRefs(scope, seriesId).bookingIds;
+
 /**
  * A series with its occurrences, their services (and every service on their
  * orders, for the totals), orders, statuses, calendar entries and the

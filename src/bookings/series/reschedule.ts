@@ -19,6 +19,7 @@ import {
   unitsFor,
 } from "../../calendar/planning/placement";
 import { occurrence, upcomingOpen } from "./occurrences";
+import { assertHeldAt } from "../../packages/booking-moves";
 
 /** What a series reschedule can be wrong about: the new start, the occurrence it starts from. */
 export type SeriesRescheduleSubject = { is: "start" } | { is: "occurrence" };
@@ -90,7 +91,7 @@ export function rescheduleSeries(
     notifies: true,
     reads: (scope) =>
       seriesAvailabilityRead(scope, seriesId, { bookingId: input.fromBookingId, start }),
-    plan: (loaded, { now, reads: availability, taken, ids, staff }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
       const from = occurrence(loaded, input.fromBookingId);
       if (!isOpen(from.booking)) throw closed();
       if (from.booking.startAt <= now)
@@ -141,6 +142,8 @@ export function rescheduleSeries(
         }
       });
       if (refused.length > 0) throw new OccurrencesRefused(refused, ignoreEntries);
+      for (const { b, delta } of planned)
+        assertHeldAt(held, b.booking.id, b.booking.startAt + delta);
       return planned.map(({ b, delta, units, seats }) => ({
         loaded: b,
         change: movedBy(b, delta, units, seats, {
