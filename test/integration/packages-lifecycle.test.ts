@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { manageToken } from "../../src/bookings/manage-link";
 import { failpoints } from "../../src/platform/failpoints";
 import { everyShard } from "../helpers/every-shard";
-import { type Client, PUBLIC, send } from "../helpers/http";
+import { type Client, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { weeklyLocal } from "../helpers/series";
@@ -218,7 +218,15 @@ describe("complete", () => {
 describe("cancel", () => {
   it("early (outside the use's late-cancel window) gives the credit back: no event", async () => {
     const { pkg, booking } = await heldBooking({ lateCancelMinutes: 60 });
-    expect((await cancel(booking.uuid)).status).toBe(200);
+    const plain = await book(at("15:00", nextMonday()));
+    const without = await cancel(plain.uuid);
+    expect(without.status).toBe(200);
+    const res = await cancel(booking.uuid);
+    expect(res.status).toBe(200);
+    // The uses are read in the cancel's own read batch: no round trip more than without a credit.
+    const trips = [d1RoundTrips(res.headers), d1RoundTrips(without.headers)];
+    console.log(`D1 round trips of a cancel: with a credit ${trips[0]}, without ${trips[1]}`);
+    expect(trips[0]).toBe(trips[1]);
     expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 0 });
     expect(await states(booking.uuid)).toEqual(["returned"]);
     expect(await usedEvents(booking.uuid)).toEqual([]);
@@ -330,6 +338,8 @@ describe("a cancel and a complete racing", () => {
       }
     }
     console.log(`cancel vs complete outcomes: ${[...outcomes].join(", ")}`);
+    // The race was real: the loser's write was refused by the booking's version guard.
+    expect(failpoints.hits("booking.guard_refused")).toBeGreaterThan(0);
   });
 });
 
@@ -383,5 +393,111 @@ describe("replacing a credit-paid service", () => {
     expect(back.body.ordered_services[0]).toMatchObject({ price: 7900 });
     expect(await counts(narrow.creditId)).toEqual({ total: 3, used: 0, reserved: 0 });
     expect(await states(other.uuid)).toEqual(["returned"]);
+  });
+});
+
+describe("booked with customer_package_uuid (the create path)", () => {
+  it("a credit-paid prepay service with fees: a no-show with charge_fee uses the credit and takes no money", async () => {
+    const created = await salon.ws.api("/services", {
+      method: "POST",
+      body: {
+        name: "Express",
+        duration: 30,
+        price: 1250,
+        payment_policy: {
+          mode: "prepay",
+          late_cancel: { window_minutes: 1440, fee: { percent: 100 } },
+          no_show_fee: { percent: 100 },
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const express = created.body.uuid as string;
+    const pkg = await plant(anna, [express]);
+    const res = await widget("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: express,
+        reserved_on: at("11:00", nextMonday()),
+        customer_package_uuid: pkg.id,
+        ...customer(ANNA),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const booking = res.body as Booked;
+    expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 1 });
+    const canceled = await cancel(booking.uuid, { cancel_reason: "didnt_come", charge_fee: true });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 1, reserved: 0 });
+    expect(await usedEvents(booking.uuid)).toHaveLength(1);
+    // The credit is the fee: no payment terms, so nothing to settle, no fee in the ledger.
+    const money = await everyShard
+      .prepare(
+        "select (select count(*) from booking_payments where booking_id = ?1) as terms, (select count(*) from payments where booking_id = ?1) as movements",
+      )
+      .bind(booking.uuid)
+      .first<{ terms: number; movements: number }>();
+    expect(money).toEqual({ terms: 0, movements: 0 });
+  });
+
+  it("a series paid by credits: cancelling it gives every one back", async () => {
+    const pkg = await plant(anna, [salon.cut.uuid], { total: 4 });
+    const starts = weeklyLocal("2030-10-01", "10:00", 3);
+    const created = await salon.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[1]?.uuid,
+        reserved_on: starts[0],
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" },
+        on_conflict: "reject",
+        customer_package_uuid: pkg.id,
+        ...customer(ANNA),
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 3 });
+    const done = created.body.bookings[0] as Booked;
+    expect((await complete(done.uuid)).status).toBe(200);
+    const res = await salon.ws.api(`/series/${created.body.series.uuid}/cancel`, {
+      method: "PUT",
+      body: {},
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 1, reserved: 0 });
+    const bookings = created.body.bookings as Booked[];
+    expect(await Promise.all(bookings.map((b) => states(b.uuid)))).toEqual([
+      ["used"],
+      ["returned"],
+      ["returned"],
+    ]);
+  });
+
+  it("two cancels racing end it once: one answer 200, the credit used once, one event", async () => {
+    const pkg = await plant(anna, [salon.cut.uuid]);
+    const res = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("15:00", nextMonday()),
+        customer_package_uuid: pkg.id,
+        ...customer(ANNA),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const booking = res.body as Booked;
+    // The policy copied into the use: make every cancel late.
+    await everyShard
+      .prepare("update package_credit_uses set late_cancel_minutes = ? where booking_id = ?")
+      .bind(ALWAYS_LATE, booking.uuid)
+      .run();
+    failpoints.meet("booking.change.before_write", 2, 1_000);
+    const answers = await Promise.all([cancel(booking.uuid), cancel(booking.uuid)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 1, reserved: 0 });
+    expect(await usedEvents(booking.uuid)).toHaveLength(1);
   });
 });
