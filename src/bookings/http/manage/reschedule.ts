@@ -31,13 +31,14 @@ export const route = defineRoute({
     ...manageErrors,
     ...bodyErrors,
     ...conflictErrors(
-      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`, with `alternatives`), a group session there has too few seats left (`session_full`), another request changed the booking at the same moment (`booking_changed`), or the location's change_offset before the current start has passed (`policy_window_passed`)",
+      "The booking is completed or canceled (`booking_closed`), the new time is taken (`slot_unavailable`, with `alternatives`), a group session there has too few seats left (`session_full`), another request changed the booking at the same moment (`booking_changed`), or the location's change_offset before the current start has passed (`policy_window_passed`), or a package credit paying for it expires before the new start (`package_unavailable`: nothing moves)",
       [
         "booking_closed",
         "slot_unavailable",
         "session_full",
         "booking_changed",
         "policy_window_passed",
+        "package_unavailable",
       ],
     ),
     422: errorCodes(

@@ -26,8 +26,8 @@ export const route = defineRoute({
   responses: seriesChangeResponses(
     {
       description:
-        "An occurrence cannot move (`slot_unavailable`, with `conflicts`), the occurrence named is completed or canceled (`booking_closed`), or another request changed the series or one of its occurrences at the same moment (`booking_changed`)",
-      codes: ["slot_unavailable", "booking_closed", "booking_changed"],
+        "An occurrence cannot move (`slot_unavailable`, with `conflicts`), the occurrence named is completed or canceled (`booking_closed`), or another request changed the series or one of its occurrences at the same moment (`booking_changed`), or a package credit paying for a moved occurrence expires before its new start (`package_unavailable`: nothing moves)",
+      codes: ["slot_unavailable", "booking_closed", "booking_changed", "package_unavailable"],
     },
     "A field is invalid; from_booking_uuid is not an upcoming occurrence of this series; reserved_on is in the past, inside the minimum notice or outside the staffer's working hours",
   ),
