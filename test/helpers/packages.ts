@@ -84,3 +84,10 @@ export async function issueDirect(ws: TestWorkspace, issue: DirectIssue): Promis
   await runBatch(db, statements);
   return records.map((r) => r.pkg.id);
 }
+
+/** `issueDirect` of one unit: its uuid. */
+export async function issueOne(ws: TestWorkspace, issue: Omit<DirectIssue, "quantity">) {
+  const [id] = await issueDirect(ws, issue);
+  if (!id) throw new Error("nothing issued");
+  return id;
+}
