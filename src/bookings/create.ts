@@ -191,15 +191,18 @@ async function book(deps: BookingDeps, req: CreateRequest) {
   if (problems.length > 0) throw new InvalidError(problems);
   if (credits.refusal) throw credits.refusal;
   // Read in the same batch (the services, the reservation): refused before anything is claimed.
+  // A credit is the service's fee: what credits pay for asks no money online, even when a
+  // reservation priced it (a visit paid by credits alone asks nothing).
+  const unpaid = req.items.map((item, k) => ({
+    ...item,
+    services: item.services.filter((_, p) => !credits.covers(k, p)),
+  }));
+  const allCredited = unpaid.every((item) => item.services.length === 0);
   refuseUnpaid(
     {
-      // A credit is the service's fee: what credits pay for asks no money online.
-      items: req.items.map((item, k) => ({
-        ...item,
-        services: item.services.filter((_, p) => !credits.covers(k, p)),
-      })),
+      items: unpaid,
       services,
-      reservation: redeem ? (loaded.reservation ?? undefined) : undefined,
+      reservation: redeem && !allCredited ? (loaded.reservation ?? undefined) : undefined,
       currency: deps.render.currency,
     },
     { customer: req.caller === "customer", settled: req.paymentSettled === true },

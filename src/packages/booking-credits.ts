@@ -69,9 +69,9 @@ export function bookingCredits(
   });
   for (const ask of asks) {
     const record = byId.get(ask.packageId);
-    if (!record) problems.push(problem(about(ask), "Unknown customer package."));
-    else if (read.customerId === null || record.pkg.customerId !== read.customerId)
-      problems.push(problem(about(ask), "The package is not this customer's."));
+    // One answer for both: a body must not learn whether another customer's package exists.
+    if (!record || read.customerId === null || record.pkg.customerId !== read.customerId)
+      problems.push(problem(about(ask), "Unknown customer package, or not this customer's."));
     else if (!record.credits.some((c) => c.serviceIds.includes(ask.serviceId)))
       problems.push(problem(about(ask), "No credit of the package pays for this service."));
   }

@@ -221,6 +221,37 @@ describe("POST /bookings with customer_package_uuid", () => {
     ]);
   });
 
+  it("a widget's hold of a prepay service, booked with a credit: 201 without checkout", async () => {
+    const pkg = await plant(salon, anna, [express.uuid]);
+    const start = at("10:00", nextMonday());
+    const held = await widget("/reservations", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [{ datetime_start: start, services: [{ service_uuid: express.uuid }] }],
+      },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    const unpaid = await book(
+      start,
+      { service_uuid: express.uuid, reservation_uuid: held.body.uuid },
+      widget,
+    );
+    expect(unpaid.status, JSON.stringify(unpaid.body)).toBe(402);
+    const res = await book(
+      start,
+      {
+        service_uuid: express.uuid,
+        reservation_uuid: held.body.uuid,
+        customer_package_uuid: pkg.id,
+      },
+      widget,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.order.total).toBe(0);
+    expect(await counts(pkg.creditId)).toMatchObject({ reserved: 1 });
+  });
+
   describe("422 on customer_package_uuid, nothing written", () => {
     const refused = async (
       extra: Record<string, unknown>,
@@ -318,7 +349,7 @@ describe("POST /bookings with customer_package_uuid", () => {
 });
 
 describe("POST /bookings/cart with customer_package_uuid on its services", () => {
-  const cart = (date: string, pkg: string, api: Client = salon.ws.api) =>
+  const cart = (date: string, pkg: string | undefined, api: Client = salon.ws.api) =>
     api("/bookings/cart", {
       method: "POST",
       body: {
@@ -349,6 +380,11 @@ describe("POST /bookings/cart with customer_package_uuid on its services", () =>
     expect(second.ordered_services[0]).toMatchObject({ price: 7900, discount: 1000 });
     expect(second.ordered_services[1]).toMatchObject({ price: 0, discount: 3500 });
     expect(second.order.total).toBe(7900);
+    const plain = await cart(nextMonday(), undefined);
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    const [withCredit, without] = [d1RoundTrips(res.headers), d1RoundTrips(plain.headers)];
+    console.log(`D1 round trips (cart): with credits ${withCredit}, without ${without}`);
+    expect(withCredit).toBe(without);
     expect(await counts(pkg.creditId)).toEqual({ total: 2, used: 0, reserved: 2 });
     expect((await usesOf(pkg.id)).map((u) => u.booking_service_id).sort()).toEqual(
       [first.ordered_services[0].uuid, second.ordered_services[1].uuid].sort(),
@@ -377,7 +413,7 @@ describe("POST /bookings/cart with customer_package_uuid on its services", () =>
 });
 
 describe("POST /bookings/series with customer_package_uuid", () => {
-  const series = (date: string, pkg: string, count: number) =>
+  const series = (date: string, pkg: string | undefined, count: number) =>
     salon.ws.api("/bookings/series", {
       method: "POST",
       body: {
@@ -411,6 +447,11 @@ describe("POST /bookings/series with customer_package_uuid", () => {
     }
     expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 3 });
     expect(new Set((await usesOf(pkg.id)).map((u) => u.booking_id)).size).toBe(3);
+    const plain = await series(nextMonday(), undefined, 3);
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    const [withCredit, without] = [d1RoundTrips(res.headers), d1RoundTrips(plain.headers)];
+    console.log(`D1 round trips (series): with credits ${withCredit}, without ${without}`);
+    expect(withCredit).toBe(without);
   });
 
   it("another customer's package: 422 on customer_package_uuid", async () => {
