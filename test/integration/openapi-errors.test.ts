@@ -34,6 +34,7 @@ const lifecycle: [string, string, string[]][] = [
       "session_full",
       "booking_changed",
       "policy_window_passed",
+      "package_unavailable",
       "conflict",
     ],
   ],

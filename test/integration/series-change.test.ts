@@ -450,7 +450,16 @@ describe("the OpenAPI document", () => {
     const doc = (await send<any>(`${PUBLIC}/openapi.json`)).body;
     for (const [action, codes] of [
       ["cancel", ["booking_changed", "conflict"]],
-      ["reschedule", ["slot_unavailable", "booking_closed", "booking_changed", "conflict"]],
+      [
+        "reschedule",
+        [
+          "slot_unavailable",
+          "booking_closed",
+          "booking_changed",
+          "package_unavailable",
+          "conflict",
+        ],
+      ],
     ] as const) {
       const op = doc.paths[`/series/{series_uuid}/${action}`]?.put;
       expect(op?.responses["404"]?.description).toBe("No such series in this workspace");
