@@ -197,7 +197,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
     ...item,
     services: item.services.filter((_, p) => !credits.covers(k, p)),
   }));
-  const allCredited = unpaid.every((item) => item.services.length === 0);
+  const allCredited = asks.length > 0 && unpaid.every((item) => item.services.length === 0);
   refuseUnpaid(
     {
       items: unpaid,
