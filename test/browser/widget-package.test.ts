@@ -225,7 +225,7 @@ describe("a returning customer books with their package", () => {
     });
     await page.getByRole("button", { name: en["details.book"], exact: true }).click();
     await page.getByRole("alert").filter({ hasText: en["package.refused"] }).waitFor();
-    await shot(page, "widget-package-refused");
+    await sweep(page, "widget-package-refused");
 
     // Their own phone books it, with nothing to pay online.
     await page.getByLabel(/^Phone/).fill(PHONE);
