@@ -252,6 +252,33 @@ describe("POST /bookings with customer_package_uuid", () => {
     expect(await counts(pkg.creditId)).toMatchObject({ reserved: 1 });
   });
 
+  it("a group service's seats take a credit each", async () => {
+    const group = await salon.ws.api("/services", {
+      method: "POST",
+      body: { name: "Yoga", duration: 60, price: 1500, capacity: 4 },
+    });
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const pkg = await plant(salon, anna, [group.body.uuid], { total: 3 });
+    const date = nextMonday();
+    const two = await book(at("08:00", date), {
+      service_uuid: group.body.uuid,
+      quantity: 2,
+      customer_package_uuid: pkg.id,
+    });
+    expect(two.status, JSON.stringify(two.body)).toBe(201);
+    expect(two.body.ordered_services[0]).toMatchObject({ quantity: 2, price: 0, discount: 1500 });
+    expect(two.body.order.total).toBe(0);
+    expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 2 });
+    const more = await book(at("10:00", date), {
+      service_uuid: group.body.uuid,
+      quantity: 2,
+      customer_package_uuid: pkg.id,
+    });
+    expect(more.status, JSON.stringify(more.body)).toBe(409);
+    expect(more.body.code).toBe("package_unavailable");
+    expect(await counts(pkg.creditId)).toMatchObject({ reserved: 2 });
+  });
+
   describe("422 on customer_package_uuid, nothing written", () => {
     const refused = async (
       extra: Record<string, unknown>,
