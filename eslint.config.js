@@ -25,6 +25,7 @@ export const MODULES = [
   "messages",
   "webhooks",
   "pos",
+  "packages",
   "bookings",
   "payments",
   "external-calendars",

@@ -9,10 +9,16 @@ import { publicApi } from "./public";
 import { afterWrite } from "./middleware/after-write";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../payments/http/stripe-webhooks/post";
 import { docsPage } from "./docs";
+import { sellPackagesWith } from "../pos/package-lines";
+import { posPackageLines } from "../packages/pos-lines";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
 
 export { ADMIN_BASE, PUBLIC_BASE };
+
+// POS orders sell package lines, but pos may not import src/packages (above it): installed here,
+// on import, so every entry (requests, queues, cron) renders and pays orders alike.
+sellPackagesWith(posPackageLines);
 
 export function createApp() {
   const app = new Hono<OpenEnv>();

@@ -38,6 +38,10 @@ export const ErrorCodeSchema = z
     "not_a_membership",
     "package_void",
     "package_unavailable",
+    "package_already_used",
+    "card_required",
+    "customer_required",
+    "nothing_due",
     "payload_too_large",
     "request_too_large",
     "rate_limited",
@@ -79,6 +83,12 @@ export function statusFor(
       return 404;
     case "method_not_allowed":
       return 405;
+    // package_unavailable: a customer package that cannot pay for the booking (void, past due,
+    // expired or used up); package_already_used: a refund of an order whose packages were used
+    // or are held by a booking; card_required: a membership is paid online (its card saved for
+    // the renewals), not at a till; customer_required: an order paid online needs a customer (the
+    // provider's customer, a membership's owner); nothing_due: an order paid online that owes
+    // nothing (pay it at the till). (Comments between the cases would read as a fall-through.)
     case "conflict":
     case "slot_unavailable":
     case "session_full":
@@ -96,8 +106,11 @@ export function statusFor(
     case "voucher_already_used":
     case "not_a_membership":
     case "package_void":
-    // A customer package that cannot pay for the booking: void, past due, expired or used up.
     case "package_unavailable":
+    case "package_already_used":
+    case "card_required":
+    case "customer_required":
+    case "nothing_due":
       return 409;
     case "payload_too_large":
       return 413;

@@ -266,6 +266,7 @@ describe("a POS order with 100 lines of every kind", () => {
         voucher_template_uuid: vouchers[i]?.uuid,
         codes: [],
       })),
+      packages: [],
     };
     expect(res.body).toEqual(opened);
     const order = res.body;

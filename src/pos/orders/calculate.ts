@@ -23,9 +23,12 @@ import {
   refsFor,
   resolveLines,
   resolvePromocode,
+  packageUnits,
+  tooManyPackages,
   tooManyVouchers,
   voucherUnits,
 } from "./resolve";
+import { packageLines } from "../package-lines";
 
 export interface CalculateRequest {
   locationId: string;
@@ -66,6 +69,9 @@ export async function calculateInvoice(scope: Scope, req: CalculateRequest): Pro
   problems.push(...termsRefusals(lines, terms));
   const units = voucherUnits(req.lines);
   if (units > MAX_VOUCHERS_PER_ORDER) problems.push(problem({ is: "vouchers" }, tooManyVouchers));
+  const { maxUnits } = packageLines();
+  if (packageUnits(req.lines) > maxUnits)
+    problems.push(problem({ is: "packages" }, tooManyPackages(maxUnits)));
   if (problems.length > 0) throw new InvalidError(problems);
   const unpaid = orderInvoice(lines, terms, NOTHING_PAID, promo);
   const tender = tenderOffers(req.payWith, refs.vouchers);

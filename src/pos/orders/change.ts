@@ -4,6 +4,7 @@ import { orderStill, type OrderPatch, updateOrder } from "../queries/order-chang
 import { type EventType, eventStatement } from "../../webhooks/queries/outbox";
 import { type LoadedPosOrder, posOrderRead } from "../queries/pos-orders";
 import type { VoucherRow } from "../queries/vouchers";
+import type { IssuedPackage } from "../package-lines";
 import { nothing, type ReadsOf, readTogether } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
@@ -21,6 +22,8 @@ export interface OrderChange {
   order: OrderPatch;
   /** Vouchers the change issues (paying for voucher lines). */
   issues?: { rows: VoucherRow[]; statements: Statement[] };
+  /** Customer packages the change issues (paying for package lines). */
+  sells?: { issued: IssuedPackage[]; statements: Statement[] };
   /** What else moves with the order: the account, vouchers spent or given back, stock, a promocode use. */
   moves: Statement[];
 }
@@ -67,6 +70,7 @@ export function changeOrder<R = undefined>(
         ...loaded,
         order: { ...loaded.order, ...change.order, version: loaded.order.version + 1 },
         issued: [...loaded.issued, ...(change.issues?.rows ?? [])],
+        packages: [...loaded.packages, ...(change.sells?.issued ?? [])],
       });
       await rendezvous(`orders.${operation.name}.before_write`);
       // Any two money writes to orders (pay and cancel, two tills on one voucher) can be made to meet here.
@@ -75,6 +79,7 @@ export function changeOrder<R = undefined>(
         orderStill(scope, loaded.order, change.from),
         updateOrder(scope, loaded.order.id, change.order),
         ...(change.issues?.statements ?? []),
+        ...(change.sells?.statements ?? []),
         ...change.moves,
         eventStatement(scope.db, scope.workspaceId, change.event, rendered),
       ]);

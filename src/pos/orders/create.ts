@@ -23,13 +23,18 @@ import type { PosOrder } from "../views/pos-order-schema";
 import {
   noUsesLeft,
   type OrderSubject,
+  packagesNeedCustomer,
   type RequestedLine,
   refsFor,
   resolveLines,
   resolvePromocode,
+  sellsPackages,
+  packageUnits,
+  tooManyPackages,
   tooManyVouchers,
   voucherUnits,
 } from "./resolve";
+import { packageLines } from "../package-lines";
 
 export const POS_PERMISSION = "access-pos";
 
@@ -75,10 +80,15 @@ export async function createPosOrder(scope: Scope, req: CreateOrderRequest): Pro
     problems.push(problem({ is: "seller" }, "The seller does not work at this location."));
   if (req.customerId !== null && !refs.customer)
     problems.push(problem({ is: "customer" }, "Unknown customer."));
+  else if (req.customerId === null && sellsPackages(req.lines))
+    problems.push(problem({ is: "customer" }, packagesNeedCustomer));
   const lines = resolveLines(req.lines, refs, problems, req.sellerId);
   const promo = resolvePromocode(req.promocode, refs, problems);
   if (voucherUnits(req.lines) > MAX_VOUCHERS_PER_ORDER)
     problems.push(problem({ is: "vouchers" }, tooManyVouchers));
+  const { maxUnits } = packageLines();
+  if (packageUnits(req.lines) > maxUnits)
+    problems.push(problem({ is: "packages" }, tooManyPackages(maxUnits)));
   if (problems.length > 0) throw new InvalidError(problems);
 
   // The terms are checked on the lines as resolved: a second 422, only once the lines are right.

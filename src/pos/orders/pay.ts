@@ -40,7 +40,7 @@ const notOpen = () => new ApiError("order_not_open", "Only an open order can be 
 /**
  * Settles an open POS order in full: the vouchers offered first, then the
  * account for the rest. One batch marks it paid, spends the vouchers, credits
- * the account, issues the vouchers it sold, takes the goods out of the
+ * the account, issues the vouchers and packages it sold, takes the goods out of the
  * branch's stock and records `order-paid`. Guards at its head (the order's
  * version, each voucher's balance) make a concurrent payment of the same
  * order, or of the same voucher, roll back whole instead of paying twice.
@@ -57,7 +57,7 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
     name: "pay",
     gaveUp: notOpen,
     reads: (scope) => accountAndVouchers(scope, req),
-    plan: ({ order, lines }, { now, reads, previous }) => {
+    plan: ({ order, lines, sale }, { now, reads, previous }) => {
       if (order.status !== "open") throw notOpen();
       if (lines.some((l) => l.kind === "service" && l.bookingId !== null))
         throw new ApiError(
@@ -67,6 +67,9 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
       // Orders opened before the cap existed may still exceed it.
       if (voucherUnits(lines) > MAX_VOUCHERS_PER_ORDER)
         throw invalid({ is: "vouchers" }, tooManyVouchers);
+      const values = voucherValuesOf({ order, lines });
+      // First, so that an order a till may not take (a membership: 409 card_required) writes nothing.
+      const sells = sale.sell(order, lines, values, now);
       const { account } = reads;
       if (req.accountId !== null) {
         if (!account) throw invalid({ is: "account" }, "Unknown account.");
@@ -113,7 +116,8 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
           voucherPaidAmount: order.voucherPaidAmount + split.voucher,
           paidAt: now,
         },
-        issues: issueVouchers(scope, order.id, lines, voucherValuesOf({ order, lines }), now),
+        issues: issueVouchers(scope, order.id, lines, values, now),
+        sells,
         moves: [
           ...(payer
             ? creditAccount(scope, { accountId: payer.id, amount: split.account, ...on })

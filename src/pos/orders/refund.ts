@@ -29,7 +29,9 @@ const used = () =>
  * guarded by the order's version: the account is debited what it received,
  * each voucher that paid gets its part back, the goods return to stock, and
  * the vouchers the order sold are voided, unless one of them has been spent
- * (409 voucher_already_used: that money is gone).
+ * (409 voucher_already_used: that money is gone), and so are the packages it
+ * sold, unless one of them was used or is held by a booking (409
+ * package_already_used, checked again inside the batch).
  */
 export function refundPosOrder(
   scope: Scope,
@@ -38,13 +40,15 @@ export function refundPosOrder(
 ): Promise<PosOrder> {
   return changeOrder(scope, orderId, {
     name: "refund",
-    // Fresh state names the reason: already refunded, or a sold voucher spent meanwhile.
+    // Fresh state names the reason: already refunded, a sold voucher spent or package used meanwhile.
     gaveUp: () =>
       new ApiError("order_changed", "The order changed while it was being refunded; try again."),
     reads: (scope) => accountRead(scope, req.accountId ?? accountPaidOn(orderId)),
-    plan: ({ order, lines, issued }, { now, reads: account }) => {
+    plan: ({ order, lines, issued, sale }, { now, reads: account }) => {
       if (order.status !== "paid") throw notPaid();
       if (issued.some((v) => v.status !== "active" || v.balance < v.initialAmount)) throw used();
+      // Throws 409 package_already_used when a package it sold is touched; its guard holds at write time.
+      const voided = sale.voidAll(now);
       const debit = order.accountPaidAmount;
       // An account named is checked even when nothing goes out of it (as pay does): a typo must not pass.
       if (debit > 0 || req.accountId !== null) {
@@ -61,6 +65,7 @@ export function refundPosOrder(
         order: { status: "refunded", isReverted: true, closedAt: now, refundReason: req.reason },
         moves: [
           ...voidIssuedVouchers(scope, order.id),
+          ...voided,
           ...(debit > 0 && account
             ? creditAccount(scope, {
                 accountId: account.id,

@@ -25,7 +25,7 @@ export interface ResolvedLine extends OrderLine {
 /**
  * What a line can be wrong about, named by its kind and its place among the
  * lines of that kind (`{ is: "line", kind: "good", index: 1 }`: the second
- * good): what it sells (the good, service or voucher template), its staffer,
+ * good): what it sells (the good, service, voucher or package template), its staffer,
  * its booking.
  */
 export type LineSubject =
@@ -35,10 +35,15 @@ export type LineSubject =
 
 /**
  * What an order (created or calculated) can be wrong about: its branch, its
- * lines, its promocode, its terms, and how many vouchers it would issue.
+ * lines, its promocode, its terms, and how many vouchers or packages it would issue.
  */
 export type OrderSubject =
-  { is: "location" } | LineSubject | { is: "promocode" } | TermsSubject | { is: "vouchers" };
+  | { is: "location" }
+  | LineSubject
+  | { is: "promocode" }
+  | TermsSubject
+  | { is: "vouchers" }
+  | { is: "packages" };
 
 /** Where a check adds what it refuses (a list of those and more), so that one 422 lists them all. */
 export interface Refusals<S extends Subject> {
@@ -65,6 +70,7 @@ export function refsFor(
     goodIds: ids("good"),
     serviceIds: ids("service"),
     voucherTemplateIds: ids("voucher"),
+    packageIds: ids("package"),
     stafferIds: present(lines.map((l) => l.stafferId)),
     bookingIds: present(lines.map((l) => l.bookingId)),
     promocode: extra.promocode ?? null,
@@ -128,6 +134,19 @@ export function resolveLines(
         taxName: service.taxName,
         taxRateBp: service.taxRateBp,
       });
+    } else if (r.kind === "package") {
+      const offered = refs.packages.get(r.refId);
+      if (!offered) return fail("line", "Unknown package.");
+      if (offered.refusal !== null) return fail("line", offered.refusal);
+      // Like a voucher, a package is a prepayment: tax is for the services it pays, when booked.
+      out.push({
+        ...base,
+        name: offered.name,
+        article: null,
+        catalogPrice: offered.price,
+        taxName: null,
+        taxRateBp: null,
+      });
     } else {
       const template = refs.voucherTemplates.get(r.refId);
       if (!template) return fail("line", "Unknown voucher template.");
@@ -176,6 +195,20 @@ export function resolvePromocode(
     maxUses: p.maxUses,
   };
 }
+
+/** Packages the lines would issue when paid: one per unit of each package line. */
+export const packageUnits = (lines: readonly { kind: OrderLine["kind"]; quantity: number }[]) =>
+  lines.reduce((n, l) => n + (l.kind === "package" ? l.quantity : 0), 0);
+
+export const tooManyPackages = (max: number) =>
+  `An order may issue at most ${max} packages (one per unit of its package lines).`;
+
+/** Whether any line sells packages (the order must then name their customer). */
+export const sellsPackages = (lines: readonly { kind: OrderLine["kind"] }[]) =>
+  lines.some((l) => l.kind === "package");
+
+export const packagesNeedCustomer =
+  "An order selling packages must name the customer they are for.";
 
 /** Vouchers the lines would issue when paid: one per unit of each voucher line. */
 export const voucherUnits = (lines: readonly { kind: OrderLine["kind"]; quantity: number }[]) =>

@@ -13,6 +13,7 @@ import {
   voucherTemplates,
 } from "../../db/schema";
 import { type Scope, whereIn } from "../../db/scope";
+import { packageLines } from "../package-lines";
 import { promocodeMatches } from "./promocodes";
 import { vouchersByCodes } from "./vouchers";
 
@@ -24,6 +25,8 @@ export interface OrderRefs {
   goodIds: string[];
   serviceIds: string[];
   voucherTemplateIds: string[];
+  /** Package templates (src/packages answers what they are: see package-lines.ts). */
+  packageIds: string[];
   stafferIds: string[];
   bookingIds: string[];
   promocode: string | null;
@@ -39,6 +42,7 @@ export interface OrderRefs {
  */
 export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
   const { db } = scope;
+  const offered = packageLines().offered(scope, refs.packageIds);
   const promoUses = (...extra: SQL[]) =>
     sql<number>`(${db
       .select({ n: count() })
@@ -55,7 +59,8 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
     stafferRows,
     bookingRows,
     promo,
-    offered,
+    offeredVouchers,
+    ...offeredPackages
   ] = await db.batch([
     db
       .select()
@@ -111,6 +116,7 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
       .from(promocodes)
       .where(whereIn(scope, promocodes, promocodeMatches(refs.promocode ?? ""))),
     vouchersByCodes(scope, refs.voucherCodes),
+    ...offered.statements,
   ]);
   return {
     location: location[0] ?? null,
@@ -123,7 +129,8 @@ export async function loadOrderRefs(scope: Scope, refs: OrderRefs) {
     stafferIds: new Set(stafferRows.map((s) => s.id)),
     bookingIds: new Set(bookingRows.map((b) => b.id)),
     promocode: refs.promocode === null ? null : (promo[0] ?? null),
-    vouchers: offered,
+    packages: offered.parse(offeredPackages),
+    vouchers: offeredVouchers,
   };
 }
 

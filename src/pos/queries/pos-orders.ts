@@ -2,8 +2,9 @@ import { count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
 import type { PageRequest } from "../../platform/pagination";
 import { customers, orderLines, orders, vouchers } from "../../db/schema";
-import { read, readTogether } from "../../db/reads";
+import { named, read, readTogether } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
+import { type IssuedPackage, packageLines } from "../package-lines";
 import { type VoucherRow, vouchersIssuedBy } from "./vouchers";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -46,14 +47,31 @@ export interface PosOrderRecord {
   customer: CustomerRow | null;
   /** The vouchers the order issued when it was paid (none while open). */
   issued?: Pick<VoucherRow, "orderLineId" | "code">[];
+  /** The customer packages the order issued when it was paid (none while open). */
+  packages?: IssuedPackage[];
 }
 
-/** A POS order as a read to run beside others; null when it is not this workspace's. */
-export const posOrderRead = (scope: Scope, orderId: string) =>
-  read(posOrderReads(scope, orderId), ([order, lines, customer, issued]) => {
-    const row = order[0];
-    return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
+/**
+ * A POS order as a read to run beside others; null when it is not this
+ * workspace's. `sale` is its packages: what it issued, and how paying or
+ * refunding it issues or voids them.
+ */
+export function posOrderRead(scope: Scope, orderId: string) {
+  const both = named({
+    own: read(posOrderReads(scope, orderId), ([order, lines, customer, issued]) => {
+      const row = order[0];
+      return row ? { order: row, lines, customer: customer[0] ?? null, issued } : null;
+    }),
+    sale: packageLines().ofOrder(scope, orderId),
   });
+  return {
+    statements: both.statements,
+    parse: (rows: readonly unknown[]) => {
+      const { own, sale } = both.parse(rows);
+      return own ? { ...own, packages: sale.issued, sale } : null;
+    },
+  };
+}
 
 export type LoadedPosOrder = NonNullable<ReturnType<ReturnType<typeof posOrderRead>["parse"]>>;
 
@@ -70,7 +88,7 @@ export interface OrderFilters {
   createdTo?: number | undefined;
 }
 
-/** A page of POS orders, newest first, with their lines and customers: one round trip. */
+/** A page of POS orders, newest first, with their lines, customers and what they issued: one round trip. */
 export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageRequest) {
   const { db } = scope;
   const where = whereIn(
@@ -94,7 +112,8 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .orderBy(...newestFirst)
       .limit(page.perPage)
       .offset(page.offset);
-  const [totals, rows, lines, people, issued] = await db.batch([
+  const sold = packageLines().issuedBy(scope, pageOf(orders.id));
+  const [totals, rows, lines, people, issued, ...soldRows] = await db.batch([
     db.select({ total: count() }).from(orders).where(where),
     db
       .select()
@@ -117,7 +136,9 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
       .from(vouchers)
       .where(whereIn(scope, vouchers, inSubquery(vouchers.orderId, pageOf(orders.id))))
       .orderBy(sql`rowid`),
+    ...sold.statements,
   ]);
+  const packagesBy = byOrder<IssuedPackage>(sold.parse(soldRows));
   const linesOf = byOrder<OrderLineRow>(lines);
   const customerOf = new Map(people.map((p) => [p.id, p]));
   const issuedBy = byOrder<VoucherRow>(issued);
@@ -126,6 +147,7 @@ export async function listPosOrders(scope: Scope, f: OrderFilters, page: PageReq
     lines: linesOf.get(order.id) ?? [],
     customer: order.customerId ? (customerOf.get(order.customerId) ?? null) : null,
     issued: issuedBy.get(order.id) ?? [],
+    packages: packagesBy.get(order.id) ?? [],
   }));
   return { total: totals[0]?.total ?? 0, records };
 }

@@ -104,7 +104,8 @@ export function orderInvoice(
  * A voucher line's share of the order's discount and promocode comes off its
  * total (`discountedLines`, the same split the taxes use), and what is left
  * is split over its units (`unitShares`). One list per line, in line order,
- * one value per unit; other kinds get an empty list. At 100 % off every
+ * one value per unit; a package line's units are valued alike (what each
+ * package was sold for); other kinds get an empty list. At 100 % off every
  * value is 0; the sum of all values never exceeds what the order charged.
  */
 export function voucherValues(
@@ -113,7 +114,9 @@ export function voucherValues(
   rule: PromocodeRule | null = null,
 ): number[][] {
   const paid = discountedLineAmounts(pricingInput(lines, terms, NOTHING_PAID, rule));
-  return lines.map((l, i) => (l.kind === "voucher" ? unitShares(paid[i] ?? 0, l.quantity) : []));
+  return lines.map((l, i) =>
+    l.kind === "voucher" || l.kind === "package" ? unitShares(paid[i] ?? 0, l.quantity) : [],
+  );
 }
 
 export const baseAmount = (lines: OrderLine[]) =>

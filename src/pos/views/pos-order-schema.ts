@@ -82,6 +82,16 @@ export const PosOrderSchema = z
           .openapi({ description: "The vouchers this line issued (one per unit) once paid" }),
       }),
     ),
+    packages: z.array(
+      z.object({
+        package_uuid: z.string(),
+        ...line,
+        customer_package_uuids: z.array(z.string()).openapi({
+          description:
+            "The customer packages this line issued (one per unit) once paid (GET /customer-packages)",
+        }),
+      }),
+    ),
   })
   .openapi("PosOrder");
 

@@ -60,5 +60,14 @@ export function renderOrder(record: PosOrderRecord): PosOrder {
         ...common(l),
         codes: (record.issued ?? []).filter((v) => v.orderLineId === l.id).map((v) => v.code),
       })),
+    packages: lines
+      .filter((l) => l.kind === "package")
+      .map((l) => ({
+        package_uuid: l.refId,
+        ...common(l),
+        customer_package_uuids: (record.packages ?? [])
+          .filter((p) => p.orderLineId === l.id)
+          .map((p) => p.id),
+      })),
   };
 }

@@ -30,16 +30,18 @@ export const voucherFields = (list: string): FieldNames<VoucherSubject> => ({
   "voucher amount": ({ voucher }) => `${list}.${voucher}.amount`,
 });
 
-/** The goods, services and vouchers of a request body as one list, in that order. */
+/** The goods, services, vouchers and packages of a request body as one list, in that order. */
 export function requestedLines(body: {
   goods?: (LineBody & { good_uuid: string })[] | undefined;
   services?: (LineBody & { service_uuid: string })[] | undefined;
   vouchers?: (LineBody & { voucher_template_uuid: string })[] | undefined;
+  packages?: (LineBody & { package_uuid: string })[] | undefined;
 }): RequestedLine[] {
   return [
     ...(body.goods ?? []).map((l) => toLine("good", l.good_uuid, l)),
     ...(body.services ?? []).map((l) => toLine("service", l.service_uuid, l)),
     ...(body.vouchers ?? []).map((l) => toLine("voucher", l.voucher_template_uuid, l)),
+    ...(body.packages ?? []).map((l) => toLine("package", l.package_uuid, l)),
   ];
 }
 
@@ -69,6 +71,7 @@ const ORDER_FIELDS: FieldNames<OrderSubject> = {
   location: "location_uuid",
   promocode: "promocode",
   vouchers: "vouchers",
+  packages: "packages",
   discount: "discount_amount",
   "promocode discount": "promocode_discount_amount",
 };

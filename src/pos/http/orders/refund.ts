@@ -23,7 +23,7 @@ export const route = defineRoute({
   tags: ["POS orders"],
   summary: "Refund a paid POS order",
   description:
-    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers the order sold are voided. If one of those has been spent, even in part, the refund is 409 voucher_already_used and nothing changes. An order that is not paid is 409 order_not_paid. A debit that would take the account's balance outside ±(2^53 − 1) is 422 on account_uuid. Records `order-refunded`.",
+    "paid → refunded, is_reverted true, in one write: the account (account_uuid, default the one the order was paid on; cash or card of the order's branch) is debited what it received, each voucher that paid gets its part back, the goods return to stock, and the vouchers and customer packages the order sold are voided. If one of those vouchers has been spent, even in part, the refund is 409 voucher_already_used; if one of those packages has a credit used or held by a booking, it is 409 package_already_used (checked inside the refund's write, so a booking taking a credit at the same moment and the refund cannot both succeed); either way nothing changes. An order that is not paid is 409 order_not_paid. A debit that would take the account's balance outside ±(2^53 − 1) is 422 on account_uuid. Records `order-refunded`.",
   request: { params: OrderPath, ...jsonBody(RefundOrderBody) },
   responses: {
     200: json(PosOrderSchema, "The refunded order"),
@@ -31,8 +31,8 @@ export const route = defineRoute({
     ...bodyErrors,
     ...notFoundError("order"),
     ...conflictErrors(
-      "The order is not paid (`order_not_paid`); a voucher it sold has been spent (`voucher_already_used`); it changed during the refund (`order_changed`)",
-      ["order_not_paid", "voucher_already_used", "order_changed"],
+      "The order is not paid (`order_not_paid`); a voucher it sold has been spent (`voucher_already_used`); a package it sold was used or is held by a booking (`package_already_used`); it changed during the refund (`order_changed`)",
+      ["order_not_paid", "voucher_already_used", "package_already_used", "order_changed"],
     ),
   },
 });

@@ -44,6 +44,13 @@ const VoucherLine = z.object({
   staffer_uuid: uuid("staffer_uuid").optional(),
 });
 
+const PackageLine = z.object({
+  package_uuid: uuid("package_uuid"),
+  price: money,
+  quantity,
+  staffer_uuid: uuid("staffer_uuid").optional(),
+});
+
 /** Vouchers offered as payment: spent first, in this order, each up to `amount` or its balance. */
 export const PaymentVouchers = z
   .array(
@@ -66,6 +73,12 @@ export const CalculateOrderBody = z
     goods: lines(GoodLine.omit({ staffer_uuid: true })).optional(),
     services: lines(ServiceLine.omit({ staffer_uuid: true, booking_uuid: true })).optional(),
     vouchers: lines(VoucherLine.omit({ staffer_uuid: true })).optional(),
+    packages: lines(PackageLine.omit({ staffer_uuid: true }))
+      .optional()
+      .openapi({
+        description:
+          "Package templates (POST /packages) sold: each must be live and in the workspace's currency",
+      }),
     discount_amount: orderAmount.optional(),
     promocode: promocode.optional(),
     booking_uuids: z
@@ -90,6 +103,10 @@ export const CreateOrderBody = z
     goods: lines(GoodLine).optional(),
     services: lines(ServiceLine).optional(),
     vouchers: lines(VoucherLine).optional(),
+    packages: lines(PackageLine).optional().openapi({
+      description:
+        "Package templates (POST /packages) sold: each must be live and in the workspace's currency, and the order must name customer_uuid (their owner). Paying issues one customer package per unit; a membership (renews) is paid online (POST /orders/{order_uuid}/checkout), not at a till.",
+    }),
     discount_amount: orderAmount.optional(),
     discount_mode: z.enum(["fixed", "percent"]).optional(),
     discount_percent: z
@@ -107,8 +124,8 @@ export const CreateOrderBody = z
   .superRefine((b, ctx) => {
     const problem = (path: string, message: string) =>
       ctx.addIssue({ code: "custom", path: [path], message });
-    if (!b.goods?.length && !b.services?.length && !b.vouchers?.length)
-      problem("goods", "At least one of goods, services or vouchers is required.");
+    if (!b.goods?.length && !b.services?.length && !b.vouchers?.length && !b.packages?.length)
+      problem("goods", "At least one of goods, services, vouchers or packages is required.");
     if (b.discount_mode === "percent") {
       if (b.discount_percent === undefined)
         problem("discount_percent", "Required when discount_mode is percent.");
