@@ -7,6 +7,7 @@ import { ADMIN, ADMIN_TOKEN, PUBLIC } from "../helpers/http";
 import { ics, serve } from "../helpers/ics-server";
 import { customer } from "../helpers/salon";
 import { createShop, sellVouchers, type Shop } from "../helpers/shop";
+import { createPackageTemplate, issueOne } from "../helpers/packages";
 
 /**
  * Table-driven over both served OpenAPI documents: every operation, except the
@@ -238,7 +239,18 @@ describe("every public operation on another workspace's record is a 404", () => 
     // The booking's confirmation to its customer (e-mail is on by default).
     const messages = await theirs.ws.api(`/messages?booking_uuid=${booking.body.uuid}`);
     expect(messages.body.data.length).toBeGreaterThan(0);
+    const template = await createPackageTemplate(theirs.ws, {
+      credits: [{ service_uuids: [theirs.cut.uuid], count: 1 }],
+      renews: { every: "month" },
+    });
+    const customerPackage = await issueOne(theirs.ws, {
+      packageUuid: template.uuid,
+      customerUuid: booking.body.customer_uuid,
+      card: { providerCustomer: "cus_theirs", paymentMethod: "pm_theirs" },
+    });
     foreign = {
+      package_uuid: template.uuid,
+      customer_package_uuid: customerPackage,
       service_uuid: theirs.cut.uuid,
       location_uuid: theirs.location.uuid,
       staffer_uuid: theirs.staffers[0]?.uuid ?? "",
@@ -292,6 +304,7 @@ describe("every public operation on another workspace's record is a 404", () => 
     },
     "PUT public:/bookings/{booking_uuid}/services": { body: { service_uuid: mine.colour.uuid } },
     "PATCH public:/services/{service_uuid}": { body: { capacity: 2 } },
+    "PATCH public:/packages/{package_uuid}": { body: { live: false } },
     "POST public:/bookings/{booking_uuid}/public_notes": { body: { value: "Hello" } },
     "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
     "POST public:/orders/{order_uuid}/refund": { body: {} },
