@@ -39,6 +39,8 @@ const ALLOWED = new Set([
   // The waitlist: a widget joins it, and deletes the entries it made.
   "POST public:/waitlist",
   "DELETE public:/waitlist/{entry_uuid}",
+  // A returning customer's package, reduced to what booking with it needs (no customer data).
+  "GET public:/customer-packages/{customer_package_uuid}",
 ]);
 /** No key at all: the document and a booking's iCal link. */
 /** Operations that take no key at all: their credential is a token in the path or query. */
