@@ -7,7 +7,7 @@ import {
   voidOrderPackages,
 } from "./queries/order-sale";
 import { MAX_PACKAGES_PER_ORDER } from "./rules/sale";
-import { packagesSoldBy } from "./sell";
+import { issuedOf, packagesSoldBy } from "./sell";
 
 const alreadyUsed = () =>
   new ApiError(
@@ -61,12 +61,7 @@ export const posPackageLines: PackageLines = {
               values,
               at,
             );
-            const issued = records.map(({ pkg }) => ({
-              id: pkg.id,
-              orderId: pkg.orderId,
-              orderLineId: pkg.orderLineId,
-            }));
-            return { issued, statements };
+            return { issued: issuedOf(records), statements };
           },
           voidAll: (at) => {
             if (sale.issued.length === 0) return [];

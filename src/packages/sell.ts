@@ -1,6 +1,7 @@
 import type { orderLines, orders } from "../db/schema";
 import type { Scope } from "../db/scope";
 import { ApiError } from "../platform/errors";
+import type { IssuedPackage } from "../pos/package-lines";
 import { issuePackages, type SoldUnit } from "./issue";
 import type { TemplateRow } from "./queries/order-sale";
 
@@ -27,6 +28,8 @@ export const cardRequired = () =>
  *
  * Returns the statements (packages, first-period credits, `package-issued`
  * events) and the rows, one per unit in line order. The order must name a customer.
+ * In a `changeOrder` plan, hand them over as `sells: { issued: issuedOf(records),
+ * statements }` so the rendered order lists them (`customer_package_uuids`).
  */
 export function packagesSoldBy(
   scope: Scope,
@@ -58,3 +61,9 @@ export function packagesSoldBy(
   });
   return issuePackages(scope, units, at);
 }
+
+/** The rows `packagesSoldBy` issued, as a rendered order lists them. */
+export const issuedOf = (
+  records: readonly { pkg: { id: string; orderId: string; orderLineId: string } }[],
+): IssuedPackage[] =>
+  records.map(({ pkg }) => ({ id: pkg.id, orderId: pkg.orderId, orderLineId: pkg.orderLineId }));
