@@ -5,6 +5,7 @@ import { pruneEveryShard } from "./db/background";
 import { pruneExpired } from "./db/prune";
 import { consumeMessageBatch } from "./messages/delivery/consumer";
 import { dispatchEffects } from "./app/after-write";
+import { renewMemberships } from "./payments/renewals/sweep";
 import { reconcilePayments } from "./payments/reconcile";
 import { sweepMessages } from "./messages/delivery/dispatch";
 import { MESSAGE_QUEUE_NAME, type MessageQueueBody } from "./messages/delivery/queue";
@@ -37,7 +38,7 @@ export default {
       ? consumeMessageBatch(batch as MessageBatch<MessageQueueBody>, env)
       : consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
   },
-  scheduled: async (_controller, env, ctx) => {
+  scheduled: async (controller, env, ctx) => {
     configOf(env);
     // Every sweep goes over every database: the directory (workspaces from before shards),
     // then each shard. A sweep reads a whole shard and writes through each workspace's handle;
@@ -60,6 +61,12 @@ export default {
     ctx.waitUntil(logged("shard moves resume", resumeMoves(env)));
     ctx.waitUntil(
       logged("payments reconcile", reconcilePayments(env, { dispatch: dispatchEffects })),
+    );
+    ctx.waitUntil(
+      logged(
+        "membership renewals",
+        renewMemberships(env, { now: controller.scheduledTime, dispatch: dispatchEffects }),
+      ),
     );
   },
 } satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody>;

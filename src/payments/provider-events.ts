@@ -10,6 +10,7 @@ import { markEventHandled } from "./queries/provider-events";
 import { outcomeOf, stripeClient } from "./providers/stripe";
 import { recordDashboardRefunds } from "./dashboard-refunds";
 import { recordFailedIntent } from "./failed-intent";
+import { handleOrderSessionEvent } from "./order-checkout/events";
 
 export type Handled = "handled" | "duplicate" | "ignored";
 
@@ -47,6 +48,12 @@ export async function handleProviderEvent(
         break;
       }
       if (!checkout) {
+        // An order's checkout (a membership sold online) rather than a reservation's.
+        const order = await handleOrderSessionEvent(ctx, event.data.object.id, workspaceId);
+        if (order) {
+          outcome = order;
+          break;
+        }
         if (event.type !== "checkout.session.expired") {
           outcome = (await refundOrphan(ctx, event.data.object.id)) ? "handled" : "ignored";
         }

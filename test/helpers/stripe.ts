@@ -53,8 +53,11 @@ export interface StripeFault {
   method: "GET" | "POST";
   /** A path prefix: "/v1/payment_intents" matches every payment-intent request. */
   path: string;
-  /** before: fails without acting; after: acts (kept under its Idempotency-Key), then fails. */
-  when: "before" | "after" | "delay";
+  /**
+   * before: fails without acting; after: acts (kept under its Idempotency-Key), then fails;
+   * decline: a confirmed payment intent's charge is declined (402 card_declined, as card …0341).
+   */
+  when: "before" | "after" | "delay" | "decline";
   times?: number;
   delayMs?: number;
   /** Only requests about this workspace's objects: test files running at once share the server. */

@@ -9,4 +9,6 @@ export interface Ctx {
   /** The server's own base URL (hosted pages live there). */
   baseUrl: string;
   request: EventRequest;
+  /** A `decline` fault matched the request: a charge it confirms is declined. */
+  declines?: boolean;
 }

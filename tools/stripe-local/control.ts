@@ -75,7 +75,10 @@ export function handleControl(
       const fault: Fault = {
         method: String(body.method ?? "POST").toUpperCase(),
         path: String(body.path ?? "/v1/"),
-        when: body.when === "after" || body.when === "delay" ? body.when : "before",
+        when:
+          body.when === "after" || body.when === "delay" || body.when === "decline"
+            ? body.when
+            : "before",
         times: typeof body.times === "number" ? body.times : 1,
         delayMs: typeof body.delayMs === "number" ? body.delayMs : 0,
         workspace: typeof body.workspace === "string" ? body.workspace : null,

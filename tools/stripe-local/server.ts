@@ -220,7 +220,10 @@ export async function createStripeLocal(options: StripeLocalOptions): Promise<St
         done = {
           status: 200,
           body: match.route.handle(
-            ctxFor({ id: requestId, idempotency_key: key }),
+            {
+              ...ctxFor({ id: requestId, idempotency_key: key }),
+              declines: fault?.when === "decline",
+            },
             params,
             match.path,
           ),

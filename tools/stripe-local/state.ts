@@ -36,8 +36,11 @@ export interface RequestRecord {
 export interface Fault {
   method: string;
   path: string;
-  /** before: fails without acting; after: acts (and keeps the answer), then fails; delay: only waits. */
-  when: "before" | "after" | "delay";
+  /**
+   * before: fails without acting; after: acts (and keeps the answer), then fails; delay: only
+   * waits; decline: a confirmed payment intent's charge is declined as card …0341's would be.
+   */
+  when: "before" | "after" | "delay" | "decline";
   times: number;
   delayMs: number;
   /** Only requests about this workspace's objects (test files share one server); null: any. */

@@ -53,7 +53,8 @@ export const createPaymentIntent: Route = {
         "payment_method",
         "parameter_missing",
       );
-    return confirmPayment(ctx, pi, pm, "api", ctx.state.failingMethods.has(pm.id));
+    const declines = ctx.declines === true || ctx.state.failingMethods.has(pm.id);
+    return confirmPayment(ctx, pi, pm, "api", declines);
   },
 };
 
