@@ -308,6 +308,9 @@ describe("every public operation on another workspace's record is a 404", () => 
     "POST public:/bookings/{booking_uuid}/public_notes": { body: { value: "Hello" } },
     "POST public:/orders/{order_uuid}/pay": { body: { account_uuid: mine.cash.uuid } },
     "POST public:/orders/{order_uuid}/refund": { body: {} },
+    "POST public:/orders/{order_uuid}/checkout": {
+      body: { success_url: "https://salon.example/paid", cancel_url: "https://salon.example/back" },
+    },
     "PATCH public:/webhooks/{webhook_id}": { body: { url: "https://hooks.example.com/mine" } },
     "PATCH public:/customers/{customer_uuid}": { body: { notifications: { email: false } } },
     "PUT public:/series/{series_uuid}/cancel": { body: {} },
