@@ -84,7 +84,7 @@ export function changesWrite(
     ),
     ...replaceBusyTime(scope, { removed, added }),
     // Each booking's credits: a cancelled occurrence gives back (or uses) what it held.
-    ...planned.flatMap(({ loaded, change }) => creditStatements(scope, held, loaded, change, now)),
+    ...creditStatements(scope, held, planned, now),
     ...(told ? manyMessages(deps, planned, records, told, now) : []),
     ...insertEvents(
       scope,

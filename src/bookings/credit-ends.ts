@@ -35,11 +35,20 @@ export function creditEndings(
   return change.creditEnds ?? [];
 }
 
-/** The statements of `creditEndings`, for the change's batch. */
+/**
+ * The statements of `creditEndings` of one change or of many (a series'),
+ * for the change's batch: every end first, then the events, so each event
+ * shows the packages as the whole change leaves them.
+ */
 export const creditStatements = (
   scope: Scope,
   held: HeldCredits,
-  loaded: Pick<LoadedBooking, "booking">,
-  change: BookingChange,
+  changes: readonly { loaded: Pick<LoadedBooking, "booking">; change: BookingChange }[],
   now: number,
-): Statement[] => endingStatements(scope, held, creditEndings(held, loaded, change, now), now);
+): Statement[] =>
+  endingStatements(
+    scope,
+    held,
+    changes.flatMap(({ loaded, change }) => creditEndings(held, loaded, change, now)),
+    now,
+  );

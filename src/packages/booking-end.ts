@@ -1,7 +1,8 @@
 import type { Scope } from "../db/scope";
 import type { Statement } from "../db/statement";
 import { eventStatement } from "../webhooks/queries/outbox";
-import { endUse, type CreditUseRow } from "./queries/credit-uses";
+import type { CreditUseRow } from "./queries/credit-uses";
+import { endUses } from "./queries/end-uses";
 import { countWhenWritten } from "./queries/credit-counts";
 import type { HeldCredits } from "./queries/booking-holds";
 import { type BookingEnd, endsOf } from "./rules/booking-end";
@@ -42,7 +43,7 @@ export function endingStatements(
   now: number,
 ): Statement[] {
   if (endings.length === 0) return [];
-  const ends = endings.flatMap(({ use, end }) => endUse(scope, use, end, now));
+  const ends = endUses(scope, endings, now);
   const events = endings
     .filter((e) => e.end === "used")
     .map(({ use }) => creditUsedEvent(scope, held, endings, use, now));

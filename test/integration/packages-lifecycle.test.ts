@@ -276,7 +276,7 @@ describe("cancel", () => {
     expect(await states(booking.uuid)).toEqual(["returned"]);
   });
 
-  it("of a series gives back every occurrence's credit in one change", async () => {
+  it("of a series ends every occurrence's credit in one change: the late one used, the others given back", async () => {
     const pkg = await plant(anna, [salon.cut.uuid], { total: 4 });
     const starts = weeklyLocal("2030-09-03", "10:00", 3);
     const created = await salon.ws.api("/bookings/series", {
@@ -293,15 +293,26 @@ describe("cancel", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const bookings = created.body.bookings as Booked[];
-    for (const b of bookings) await hold(pkg, b, { lateCancelMinutes: 60 });
+    // The first occurrence's use was booked under a window that makes this cancel late.
+    for (const [i, b] of bookings.entries())
+      await hold(pkg, b, { lateCancelMinutes: i === 0 ? ALWAYS_LATE : 60 });
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 3 });
     const res = await salon.ws.api(`/series/${created.body.series.uuid}/cancel`, {
       method: "PUT",
       body: {},
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 0 });
-    for (const b of bookings) expect(await states(b.uuid)).toEqual(["returned"]);
+    expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 1, reserved: 0 });
+    expect(await Promise.all(bookings.map((b) => states(b.uuid)))).toEqual([
+      ["used"],
+      ["returned"],
+      ["returned"],
+    ]);
+    const events = await Promise.all(bookings.map((b) => usedEvents(b.uuid)));
+    expect(events.map((e) => e.length)).toEqual([1, 0, 0]);
+    expect(events[0]?.[0]?.customer_package.credits).toMatchObject([
+      { total: 4, used: 1, reserved: 0 },
+    ]);
   });
 });
 
