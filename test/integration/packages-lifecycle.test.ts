@@ -380,6 +380,65 @@ describe("reschedule", () => {
   });
 });
 
+describe("reschedule through the manage link and of a series", () => {
+  it("past the credit's expiry: 409 package_unavailable, nothing moved", async () => {
+    const date = nextMonday();
+    const start = Date.parse(at("12:00", date));
+    const pkg = await plant(anna, [salon.cut.uuid], { expiresAt: start + 2 * DAY });
+    const booking = await book(at("12:00", date));
+    await hold(pkg, booking);
+    const token = await manageToken(env, {
+      id: booking.uuid,
+      workspaceId: salon.ws.id,
+      customerId: anna,
+      endAt: Date.parse(booking.start_time) + DAY,
+    });
+    const res = await send(`${PUBLIC}/manage/${token}/reschedule`, {
+      method: "POST",
+      headers: { "cf-connecting-ip": "198.51.100.78" },
+      body: { reserved_on: new Date(start + 3 * DAY).toISOString() },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.code).toBe("package_unavailable");
+    expect((await salon.ws.api(`/bookings/${booking.uuid}`)).body.start_time).toBe(
+      booking.start_time,
+    );
+
+    // A series whose last occurrence would move past the credit's expiry moves none.
+    const starts = weeklyLocal("2030-11-05", "10:00", 2);
+    const created = await salon.ws.api("/bookings/series", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        staffer_uuid: salon.staffers[0]?.uuid,
+        reserved_on: starts[0],
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=2" },
+        on_conflict: "reject",
+        ...customer(ANNA),
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const bookings = created.body.bookings as Booked[];
+    const last = Date.parse(bookings[1]?.start_time ?? "");
+    const series = await plant(anna, [salon.cut.uuid], { expiresAt: last + DAY / 2 });
+    for (const b of bookings) await hold(series, b);
+    const moved = await salon.ws.api(`/series/${created.body.series.uuid}/reschedule`, {
+      method: "PUT",
+      body: {
+        from_booking_uuid: bookings[0]?.uuid,
+        reserved_on: new Date(Date.parse(starts[0] ?? "") + DAY).toISOString(),
+      },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(moved.body.code).toBe("package_unavailable");
+    const after = await salon.ws.api(`/series/${created.body.series.uuid}`);
+    expect((after.body.bookings as Booked[]).map((b) => b.start_time)).toEqual(
+      bookings.map((b) => b.start_time),
+    );
+  });
+});
+
 describe("replacing a credit-paid service", () => {
   it("keeps the credit when it names the new service (price 0), gives it back otherwise (catalogue price)", async () => {
     const pkg = await plant(anna, [salon.cut.uuid, salon.colour.uuid]);
