@@ -26,9 +26,10 @@ export async function cancelMembership(scope: Scope, id: string): Promise<Packag
     if (pkg.status === "void")
       throw new ApiError("package_void", "This membership is void (its order was refunded).");
     if (!pkg.renewing && !pkg.pastDue && pkg.nextChargeAt === null) return record;
-    if (await stopRenewingAt(scope, pkg, Date.now())) {
-      const after = await run(scope.db, customerPackageRead(scope, id));
-      if (after) return after;
+    const at = Date.now();
+    if (await stopRenewingAt(scope, pkg, at)) {
+      const stopped = { renewing: false, nextChargeAt: null, pastDue: false };
+      return { ...record, pkg: { ...pkg, ...stopped, updatedAt: at, version: pkg.version + 1 } };
     }
   }
   throw new ApiError("conflict", "The membership keeps changing; try again.");

@@ -10,6 +10,7 @@ import {
   type TestPackage,
 } from "../helpers/packages";
 import { periodStart } from "../../src/packages/rules";
+import { d1RoundTrips } from "../helpers/http";
 import { toIso } from "../../src/platform/clock";
 
 const ORIGIN = { origin: "https://salon.example" };
@@ -75,6 +76,8 @@ describe("GET /customer-packages?customer_uuid=", () => {
 
     const res = await ws.api(`/customer-packages?customer_uuid=${anna}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The count, the page and its credits in one batch.
+    expect(d1RoundTrips(res.headers)).toBe(1);
     expect(res.body.meta.total).toBe(3);
     expect(res.body.data.map((p: { uuid: string }) => p.uuid)).toEqual([
       first,
@@ -123,6 +126,8 @@ describe("GET /customer-packages?customer_uuid=", () => {
 
     const page = await ws.api(`/customer-packages?customer_uuid=${anna}&per_page=2&page=2`);
     expect(page.body.data).toHaveLength(1);
+    // The page's own credits only (the monthly's one), not the first page's.
+    expect(page.body.data[0].credits).toEqual([expect.objectContaining({ total: 4 })]);
     expect(page.body.meta).toMatchObject({ total: 3, current_page: 2, last_page: 2, from: 3 });
   });
 
@@ -185,6 +190,7 @@ describe("GET /customer-packages/{uuid}", () => {
       .run();
     const full = await ws.api(`/customer-packages/${id}`);
     expect(full.status).toBe(200);
+    expect(d1RoundTrips(full.headers)).toBe(1);
     expect(full.body).toMatchObject({ uuid: id, customer_uuid: anna, price: 5000 });
 
     const pub = await pk.api(`/customer-packages/${id}`, { headers: ORIGIN });
@@ -257,6 +263,8 @@ describe("POST /customer-packages/{uuid}/cancel", () => {
     const before = (await ws.api(`/customer-packages/${id}`)).body;
     const res = await cancel(id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // A read, then the write at the version read.
+    expect(d1RoundTrips(res.headers)).toBe(2);
     expect(res.body).toEqual({
       ...before,
       membership: { ...before.membership, renewing: false, next_charge_at: null },

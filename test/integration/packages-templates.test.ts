@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { rowCount } from "../helpers/db";
 import { apiDirect } from "../helpers/direct";
+import { d1RoundTrips } from "../helpers/http";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { createPackageTemplate } from "../helpers/packages";
 
@@ -55,9 +56,20 @@ describe("POST /packages", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
+    // D1 round trips after authentication: create reads the services, then writes.
+    expect(d1RoundTrips(res.headers)).toBeLessThanOrEqual(2);
     const got = await ws.api(`/packages/${res.body.uuid}`);
+    expect(d1RoundTrips(got.headers)).toBe(1);
+    const listed = await ws.api(`/packages`);
+    expect(d1RoundTrips(listed.headers)).toBe(1);
+    const patched = await ws.api(`/packages/${res.body.uuid}`, {
+      method: "PATCH",
+      body: { name: "10 cuts" },
+    });
+    expect(d1RoundTrips(patched.headers)).toBeLessThanOrEqual(2);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
+    expect(patched.status).toBe(200);
   });
 
   it("takes a currency (upper-cased) and renews monthly: a membership", async () => {
