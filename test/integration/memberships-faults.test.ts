@@ -110,6 +110,25 @@ describe("a renewal's charge under faults", () => {
     await expectRenewedOnce(membership.id, before);
   });
 
+  it("a try unanswered until the next period began is finished first, under its own key", async () => {
+    const { membership } = await sellOnline(shop, anna, monthly);
+    const before = await renewalCharges(shop.ws.id);
+    await fault({ method: "POST", path: "/v1/payment_intents", when: "before", times: 2 });
+    await cronAt(periodStart(membership.starts_at, 2) + second);
+    expect(await renewalRows(membership.id)).toMatchObject([{ period: 2, status: "pending" }]);
+    const t3 = periodStart(membership.starts_at, 3) + second;
+    await cronAt(t3);
+    await cronAt(t3 + second);
+    const after = await renewalCharges(shop.ws.id);
+    expect(after.succeeded.length - before.succeeded.length).toBe(2);
+    expect(await renewalRows(membership.id)).toMatchObject([
+      { period: 2, status: "succeeded", attempt: 1 },
+      { period: 3, status: "succeeded", attempt: 1 },
+    ]);
+    expect((await creditPeriods(membership.id)).map((c) => c.period)).toEqual([1, 2, 3]);
+    expect((await membershipRow(membership.id)).period).toBe(3);
+  });
+
   it("the provider acts and its answer is lost: the client's retry under the same key gets it", async () => {
     const { membership } = await sellOnline(shop, anna, monthly);
     const before = await renewalCharges(shop.ws.id);

@@ -13,6 +13,7 @@ import {
 } from "../../packages/queries/renewals";
 import { renewalDeclined, renewalPaid } from "../../packages/renewal/answer";
 import { nextChargeAfter, periodToCharge } from "../../packages/rules";
+import type { CustomerPackageRow } from "../../packages/views/customer-package";
 import { failpoint, rendezvous } from "../../platform/failpoints";
 import { log } from "../../platform/log";
 import { KEY_LIFETIME_MS } from "../reconcile";
@@ -60,6 +61,31 @@ async function tryOf(
 }
 
 /**
+ * What a membership with no try pending is due at `now`: nothing (it was
+ * cancelled and its period ended, or it is paid already: its next charge is
+ * put right), or the try of the period `now` falls in.
+ */
+async function nextTry(
+  scope: Scope,
+  m: { pkg: CustomerPackageRow; renewals: RenewalRow[] },
+  now: number,
+): Promise<RenewalRow | "stopped" | "skipped"> {
+  const { pkg } = m;
+  const billing = { startsAt: pkg.startsAt, period: pkg.period, renewing: pkg.renewing };
+  if (!pkg.renewing) {
+    // Cancelled: it runs to its period's end and expires; nothing more is charged.
+    await runBatch(scope.db, [stopCharging(scope, pkg.id, Date.now())]);
+    return "stopped";
+  }
+  const period = periodToCharge(billing, now);
+  if (period === null) {
+    await runBatch(scope.db, [chargeNextAt(scope, pkg.id, nextChargeAfter(billing), Date.now())]);
+    return "skipped";
+  }
+  return (await tryOf(scope, pkg, period, m.renewals)) ?? "skipped";
+}
+
+/**
  * One membership's renewal at `now`: the period `now` falls in is charged on
  * the saved card and its answer written in one batch (paid: the period's
  * credits; declined: past due, tried again later). Without an answer the try
@@ -75,23 +101,15 @@ export async function renewMembership(
   if (!m || m.pkg.status !== "active" || m.pkg.nextChargeAt === null || m.pkg.nextChargeAt > now)
     return "skipped";
   const { pkg } = m;
-  const billing = { startsAt: pkg.startsAt, period: pkg.period, renewing: pkg.renewing };
-  if (!pkg.renewing) {
-    // Cancelled: it runs to its period's end and expires; nothing more is charged.
-    await runBatch(scope.db, [stopCharging(scope, pkg.id, Date.now())]);
-    return "stopped";
-  }
-  const period = periodToCharge(billing, now);
-  if (period === null) {
-    await runBatch(scope.db, [chargeNextAt(scope, pkg.id, nextChargeAfter(billing), Date.now())]);
-    return "skipped";
-  }
   if (!m.template || !pkg.providerCustomer || !pkg.paymentMethod) {
-    log("error", "a renewing membership has no template or card", { membership: pkg.id });
+    log("error", "a membership due has no template or card", { membership: pkg.id });
     return "skipped";
   }
-  const renewal = await tryOf(scope, pkg, period, m.renewals);
-  if (!renewal) return "skipped";
+  // A try still unanswered (a lost answer, another sweep making it, or no answer until the
+  // next period began, or a cancel came meanwhile) is finished first, under its own key: the
+  // provider may have charged it.
+  const renewal = m.renewals.find((r) => r.status === "pending") ?? (await nextTry(scope, m, now));
+  if (renewal === "stopped" || renewal === "skipped") return renewal;
   // The provider keeps a key about a day: a try unanswered longer could be charged twice.
   if (renewal.updatedAt < Date.now() - KEY_LIFETIME_MS) {
     log("error", "a renewal unanswered for a day needs a person", { renewal: renewal.id });
