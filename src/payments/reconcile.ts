@@ -7,6 +7,8 @@ import { log } from "../platform/log";
 import { finishCall, isSettlementKind } from "./ledger-calls";
 import { stripeClient, type StripeSettings } from "./providers/stripe";
 import { overdueCheckouts } from "./queries/checkouts";
+import { overdueOrderCheckouts } from "./queries/order-checkouts";
+import { reconcileOrderCheckouts } from "./order-checkout/reconcile";
 import { bookingPaymentsOf, stalePending, touchPending } from "./queries/ledger";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
@@ -58,7 +60,8 @@ export async function reconcilePayments(
     const stale = await stalePending(sweep, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
     const cancels = await unsettledCancels(sweep, limit);
     const checkouts = await overdueCheckouts(sweep, now - CHECKOUT_GRACE_MS, limit);
-    const found = [...stale, ...cancels, ...checkouts].map((r) => r.workspaceId);
+    const orderCheckouts = await overdueOrderCheckouts(sweep, now - CHECKOUT_GRACE_MS, limit);
+    const found = [...stale, ...cancels, ...checkouts, ...orderCheckouts].map((r) => r.workspaceId);
     await eachWorkspaceOn(env, shard, found, "payments reconcile", async (workspaceId) => {
       const done = await reconcileWorkspace(env, workspaceId, settings, {
         now,
@@ -66,6 +69,7 @@ export async function reconcilePayments(
         stale: stale.filter((r) => r.workspaceId === workspaceId),
         cancels: cancels.filter((c) => c.workspaceId === workspaceId).map((c) => c.bookingId),
         checkouts: checkouts.some((c) => c.workspaceId === workspaceId),
+        orderCheckouts: orderCheckouts.some((c) => c.workspaceId === workspaceId),
         dispatch: options.dispatch,
       });
       total.repeated += done.repeated;
@@ -87,6 +91,7 @@ async function reconcileWorkspace(
     stale: StaleRow[];
     cancels: string[];
     checkouts: boolean;
+    orderCheckouts: boolean;
     dispatch: Dispatch | undefined;
   },
 ): Promise<Reconciled> {
@@ -141,6 +146,15 @@ async function reconcileWorkspace(
   }
   if (found.checkouts)
     done.checkouts = await reconcileCheckouts(env, db, settings, now, found.limit, workspaceId);
+  if (found.orderCheckouts)
+    done.checkouts += await reconcileOrderCheckouts(
+      env,
+      db,
+      settings,
+      now - CHECKOUT_GRACE_MS,
+      found.limit,
+      workspaceId,
+    );
   await found.dispatch?.(env, sink.take());
   return done;
 }

@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reconcilePayments } from "../../src/payments/reconcile";
 import { periodStart } from "../../src/packages/rules";
 import { failpoints } from "../../src/platform/failpoints";
 import { everyShard } from "../helpers/every-shard";
@@ -185,6 +187,40 @@ describe("the order checkout under faults", () => {
       .first<{ n: number }>();
     expect(issued?.n).toBe(1);
     expect((await renewalCharges(shop.ws.id)).refunds).toHaveLength(0);
+  });
+
+  it("an event that never came: the reconcile asks the provider and pays the order (or closes an unpaid page)", async () => {
+    const paidOrder = await openOrder(shop, {
+      customer_uuid: anna,
+      packages: [{ package_uuid: monthly.uuid, price: 7900, quantity: 1 }],
+    });
+    const unpaidOrder = await openOrder(shop, {
+      customer_uuid: anna,
+      packages: [{ package_uuid: monthly.uuid, price: 7900, quantity: 1 }],
+    });
+    const paid = await orderCheckout(shop, paidOrder.uuid);
+    const unpaid = await orderCheckout(shop, unpaidOrder.uuid);
+    expect((await payCheckout(paid.session)).status).toBe("complete");
+    // The events are lost.
+    await stripeDeliveries(shop.ws.id);
+    await reconcilePayments(env as unknown as Env, {
+      now: Date.parse(unpaid.expires_at) + 5 * 60_000,
+    });
+    expect((await shop.ws.api(`/orders/${paidOrder.uuid}`)).body.status).toBe("paid");
+    expect((await shop.ws.api(`/orders/${unpaidOrder.uuid}`)).body.status).toBe("open");
+    const rows = await everyShard
+      .prepare("select order_id, status from order_checkouts where workspace_id = ?")
+      .bind(shop.ws.id)
+      .all<{ order_id: string; status: string }>();
+    expect(Object.fromEntries(rows.results.map((r) => [r.order_id, r.status]))).toEqual({
+      [paidOrder.uuid]: "complete",
+      [unpaidOrder.uuid]: "expired",
+    });
+    const membership = await everyShard
+      .prepare("select renewing, payment_method from customer_packages where order_id = ?")
+      .bind(paidOrder.uuid)
+      .first<{ renewing: number; payment_method: string }>();
+    expect(membership?.renewing).toBe(1);
   });
 
   it("a page paid after the order was paid at the till gives the money back in full", async () => {

@@ -7,7 +7,7 @@ import type { OrderCheckoutRow } from "../queries/order-checkouts";
 import { completeOrderCheckout } from "./complete";
 
 /** The session the provider shows is the one this checkout made, for the amount it fixed. */
-function agrees(checkout: OrderCheckoutRow, session: Stripe.Checkout.Session): boolean {
+export function agrees(checkout: OrderCheckoutRow, session: Stripe.Checkout.Session): boolean {
   if (session.metadata?.workspace_id !== checkout.workspaceId) return false;
   if (session.metadata?.order_uuid !== checkout.orderId) return false;
   if (session.status === "expired") return true;
@@ -34,6 +34,21 @@ export async function handleOrderSessionEvent(
   const [checkout] = await orderCheckoutOfSession(ctx.db, sessionId);
   if (!checkout) return null;
   if (checkout.workspaceId !== workspaceId) return "ignored";
+  const session = await fetchOrderSession(ctx, sessionId);
+  if (!agrees(checkout, session)) return "ignored";
+  if (session.status === "complete") {
+    await completeOrderCheckout(ctx, checkout, session);
+    return "handled";
+  }
+  await runBatch(ctx.db, [closeOrderCheckout(ctx.db, sessionId, { status: "expired" })]);
+  return "handled";
+}
+
+/** The session as the provider shows it now (throws without an answer: asked again later). */
+export async function fetchOrderSession(
+  ctx: EventContext,
+  sessionId: string,
+): Promise<Stripe.Checkout.Session> {
   const fetched = await outcomeOf(() =>
     stripeClient(ctx.stripe, ctx.env).checkout.sessions.retrieve(sessionId, {
       expand: ["payment_intent"],
@@ -42,12 +57,5 @@ export async function handleOrderSessionEvent(
   // No answer: the event is answered 500 and the provider delivers it again.
   if (fetched.status !== "done")
     throw new Error(`checkout session ${sessionId}: ${fetched.status}`);
-  const session = fetched.value;
-  if (!agrees(checkout, session)) return "ignored";
-  if (session.status === "complete") {
-    await completeOrderCheckout(ctx, checkout, session);
-    return "handled";
-  }
-  await runBatch(ctx.db, [closeOrderCheckout(ctx.db, sessionId, { status: "expired" })]);
-  return "handled";
+  return fetched.value;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orderCheckouts, orderLines, packages } from "../../db/schema";
 import { read } from "../../db/reads";
@@ -93,3 +93,23 @@ export const membershipLines = (scope: Scope, orderId: string) =>
     ],
     ([rows]) => rows.length > 0,
   );
+
+/** Open order checkouts past their expiry that no provider event closed (the reconcile asks). */
+export const overdueOrderCheckouts = (
+  db: Database,
+  before: number,
+  limit: number,
+  workspaceId?: string,
+) =>
+  db
+    .select()
+    .from(orderCheckouts)
+    .where(
+      and(
+        eq(orderCheckouts.status, "open"),
+        lt(orderCheckouts.expiresAt, before),
+        workspaceId === undefined ? undefined : eq(orderCheckouts.workspaceId, workspaceId),
+      ),
+    )
+    .orderBy(asc(orderCheckouts.expiresAt))
+    .limit(limit);
