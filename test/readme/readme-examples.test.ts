@@ -108,6 +108,11 @@ describe("the README's examples", () => {
       "MOVED",
       "FROM",
       "TO",
+      "PACKAGE",
+      "CUSTOMER",
+      "SALE",
+      "CUSTOMER_PACKAGE",
+      "PACKAGE_DAY",
     ])
       used.delete(own);
     const missing = [...used].filter((name) => name && !(name in exported));
