@@ -13,7 +13,12 @@ import {
   sellOnline,
 } from "../helpers/memberships";
 import { deliverEvents } from "../helpers/payments";
-import { createCustomer, createPackageTemplate, type TestPackage } from "../helpers/packages";
+import {
+  createCustomer,
+  createPackageTemplate,
+  issueDirect,
+  type TestPackage,
+} from "../helpers/packages";
 import { createShop, openOrder, type Shop } from "../helpers/shop";
 import { payCheckout, stripeFault, stripeRequests } from "../helpers/stripe";
 
@@ -248,6 +253,34 @@ describe("renewals", () => {
       new Set([`membership:${membership.id}:2:1`]),
     );
     expect(calls.filter((c) => c.status === 200 && !c.replayed)).toHaveLength(1);
+  });
+
+  it("one sweep renews 30 due memberships of a workspace, each once", async () => {
+    const { membership } = await sellOnline(shop, anna, monthly);
+    const card = {
+      providerCustomer: membership.provider_customer ?? "",
+      paymentMethod: membership.payment_method ?? "",
+    };
+    const others = await issueDirect(shop.ws, {
+      packageUuid: monthly.uuid,
+      customerUuid: anna,
+      quantity: 29,
+      at: membership.starts_at,
+      card,
+      locationId: shop.location.uuid,
+    });
+    const before = await renewalCharges(shop.ws.id);
+    const t = periodStart(membership.starts_at, 2) + second;
+    const started = Date.now();
+    await cronAt(t);
+    const took = Date.now() - started;
+    console.log(`renewal sweep: 30 memberships in ${took} ms`);
+    const after = await renewalCharges(shop.ws.id);
+    expect(after.succeeded.length - before.succeeded.length).toBe(30);
+    for (const id of [membership.id, ...others])
+      expect((await creditPeriods(id)).map((c) => c.period)).toEqual([1, 2]);
+    await cronAt(t + second);
+    expect((await renewalCharges(shop.ws.id)).succeeded.length).toBe(after.succeeded.length);
   });
 
   it("a cancelled membership is not charged again and simply expires", async () => {
