@@ -7,7 +7,7 @@ import { ApiError } from "../platform/errors";
 import { probe } from "../platform/failpoints";
 import { type Problem, problem } from "../platform/rules/problems";
 import { type PackageRecord, customerPackagesRead } from "./queries/customer-packages";
-import { reserveCredit } from "./queries/credit-uses";
+import { reserveCredits } from "./queries/credit-uses";
 import { type AllocationRefusal, allocateCredits, packageStatus } from "./rules";
 
 /** A booking body's `customer_package_uuid`: item `item`'s service at `service` (0, 0 for a single booking). */
@@ -145,26 +145,28 @@ export function bookingCredits(
       policies: ReadonlyMap<string, UsePolicy>,
       at: number,
     ): Statement[] =>
-      credited.flatMap((s) => {
-        const use = uses.get(keyOf(s.item, s.service));
-        if (!use) return [];
-        const policy = policies.get(s.serviceId)?.paymentPolicy ?? null;
-        return reserveCredit(
-          scope,
-          {
-            // One use per booked service: its id is the booked service's, so a replanned write keeps it.
-            id: s.bookingServiceId,
-            bookingId: s.bookingId,
-            bookingServiceId: s.bookingServiceId,
-            customerPackageId: use.packageId,
-            creditId: use.creditId,
-            count: use.count,
-            lateCancelMinutes: policy?.late_cancel?.window_minutes ?? null,
-            noShowUses: Boolean(policy?.no_show_fee),
-          },
-          at,
-        );
-      }),
+      reserveCredits(
+        scope,
+        credited.flatMap((s) => {
+          const use = uses.get(keyOf(s.item, s.service));
+          if (!use) return [];
+          const policy = policies.get(s.serviceId)?.paymentPolicy ?? null;
+          return [
+            {
+              // One use per booked service: its id is the booked service's, so a replanned write keeps it.
+              id: s.bookingServiceId,
+              bookingId: s.bookingId,
+              bookingServiceId: s.bookingServiceId,
+              customerPackageId: use.packageId,
+              creditId: use.creditId,
+              count: use.count,
+              lateCancelMinutes: policy?.late_cancel?.window_minutes ?? null,
+              noShowUses: Boolean(policy?.no_show_fee),
+            },
+          ];
+        }),
+        at,
+      ),
     /**
      * A write refused by a guard or the credits' CHECK: if the packages as
      * they are now cannot pay (another booking took the credit, the package

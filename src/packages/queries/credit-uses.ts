@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { idIn } from "../../db/bounded";
+import { idIn, insertRows } from "../../db/bounded";
 import { guard } from "../../db/guards";
 import { customerPackageCredits, customerPackages, packageCreditUses } from "../../db/schema";
 import { type Scope, whereByKey, whereIn } from "../../db/scope";
@@ -8,41 +8,71 @@ import type { UseEnd } from "../rules/settle-use";
 
 export type CreditUseRow = typeof packageCreditUses.$inferSelect;
 
+/** A use to hold: the row `reserveCredits` writes, but for what the write itself sets. */
+export type CreditUseAsk = Omit<CreditUseRow, "workspaceId" | "state" | "createdAt" | "updatedAt">;
+
 /**
- * Holds `count` of a credit for a booked service, in the booking's own batch:
- * a guard that the package is still active, not past due, and the credit has
- * that many left *when the batch runs* (so of N bookings racing for the last
- * credit exactly one commits), the increment (which the table's CHECK also
- * refuses past the total), and the use row (unique per booked service, so no
- * retry holds a second credit for it).
+ * Holds the credits of a booking's (or a series', a cart's) booked services,
+ * in its own batch and in a fixed number of statements whatever their number
+ * (a series of 52 credit-paid occurrences would otherwise need 156 of D1's 100):
+ * a guard that every package named is still active and not past due and
+ * every credit has what all these uses take from it *when the batch runs*
+ * (so of N bookings racing for the last credit exactly one commits), the
+ * increments (which the table's CHECK also refuses past the total), and the
+ * use rows (unique per booked service, so no retry holds a second credit for
+ * it). Each list is one JSON parameter.
  */
-export function reserveCredit(
+export function reserveCredits(
   scope: Scope,
-  use: Omit<CreditUseRow, "workspaceId" | "state" | "createdAt" | "updatedAt">,
+  uses: readonly CreditUseAsk[],
   at: number,
 ): Statement[] {
+  if (uses.length === 0) return [];
   const { db, workspaceId } = scope;
+  const needs = new Map<string, { c: string; p: string; n: number }>();
+  for (const use of uses) {
+    const need = needs.get(use.creditId) ?? { c: use.creditId, p: use.customerPackageId, n: 0 };
+    need.n += use.count;
+    needs.set(use.creditId, need);
+  }
+  const need = JSON.stringify([...needs.values()]);
+  const asked = sql`(select sum(json_extract(j.value, '$.n')) from json_each(${need}) j where json_extract(j.value, '$.c') = ${customerPackageCredits.id})`;
   return [
     guard(
       scope,
-      sql`exists (select 1 from ${customerPackages} where ${customerPackages.id} = ${use.customerPackageId} and ${customerPackages.status} = 'active' and ${customerPackages.pastDue} = 0)
-        and exists (select 1 from ${customerPackageCredits} where ${customerPackageCredits.id} = ${use.creditId} and ${customerPackageCredits.customerPackageId} = ${use.customerPackageId} and ${customerPackageCredits.total} - ${customerPackageCredits.used} - ${customerPackageCredits.reserved} >= ${use.count})`,
+      sql`not exists (select 1 from json_each(${need}) j where not exists (
+        select 1 from ${customerPackageCredits} join ${customerPackages} on ${customerPackages.id} = ${customerPackageCredits.customerPackageId}
+        where ${customerPackageCredits.id} = json_extract(j.value, '$.c') and ${customerPackages.id} = json_extract(j.value, '$.p')
+          and ${customerPackages.status} = 'active' and ${customerPackages.pastDue} = 0
+          and ${customerPackageCredits.total} - ${customerPackageCredits.used} - ${customerPackageCredits.reserved} >= json_extract(j.value, '$.n')))`,
     ),
     db
       .update(customerPackageCredits)
-      .set({ reserved: sql`${customerPackageCredits.reserved} + ${use.count}` })
+      .set({ reserved: sql`${customerPackageCredits.reserved} + ${asked}` })
       .where(
-        whereByKey(scope, customerPackageCredits, eq(customerPackageCredits.id, use.creditId)),
+        whereByKey(
+          scope,
+          customerPackageCredits,
+          sql`${customerPackageCredits.id} in (select json_extract(value, '$.c') from json_each(${need}))`,
+        ),
       ),
-    db.insert(packageCreditUses).values({
-      ...use,
-      workspaceId,
-      state: "reserved",
-      createdAt: at,
-      updatedAt: at,
-    }),
+    ...insertRows(
+      db,
+      packageCreditUses,
+      uses.map((use) => ({
+        ...use,
+        workspaceId,
+        state: "reserved" as const,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    ),
   ];
 }
+
+/** `reserveCredits` of one use. */
+export const reserveCredit = (scope: Scope, use: CreditUseAsk, at: number): Statement[] =>
+  reserveCredits(scope, [use], at);
 
 /**
  * Ends a held use: the credit is `used` (complete, a late cancel, a no-show)

@@ -1,0 +1,215 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failpoints } from "../../src/platform/failpoints";
+import { everyShard } from "../helpers/every-shard";
+import {
+  createCustomer,
+  createPackageTemplate,
+  issueOne,
+  type TestPackage,
+} from "../helpers/packages";
+import { at, createSalon, customer, type Salon } from "../helpers/salon";
+
+/**
+ * Review of packages (races and limits): credits held by one request in a
+ * fixed number of D1 statements whatever their number (a series of 52
+ * credit-paid occurrences, a cart of 100 credit-paid services), and the
+ * aggregated guard refusing a request whose uses of one credit together
+ * exceed what is left when it writes.
+ */
+
+let salon: Salon;
+let anna: string;
+const ANNA = "+49 151 23456789";
+let fringe: { uuid: string; price: number };
+let yearly: TestPackage;
+
+const DAY = 86_400_000;
+let week = 0;
+/** A fresh Monday for each test, weeks ahead (inside the packages' validity). */
+const nextMonday = () => {
+  week += 1;
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  const toMonday = (7 - ((today / DAY + 3) % 7)) % 7 || 7;
+  return new Date(today + (toMonday + week * 7) * DAY).toISOString().slice(0, 10);
+};
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+
+const creditsOf = (packageId: string) =>
+  everyShard
+    .prepare(
+      "select total, used, reserved from customer_package_credits where customer_package_id = ? order by position",
+    )
+    .bind(packageId)
+    .all<{ total: number; used: number; reserved: number }>()
+    .then((r) => r.results);
+const usesOf = (packageId: string) =>
+  everyShard
+    .prepare(
+      "select state, count(*) as n from package_credit_uses where customer_package_id = ? group by state",
+    )
+    .bind(packageId)
+    .all<{ state: string; n: number }>()
+    .then((r) => Object.fromEntries(r.results.map((u) => [u.state, u.n])));
+const bookingsOf = async () =>
+  Number(
+    (
+      await everyShard
+        .prepare("select count(*) as n from bookings where workspace_id = ?")
+        .bind(salon.ws.id)
+        .first<{ n: number }>()
+    )?.n ?? 0,
+  );
+
+/** A package of one credit of `count` for the given services, issued to Anna. */
+async function packageOf(services: string[], count: number) {
+  const template = await createPackageTemplate(salon.ws, {
+    name: `${count} visits`,
+    valid_days: 1095,
+    credits: [{ service_uuids: services, count }],
+  });
+  return issueOne(salon.ws, { packageUuid: template.uuid, customerUuid: anna });
+}
+
+const series = (date: string, pkg: string, count: number, hhmm = "10:00") =>
+  salon.ws.api("/bookings/series", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      reserved_on: at(hhmm, date),
+      recurrence: { rule: `FREQ=WEEKLY;COUNT=${count}` },
+      customer_package_uuid: pkg,
+      ...customer(ANNA),
+    },
+  });
+
+afterEach(() => failpoints.disarmAll());
+
+beforeAll(async () => {
+  salon = await createSalon(3);
+  anna = await createCustomer(salon.ws, ANNA);
+  const created = await salon.ws.api("/services", {
+    method: "POST",
+    body: { name: "Fringe", duration: 10, price: 900 },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  fringe = created.body;
+  yearly = await createPackageTemplate(salon.ws, {
+    name: "A year of cuts",
+    valid_days: 1095,
+    credits: [{ service_uuids: [salon.cut.uuid], count: 52 }],
+  });
+});
+
+describe("credits at the request's maximum", () => {
+  it("a series of 52 occurrences takes 52 credits (was 422 request_too_large: 3 statements each); its cancel gives all back", async () => {
+    const pkg = await issueOne(salon.ws, { packageUuid: yearly.uuid, customerUuid: anna });
+    // A year ahead at most: every occurrence starts before the credit expires.
+    const res = await series(nextMonday(), pkg, 52);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    expect(res.body.bookings).toHaveLength(52);
+    for (const b of res.body.bookings) expect(b.ordered_services[0]).toMatchObject({ price: 0 });
+    expect(await creditsOf(pkg)).toEqual([{ total: 52, used: 0, reserved: 52 }]);
+    expect(await usesOf(pkg)).toEqual({ reserved: 52 });
+
+    const cancelled = await salon.ws.api(`/series/${res.body.series.uuid}/cancel`, {
+      method: "PUT",
+      body: {},
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body).slice(0, 300)).toBe(200);
+    expect(await creditsOf(pkg)).toEqual([{ total: 52, used: 0, reserved: 0 }]);
+    expect(await usesOf(pkg)).toEqual({ returned: 52 });
+  });
+
+  it("a cart of 10 items of 10 services, each paid by a credit: 100 held in one write", async () => {
+    const pkg = await packageOf([fringe.uuid], 100);
+    const monday = nextMonday();
+    week += 1;
+    // Ten weekdays over two weeks, ten 10-minute services each.
+    const days = [0, 1, 2, 3, 4, 7, 8, 9, 10, 11].map((d) => plusDays(monday, d));
+    const before = await bookingsOf();
+    const res = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: days.map((d) => ({
+          datetime_start: at("08:00", d),
+          services: Array.from({ length: 10 }, () => ({
+            service_uuid: fringe.uuid,
+            customer_package_uuid: pkg,
+          })),
+        })),
+        ...customer(ANNA),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    expect((await bookingsOf()) - before).toBe(10);
+    expect(await creditsOf(pkg)).toEqual([{ total: 100, used: 0, reserved: 100 }]);
+    expect(await usesOf(pkg)).toEqual({ reserved: 100 });
+  });
+});
+
+describe("one write holding several of one credit, under concurrency", () => {
+  it("two series racing for the last 4 credits (3 each): one 201, one 409 package_unavailable, nothing below zero", async () => {
+    const pkg = await packageOf([salon.cut.uuid], 4);
+    const date = nextMonday();
+    const before = await bookingsOf();
+    failpoints.meet("series.create.read", 2, 5_000);
+    const answers = await Promise.all([
+      series(date, pkg, 3, "08:00"),
+      series(date, pkg, 3, "12:00"),
+    ]);
+    expect(
+      answers.map((a) => a.status).sort(),
+      JSON.stringify(answers.map((a) => a.body)).slice(0, 500),
+    ).toEqual([201, 409]);
+    expect(answers.find((a) => a.status === 409)?.body.code).toBe("package_unavailable");
+    expect(await creditsOf(pkg)).toEqual([{ total: 4, used: 0, reserved: 3 }]);
+    expect(await usesOf(pkg)).toEqual({ reserved: 3 });
+    expect((await bookingsOf()) - before).toBe(3);
+  });
+
+  it("a cart taking 2 of one credit and a booking taking 1, with 2 left: exactly one wins", async () => {
+    const pkg = await packageOf([fringe.uuid], 2);
+    const date = nextMonday();
+    const before = await bookingsOf();
+    failpoints.meet("booking.create.read", 2, 5_000);
+    const [cart, single] = await Promise.all([
+      salon.ws.api("/bookings/cart", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          items: [
+            {
+              datetime_start: at("08:00", date),
+              services: [
+                { service_uuid: fringe.uuid, customer_package_uuid: pkg },
+                { service_uuid: fringe.uuid, customer_package_uuid: pkg },
+              ],
+            },
+          ],
+          ...customer(ANNA),
+        },
+      }),
+      salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: fringe.uuid,
+          reserved_on: at("12:00", date),
+          customer_package_uuid: pkg,
+          ...customer(ANNA),
+        },
+      }),
+    ]);
+    const statuses = [cart.status, single.status];
+    expect(statuses.sort(), JSON.stringify([cart.body, single.body]).slice(0, 500)).toEqual([
+      201, 409,
+    ]);
+    const winner = cart.status === 201 ? 2 : 1;
+    expect(await creditsOf(pkg)).toEqual([{ total: 2, used: 0, reserved: winner }]);
+    expect(await usesOf(pkg)).toEqual({ reserved: winner });
+    expect((await bookingsOf()) - before).toBe(1);
+  });
+});
