@@ -29,6 +29,7 @@ CREATE TABLE `customer_packages` (
 	`currency` text NOT NULL,
 	`valid_days` integer NOT NULL,
 	`renews` text,
+	`credit_lines` text NOT NULL,
 	`status` text NOT NULL,
 	`starts_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,

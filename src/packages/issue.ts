@@ -68,6 +68,7 @@ export function issuePackages(scope: Scope, units: readonly SoldUnit[], at: numb
       currency: u.template.currency,
       validDays: u.template.validDays,
       renews,
+      creditLines: u.template.credits,
       status: "active" as const,
       startsAt: at,
       period: 1,

@@ -283,6 +283,33 @@ describe("renewals", () => {
     expect((await renewalCharges(shop.ws.id)).succeeded.length).toBe(after.succeeded.length);
   });
 
+  it("renews from the credit lines it was sold with, whatever the template says later", async () => {
+    const yoga = await createPackageTemplate(shop.ws, {
+      name: "4 cuts a month",
+      price: 3000,
+      credits: [{ service_uuids: [shop.cut.uuid], count: 4 }],
+      valid_days: 31,
+      renews: { every: "month" },
+    });
+    const { membership } = await sellOnline(shop, anna, yoga);
+    const patched = await shop.ws.api(`/packages/${yoga.uuid}`, {
+      method: "PATCH",
+      body: { credits: [{ service_uuids: [shop.cut.uuid], count: 40 }] },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await cronAt(periodStart(membership.starts_at, 2) + second);
+    const totals = await everyShard
+      .prepare(
+        "select period, total from customer_package_credits where customer_package_id = ? order by period",
+      )
+      .bind(membership.id)
+      .all<{ period: number; total: number }>();
+    expect(totals.results).toEqual([
+      { period: 1, total: 4 },
+      { period: 2, total: 4 },
+    ]);
+  });
+
   it("a cancelled membership is not charged again and simply expires", async () => {
     const { membership } = await sellOnline(shop, anna, monthly);
     const cancel = await shop.ws.api(`/customer-packages/${membership.id}/cancel`, {

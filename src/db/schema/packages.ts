@@ -65,6 +65,12 @@ export const customerPackages = sqliteTable(
     currency: text("currency").notNull(),
     validDays: integer("valid_days").notNull(),
     renews: text("renews", { enum: ["month"] }),
+    /** The template's credit lines when sold: every period's credits are issued from these. */
+    creditLines: jsonText(
+      "credit_lines",
+      "customer_packages",
+      StoredTemplateCreditsSchema,
+    ).notNull(),
     status: text("status", { enum: ["active", "void"] }).notNull(),
     /** The instant the first period (or the package) started: periods are counted from it. */
     startsAt: integer("starts_at").notNull(),

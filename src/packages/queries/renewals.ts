@@ -7,7 +7,6 @@ import {
   customerPackageCredits,
   customerPackages,
   packageRenewals,
-  packages,
 } from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereIn } from "../../db/scope";
@@ -27,7 +26,7 @@ export const dueMemberships = (db: Database, now: number, limit: number) =>
     .orderBy(asc(customerPackages.nextChargeAt))
     .limit(limit);
 
-/** A membership with what its renewal needs: its template, its credits, its renewal rows. */
+/** A membership with what its renewal needs: its credits and its renewal rows. */
 export const membershipRead = (scope: Scope, id: string) =>
   read(
     [
@@ -35,16 +34,6 @@ export const membershipRead = (scope: Scope, id: string) =>
         .select()
         .from(customerPackages)
         .where(whereIn(scope, customerPackages, eq(customerPackages.id, id))),
-      scope.db
-        .select()
-        .from(packages)
-        .where(
-          whereIn(
-            scope,
-            packages,
-            sql`${packages.id} = (select ${customerPackages.packageId} from ${customerPackages} where ${customerPackages.id} = ${id})`,
-          ),
-        ),
       scope.db
         .select()
         .from(customerPackageCredits)
@@ -56,8 +45,7 @@ export const membershipRead = (scope: Scope, id: string) =>
         .from(packageRenewals)
         .where(whereIn(scope, packageRenewals, eq(packageRenewals.customerPackageId, id))),
     ],
-    ([pkg, template, credits, renewals]) =>
-      pkg[0] ? { pkg: pkg[0], template: template[0] ?? null, credits, renewals } : null,
+    ([pkg, credits, renewals]) => (pkg[0] ? { pkg: pkg[0], credits, renewals } : null),
   );
 
 /** A period's first try: of two sweeps at once one inserts it, the other finds it. */

@@ -101,8 +101,8 @@ export async function renewMembership(
   if (!m || m.pkg.status !== "active" || m.pkg.nextChargeAt === null || m.pkg.nextChargeAt > now)
     return "skipped";
   const { pkg } = m;
-  if (!m.template || !pkg.providerCustomer || !pkg.paymentMethod) {
-    log("error", "a membership due has no template or card", { membership: pkg.id });
+  if (!pkg.providerCustomer || !pkg.paymentMethod) {
+    log("error", "a membership due has no card", { membership: pkg.id });
     return "skipped";
   }
   // A try still unanswered (a lost answer, another sweep making it, or no answer until the
@@ -123,7 +123,9 @@ export async function renewMembership(
   });
   // Between the provider's answer and our write: a test stops here to lose the answer.
   failpoint("packages.renewal.answered", pkg.id);
-  const membership = { pkg, template: m.template, credits: m.credits };
+  // Every period is issued from the lines copied when it was sold: a later edit of the
+  // template changes what is sold from then on, never what a member already has.
+  const membership = { pkg, template: { credits: pkg.creditLines }, credits: m.credits };
   if (outcome.status === "unknown") {
     log("warn", "renewal charge unanswered; the next sweep repeats it", {
       membership: pkg.id,
