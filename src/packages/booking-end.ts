@@ -3,7 +3,7 @@ import type { Statement } from "../db/statement";
 import { eventStatement } from "../webhooks/queries/outbox";
 import type { CreditUseRow } from "./queries/credit-uses";
 import { endUses } from "./queries/end-uses";
-import { countWhenWritten } from "./queries/credit-counts";
+import { creditsWhenWritten } from "./queries/credit-counts";
 import type { HeldCredits } from "./queries/booking-holds";
 import { type BookingEnd, endsOf } from "./rules/booking-end";
 import { periodBounds } from "./rules/bounds";
@@ -67,16 +67,20 @@ function creditUsedEvent(
     const used = mine.filter((e) => e.end === "used").reduce((n, e) => n + e.use.count, 0);
     return { ...c, reserved: c.reserved - back, used: c.used + used };
   });
+  const rendered = renderCustomerPackage(pkg, credits, now, (k) => periodBounds(pkg, k));
+  const ids = shownCredits(pkg, credits, now).map((c) => c.id);
+  // The shown credits go in once, through `late` (one parameter whatever their number:
+  // a membership's live credits of several periods bound two each, past D1's 100).
   const data: PackageCreditUsed = {
     booking_uuid: use.bookingId,
     booking_service_uuid: use.bookingServiceId,
-    customer_package: renderCustomerPackage(pkg, credits, now, (k) => periodBounds(pkg, k)),
+    customer_package: { ...rendered, credits: [] },
   };
   // Each shown credit's counts as the batch finds them (after its own ends).
-  const late: Record<string, ReturnType<typeof countWhenWritten>> = {};
-  shownCredits(pkg, credits, now).forEach((c, i) => {
-    late[`customer_package.credits[${i}].used`] = countWhenWritten(c.id, "used");
-    late[`customer_package.credits[${i}].reserved`] = countWhenWritten(c.id, "reserved");
-  });
+  const late = {
+    "customer_package.credits": creditsWhenWritten(
+      rendered.credits.map((shown, i) => ({ id: ids[i] ?? "", shown })),
+    ),
+  };
   return eventStatement(scope.db, scope.workspaceId, "package-credit-used", data, late);
 }

@@ -213,3 +213,72 @@ describe("one write holding several of one credit, under concurrency", () => {
     expect((await bookingsOf()) - before).toBe(1);
   });
 });
+
+describe("a membership holding many live credits (periods whose credits outlast the month)", () => {
+  it("a booking paid by it completes, and package-credit-used shows every live credit as the batch leaves it", async () => {
+    const template = await createPackageTemplate(salon.ws, {
+      name: "Monthly, a year to use",
+      valid_days: 365,
+      renews: { every: "month" },
+      credits: Array.from({ length: 10 }, () => ({ service_uuids: [salon.cut.uuid], count: 1 })),
+    });
+    const pkg = await issueOne(salon.ws, { packageUuid: template.uuid, customerUuid: anna });
+    // Periods 2 to 4 renewed: their credits live on beside the first period's (40 in all).
+    const expires = Date.now() + 400 * DAY;
+    for (let period = 2; period <= 4; period++) {
+      for (let position = 0; position < 10; position++) {
+        await everyShard
+          .prepare(
+            "insert into customer_package_credits (id, workspace_id, customer_package_id, period, position, service_ids, total, used, reserved, expires_at) values (?, ?, ?, ?, ?, ?, 1, 0, 0, ?)",
+          )
+          .bind(
+            crypto.randomUUID(),
+            salon.ws.id,
+            pkg,
+            period,
+            position,
+            JSON.stringify([salon.cut.uuid]),
+            expires,
+          )
+          .run();
+      }
+    }
+    const booked = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("10:00", nextMonday()),
+        customer_package_uuid: pkg,
+        ...customer(ANNA),
+      },
+    });
+    expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
+    const done = await salon.ws.api(`/bookings/${booked.body.uuid}/status/complete`, {
+      method: "PUT",
+      body: { paid_amount: 0 },
+    });
+    expect(done.status, JSON.stringify(done.body).slice(0, 300)).toBe(200);
+    const event = await everyShard
+      .prepare(
+        "select payload from events where workspace_id = ? and type = 'package-credit-used' and json_extract(payload, '$.booking_uuid') = ?",
+      )
+      .bind(salon.ws.id, booked.body.uuid)
+      .first<{ payload: string }>();
+    const credits = JSON.parse(event?.payload ?? "{}").customer_package.credits as {
+      used: number;
+      reserved: number;
+      total: number;
+    }[];
+    expect(credits).toHaveLength(40);
+    // The soonest to expire (the first period's first credit) paid; every count is a number.
+    expect(credits[0]).toMatchObject({
+      period: 1,
+      service_uuids: [salon.cut.uuid],
+      total: 1,
+      used: 1,
+      reserved: 0,
+    });
+    expect(credits.slice(1).every((c) => c.used === 0 && c.reserved === 0)).toBe(true);
+  });
+});
