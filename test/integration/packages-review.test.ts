@@ -1,12 +1,16 @@
+import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { manageToken } from "../../src/bookings/manage-link";
 import { failpoints } from "../../src/platform/failpoints";
 import { everyShard } from "../helpers/every-shard";
 import {
   createCustomer,
   createPackageTemplate,
+  issueDirect,
   issueOne,
   type TestPackage,
 } from "../helpers/packages";
+import { PUBLIC, send } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -280,5 +284,48 @@ describe("a membership holding many live credits (periods whose credits outlast 
       reserved: 0,
     });
     expect(credits.slice(1).every((c) => c.used === 0 && c.reserved === 0)).toBe(true);
+  });
+});
+
+describe("the manage page of a customer holding more packages than it shows", () => {
+  it("lists the newest 20 of 21 live packages of 10 credits each, in the view's one read", async () => {
+    const phone = "+49 151 77777777";
+    const many = await createCustomer(salon.ws, phone);
+    const template = await createPackageTemplate(salon.ws, {
+      name: "Ten of each",
+      valid_days: 365,
+      credits: Array.from({ length: 10 }, () => ({
+        service_uuids: [salon.cut.uuid, salon.colour.uuid, fringe.uuid],
+        count: 10,
+      })),
+    });
+    await issueDirect(salon.ws, { packageUuid: template.uuid, customerUuid: many, quantity: 21 });
+    const booked = await salon.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("16:00", nextMonday()),
+        ...customer(phone),
+      },
+    });
+    expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
+    const token = await manageToken(env, {
+      id: booked.body.uuid,
+      workspaceId: salon.ws.id,
+      customerId: many,
+      endAt: Date.parse(booked.body.end_time),
+    });
+    const res = await send(`${PUBLIC}/manage/${token}`, {
+      headers: { "cf-connecting-ip": "198.51.100.77" },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.packages).toHaveLength(20);
+    for (const p of res.body.packages) {
+      expect(p.credits).toHaveLength(10);
+      expect(p.credits[0].service_names).toEqual(["Haircut", "Colouring", "Fringe"]);
+      // A manage page shows no price, order or customer.
+      expect(Object.keys(p).sort()).toEqual(["credits", "expires_at", "name", "status", "uuid"]);
+    }
   });
 });
