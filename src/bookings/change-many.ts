@@ -72,14 +72,19 @@ export function changeSeries<R = undefined>(
     read: async () => {
       const read = await readTogether(scope.db, {
         loaded: seriesRead(scope, seriesId),
-        held: heldCreditsRead(scope, seriesBookingIds(scope, seriesId)),
+        creditHolds: heldCreditsRead(scope, seriesBookingIds(scope, seriesId)),
         reads: operation.reads?.(scope) ?? nothing(undefined as R),
         told: operation.notifies
           ? seriesMessagesRead(scope, seriesId)
           : nothing<ChangeMessagesContext | null>(null),
       });
       if (!read.loaded) throw notFound("Series");
-      return { loaded: read.loaded, reads: read.reads, told: read.told, held: read.held };
+      return {
+        loaded: read.loaded,
+        reads: read.reads,
+        told: read.told,
+        creditHolds: read.creditHolds,
+      };
     },
     attempt: async (read, previous) => {
       try {
@@ -100,8 +105,13 @@ async function commitSeries<R>(
     loaded,
     reads,
     told,
-    held,
-  }: { loaded: LoadedSeries; reads: R; told: ChangeMessagesContext | null; held: HeldCredits },
+    creditHolds,
+  }: {
+    loaded: LoadedSeries;
+    reads: R;
+    told: ChangeMessagesContext | null;
+    creditHolds: HeldCredits;
+  },
   previous: R | undefined,
 ): Promise<SeriesChanged> {
   const { taken, retries, write } = claimedWrites(deps);
@@ -113,14 +123,14 @@ async function commitSeries<R>(
     taken,
     ids,
     staff: deps.staff,
-    held,
+    creditHolds,
   });
   const plan = () => {
     const p = planning();
     const planned = operation.plan(loaded, p);
     return planned.length === 0
       ? null
-      : changesWrite(deps, planned, loaded.series, p.now, told, held);
+      : changesWrite(deps, planned, loaded.series, p.now, told, creditHolds);
   };
   const answer = (changedBookings: Booking[]): SeriesChanged => {
     const byId = new Map(changedBookings.map((b) => [b.uuid, b]));

@@ -51,7 +51,7 @@ export function changesWrite(
   enclosing: Enclosing,
   now: number,
   told: ChangeMessagesContext | null,
-  held: HeldCredits = noneHeld,
+  creditHolds: HeldCredits = noneHeld,
 ): PlannedWrite<Booking[]> {
   const { scope } = deps;
   for (const { change } of planned) {
@@ -84,7 +84,7 @@ export function changesWrite(
     ),
     ...replaceBusyTime(scope, { removed, added }),
     // Each booking's credits: a cancelled occurrence gives back (or uses) what it held.
-    ...creditStatements(scope, held, planned, now),
+    ...creditStatements(scope, creditHolds, planned, now),
     ...(told ? manyMessages(deps, planned, records, told, now) : []),
     ...insertEvents(
       scope,

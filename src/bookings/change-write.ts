@@ -65,7 +65,7 @@ export function changeWrite(
   change: BookingChange,
   now: number,
   told: ChangeMessagesContext | null = null,
-  held: HeldCredits = noneHeld,
+  creditHolds: HeldCredits = noneHeld,
 ): PlannedWrite<Booking> {
   const { scope } = deps;
   const { booking, order } = loaded;
@@ -91,7 +91,7 @@ export function changeWrite(
     ...replaceBusyTime(scope, moves),
     ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
     ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),
-    ...creditStatements(scope, held, [{ loaded, change }], now),
+    ...creditStatements(scope, creditHolds, [{ loaded, change }], now),
     ...(change.messages && told
       ? changeMessages(deps, change.messages, told, record, delta, now)
       : []),

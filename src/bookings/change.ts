@@ -33,7 +33,7 @@ export interface Planning<R> {
   /** A staff write: a publishable key's hold in its way gives way. */
   staff: boolean;
   /** The package credits the booking (or series) holds, read with it. */
-  held: HeldCredits;
+  creditHolds: HeldCredits;
 }
 
 /** One kind of change to a booking, as the runner takes it. */
@@ -87,7 +87,7 @@ export function changeBooking<R = undefined>(
     read: async () => {
       const read = await readTogether(scope.db, {
         loaded: bookingRead(scope, bookingId, operation.refs),
-        held: heldCreditsRead(scope, [bookingId]),
+        creditHolds: heldCreditsRead(scope, [bookingId]),
         reads: operation.reads?.(scope) ?? nothing(undefined as R),
         told: operation.notifies
           ? changeMessagesRead(scope, bookingId)
@@ -103,7 +103,12 @@ export function changeBooking<R = undefined>(
         counted = true;
         await deps.limitCustomerChange(bookingId);
       }
-      return { loaded: read.loaded, reads: read.reads, told: read.told, held: read.held };
+      return {
+        loaded: read.loaded,
+        reads: read.reads,
+        told: read.told,
+        creditHolds: read.creditHolds,
+      };
     },
     attempt: async (read, previous) => {
       try {
@@ -129,17 +134,22 @@ async function commitChange<R>(
     loaded,
     reads,
     told,
-    held,
-  }: { loaded: LoadedBooking; reads: R; told: ChangeMessagesContext | null; held: HeldCredits },
+    creditHolds,
+  }: {
+    loaded: LoadedBooking;
+    reads: R;
+    told: ChangeMessagesContext | null;
+    creditHolds: HeldCredits;
+  },
   previous: R | undefined,
 ): Promise<Booking> {
   const { taken, write } = claimedWrites(deps);
   const ids = stableIds();
   const plan = () => {
     const now = Date.now();
-    const planning = { now, reads, previous, taken, ids, staff: deps.staff, held };
+    const planning = { now, reads, previous, taken, ids, staff: deps.staff, creditHolds };
     const change = operation.plan(loaded, planning);
-    return change && changeWrite(deps, loaded, change, now, told, held);
+    return change && changeWrite(deps, loaded, change, now, told, creditHolds);
   };
   const first = plan();
   if (!first) return renderBooking(loaded, deps.render);

@@ -17,16 +17,16 @@ import type { LoadedBooking } from "./queries/bookings";
  * booking leaves its credit held.
  */
 export function creditEndings(
-  held: HeldCredits,
+  creditHolds: HeldCredits,
   loaded: Pick<LoadedBooking, "booking">,
   change: BookingChange,
   now: number,
 ): UseEnding[] {
   const patch = change.booking;
   const { booking } = loaded;
-  if (patch?.isCompleted) return bookingEndings(held, booking.id, { kind: "complete" });
+  if (patch?.isCompleted) return bookingEndings(creditHolds, booking.id, { kind: "complete" });
   if (patch?.isCanceled)
-    return bookingEndings(held, booking.id, {
+    return bookingEndings(creditHolds, booking.id, {
       kind: "cancel",
       at: patch.canceledAt ?? now,
       start: booking.startAt,
@@ -42,13 +42,13 @@ export function creditEndings(
  */
 export const creditStatements = (
   scope: Scope,
-  held: HeldCredits,
+  creditHolds: HeldCredits,
   changes: readonly { loaded: Pick<LoadedBooking, "booking">; change: BookingChange }[],
   now: number,
 ): Statement[] =>
   endingStatements(
     scope,
-    held,
-    changes.flatMap(({ loaded, change }) => creditEndings(held, loaded, change, now)),
+    creditHolds,
+    changes.flatMap(({ loaded, change }) => creditEndings(creditHolds, loaded, change, now)),
     now,
   );

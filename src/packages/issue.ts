@@ -84,8 +84,8 @@ export function issuePackages(scope: Scope, units: readonly SoldUnit[], at: numb
     const credits = creditRowsFor(base, u.template, 1);
     const pkg: CustomerPackageRow = {
       ...base,
-      expiresAt: creditsExpireAt(at, u.template.validDays),
-      nextChargeAt: base.renewing ? periodStart(at, 2) : null,
+      expiresAt: creditsExpireAt(base.startsAt, u.template.validDays),
+      nextChargeAt: base.renewing ? periodStart(base.startsAt, 2) : null,
     };
     return { pkg, credits };
   });

@@ -33,7 +33,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
         toDate: its.startDate(3),
       });
     },
-    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, creditHolds }) => {
       const reason = whyNotReplaceable({
         ...loaded.booking,
         serviceCount: loaded.services.length,
@@ -73,7 +73,7 @@ export function replaceBookingService(deps: BookingDeps, bookingId: string, serv
       const [session] = seatsOf(inputs, [placement]);
 
       // A credit paying for it stays when it names the new service too, else it goes back.
-      const credit = replacedServiceCredit(held, current.id, serviceId);
+      const credit = replacedServiceCredit(creditHolds, current.id, serviceId);
       const columns = {
         serviceId,
         name: service.name,

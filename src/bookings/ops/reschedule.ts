@@ -46,13 +46,13 @@ export function rescheduleBooking(deps: BookingDeps, bookingId: string, input: R
         toDate: its.movedEndDate(start, 1),
       });
     },
-    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, creditHolds }) => {
       if (input.heldToPolicy) assertPolicyAllows("change", loaded, now);
       const delta = start - loaded.booking.startAt;
       // A customer's "move" to where the booking already is changes nothing and tells no one
       // (else each repeat would message the customer without moving anything or revoking a link).
       if (delta === 0 && input.heldToPolicy) return null;
-      assertHeldAt(held, loaded.booking.id, start);
+      assertHeldAt(creditHolds, loaded.booking.id, start);
       const inputs = engineInputs(availability, {
         // Its own current time is not in its way.
         ignoreEntries: new Set(loaded.entries.map((e) => e.id)),

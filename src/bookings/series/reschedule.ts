@@ -91,7 +91,7 @@ export function rescheduleSeries(
     notifies: true,
     reads: (scope) =>
       seriesAvailabilityRead(scope, seriesId, { bookingId: input.fromBookingId, start }),
-    plan: (loaded, { now, reads: availability, taken, ids, staff, held }) => {
+    plan: (loaded, { now, reads: availability, taken, ids, staff, creditHolds }) => {
       const from = occurrence(loaded, input.fromBookingId);
       if (!isOpen(from.booking)) throw closed();
       if (from.booking.startAt <= now)
@@ -143,7 +143,7 @@ export function rescheduleSeries(
       });
       if (refused.length > 0) throw new OccurrencesRefused(refused, ignoreEntries);
       for (const { b, delta } of planned)
-        assertHeldAt(held, b.booking.id, b.booking.startAt + delta);
+        assertHeldAt(creditHolds, b.booking.id, b.booking.startAt + delta);
       return planned.map(({ b, delta, units, seats }) => ({
         loaded: b,
         change: movedBy(b, delta, units, seats, {
