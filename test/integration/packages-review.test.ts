@@ -329,3 +329,38 @@ describe("the manage page of a customer holding more packages than it shows", ()
     }
   });
 });
+
+describe("a booking with a credit retried under one Idempotency-Key", () => {
+  it("holds one credit: a retry after the answer replays it, two at once act once", async () => {
+    const pkg = await packageOf([salon.cut.uuid], 5);
+    const date = nextMonday();
+    const booking = (key: string, hhmm: string) =>
+      salon.ws.api("/bookings", {
+        method: "POST",
+        headers: { "idempotency-key": key },
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: salon.cut.uuid,
+          reserved_on: at(hhmm, date),
+          customer_package_uuid: pkg,
+          ...customer(ANNA),
+        },
+      });
+    const key = crypto.randomUUID();
+    const first = await booking(key, "08:00");
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(201);
+    const again = await booking(key, "08:00");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.uuid).toBe(first.body.uuid);
+    expect(await creditsOf(pkg)).toEqual([{ total: 5, used: 0, reserved: 1 }]);
+
+    const racing = crypto.randomUUID();
+    const both = await Promise.all([booking(racing, "12:00"), booking(racing, "12:00")]);
+    const made = new Set(both.filter((r) => r.status === 201).map((r) => r.body.uuid));
+    expect(made.size, JSON.stringify(both.map((r) => r.body)).slice(0, 400)).toBe(1);
+    for (const r of both.filter((x) => x.status !== 201)) expect(r.body.code).toBe("conflict");
+    expect(await creditsOf(pkg)).toEqual([{ total: 5, used: 0, reserved: 2 }]);
+    expect(await usesOf(pkg)).toEqual({ reserved: 2 });
+  });
+});
