@@ -11,6 +11,8 @@ import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../payments/http/stripe-webh
 import { docsPage } from "./docs";
 import { sellPackagesWith } from "../pos/package-lines";
 import { posPackageLines } from "../packages/pos-lines";
+import { refundOnlineWith } from "../pos/online-refunds";
+import { orderOnlineRefunds } from "../payments/order-checkout/refund";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
 
@@ -19,6 +21,8 @@ export { ADMIN_BASE, PUBLIC_BASE };
 // POS orders sell package lines, but pos may not import src/packages (above it): installed here,
 // on import, so every entry (requests, queues, cron) renders and pays orders alike.
 sellPackagesWith(posPackageLines);
+// Likewise a POS order paid online is refunded at the provider by src/payments (above pos).
+refundOnlineWith(orderOnlineRefunds);
 
 export function createApp() {
   const app = new Hono<OpenEnv>();

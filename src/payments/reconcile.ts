@@ -7,8 +7,9 @@ import { log } from "../platform/log";
 import { finishCall, isSettlementKind } from "./ledger-calls";
 import { stripeClient, type StripeSettings } from "./providers/stripe";
 import { overdueCheckouts } from "./queries/checkouts";
-import { overdueOrderCheckouts } from "./queries/order-checkouts";
+import { overdueOrderCheckouts, stalePendingOrderRefunds } from "./queries/order-checkouts";
 import { reconcileOrderCheckouts } from "./order-checkout/reconcile";
+import { finishOrderRefund } from "./order-checkout/refund";
 import { bookingPaymentsOf, stalePending, touchPending } from "./queries/ledger";
 import { unsettledCancels } from "./queries/settlement";
 import { settleCancelledBooking } from "./settle";
@@ -35,6 +36,7 @@ interface Reconciled {
 }
 
 type StaleRow = Awaited<ReturnType<typeof stalePending>>[number];
+type StaleOrderRefund = Awaited<ReturnType<typeof stalePendingOrderRefunds>>[number];
 
 /**
  * The payments' safety net, run by the cron: (a) calls whose answer never
@@ -43,7 +45,8 @@ type StaleRow = Awaited<ReturnType<typeof stalePending>>[number];
  * what it did the first time and nothing is charged or refunded twice;
  * (b) canceled bookings paid online that nobody settled (the after-write
  * hook never ran) are settled; (c) checkouts past their expiry that no
- * provider event closed are asked about and closed. Bounded per run.
+ * provider event closed are asked about and closed; (d) refunds of POS orders
+ * paid online whose answer was lost are sent again under their key. Bounded per run.
  * Every shard is read whole; each workspace found there is then worked on
  * through its own handle, so its writes carry the placement check.
  */
@@ -57,16 +60,25 @@ export async function reconcilePayments(
   const now = options.now ?? Date.now();
   const limit = options.limit ?? RECONCILE_LIMIT;
   await sweepEveryShard(env, async (sweep, shard) => {
-    const stale = await stalePending(sweep, now - (options.staleAfterMs ?? STALE_AFTER_MS), limit);
+    const staleBefore = now - (options.staleAfterMs ?? STALE_AFTER_MS);
+    const stale = await stalePending(sweep, staleBefore, limit);
+    const orderRefunds = await stalePendingOrderRefunds(
+      sweep,
+      { after: now - KEY_LIFETIME_MS, before: staleBefore },
+      limit,
+    );
     const cancels = await unsettledCancels(sweep, limit);
     const checkouts = await overdueCheckouts(sweep, now - CHECKOUT_GRACE_MS, limit);
     const orderCheckouts = await overdueOrderCheckouts(sweep, now - CHECKOUT_GRACE_MS, limit);
-    const found = [...stale, ...cancels, ...checkouts, ...orderCheckouts].map((r) => r.workspaceId);
+    const found = [...stale, ...cancels, ...checkouts, ...orderCheckouts, ...orderRefunds].map(
+      (r) => r.workspaceId,
+    );
     await eachWorkspaceOn(env, shard, found, "payments reconcile", async (workspaceId) => {
       const done = await reconcileWorkspace(env, workspaceId, settings, {
         now,
         limit,
         stale: stale.filter((r) => r.workspaceId === workspaceId),
+        orderRefunds: orderRefunds.filter((r) => r.workspaceId === workspaceId),
         cancels: cancels.filter((c) => c.workspaceId === workspaceId).map((c) => c.bookingId),
         checkouts: checkouts.some((c) => c.workspaceId === workspaceId),
         orderCheckouts: orderCheckouts.some((c) => c.workspaceId === workspaceId),
@@ -89,6 +101,7 @@ async function reconcileWorkspace(
     now: number;
     limit: number;
     stale: StaleRow[];
+    orderRefunds: StaleOrderRefund[];
     cancels: string[];
     checkouts: boolean;
     orderCheckouts: boolean;
@@ -138,6 +151,14 @@ async function reconcileWorkspace(
       if ((await finishCall(db, stripe, row, payment)) !== "pending") done.repeated += 1;
     } catch (error) {
       log("error", "payment reconcile call failed", { error, payment: row.id });
+    }
+  }
+  // A refund of a POS order paid online: the same call under the same key (one refund at most).
+  for (const row of found.orderRefunds) {
+    try {
+      if ((await finishOrderRefund(db, stripe, row)) !== "pending") done.repeated += 1;
+    } catch (error) {
+      log("error", "order refund reconcile call failed", { error, order: row.orderId });
     }
   }
   for (const bookingId of found.cancels) {

@@ -47,7 +47,8 @@ export async function completeOrderCheckout(
       card: customer && method ? { providerCustomer: customer, paymentMethod: method } : undefined,
       alongside: [
         guard(scope, orderCheckoutStillOpen(session.id)),
-        closeOrderCheckout(ctx.db, session.id, { status: "complete" }),
+        // The refund of the order, later, gives back this payment.
+        closeOrderCheckout(ctx.db, session.id, { status: "complete", paymentIntent: pi.id }),
       ],
     });
     return "paid";

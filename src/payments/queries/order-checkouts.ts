@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { orderCheckouts, orderLines, packages } from "../../db/schema";
 import { read } from "../../db/reads";
@@ -55,7 +55,7 @@ export const orderCheckoutOpened = (
 export const closeOrderCheckout = (
   db: Database,
   sessionId: string,
-  set: { status: "complete" | "expired"; failure?: string | null },
+  set: { status: "complete" | "expired"; failure?: string | null; paymentIntent?: string },
 ) =>
   db
     .update(orderCheckouts)
@@ -113,3 +113,90 @@ export const overdueOrderCheckouts = (
     )
     .orderBy(asc(orderCheckouts.expiresAt))
     .limit(limit);
+
+/** The checkout that paid the order (none: it was not paid online), as a read beside the order's. */
+export const paidOrderCheckout = (scope: Scope, orderId: string) =>
+  read(
+    [
+      scope.db
+        .select({ id: orderCheckouts.id, amount: orderCheckouts.amount })
+        .from(orderCheckouts)
+        .where(
+          whereIn(
+            scope,
+            orderCheckouts,
+            eq(orderCheckouts.orderId, orderId),
+            eq(orderCheckouts.status, "complete"),
+            isNull(orderCheckouts.failure),
+          ),
+        )
+        .limit(1),
+    ],
+    ([rows]) => rows[0] ?? null,
+  );
+
+/** The refund of what a checkout took, pending until the provider answers: written once. */
+export const orderRefundPending = (scope: Scope, checkoutId: string, amount: number, at: number) =>
+  scope.db
+    .update(orderCheckouts)
+    .set({ refundStatus: "pending", refundAmount: amount, refundRequestedAt: at, updatedAt: at })
+    .where(
+      whereIn(
+        scope,
+        orderCheckouts,
+        eq(orderCheckouts.id, checkoutId),
+        isNull(orderCheckouts.refundStatus),
+      ),
+    );
+
+/** The order's refund still waiting for the provider's answer, if any. */
+export const pendingOrderRefundOf = (scope: Scope, orderId: string) =>
+  scope.db
+    .select()
+    .from(orderCheckouts)
+    .where(
+      whereIn(
+        scope,
+        orderCheckouts,
+        eq(orderCheckouts.orderId, orderId),
+        eq(orderCheckouts.refundStatus, "pending"),
+      ),
+    )
+    .limit(1);
+
+/**
+ * Order refunds pending since between `after` and `before`: their answer was
+ * lost (the reconcile repeats them; older ones are past the key's lifetime).
+ */
+export const stalePendingOrderRefunds = (
+  db: Database,
+  window: { after: number; before: number },
+  limit: number,
+  workspaceId?: string,
+) =>
+  db
+    .select()
+    .from(orderCheckouts)
+    .where(
+      and(
+        eq(orderCheckouts.refundStatus, "pending"),
+        lt(orderCheckouts.refundRequestedAt, window.before),
+        gt(orderCheckouts.refundRequestedAt, window.after),
+        workspaceId === undefined ? undefined : eq(orderCheckouts.workspaceId, workspaceId),
+      ),
+    )
+    .orderBy(asc(orderCheckouts.refundRequestedAt))
+    .limit(limit);
+
+/** The provider's answer to an order refund: written once, over the pending refund only. */
+export const orderRefundAnswered = (
+  db: Database,
+  checkoutId: string,
+  answer:
+    | { refundStatus: "succeeded"; refundRef: string }
+    | { refundStatus: "failed"; refundFailure: string },
+) =>
+  db
+    .update(orderCheckouts)
+    .set({ ...answer, updatedAt: Date.now() })
+    .where(and(eq(orderCheckouts.id, checkoutId), eq(orderCheckouts.refundStatus, "pending")));

@@ -6,6 +6,8 @@ import { requiresAction } from "../rules/accounts";
 import { ApiError, invalid } from "../../platform/errors";
 import { assertAccountChangeFits } from "../../platform/money-limits";
 import type { PosOrder } from "../views/pos-order-schema";
+import { named } from "../../db/reads";
+import { onlineRefunds } from "../online-refunds";
 import { changeOrder } from "./change";
 
 export interface RefundRequest {
@@ -31,7 +33,10 @@ const used = () =>
  * the vouchers the order sold are voided, unless one of them has been spent
  * (409 voucher_already_used: that money is gone), and so are the packages it
  * sold, unless one of them was used or is held by a booking (409
- * package_already_used, checked again inside the batch).
+ * package_already_used, checked again inside the batch). Money the order was
+ * paid online goes back at the provider: the batch debits the online account
+ * it went to and records the provider refund as pending; the route sends it
+ * once the batch has committed (`onlineRefunds().send`).
  */
 export function refundPosOrder(
   scope: Scope,
@@ -43,8 +48,13 @@ export function refundPosOrder(
     // Fresh state names the reason: already refunded, a sold voucher spent or package used meanwhile.
     gaveUp: () =>
       new ApiError("order_changed", "The order changed while it was being refunded; try again."),
-    reads: (scope) => accountRead(scope, req.accountId ?? accountPaidOn(orderId)),
-    plan: ({ order, lines, issued, sale }, { now, reads: account }) => {
+    reads: (scope) =>
+      named({
+        account: accountRead(scope, req.accountId ?? accountPaidOn(orderId)),
+        paidOn: accountRead(scope, accountPaidOn(orderId)),
+        online: onlineRefunds().paidWith(scope, orderId),
+      }),
+    plan: ({ order, lines, issued, sale }, { now, reads: { account, paidOn, online } }) => {
       if (order.status !== "paid") throw notPaid();
       if (issued.some((v) => v.status !== "active" || v.balance < v.initialAmount)) throw used();
       // Throws 409 package_already_used when a package it sold is touched; its guard holds at write time.
@@ -59,6 +69,10 @@ export function refundPosOrder(
           throw invalid({ is: "account" }, "Refund from a cash or card account.");
       }
       if (debit > 0 && account) assertAccountChangeFits(account.balance, -debit, { is: "account" });
+      // The online part leaves the account it was paid on (the location's online account).
+      const onlineDebit = online && paidOn ? online.amount : 0;
+      if (online && paidOn)
+        assertAccountChangeFits(paidOn.balance, -onlineDebit, { is: "account" });
       return {
         event: "order-refunded",
         from: "paid",
@@ -75,6 +89,16 @@ export function refundPosOrder(
                 at: now,
               })
             : []),
+          ...(online && paidOn
+            ? creditAccount(scope, {
+                accountId: paidOn.id,
+                amount: -onlineDebit,
+                orderId: order.id,
+                bookingId: null,
+                at: now,
+              })
+            : []),
+          ...(online ? onlineRefunds().record(scope, online, now) : []),
           ...restoreVoucherPayments(scope, order.id, now),
           ...stockMoves(scope, order.locationId, lines, 1),
         ],

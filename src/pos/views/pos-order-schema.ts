@@ -56,6 +56,14 @@ export const PosOrderSchema = z
     amount_due: z.number().int(),
     account_paid_amount: z.number().int(),
     voucher_paid_amount: z.number().int(),
+    online_paid_amount: z.number().int().openapi({
+      description:
+        "What the order was paid online (`POST /orders/{uuid}/checkout`), on the location's online account",
+    }),
+    online_refunded_amount: z.number().int().openapi({
+      description:
+        "Of that, what the refund gives back to the customer's card at the payment provider (0 until refunded)",
+    }),
     discount_amount: z.number().int(),
     discount_mode: z.enum(["fixed", "percent"]).nullable(),
     discount_percent: z.number().int().nullable(),

@@ -35,6 +35,9 @@ export function renderOrder(record: PosOrderRecord): PosOrder {
     amount_due: invoice.amount_due,
     account_paid_amount: invoice.account_paid_amount,
     voucher_paid_amount: invoice.voucher_paid_amount,
+    online_paid_amount: order.onlinePaidAmount,
+    // A refund gives back everything paid online, in the same write that marks the order refunded.
+    online_refunded_amount: order.status === "refunded" ? order.onlinePaidAmount : 0,
     discount_amount: invoice.discount_amount,
     discount_mode: order.discountMode,
     discount_percent: order.discountPercent,
