@@ -364,3 +364,48 @@ describe("a booking with a credit retried under one Idempotency-Key", () => {
     expect(await usesOf(pkg)).toEqual({ reserved: 2 });
   });
 });
+
+describe("a replace of a credit-paid service and a cancel racing", () => {
+  it("the replace first (credit kept) then the cancel, or the cancel alone: the credit given back once", async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 4; round++) {
+      const pkg = await packageOf([salon.cut.uuid, salon.colour.uuid], 3);
+      const booked = await salon.ws.api("/bookings", {
+        method: "POST",
+        body: {
+          location_uuid: salon.location.uuid,
+          service_uuid: salon.cut.uuid,
+          reserved_on: at("10:00", nextMonday()),
+          customer_package_uuid: pkg,
+          ...customer(ANNA),
+        },
+      });
+      expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
+      const id = booked.body.uuid as string;
+      const replace = () =>
+        salon.ws.api(`/bookings/${id}/services`, {
+          method: "PUT",
+          body: { service_uuid: salon.colour.uuid },
+        });
+      const cancel = () =>
+        salon.ws.api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });
+      // Both read the open booking; the second to write is refused by its version and replans.
+      failpoints.meet("booking.change.before_write", 2, 1_000);
+      const [r, c] =
+        round % 2 === 0
+          ? await Promise.all([replace(), cancel()])
+          : await Promise.all([cancel(), replace()]).then(([x, y]) => [y, x] as const);
+      // A cancel always ends it; a replace after it is refused (the booking is closed).
+      expect(c.status, JSON.stringify(c.body).slice(0, 300)).toBe(200);
+      if (r.status === 200) outcomes.add("replaced, then cancelled");
+      else {
+        outcomes.add("cancelled, replace refused");
+        expect(r.body.code).toBe("booking_not_replaceable");
+      }
+      expect(await creditsOf(pkg)).toEqual([{ total: 3, used: 0, reserved: 0 }]);
+      expect(await usesOf(pkg)).toEqual({ returned: 1 });
+    }
+    console.log(`replace vs cancel: ${[...outcomes].join("; ")}`);
+    expect(failpoints.hits("booking.guard_refused")).toBeGreaterThan(0);
+  });
+});
