@@ -63,7 +63,7 @@ async function plant(
     .run();
   await everyShard
     .prepare(
-      "insert into customer_packages (id, workspace_id, package_id, customer_id, order_id, order_line_id, name, price, currency, valid_days, status, starts_at, expires_at, past_due, location_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 'Ten cuts', 30000, 'EUR', 365, ?, ?, ?, ?, ?, ?, ?)",
+      "insert into customer_packages (id, workspace_id, package_id, customer_id, order_id, order_line_id, name, price, currency, valid_days, credit_lines, status, starts_at, expires_at, past_due, location_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 'Ten cuts', 30000, 'EUR', 365, '[]', ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(
       id,

@@ -81,7 +81,7 @@ async function givePackage(
       .bind(template, salon.ws.id, name, now, now),
     everyShard
       .prepare(
-        "INSERT INTO customer_packages (id, workspace_id, package_id, customer_id, order_id, order_line_id, name, price, currency, valid_days, status, starts_at, expires_at, past_due, location_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 9000, 'EUR', 90, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO customer_packages (id, workspace_id, package_id, customer_id, order_id, order_line_id, name, price, currency, valid_days, credit_lines, status, starts_at, expires_at, past_due, location_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 9000, 'EUR', 90, '[]', ?, ?, ?, ?, ?, ?, ?)",
       )
       .bind(
         id,
