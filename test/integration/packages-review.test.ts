@@ -16,9 +16,11 @@ import { at, createSalon, customer, type Salon } from "../helpers/salon";
 /**
  * Review of packages (races and limits): credits held by one request in a
  * fixed number of D1 statements whatever their number (a series of 52
- * credit-paid occurrences, a cart of 100 credit-paid services), and the
- * aggregated guard refusing a request whose uses of one credit together
- * exceed what is left when it writes.
+ * credit-paid occurrences, a cart of 100 credit-paid services); the guard
+ * refusing a request whose uses of one credit together exceed what is left
+ * when it writes; package-credit-used for a membership holding many live
+ * credits; the manage page at its 20 packages; a retry under one
+ * Idempotency-Key; a replace of a credit-paid service racing a cancel.
  */
 
 let salon: Salon;
