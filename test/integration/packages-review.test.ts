@@ -12,6 +12,7 @@ import {
 } from "../helpers/packages";
 import { PUBLIC, send } from "../helpers/http";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
+import { createShop, openOrder, payOrder } from "../helpers/shop";
 
 /**
  * Review of packages (races and limits): credits held by one request in a
@@ -409,5 +410,45 @@ describe("a replace of a credit-paid service and a cancel racing", () => {
     }
     console.log(`replace vs cancel: ${[...outcomes].join("; ")}`);
     expect(failpoints.hits("booking.guard_refused")).toBeGreaterThan(0);
+  });
+});
+
+describe("an order at its 20 package units of 10 credits each", () => {
+  it("pays (20 packages, 200 credits, 20 events in the paying batch) and refunds (all 20 void)", async () => {
+    const shop = await createShop();
+    const buyer = await createCustomer(shop.ws, "+49 151 55555555");
+    const tens = await createPackageTemplate(shop.ws, {
+      name: "Ten lines",
+      price: 100,
+      credits: Array.from({ length: 10 }, () => ({
+        service_uuids: [shop.cut.uuid, shop.colour.uuid],
+        count: 1000,
+      })),
+    });
+    const order = await openOrder(shop, {
+      customer_uuid: buyer,
+      packages: [{ package_uuid: tens.uuid, price: 100, quantity: 20 }],
+    });
+    const paid = await payOrder(shop, order.uuid, { account_uuid: shop.cash.uuid });
+    expect(paid.status, JSON.stringify(paid.body).slice(0, 300)).toBe(200);
+    const issued = paid.body.packages[0].customer_package_uuids as string[];
+    expect(issued).toHaveLength(20);
+    const credits = await everyShard
+      .prepare(
+        "select count(*) as n from customer_package_credits where customer_package_id in (select id from customer_packages where order_id = ?)",
+      )
+      .bind(order.uuid)
+      .first<{ n: number }>();
+    expect(credits?.n).toBe(200);
+    const refunded = await shop.ws.api(`/orders/${order.uuid}/refund`, {
+      method: "POST",
+      body: {},
+    });
+    expect(refunded.status, JSON.stringify(refunded.body).slice(0, 300)).toBe(200);
+    const statuses = await everyShard
+      .prepare("select distinct status from customer_packages where order_id = ?")
+      .bind(order.uuid)
+      .all<{ status: string }>();
+    expect(statuses.results).toEqual([{ status: "void" }]);
   });
 });
