@@ -96,7 +96,7 @@ interface Booked {
 async function hold(
   pkg: Planted,
   booking: Booked,
-  policy: { lateCancelMinutes?: number | null; noShowUses?: boolean } = {},
+  policy: { lateCancelMinutes?: number | null; noShowUses?: boolean; bookedAt?: number } = {},
 ) {
   for (const service of booking.ordered_services) {
     await everyShard
@@ -112,7 +112,8 @@ async function hold(
         pkg.creditId,
         policy.lateCancelMinutes ?? null,
         policy.noShowUses ? 1 : 0,
-        Date.now(),
+        // Booked before any window opened (ALWAYS_LATE's too): a cancel inside one is late.
+        policy.bookedAt ?? 0,
         Date.now(),
       )
       .run();
@@ -244,6 +245,31 @@ describe("cancel", () => {
     expect(again.body.code).toBe("booking_closed");
     expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 1, reserved: 0 });
     expect(await usedEvents(booking.uuid)).toHaveLength(1);
+  });
+
+  it("a booking made inside its window gives the credit back on a cancel: nobody burns credits by book-then-cancel", async () => {
+    const pkg = await plant(anna, [salon.cut.uuid]);
+    const res = await widget("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        service_uuid: salon.cut.uuid,
+        reserved_on: at("11:00", nextMonday()),
+        customer_package_uuid: pkg.id,
+        ...customer(ANNA),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const booking = res.body as Booked;
+    // The service's window as copied covers the whole time from now to the start.
+    await everyShard
+      .prepare("update package_credit_uses set late_cancel_minutes = ? where booking_id = ?")
+      .bind(ALWAYS_LATE, booking.uuid)
+      .run();
+    expect((await cancel(booking.uuid, {}, widget)).status).toBe(200);
+    expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 0 });
+    expect(await states(booking.uuid)).toEqual(["returned"]);
+    expect(await usedEvents(booking.uuid)).toEqual([]);
   });
 
   it("a no-show uses it when the policy had a no-show fee, and gives it back when not", async () => {
@@ -565,9 +591,11 @@ describe("booked with customer_package_uuid (the create path)", () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const booking = res.body as Booked;
-    // The policy copied into the use: make every cancel late.
+    // The policy copied into the use: make every cancel late (booked before the window opened).
     await everyShard
-      .prepare("update package_credit_uses set late_cancel_minutes = ? where booking_id = ?")
+      .prepare(
+        "update package_credit_uses set late_cancel_minutes = ?, created_at = 0 where booking_id = ?",
+      )
       .bind(ALWAYS_LATE, booking.uuid)
       .run();
     failpoints.meet("booking.change.before_write", 2, 1_000);

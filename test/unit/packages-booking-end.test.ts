@@ -7,6 +7,7 @@ const use = (over: Partial<Parameters<typeof endsOf>[0][number]> = {}) => ({
   state: "reserved" as const,
   lateCancelMinutes: 60,
   noShowUses: false,
+  createdAt: 0,
   ...over,
 });
 

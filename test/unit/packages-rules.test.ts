@@ -386,7 +386,8 @@ describe("packageStatus", () => {
 
 describe("cancelUse", () => {
   const start = T0 + 10 * DAY;
-  const window = { lateCancelMinutes: 60, noShowUses: false };
+  const booked = start - 5 * DAY;
+  const window = { lateCancelMinutes: 60, noShowUses: false, createdAt: booked };
 
   it("uses the credit for a cancel exactly at the window, returns it one ms outside", () => {
     expect(cancelUse(window, { at: start - 60 * 60_000, start, noShow: false })).toBe("used");
@@ -398,24 +399,41 @@ describe("cancelUse", () => {
   });
 
   it("returns it whenever the service had no late-cancel fee", () => {
-    const none = { lateCancelMinutes: null, noShowUses: false };
+    const none = { lateCancelMinutes: null, noShowUses: false, createdAt: booked };
     expect(cancelUse(none, { at: start, start, noShow: false })).toBe("returned");
     expect(cancelUse(none, { at: start + DAY, start, noShow: false })).toBe("returned");
   });
 
   it("a window of 0 uses it only from the start on", () => {
-    const zero = { lateCancelMinutes: 0, noShowUses: false };
+    const zero = { lateCancelMinutes: 0, noShowUses: false, createdAt: booked };
     expect(cancelUse(zero, { at: start - 1, start, noShow: false })).toBe("returned");
     expect(cancelUse(zero, { at: start, start, noShow: false })).toBe("used");
   });
 
+  it("a booking made once its window had opened gives the credit back on any cancel", () => {
+    const opens = start - 60 * 60_000;
+    const late = { ...window, createdAt: opens };
+    expect(cancelUse(late, { at: opens + 1, start, noShow: false })).toBe("returned");
+    expect(cancelUse(late, { at: start + 1, start, noShow: false })).toBe("returned");
+    // Booked one ms before the window opened: a cancel inside it is late.
+    const inTime = { ...window, createdAt: opens - 1 };
+    expect(cancelUse(inTime, { at: opens, start, noShow: false })).toBe("used");
+    // A no-show is a no-show whenever the booking was made.
+    expect(cancelUse({ ...late, noShowUses: true }, { at: start, start, noShow: true })).toBe(
+      "used",
+    );
+  });
+
   it("a no-show uses it only when the policy had a no-show fee, whatever the window", () => {
     expect(
-      cancelUse({ lateCancelMinutes: 60, noShowUses: false }, { at: start, start, noShow: true }),
+      cancelUse(
+        { lateCancelMinutes: 60, noShowUses: false, createdAt: booked },
+        { at: start, start, noShow: true },
+      ),
     ).toBe("returned");
     expect(
       cancelUse(
-        { lateCancelMinutes: null, noShowUses: true },
+        { lateCancelMinutes: null, noShowUses: true, createdAt: booked },
         { at: start - DAY, start, noShow: true },
       ),
     ).toBe("used");
