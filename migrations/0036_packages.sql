@@ -104,6 +104,7 @@ CREATE TABLE `package_renewals` (
 	`attempt` integer DEFAULT 1 NOT NULL,
 	`provider_ref` text,
 	`failure_reason` text,
+	`refund_ref` text,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`customer_package_id`) REFERENCES `customer_packages`(`id`) ON UPDATE no action ON DELETE no action

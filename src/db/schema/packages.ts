@@ -187,16 +187,23 @@ export const packageRenewals = sqliteTable(
     period: integer("period").notNull(),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
-    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    /**
+     * refund_pending/refunded/refund_failed: the charge succeeded but the membership was
+     * void by the time its answer was written, so the money goes back (refund_ref: the refund).
+     */
+    status: text("status", {
+      enum: ["pending", "succeeded", "failed", "refund_pending", "refunded", "refund_failed"],
+    }).notNull(),
     attempt: integer("attempt").notNull().default(1),
     providerRef: text("provider_ref"),
     failureReason: text("failure_reason"),
+    refundRef: text("refund_ref"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("package_renewals_period_uq").on(t.customerPackageId, t.period),
-    // The reconcile loop: renewals whose provider answer was lost.
+    // The sweep: tries (and refunds) whose provider answer was lost, whatever the membership.
     index("package_renewals_pending_idx").on(t.status, t.updatedAt),
   ],
 );

@@ -8,6 +8,7 @@ import { creditsExpireAt, nextChargeAfter, periodBounds, periodStart, retryAt } 
 import type { packages } from "../../db/schema";
 import type { RenewalRow } from "../queries/renewals";
 import { answerRenewal, renewalMoney, renewalStillPending, setBilling } from "../queries/renewals";
+import { membershipStillBilled } from "../queries/renewal-tries";
 import {
   type CreditRow,
   type CustomerPackageRow,
@@ -26,7 +27,9 @@ const render = (pkg: CustomerPackageRow, credits: readonly CreditRow[], now: num
 
 /**
  * The batch of a paid renewal, led by the try's guard (still pending at this
- * attempt): the try succeeded, the period is the membership's, past_due is
+ * attempt) and the membership's (still active, at the period read: a refund
+ * of its order may have voided it since; the sweep then refunds the charge
+ * instead): the try succeeded, the period is the membership's, past_due is
  * cleared, the period's credits are issued, the money is on the selling
  * location's online account and `membership-renewed` is told. Whoever else
  * holds the same answer (a second sweep) fails the guard and writes nothing.
@@ -52,6 +55,7 @@ export function renewalPaid(
   };
   return [
     renewalStillPending(scope, renewal),
+    membershipStillBilled(scope, m.pkg),
     answerRenewal(scope, renewal.id, {
       status: "succeeded",
       providerRef,
@@ -74,7 +78,8 @@ export function renewalPaid(
  * The batch of a declined renewal: the try failed (the provider's reason),
  * the membership is past due with no new credits, tried again a day later
  * (under a new key) but never past the next period's start, and
- * `membership-past-due` is told.
+ * `membership-past-due` is told. Guarded like a paid one: a void membership
+ * is never made past due.
  */
 export function renewalDeclined(
   scope: Scope,
@@ -92,6 +97,7 @@ export function renewalDeclined(
   };
   return [
     renewalStillPending(scope, renewal),
+    membershipStillBilled(scope, m.pkg),
     answerRenewal(scope, renewal.id, {
       status: "failed",
       providerRef: null,

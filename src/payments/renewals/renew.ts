@@ -11,15 +11,15 @@ import {
   renewalOf,
   stopCharging,
 } from "../../packages/queries/renewals";
-import { renewalDeclined, renewalPaid } from "../../packages/renewal/answer";
-import { nextChargeAfter, periodToCharge } from "../../packages/rules";
+import { postponeCharge } from "../../packages/queries/renewal-tries";
+import { nextChargeAfter, periodToCharge, RETRY_AFTER_MS } from "../../packages/rules";
 import type { CustomerPackageRow } from "../../packages/views/customer-package";
-import { failpoint, rendezvous } from "../../platform/failpoints";
 import { log } from "../../platform/log";
 import { KEY_LIFETIME_MS } from "../reconcile";
-import { chargeRenewal } from "./charge";
+import { finishTry, type Renewed } from "./finish-try";
+import { finishRenewalRefund } from "./refund";
 
-export type Renewed = "renewed" | "declined" | "pending" | "stopped" | "skipped";
+export type { Renewed } from "./finish-try";
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : []);
 
@@ -82,14 +82,30 @@ async function nextTry(
     await runBatch(scope.db, [chargeNextAt(scope, pkg.id, nextChargeAfter(billing), Date.now())]);
     return "skipped";
   }
-  return (await tryOf(scope, pkg, period, m.renewals)) ?? "skipped";
+  const renewal = await tryOf(scope, pkg, period, m.renewals);
+  if (renewal) return renewal;
+  // The period's try is answered but the membership does not say so: a person looks; the
+  // rest of the shard goes on.
+  log("error", "a membership due has its period's try answered", { membership: pkg.id, period });
+  await postpone(scope, pkg, now + RETRY_AFTER_MS);
+  return "skipped";
 }
 
+/** Out of the due query's front (see postponeCharge), so the shard's other renewals go on. */
+const postpone = (scope: Scope, pkg: CustomerPackageRow, when: number | null) =>
+  pkg.nextChargeAt === null
+    ? Promise.resolve()
+    : runBatch(scope.db, [postponeCharge(scope, pkg.id, pkg.nextChargeAt, when, Date.now())]);
+
 /**
- * One membership's renewal at `now`: the period `now` falls in is charged on
- * the saved card and its answer written in one batch (paid: the period's
- * credits; declined: past due, tried again later). Without an answer the try
- * stays pending and the next sweep repeats it under the same key.
+ * One membership's renewal at `now`: a refund left unanswered is repeated;
+ * a try left unanswered is finished first, whatever the membership's state
+ * (the provider may have charged it); else, when due, the period `now` falls
+ * in is charged on the saved card and its answer written in one batch (paid:
+ * the period's credits; declined: past due, tried again later; void by then:
+ * refunded). Without an answer the try stays pending and the next sweep
+ * repeats it under the same key. A due membership that cannot be worked on
+ * (no card, a try unanswered too long) has its next charge moved.
  */
 export async function renewMembership(
   scope: Scope,
@@ -98,48 +114,31 @@ export async function renewMembership(
   now: number,
 ): Promise<Renewed> {
   const m = await run(scope.db, membershipRead(scope, id));
-  if (!m || m.pkg.status !== "active" || m.pkg.nextChargeAt === null || m.pkg.nextChargeAt > now)
-    return "skipped";
+  if (!m) return "skipped";
   const { pkg } = m;
+  const refunding = m.renewals.find((r) => r.status === "refund_pending");
+  if (refunding) return finishRenewalRefund(scope, stripe, refunding);
+  const active = pkg.status === "active";
+  const due = active && pkg.nextChargeAt !== null && pkg.nextChargeAt <= now;
+  // A try still unanswered (a lost answer, another sweep making it, no answer until the next
+  // period began, a cancel or a refund of the order came meanwhile) is finished first, under
+  // its own key.
+  const pending = m.renewals.find((r) => r.status === "pending");
+  if (!pending && !due) return "skipped";
   if (!pkg.providerCustomer || !pkg.paymentMethod) {
-    log("error", "a membership due has no card", { membership: pkg.id });
+    log("error", "a membership due has no card; it is not charged until a person sees to it", {
+      membership: pkg.id,
+    });
+    await postpone(scope, pkg, null);
     return "skipped";
   }
-  // A try still unanswered (a lost answer, another sweep making it, or no answer until the
-  // next period began, or a cancel came meanwhile) is finished first, under its own key: the
-  // provider may have charged it.
-  const renewal = m.renewals.find((r) => r.status === "pending") ?? (await nextTry(scope, m, now));
+  const renewal = pending ?? (await nextTry(scope, m, now));
   if (renewal === "stopped" || renewal === "skipped") return renewal;
   // The provider keeps a key about a day: a try unanswered longer could be charged twice.
   if (renewal.updatedAt < Date.now() - KEY_LIFETIME_MS) {
     log("error", "a renewal unanswered for a day needs a person", { renewal: renewal.id });
+    await postpone(scope, pkg, now + RETRY_AFTER_MS);
     return "skipped";
   }
-  // Two sweeps at once can be made to meet here: both then call, under the one key.
-  await rendezvous("packages.renewal.before_charge");
-  const outcome = await chargeRenewal(stripe, renewal, {
-    providerCustomer: pkg.providerCustomer,
-    paymentMethod: pkg.paymentMethod,
-  });
-  // Between the provider's answer and our write: a test stops here to lose the answer.
-  failpoint("packages.renewal.answered", pkg.id);
-  // Every period is issued from the lines copied when it was sold: a later edit of the
-  // template changes what is sold from then on, never what a member already has.
-  const membership = { pkg, template: { credits: pkg.creditLines }, credits: m.credits };
-  if (outcome.status === "unknown") {
-    log("warn", "renewal charge unanswered; the next sweep repeats it", {
-      membership: pkg.id,
-      reason: outcome.reason,
-    });
-    return "pending";
-  }
-  if (outcome.status === "done") {
-    await runBatch(scope.db, renewalPaid(scope, membership, renewal, outcome.value.id, now));
-    return "renewed";
-  }
-  await runBatch(
-    scope.db,
-    renewalDeclined(scope, membership, renewal, outcome.code ?? "card_declined", now),
-  );
-  return "declined";
+  return finishTry(scope, stripe, m, renewal, now);
 }

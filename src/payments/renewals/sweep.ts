@@ -1,15 +1,21 @@
 import { backgroundDb, eachWorkspaceOn, sweepEveryShard } from "../../db/background";
 import { isGuardFailure } from "../../db/constraints";
 import { collectingEffects } from "../../db/effects";
+import { unfinishedTries } from "../../packages/queries/renewal-tries";
 import { dueMemberships } from "../../packages/queries/renewals";
 import { configOf } from "../../platform/config";
 import { type Dispatch, EffectSink } from "../../platform/effects";
 import type { Env } from "../../platform/env";
 import { log } from "../../platform/log";
+import { KEY_LIFETIME_MS } from "../reconcile";
 import { stripeClient } from "../providers/stripe";
 import { renewMembership, type Renewed } from "./renew";
 
-/** Memberships per shard per run: the cron comes back every minute for the rest. */
+/**
+ * Memberships per shard per run (and as many unfinished tries): the cron comes
+ * back every minute for the rest. Whatever the sweep cannot work on moves out
+ * of the front of the due query, so the rest is always reached.
+ */
 export const RENEWAL_LIMIT = 50;
 
 export interface RenewalOptions {
@@ -23,7 +29,8 @@ export interface RenewalOptions {
  * The memberships' renewals, run by the cron: every membership whose charge
  * is due at `now` is charged off-session for the period `now` falls in (once
  * per period and try, whoever runs it), or, when it no longer renews, left to
- * expire. Every shard is read whole; each workspace found is then worked on
+ * expire; and every try (or refund) whose answer was lost is finished, whatever
+ * its membership's state. Every shard is read whole; each workspace found is then worked on
  * through its own handle, so its writes carry the placement check.
  */
 export async function renewMemberships(
@@ -34,6 +41,7 @@ export async function renewMemberships(
     renewed: 0,
     declined: 0,
     pending: 0,
+    refunded: 0,
     stopped: 0,
     skipped: 0,
   };
@@ -41,7 +49,13 @@ export async function renewMemberships(
   if (!settings) return total;
   const { now } = options;
   await sweepEveryShard(env, async (sweep, shard) => {
-    const due = await dueMemberships(sweep, now, options.limit ?? RENEWAL_LIMIT);
+    const limit = options.limit ?? RENEWAL_LIMIT;
+    const found = [
+      ...(await unfinishedTries(sweep, Date.now() - KEY_LIFETIME_MS, limit)),
+      ...(await dueMemberships(sweep, now, limit)),
+    ];
+    // A membership due with a try unanswered is found twice: worked on once.
+    const due = [...new Map(found.map((d) => [d.id, d])).values()];
     const ids = due.map((d) => d.workspaceId);
     await eachWorkspaceOn(env, shard, ids, "membership renewals", async (workspaceId) => {
       const handle = await backgroundDb(env, workspaceId);
