@@ -9,6 +9,7 @@ import {
 } from "../helpers/factory";
 import { admin, PUBLIC, send } from "../helpers/http";
 import { customer, MONDAY } from "../helpers/salon";
+import { createCustomer, createPackageTemplate, issueDirect } from "../helpers/packages";
 
 // per_page at its maximum (100) on every list endpoint, with more than 100 records behind
 // it: a full page comes back, and the next page holds the rest. 101 is a 422.
@@ -20,6 +21,7 @@ let location: { uuid: string };
 let webhookId: number;
 let bookingId: string;
 let sellerId: string;
+let packageOwner: string;
 
 const pad = (i: number) => String(i).padStart(3, "0");
 const day = (offset: number) =>
@@ -183,6 +185,23 @@ beforeAll(async () => {
     }),
   )) as { id: number }[];
   webhookId = hooks[0]?.id ?? 0;
+
+  // 101 package templates, and 101 customer packages of one customer (issued on the shard:
+  // selling them through orders would take 101 orders of its own).
+  const templates = await times(COUNT, async (i) => {
+    const made = await createPackageTemplate(ws, {
+      name: `Pack ${pad(i)}`,
+      credits: [{ service_uuids: [service.body.uuid], count: 2 }],
+    });
+    return { status: 201, body: made };
+  });
+  packageOwner = await createCustomer(ws, "+49 151 70000001");
+  await issueDirect(ws, {
+    packageUuid: (templates[0] as { uuid: string }).uuid,
+    customerUuid: packageOwner,
+    quantity: COUNT,
+    locationId: location.uuid,
+  });
 }, 180_000);
 
 /** Every GET of the public document that takes per_page, with a path that can be called. */
@@ -198,7 +217,8 @@ async function listPaths(): Promise<string[]> {
         .replace("{staffer_uuid}", sellerId)
         .replace("{booking_uuid}", bookingId),
     )
-    .map((p) => (p === "/sessions" ? `${p}?${sessionsQuery()}` : p));
+    .map((p) => (p === "/sessions" ? `${p}?${sessionsQuery()}` : p))
+    .map((p) => (p === "/customer-packages" ? `${p}?customer_uuid=${packageOwner}` : p));
 }
 
 /** GET /sessions needs its location and a range: the 101 bookings' weeks. */
@@ -229,11 +249,13 @@ describe("per_page at its maximum", () => {
         "/booking-statuses",
         "/bookings",
         "/bookings/{booking_uuid}/payments",
+        "/customer-packages",
         "/customers",
         "/goods",
         "/locations",
         "/messages",
         "/orders",
+        "/packages",
         "/reservations",
         "/resources",
         "/services",

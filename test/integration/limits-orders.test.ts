@@ -241,6 +241,8 @@ describe("a POS order with 100 lines of every kind", () => {
       amount_due: expected.total,
       account_paid_amount: 0,
       voucher_paid_amount: 0,
+      online_paid_amount: 0,
+      online_refunded_amount: 0,
       discount_mode: "fixed",
       discount_percent: null,
       promocode: "MAX7",
