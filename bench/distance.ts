@@ -132,6 +132,46 @@ export async function runDistanceBench({
           ...customer,
         });
 
+      // A package with credits for every booking the bench makes with one, owned by the
+      // bench's customer (created by a first booking, sold at the till).
+      await book();
+      const owner = (await api(`/customers?phone=${encodeURIComponent(customer.customer_phone)}`))
+        .body.data[0].uuid as string;
+      const template = (
+        await api("/packages", "POST", {
+          name: "Bench pass",
+          price: 0,
+          credits: [{ service_uuids: [service], count: 1000 }],
+          valid_days: 1095,
+        })
+      ).body;
+      const sale = (
+        await api("/orders", "POST", {
+          location_uuid: location,
+          staffer_uuid: staffers[0],
+          customer_uuid: owner,
+          packages: [{ package_uuid: template.uuid, price: 0, quantity: 1 }],
+        })
+      ).body;
+      await api(`/orders/${sale.uuid}/pay`, "POST", { account_uuid: till });
+      const pass = (await api(`/customer-packages?customer_uuid=${owner}`)).body.data[0]
+        .uuid as string;
+      // Credits last at most 1095 days: these bookings start within them, on quarter hours.
+      const DAY_MS = 86_400_000;
+      const creditDay = Math.floor(Date.now() / DAY_MS + 400) * DAY_MS;
+      let creditSlot = 0;
+      const nextCreditStart = () =>
+        new Date(creditDay + creditSlot++ * 15 * 60_000).toISOString().replace(".000Z", "Z");
+      const bookWithCredit = () =>
+        api("/bookings", "POST", {
+          location_uuid: location,
+          service_uuid: service,
+          staffer_uuid: staffers[0],
+          reserved_on: nextCreditStart(),
+          customer_package_uuid: pass,
+          ...customer,
+        });
+
       const operations: [string, () => Promise<Sample>][] = [
         ["list (GET /services)", async () => (await api("/services")).sample],
         [
@@ -151,6 +191,7 @@ export async function runDistanceBench({
             ).sample,
         ],
         ["booking create", async () => (await book()).sample],
+        ["booking create, credit", async () => (await bookWithCredit()).sample],
         [
           "cart (3 staffers)",
           async () =>
@@ -180,6 +221,15 @@ export async function runDistanceBench({
           "complete",
           async () => {
             const booking = (await book()).body;
+            return (
+              await api(`/bookings/${booking.uuid}/status/complete`, "PUT", { account_uuid: till })
+            ).sample;
+          },
+        ],
+        [
+          "complete, credit",
+          async () => {
+            const booking = (await bookWithCredit()).body;
             return (
               await api(`/bookings/${booking.uuid}/status/complete`, "PUT", { account_uuid: till })
             ).sample;
