@@ -7,15 +7,45 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../src/index";
 import { everyShard } from "./every-shard";
+import { createCustomer, createPackageTemplate, type TestPackage } from "./packages";
 import { deliverEvents, sessionOf } from "./payments";
 import type { Shop } from "./shop";
-import { openOrder } from "./shop";
+import { createShop, openOrder } from "./shop";
 import { payCheckout, stripeLedger } from "./stripe";
 
 export const PAGES = {
   success_url: "https://salon.example/paid?session={CHECKOUT_SESSION_ID}",
   cancel_url: "https://salon.example/back",
 };
+
+/** A monthly membership template: `count` credits a month on one of the shop's services. */
+export interface MonthlyTemplate {
+  name: string;
+  price: number;
+  service: "cut" | "colour";
+  count: number;
+}
+
+export const FOUR_COLOURS: MonthlyTemplate = {
+  name: "4 colours a month",
+  price: 7900,
+  service: "colour",
+  count: 4,
+};
+
+/** A fresh shop, its customer Anna and a monthly membership template to sell her. */
+export async function shopWithMembership(template: MonthlyTemplate) {
+  const shop = await createShop();
+  const anna = await createCustomer(shop.ws);
+  const monthly: TestPackage = await createPackageTemplate(shop.ws, {
+    name: template.name,
+    price: template.price,
+    credits: [{ service_uuids: [shop[template.service].uuid], count: template.count }],
+    valid_days: 31,
+    renews: { every: "month" },
+  });
+  return { shop, anna, monthly };
+}
 
 /** The cron as the runtime fires it, at `scheduledTime` (the renewal sweep's clock). */
 export async function cronAt(scheduledTime: number) {

@@ -6,6 +6,7 @@ import { failpoints } from "../../src/platform/failpoints";
 import { everyShard } from "../helpers/every-shard";
 import {
   creditPeriods,
+  FOUR_COLOURS,
   cronAt,
   eventsAbout,
   membershipRow,
@@ -13,10 +14,11 @@ import {
   renewalCharges,
   renewalRows,
   sellOnline,
+  shopWithMembership,
 } from "../helpers/memberships";
 import { postEvent } from "../helpers/payments";
-import { createCustomer, createPackageTemplate, type TestPackage } from "../helpers/packages";
-import { createShop, openOrder, payOrder, type Shop } from "../helpers/shop";
+import type { TestPackage } from "../helpers/packages";
+import { openOrder, payOrder, type Shop } from "../helpers/shop";
 import {
   payCheckout,
   stripeDeliveries,
@@ -39,15 +41,7 @@ let monthly: TestPackage;
 const second = 1_000;
 
 beforeEach(async () => {
-  shop = await createShop();
-  anna = await createCustomer(shop.ws);
-  monthly = await createPackageTemplate(shop.ws, {
-    name: "4 colours a month",
-    price: 7900,
-    credits: [{ service_uuids: [shop.colour.uuid], count: 4 }],
-    valid_days: 31,
-    renews: { every: "month" },
-  });
+  ({ shop, anna, monthly } = await shopWithMembership(FOUR_COLOURS));
 });
 
 afterEach(() => failpoints.disarmAll());

@@ -4,14 +4,16 @@ import { failpoints, rendezvous } from "../../src/platform/failpoints";
 import { shardOf } from "../helpers/every-shard";
 import {
   creditPeriods,
+  FOUR_COLOURS,
   cronAt,
   eventsAbout,
   membershipRow,
   renewalCharges,
   sellOnline,
+  shopWithMembership,
 } from "../helpers/memberships";
-import { createCustomer, createPackageTemplate, type TestPackage } from "../helpers/packages";
-import { createShop, type Shop } from "../helpers/shop";
+import type { TestPackage } from "../helpers/packages";
+import type { Shop } from "../helpers/shop";
 import { stripeFault, stripeRequests } from "../helpers/stripe";
 
 /**
@@ -28,15 +30,7 @@ let monthly: TestPackage;
 const second = 1_000;
 
 beforeEach(async () => {
-  shop = await createShop();
-  anna = await createCustomer(shop.ws);
-  monthly = await createPackageTemplate(shop.ws, {
-    name: "4 colours a month",
-    price: 7900,
-    credits: [{ service_uuids: [shop.colour.uuid], count: 4 }],
-    valid_days: 31,
-    renews: { every: "month" },
-  });
+  ({ shop, anna, monthly } = await shopWithMembership(FOUR_COLOURS));
 });
 
 afterEach(() => failpoints.disarmAll());

@@ -7,19 +7,16 @@ import {
   cronAt,
   eventsAbout,
   membershipRow,
+  type MonthlyTemplate,
   orderCheckout,
   renewalCharges,
   renewalRows,
   sellOnline,
+  shopWithMembership,
 } from "../helpers/memberships";
 import { deliverEvents } from "../helpers/payments";
-import {
-  createCustomer,
-  createPackageTemplate,
-  issueDirect,
-  type TestPackage,
-} from "../helpers/packages";
-import { createShop, openOrder, type Shop } from "../helpers/shop";
+import { createPackageTemplate, issueDirect, type TestPackage } from "../helpers/packages";
+import { openOrder, type Shop } from "../helpers/shop";
 import { payCheckout, stripeFault, stripeRequests } from "../helpers/stripe";
 
 /**
@@ -44,16 +41,15 @@ const onlineBalance = async () =>
 const second = 1_000;
 const DAY = 86_400_000;
 
+const EIGHT_CUTS: MonthlyTemplate = {
+  name: "8 cuts a month",
+  price: 4900,
+  service: "cut",
+  count: 8,
+};
+
 beforeAll(async () => {
-  shop = await createShop();
-  anna = await createCustomer(shop.ws);
-  monthly = await createPackageTemplate(shop.ws, {
-    name: "8 cuts a month",
-    price: 4900,
-    credits: [{ service_uuids: [shop.cut.uuid], count: 8 }],
-    valid_days: 31,
-    renews: { every: "month" },
-  });
+  ({ shop, anna, monthly } = await shopWithMembership(EIGHT_CUTS));
 });
 
 describe("selling a membership through the order's checkout", () => {
@@ -146,15 +142,7 @@ describe("renewals", () => {
   // Each its own workspace: the cron renews every membership due, and a sale's periods start
   // within seconds of each other's.
   beforeEach(async () => {
-    shop = await createShop();
-    anna = await createCustomer(shop.ws);
-    monthly = await createPackageTemplate(shop.ws, {
-      name: "8 cuts a month",
-      price: 4900,
-      credits: [{ service_uuids: [shop.cut.uuid], count: 8 }],
-      valid_days: 31,
-      renews: { every: "month" },
-    });
+    ({ shop, anna, monthly } = await shopWithMembership(EIGHT_CUTS));
   });
 
   it("three periods, the second declined once: past due without credits, then paid a day later", async () => {
