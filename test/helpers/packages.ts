@@ -33,6 +33,28 @@ export async function createPackageTemplate(
   return res.body as TestPackage;
 }
 
+/**
+ * A prepay service whose late cancel and no-show each cost its whole price
+ * (`POST /services`, 201 asserted): the one a credit pays instead of a fee.
+ */
+export async function createExpressService(ws: TestWorkspace) {
+  const res = await ws.api("/services", {
+    method: "POST",
+    body: {
+      name: "Express",
+      duration: 30,
+      price: 1250,
+      payment_policy: {
+        mode: "prepay",
+        late_cancel: { window_minutes: 1440, fee: { percent: 100 } },
+        no_show_fee: { percent: 100 },
+      },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { uuid: string; price: number };
+}
+
 /** Imports a customer through the management API; answers its uuid. */
 export async function createCustomer(ws: TestWorkspace, phone = "+49 151 23456789") {
   const res = await admin(`/workspaces/${ws.id}/customers`, {

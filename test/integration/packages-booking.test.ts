@@ -4,6 +4,7 @@ import { everyShard } from "../helpers/every-shard";
 import { calendarBatch, withFailingInserts } from "../helpers/faults";
 import { type Client, d1RoundTrips } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import { createExpressService } from "../helpers/packages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 
 /**
@@ -148,21 +149,7 @@ beforeAll(async () => {
   salon = await createSalon(3);
   other = await createSalon(1);
   widget = (await createPublishableKey(salon.ws)).api;
-  const created = await salon.ws.api("/services", {
-    method: "POST",
-    body: {
-      name: "Express",
-      duration: 30,
-      price: 1250,
-      payment_policy: {
-        mode: "prepay",
-        late_cancel: { window_minutes: 1440, fee: { percent: 100 } },
-        no_show_fee: { percent: 100 },
-      },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  express = created.body;
+  express = await createExpressService(salon.ws);
   // The customers exist once they booked (a package is sold to a known customer).
   const first = await book(at("08:00", "2030-05-06"));
   expect(first.status, JSON.stringify(first.body)).toBe(201);

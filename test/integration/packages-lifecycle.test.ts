@@ -5,6 +5,7 @@ import { failpoints } from "../../src/platform/failpoints";
 import { everyShard } from "../helpers/every-shard";
 import { type Client, d1RoundTrips, PUBLIC, send } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import { createExpressService } from "../helpers/packages";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { weeklyLocal } from "../helpers/series";
 
@@ -122,6 +123,34 @@ async function hold(
       .bind(pkg.creditId)
       .run();
   }
+}
+
+/** Anna's weekly cuts at 10:00 from `firstDay` (`POST /bookings/series`, 201 asserted). */
+async function weeklyCuts(
+  firstDay: string,
+  count: number,
+  opts: { staffer?: number; customer_package_uuid?: string } = {},
+) {
+  const starts = weeklyLocal(firstDay, "10:00", count);
+  const created = await salon.ws.api("/bookings/series", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      staffer_uuid: salon.staffers[opts.staffer ?? 0]?.uuid,
+      reserved_on: starts[0],
+      recurrence: { rule: `FREQ=WEEKLY;COUNT=${count}` },
+      on_conflict: "reject",
+      customer_package_uuid: opts.customer_package_uuid,
+      ...customer(ANNA),
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return {
+    id: created.body.series.uuid as string,
+    starts,
+    bookings: created.body.bookings as Booked[],
+  };
 }
 
 const counts = async (creditId: string) =>
@@ -304,26 +333,12 @@ describe("cancel", () => {
 
   it("of a series ends every occurrence's credit in one change: the late one used, the others given back", async () => {
     const pkg = await plant(anna, [salon.cut.uuid], { total: 4 });
-    const starts = weeklyLocal("2030-09-03", "10:00", 3);
-    const created = await salon.ws.api("/bookings/series", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[0]?.uuid,
-        reserved_on: starts[0],
-        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" },
-        on_conflict: "reject",
-        ...customer(ANNA),
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const bookings = created.body.bookings as Booked[];
+    const { id: seriesId, bookings } = await weeklyCuts("2030-09-03", 3);
     // The first occurrence's use was booked under a window that makes this cancel late.
     for (const [i, b] of bookings.entries())
       await hold(pkg, b, { lateCancelMinutes: i === 0 ? ALWAYS_LATE : 60 });
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 3 });
-    const res = await salon.ws.api(`/series/${created.body.series.uuid}/cancel`, {
+    const res = await salon.ws.api(`/series/${seriesId}/cancel`, {
       method: "PUT",
       body: {},
     });
@@ -431,25 +446,11 @@ describe("reschedule through the manage link and of a series", () => {
     );
 
     // A series whose last occurrence would move past the credit's expiry moves none.
-    const starts = weeklyLocal("2030-11-05", "10:00", 2);
-    const created = await salon.ws.api("/bookings/series", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[0]?.uuid,
-        reserved_on: starts[0],
-        recurrence: { rule: "FREQ=WEEKLY;COUNT=2" },
-        on_conflict: "reject",
-        ...customer(ANNA),
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const bookings = created.body.bookings as Booked[];
+    const { id: seriesId, starts, bookings } = await weeklyCuts("2030-11-05", 2);
     const last = Date.parse(bookings[1]?.start_time ?? "");
     const series = await plant(anna, [salon.cut.uuid], { expiresAt: last + DAY / 2 });
     for (const b of bookings) await hold(series, b);
-    const moved = await salon.ws.api(`/series/${created.body.series.uuid}/reschedule`, {
+    const moved = await salon.ws.api(`/series/${seriesId}/reschedule`, {
       method: "PUT",
       body: {
         from_booking_uuid: bookings[0]?.uuid,
@@ -458,7 +459,7 @@ describe("reschedule through the manage link and of a series", () => {
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(409);
     expect(moved.body.code).toBe("package_unavailable");
-    const after = await salon.ws.api(`/series/${created.body.series.uuid}`);
+    const after = await salon.ws.api(`/series/${seriesId}`);
     expect((after.body.bookings as Booked[]).map((b) => b.start_time)).toEqual(
       bookings.map((b) => b.start_time),
     );
@@ -494,21 +495,7 @@ describe("replacing a credit-paid service", () => {
 
 describe("booked with customer_package_uuid (the create path)", () => {
   it("a credit-paid prepay service with fees: a no-show with charge_fee uses the credit and takes no money", async () => {
-    const created = await salon.ws.api("/services", {
-      method: "POST",
-      body: {
-        name: "Express",
-        duration: 30,
-        price: 1250,
-        payment_policy: {
-          mode: "prepay",
-          late_cancel: { window_minutes: 1440, fee: { percent: 100 } },
-          no_show_fee: { percent: 100 },
-        },
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const express = created.body.uuid as string;
+    const express = (await createExpressService(salon.ws)).uuid;
     const pkg = await plant(anna, [express]);
     const res = await widget("/bookings", {
       method: "POST",
@@ -539,23 +526,12 @@ describe("booked with customer_package_uuid (the create path)", () => {
 
   it("a series paid by credits: cancelling it gives every one back", async () => {
     const pkg = await plant(anna, [salon.cut.uuid], { total: 4 });
-    const starts = weeklyLocal("2030-10-01", "10:00", 3);
-    const created = await salon.ws.api("/bookings/series", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        staffer_uuid: salon.staffers[1]?.uuid,
-        reserved_on: starts[0],
-        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" },
-        on_conflict: "reject",
-        customer_package_uuid: pkg.id,
-        ...customer(ANNA),
-      },
+    const { id: seriesId, bookings } = await weeklyCuts("2030-10-01", 3, {
+      staffer: 1,
+      customer_package_uuid: pkg.id,
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 3 });
-    const done = created.body.bookings[0] as Booked;
+    const done = bookings[0] as Booked;
     // Paid by the credit: nothing is due, so it completes with no account and no amount.
     const completed = await salon.ws.api(`/bookings/${done.uuid}/status/complete`, {
       method: "PUT",
@@ -563,13 +539,12 @@ describe("booked with customer_package_uuid (the create path)", () => {
     });
     expect(completed.status, JSON.stringify(completed.body)).toBe(200);
     expect(await usedEvents(done.uuid)).toHaveLength(1);
-    const res = await salon.ws.api(`/series/${created.body.series.uuid}/cancel`, {
+    const res = await salon.ws.api(`/series/${seriesId}/cancel`, {
       method: "PUT",
       body: {},
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 1, reserved: 0 });
-    const bookings = created.body.bookings as Booked[];
     expect(await Promise.all(bookings.map((b) => states(b.uuid)))).toEqual([
       ["used"],
       ["returned"],
