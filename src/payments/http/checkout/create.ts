@@ -1,19 +1,13 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import type { PublicEnv } from "../../../http/env";
-import {
-  authErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../http/responses";
+import { authErrors, conflictErrors, json, jsonBody, notFoundError } from "../../../http/responses";
 import { type FieldNames, withFields } from "../../../http/request-fields";
 import { uuid } from "../../../platform/fields";
 import type { FormField } from "../../../tenancy/rules/booking-form";
 import { CustomerFields } from "../../../bookings/http/bookings/schema";
 import { startCheckout } from "../../checkout";
+import { CheckoutSchema, paymentsUnavailable, returnPages } from "./schema";
 
 type CheckoutSubject = { is: "phone" } | { is: "form"; field: FormField } | { is: "reservation" };
 
@@ -23,31 +17,12 @@ const CHECKOUT_FIELDS: FieldNames<CheckoutSubject> = {
   reservation: "reservation_uuid",
 };
 
-const returnUrl = (what: string) =>
-  z
-    .url({ protocol: /^https?$/, message: "Must be an http(s) URL." })
-    .max(2048)
-    .openapi({ description: what });
-
 export const CheckoutBody = z
   .object({
     ...CustomerFields,
-    success_url: returnUrl(
-      "Where the provider's page sends the customer once paid; `{CHECKOUT_SESSION_ID}` in it is replaced by the session's id.",
-    ),
-    cancel_url: returnUrl("Where its Back link goes; the reservation is still held then."),
+    ...returnPages("the reservation is still held then."),
   })
   .openapi("CreateCheckout");
-
-export const CheckoutSchema = z
-  .object({
-    checkout_url: z.url().openapi({ description: "The provider's hosted payment page." }),
-    expires_at: z.string().openapi({
-      example: "2030-05-04T10:31:00Z",
-      description: "The page and the reservation's hold last until this instant.",
-    }),
-  })
-  .openapi("Checkout");
 
 export const route = defineRoute({
   operationId: "createReservationCheckout",
@@ -70,10 +45,7 @@ export const route = defineRoute({
       "The reservation expired, was used or deleted, or its time was taken by staff (`reservation_expired`); another checkout of it is being started (`conflict`)",
       ["reservation_expired", "conflict"],
     ),
-    503: errorCodes(
-      "Payments are not configured, or the payment provider did not answer; nothing was charged",
-      ["payments_unavailable"],
-    ),
+    ...paymentsUnavailable,
   },
 });
 

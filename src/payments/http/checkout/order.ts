@@ -1,31 +1,13 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { defineRoute } from "../../../http/operations";
 import type { PublicEnv } from "../../../http/env";
-import {
-  authErrors,
-  conflictErrors,
-  errorCodes,
-  json,
-  jsonBody,
-  notFoundError,
-} from "../../../http/responses";
+import { authErrors, conflictErrors, json, jsonBody, notFoundError } from "../../../http/responses";
 import { uuid } from "../../../platform/fields";
 import { startOrderCheckout } from "../../order-checkout/start";
-import { CheckoutSchema } from "./create";
-
-const returnUrl = (what: string) =>
-  z
-    .url({ protocol: /^https?$/, message: "Must be an http(s) URL." })
-    .max(2048)
-    .openapi({ description: what });
+import { CheckoutSchema, paymentsUnavailable, returnPages } from "./schema";
 
 export const OrderCheckoutBody = z
-  .object({
-    success_url: returnUrl(
-      "Where the provider's page sends the customer once paid; `{CHECKOUT_SESSION_ID}` in it is replaced by the session's id.",
-    ),
-    cancel_url: returnUrl("Where its Back link goes; the order stays open then."),
-  })
+  .object(returnPages("the order stays open then."))
   .openapi("CreateOrderCheckout");
 
 export const route = defineRoute({
@@ -49,10 +31,7 @@ export const route = defineRoute({
       "The order is not open (`order_not_open`), has no customer (`customer_required`) or owes nothing (`nothing_due`); another checkout of it is being started (`conflict`)",
       ["order_not_open", "customer_required", "nothing_due", "conflict"],
     ),
-    503: errorCodes(
-      "Payments are not configured, or the payment provider did not answer; nothing was charged",
-      ["payments_unavailable"],
-    ),
+    ...paymentsUnavailable,
   },
 });
 
