@@ -187,13 +187,18 @@ const usedEvents = async (bookingId: string) =>
       .all<{ payload: string }>()
   ).results.map((r) => JSON.parse(r.payload) as CreditUsedEvent);
 
-async function book(start: string, service = salon.cut.uuid): Promise<Booked> {
-  const res = await salon.ws.api("/bookings", {
+/** Anna's booking at `start` (201 asserted), made with the secret key unless `api` is given. */
+async function book(
+  start: string,
+  opts: { service?: string; customer_package_uuid?: string; api?: Client } = {},
+): Promise<Booked> {
+  const res = await (opts.api ?? salon.ws.api)("/bookings", {
     method: "POST",
     body: {
       location_uuid: salon.location.uuid,
-      service_uuid: service,
+      service_uuid: opts.service ?? salon.cut.uuid,
       reserved_on: start,
+      customer_package_uuid: opts.customer_package_uuid,
       ...customer(ANNA),
     },
   });
@@ -278,18 +283,10 @@ describe("cancel", () => {
 
   it("a booking made inside its window gives the credit back on a cancel: nobody burns credits by book-then-cancel", async () => {
     const pkg = await plant(anna, [salon.cut.uuid]);
-    const res = await widget("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        reserved_on: at("11:00", nextMonday()),
-        customer_package_uuid: pkg.id,
-        ...customer(ANNA),
-      },
+    const booking = await book(at("11:00", nextMonday()), {
+      customer_package_uuid: pkg.id,
+      api: widget,
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const booking = res.body as Booked;
     // The service's window as copied covers the whole time from now to the start.
     await everyShard
       .prepare("update package_credit_uses set late_cancel_minutes = ? where booking_id = ?")
@@ -497,18 +494,11 @@ describe("booked with customer_package_uuid (the create path)", () => {
   it("a credit-paid prepay service with fees: a no-show with charge_fee uses the credit and takes no money", async () => {
     const express = (await createExpressService(salon.ws)).uuid;
     const pkg = await plant(anna, [express]);
-    const res = await widget("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: express,
-        reserved_on: at("11:00", nextMonday()),
-        customer_package_uuid: pkg.id,
-        ...customer(ANNA),
-      },
+    const booking = await book(at("11:00", nextMonday()), {
+      service: express,
+      customer_package_uuid: pkg.id,
+      api: widget,
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const booking = res.body as Booked;
     expect(await counts(pkg.creditId)).toEqual({ total: 3, used: 0, reserved: 1 });
     const canceled = await cancel(booking.uuid, { cancel_reason: "didnt_come", charge_fee: true });
     expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
@@ -554,18 +544,7 @@ describe("booked with customer_package_uuid (the create path)", () => {
 
   it("two cancels racing end it once: one answer 200, the credit used once, one event", async () => {
     const pkg = await plant(anna, [salon.cut.uuid]);
-    const res = await salon.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        reserved_on: at("15:00", nextMonday()),
-        customer_package_uuid: pkg.id,
-        ...customer(ANNA),
-      },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const booking = res.body as Booked;
+    const booking = await book(at("15:00", nextMonday()), { customer_package_uuid: pkg.id });
     // The policy copied into the use: make every cancel late (booked before the window opened).
     await everyShard
       .prepare(
