@@ -91,6 +91,22 @@ const series = (date: string, pkg: string, count: number, hhmm = "10:00") =>
     },
   });
 
+/** Anna's cut at 10:00 next Monday paid by `pkg`'s credit (201 asserted): the booking's uuid. */
+async function cutWithCredit(pkg: string): Promise<string> {
+  const booked = await salon.ws.api("/bookings", {
+    method: "POST",
+    body: {
+      location_uuid: salon.location.uuid,
+      service_uuid: salon.cut.uuid,
+      reserved_on: at("10:00", nextMonday()),
+      customer_package_uuid: pkg,
+      ...customer(ANNA),
+    },
+  });
+  expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
+  return booked.body.uuid as string;
+}
+
 afterEach(() => failpoints.disarmAll());
 
 beforeAll(async () => {
@@ -250,18 +266,8 @@ describe("a membership holding many live credits (periods whose credits outlast 
           .run();
       }
     }
-    const booked = await salon.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        reserved_on: at("10:00", nextMonday()),
-        customer_package_uuid: pkg,
-        ...customer(ANNA),
-      },
-    });
-    expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
-    const done = await salon.ws.api(`/bookings/${booked.body.uuid}/status/complete`, {
+    const bookingId = await cutWithCredit(pkg);
+    const done = await salon.ws.api(`/bookings/${bookingId}/status/complete`, {
       method: "PUT",
       body: { paid_amount: 0 },
     });
@@ -270,7 +276,7 @@ describe("a membership holding many live credits (periods whose credits outlast 
       .prepare(
         "select payload from events where workspace_id = ? and type = 'package-credit-used' and json_extract(payload, '$.booking_uuid') = ?",
       )
-      .bind(salon.ws.id, booked.body.uuid)
+      .bind(salon.ws.id, bookingId)
       .first<{ payload: string }>();
     const credits = JSON.parse(event?.payload ?? "{}").customer_package.credits as {
       used: number;
@@ -373,18 +379,7 @@ describe("a replace of a credit-paid service and a cancel racing", () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 4; round++) {
       const pkg = await packageOf([salon.cut.uuid, salon.colour.uuid], 3);
-      const booked = await salon.ws.api("/bookings", {
-        method: "POST",
-        body: {
-          location_uuid: salon.location.uuid,
-          service_uuid: salon.cut.uuid,
-          reserved_on: at("10:00", nextMonday()),
-          customer_package_uuid: pkg,
-          ...customer(ANNA),
-        },
-      });
-      expect(booked.status, JSON.stringify(booked.body).slice(0, 300)).toBe(201);
-      const id = booked.body.uuid as string;
+      const id = await cutWithCredit(pkg);
       const replace = () =>
         salon.ws.api(`/bookings/${id}/services`, {
           method: "PUT",
