@@ -1,4 +1,4 @@
-import { eq, type SQLWrapper, sql } from "drizzle-orm";
+import { eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { idIn, inSubquery } from "../../db/bounded";
 import { guard } from "../../db/guards";
 import {
@@ -56,6 +56,18 @@ const anyTouched = (scope: Scope, orderId: string) =>
     issuedByOrder(scope, orderId),
   )} and (${customerPackageCredits.used} > 0 or ${customerPackageCredits.reserved} > 0))`;
 
+/** The packages `where` picks, in the order their lines issued them (rowid: insertion order). */
+const issuedWhere = (scope: Scope, where: SQL) =>
+  scope.db
+    .select({
+      id: customerPackages.id,
+      orderId: customerPackages.orderId,
+      orderLineId: customerPackages.orderLineId,
+    })
+    .from(customerPackages)
+    .where(whereIn(scope, customerPackages, where))
+    .orderBy(sql`rowid`);
+
 /**
  * What an order sells and issued as packages, read with the order: the
  * templates its package lines name, the packages it issued (in issue order)
@@ -68,16 +80,7 @@ export const orderSaleRead = (scope: Scope, orderId: string) =>
         .select()
         .from(packages)
         .where(whereIn(scope, packages, inSubquery(packages.id, packageLineRefs(scope, orderId)))),
-      scope.db
-        .select({
-          id: customerPackages.id,
-          orderId: customerPackages.orderId,
-          orderLineId: customerPackages.orderLineId,
-        })
-        .from(customerPackages)
-        .where(whereIn(scope, customerPackages, eq(customerPackages.orderId, orderId)))
-        // rowid: the order of insertion, so they list in the order their lines issued them.
-        .orderBy(sql`rowid`),
+      issuedWhere(scope, eq(customerPackages.orderId, orderId)),
       scope.db
         .select({ touched: sql<number>`${anyTouched(scope, orderId)}` })
         .from(workspaces)
@@ -92,21 +95,7 @@ export const orderSaleRead = (scope: Scope, orderId: string) =>
 
 /** What the orders a subquery selects issued, for a page of orders. */
 export const issuedByOrders = (scope: Scope, orderIds: SQLWrapper) =>
-  read(
-    [
-      scope.db
-        .select({
-          id: customerPackages.id,
-          orderId: customerPackages.orderId,
-          orderLineId: customerPackages.orderLineId,
-        })
-        .from(customerPackages)
-        .where(whereIn(scope, customerPackages, inSubquery(customerPackages.orderId, orderIds)))
-        // rowid: the order of insertion, so they list in the order their lines issued them.
-        .orderBy(sql`rowid`),
-    ],
-    ([rows]) => rows,
-  );
+  read([issuedWhere(scope, inSubquery(customerPackages.orderId, orderIds))], ([rows]) => rows);
 
 /**
  * Voids what an order issued, in the refund's batch: a guard that no credit
