@@ -45,6 +45,19 @@ export const membershipStillBilled = (scope: Scope, m: { id: string; period: num
     sql`exists (select 1 from ${customerPackages} where ${customerPackages.id} = ${m.id} and ${customerPackages.status} = 'active' and ${customerPackages.period} = ${m.period})`,
   );
 
+/** A try's answer on a void membership, written only while the try is pending at its attempt. */
+const answerPendingTry = (
+  scope: Scope,
+  renewal: Pick<RenewalRow, "id" | "attempt">,
+  set: Partial<typeof packageRenewals.$inferInsert>,
+) => [
+  renewalStillPending(scope, renewal),
+  scope.db
+    .update(packageRenewals)
+    .set(set)
+    .where(whereIn(scope, packageRenewals, eq(packageRenewals.id, renewal.id))),
+];
+
 /**
  * A try charged for a membership that is void: the try (still pending at its
  * attempt) becomes refund_pending with the payment to refund; nothing of the
@@ -55,13 +68,12 @@ export const renewalRefundPending = (
   renewal: Pick<RenewalRow, "id" | "attempt">,
   paymentIntent: string,
   at: number,
-) => [
-  renewalStillPending(scope, renewal),
-  scope.db
-    .update(packageRenewals)
-    .set({ status: "refund_pending", providerRef: paymentIntent, updatedAt: at })
-    .where(whereIn(scope, packageRenewals, eq(packageRenewals.id, renewal.id))),
-];
+) =>
+  answerPendingTry(scope, renewal, {
+    status: "refund_pending",
+    providerRef: paymentIntent,
+    updatedAt: at,
+  });
 
 /** A try declined for a membership that is void: only the try's answer, nothing told. */
 export const renewalFailedQuietly = (
@@ -69,13 +81,7 @@ export const renewalFailedQuietly = (
   renewal: Pick<RenewalRow, "id" | "attempt">,
   reason: string,
   at: number,
-) => [
-  renewalStillPending(scope, renewal),
-  scope.db
-    .update(packageRenewals)
-    .set({ status: "failed", failureReason: reason, updatedAt: at })
-    .where(whereIn(scope, packageRenewals, eq(packageRenewals.id, renewal.id))),
-];
+) => answerPendingTry(scope, renewal, { status: "failed", failureReason: reason, updatedAt: at });
 
 /** The provider's answer to a renewal's refund, written once (over refund_pending only). */
 export const renewalRefundAnswered = (
