@@ -3,7 +3,7 @@ import { idIn, inSubquery } from "../../db/bounded";
 import { customerPackageCredits, customerPackages, packageCreditUses } from "../../db/schema";
 import { read } from "../../db/reads";
 import { type Scope, whereByKey } from "../../db/scope";
-import { type PackageRecord, withCredits } from "./customer-packages";
+import { creditsWhere, type PackageRecord, withCredits } from "./customer-packages";
 import type { CreditUseRow } from "./credit-uses";
 
 /** The credit uses of some bookings, with the packages (and all their credits) they hold. */
@@ -45,17 +45,7 @@ export function heldCreditsRead(scope: Scope, bookingIds: readonly string[] | SQ
         .select()
         .from(customerPackages)
         .where(whereByKey(scope, customerPackages, inSubquery(customerPackages.id, packageIds))),
-      db
-        .select()
-        .from(customerPackageCredits)
-        .where(
-          whereByKey(
-            scope,
-            customerPackageCredits,
-            inSubquery(customerPackageCredits.customerPackageId, packageIds),
-          ),
-        )
-        .orderBy(asc(customerPackageCredits.period), asc(customerPackageCredits.position)),
+      creditsWhere(scope, inSubquery(customerPackageCredits.customerPackageId, packageIds)),
     ],
     ([useRows, pkgs, credits]): HeldCredits => ({
       uses: useRows,

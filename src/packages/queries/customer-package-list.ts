@@ -1,9 +1,9 @@
 import { asc, count, eq } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
 import { customerPackageCredits, customerPackages } from "../../db/schema";
-import { type Scope, whereByKey, whereIn } from "../../db/scope";
+import { type Scope, whereIn } from "../../db/scope";
 import type { PageRequest } from "../../platform/pagination";
-import { type PackageRecord, withCredits } from "./customer-packages";
+import { creditsWhere, type PackageRecord, withCredits } from "./customer-packages";
 
 /**
  * A page of a customer's packages with their credits, oldest first, in one
@@ -26,26 +26,19 @@ export async function listCustomerPackages(
       .orderBy(asc(customerPackages.createdAt), asc(customerPackages.id))
       .limit(page.perPage)
       .offset(page.offset),
-    db
-      .select()
-      .from(customerPackageCredits)
-      .where(
-        whereByKey(
-          scope,
-          customerPackageCredits,
-          inSubquery(
-            customerPackageCredits.customerPackageId,
-            db
-              .select({ id: customerPackages.id })
-              .from(customerPackages)
-              .where(where)
-              .orderBy(asc(customerPackages.createdAt), asc(customerPackages.id))
-              .limit(page.perPage)
-              .offset(page.offset),
-          ),
-        ),
-      )
-      .orderBy(asc(customerPackageCredits.period), asc(customerPackageCredits.position)),
+    creditsWhere(
+      scope,
+      inSubquery(
+        customerPackageCredits.customerPackageId,
+        db
+          .select({ id: customerPackages.id })
+          .from(customerPackages)
+          .where(where)
+          .orderBy(asc(customerPackages.createdAt), asc(customerPackages.id))
+          .limit(page.perPage)
+          .offset(page.offset),
+      ),
+    ),
   ]);
   return { records: withCredits(pkgs, credits), total: totals[0]?.total ?? 0 };
 }

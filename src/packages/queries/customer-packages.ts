@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { and, asc, eq, gt, or, type SQL } from "drizzle-orm";
 import { idIn } from "../../db/bounded";
 import { customerPackageCredits, customerPackages } from "../../db/schema";
 import { read } from "../../db/reads";
@@ -11,18 +11,16 @@ export interface PackageRecord {
   credits: CreditRow[];
 }
 
-const creditsOfIds = (scope: Scope, ids: readonly string[]) =>
+/** The credits of the packages `ofPackages` names (a condition on their package), in period order. */
+export const creditsWhere = (scope: Scope, ofPackages: SQL) =>
   scope.db
     .select()
     .from(customerPackageCredits)
-    .where(
-      whereByKey(
-        scope,
-        customerPackageCredits,
-        idIn(customerPackageCredits.customerPackageId, ids),
-      ),
-    )
+    .where(whereByKey(scope, customerPackageCredits, ofPackages))
     .orderBy(asc(customerPackageCredits.period), asc(customerPackageCredits.position));
+
+const creditsOfIds = (scope: Scope, ids: readonly string[]) =>
+  creditsWhere(scope, idIn(customerPackageCredits.customerPackageId, ids));
 
 /** Groups credit rows under their packages, keeping the packages' order. */
 export const withCredits = (pkgs: readonly CustomerPackageRow[], credits: readonly CreditRow[]) =>
