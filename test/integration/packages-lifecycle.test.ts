@@ -153,6 +153,12 @@ async function weeklyCuts(
   };
 }
 
+/** Cancels a whole series with the secret key (200 asserted). */
+async function cancelSeries(id: string) {
+  const res = await salon.ws.api(`/series/${id}/cancel`, { method: "PUT", body: {} });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
 const counts = async (creditId: string) =>
   everyShard
     .prepare("select total, used, reserved from customer_package_credits where id = ?")
@@ -335,11 +341,7 @@ describe("cancel", () => {
     for (const [i, b] of bookings.entries())
       await hold(pkg, b, { lateCancelMinutes: i === 0 ? ALWAYS_LATE : 60 });
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 0, reserved: 3 });
-    const res = await salon.ws.api(`/series/${seriesId}/cancel`, {
-      method: "PUT",
-      body: {},
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await cancelSeries(seriesId);
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 1, reserved: 0 });
     expect(await Promise.all(bookings.map((b) => states(b.uuid)))).toEqual([
       ["used"],
@@ -529,11 +531,7 @@ describe("booked with customer_package_uuid (the create path)", () => {
     });
     expect(completed.status, JSON.stringify(completed.body)).toBe(200);
     expect(await usedEvents(done.uuid)).toHaveLength(1);
-    const res = await salon.ws.api(`/series/${seriesId}/cancel`, {
-      method: "PUT",
-      body: {},
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await cancelSeries(seriesId);
     expect(await counts(pkg.creditId)).toEqual({ total: 4, used: 1, reserved: 0 });
     expect(await Promise.all(bookings.map((b) => states(b.uuid)))).toEqual([
       ["used"],
