@@ -113,9 +113,11 @@ describe("every bench mode at a tiny size", () => {
       "get (GET /bookings/{uuid})",
       "time-slot search (7 days)",
       "booking create",
+      "booking create, credit",
       "cart (3 staffers)",
       "reschedule",
       "complete",
+      "complete, credit",
       "POS pay",
     ]);
   });
