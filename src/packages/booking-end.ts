@@ -30,7 +30,7 @@ export const bookingEndings = (held: HeldCredits, bookingId: string, end: Bookin
 /**
  * The statements for a change's batch that end these uses, and a
  * `package-credit-used` event for each one used. Each end acts only while
- * its use is still reserved (`endUse`); the change's own guard (the booking
+ * its use is still reserved (`endUses`); the change's own guard (the booking
  * at the version read) already makes a second end of the same booking fail
  * as a whole, so an event is never sent for a use ended twice. The event
  * shows the package as this change leaves it; its counts are read when the

@@ -1,10 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
-import { idIn, insertRows } from "../../db/bounded";
+import { sql } from "drizzle-orm";
+import { insertRows } from "../../db/bounded";
 import { guard } from "../../db/guards";
 import { customerPackageCredits, customerPackages, packageCreditUses } from "../../db/schema";
-import { type Scope, whereByKey, whereIn } from "../../db/scope";
+import { type Scope, whereByKey } from "../../db/scope";
 import type { Statement } from "../../db/statement";
-import type { UseEnd } from "../rules/settle-use";
 
 export type CreditUseRow = typeof packageCreditUses.$inferSelect;
 
@@ -69,55 +68,3 @@ export function reserveCredits(
     ),
   ];
 }
-
-/** `reserveCredits` of one use. */
-export const reserveCredit = (scope: Scope, use: CreditUseAsk, at: number): Statement[] =>
-  reserveCredits(scope, [use], at);
-
-/**
- * Ends a held use: the credit is `used` (complete, a late cancel, a no-show)
- * or `returned` (a cancel in time). Each statement acts only while the use is
- * still `reserved`, the credit's counts first (they read the use's state), so
- * a repeat or a racing second end changes nothing.
- */
-export function endUse(
-  scope: Scope,
-  use: Pick<CreditUseRow, "id" | "creditId" | "count">,
-  end: UseEnd,
-  at: number,
-): Statement[] {
-  const { db } = scope;
-  const stillHeld = sql`exists (select 1 from ${packageCreditUses} where ${packageCreditUses.id} = ${use.id} and ${packageCreditUses.state} = 'reserved')`;
-  return [
-    db
-      .update(customerPackageCredits)
-      .set({
-        reserved: sql`${customerPackageCredits.reserved} - ${use.count}`,
-        ...(end === "used" ? { used: sql`${customerPackageCredits.used} + ${use.count}` } : {}),
-      })
-      .where(
-        and(
-          whereByKey(scope, customerPackageCredits, eq(customerPackageCredits.id, use.creditId)),
-          stillHeld,
-        ),
-      ),
-    db
-      .update(packageCreditUses)
-      .set({ state: end, updatedAt: at })
-      .where(
-        whereIn(
-          scope,
-          packageCreditUses,
-          eq(packageCreditUses.id, use.id),
-          eq(packageCreditUses.state, "reserved"),
-        ),
-      ),
-  ];
-}
-
-/** The uses a booking holds or held, by its id. */
-export const usesOfBookings = (scope: Scope, bookingIds: readonly string[]) =>
-  scope.db
-    .select()
-    .from(packageCreditUses)
-    .where(whereByKey(scope, packageCreditUses, idIn(packageCreditUses.bookingId, bookingIds)));

@@ -6,8 +6,9 @@ import type { Statement } from "../../db/statement";
 import type { UseEnd } from "../rules/settle-use";
 
 /**
- * `endUse` for many uses at once (a series' cancel ends one per occurrence):
- * three statements whatever their number. As there, each use counts only
+ * Ends held uses, one or many at once (a series' cancel ends one per
+ * occurrence): the credit is `used` (complete, a late cancel, a no-show) or
+ * `returned` (a cancel in time), in three statements whatever their number. Each use counts only
  * while it is still `reserved`, the credits' counts first (they read the
  * uses' states), so a repeat or a racing second end changes nothing.
  */
