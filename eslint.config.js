@@ -22,6 +22,7 @@ export const MODULES = [
   "tenancy",
   "catalogue",
   "calendar",
+  "reports",
   "messages",
   "webhooks",
   "pos",

@@ -5,6 +5,7 @@ import { accounts, locations } from "../../db/schema";
 import { ONLINE_ACCOUNT_NAME } from "../rules/online-account";
 import { type Scope, whereIn } from "../../db/scope";
 import { listInWorkspace } from "../../db/queries/list";
+import { locationOffsetsOf, zoneChangedAt } from "./location-offsets";
 
 export const listLocations = (scope: Scope, page: PageRequest) =>
   listInWorkspace(scope, locations, page);
@@ -21,12 +22,22 @@ export async function updateLocation(
   changes: LocationChanges,
 ): Promise<typeof locations.$inferSelect | null> {
   const where = whereIn({ db, workspaceId }, locations, eq(locations.id, id));
-  const query =
-    Object.keys(changes).length > 0
-      ? db.update(locations).set(changes).where(where).returning()
-      : db.select().from(locations).where(where);
-  const [row] = await query;
-  return row ?? null;
+  if (Object.keys(changes).length === 0) {
+    const [row] = await db.select().from(locations).where(where);
+    return row ?? null;
+  }
+  const update = db.update(locations).set(changes).where(where).returning();
+  const timezone = changes.timezone;
+  if (timezone === undefined) {
+    const [row] = await update;
+    return row ?? null;
+  }
+  // The reports' days follow the new zone from now on, in the same batch.
+  const [rows] = await db.batch([
+    update,
+    ...zoneChangedAt(db, { workspaceId, locationId: id, timezone }, Date.now()),
+  ]);
+  return rows[0] ?? null;
 }
 
 /**
@@ -38,6 +49,12 @@ export async function insertLocation(db: Database, row: typeof locations.$inferI
   const [created] = await db.batch([
     db.insert(locations).values(row).returning(),
     db.insert(accounts).values(onlineAccountOf(row)),
+    // The location's clock for the reports' days, from its first moment.
+    locationOffsetsOf(db, {
+      workspaceId: row.workspaceId,
+      locationId: row.id,
+      timezone: row.timezone,
+    }),
   ]);
   return created;
 }

@@ -23,3 +23,4 @@ export * from "./payments";
 export * from "./shards";
 export * from "./packages";
 export * from "./order-checkouts";
+export * from "./reports";

@@ -99,6 +99,8 @@ export const bookingPayments = sqliteTable("booking_payments", {
   refunded: integer("refunded").notNull().default(0),
   /** When a cancel's refund or fee was decided (once per booking, whoever asks). */
   settledAt: integer("settled_at"),
+  /** What the cancel kept of the money paid online as its fee (set with `settledAt`): a fee's revenue. */
+  feeKept: integer("fee_kept"),
   createdAt: integer("created_at").notNull(),
 });
 

@@ -48,6 +48,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
   ws("categories"),
   ws("customers"),
   ws("locations"),
+  ws("location_offsets"),
   ws("staffers"),
   ws("resources"),
   ws("services"),
@@ -100,6 +101,10 @@ export const MOVED_TABLES: readonly TenantTable[] = [
   ws("webhook_deliveries"),
   { name: "webhook_attempts", scope: { kind: "via", column: "webhook_id", parent: "webhooks" } },
   ws("idempotency_keys"),
+  // The rollups come last: the triggers that keep them skip a workspace moving in.
+  ws("report_revenue_days"),
+  ws("report_calendar_days"),
+  ws("report_booking_days"),
 ];
 
 /** Tables of the schema a move leaves where they are, and why. */
@@ -110,6 +115,7 @@ export const NOT_MOVED: Readonly<Record<string, string>> = {
   batch_guards: "always empty: a row makes its batch fail",
   placement_fence: "always empty: a row makes its batch fail",
   d1_migrations: "each database's own migrations",
+  report_day_steps: "reference numbers, the same on every database",
 };
 
 /** The table that carries webhooks' integer ids, checked for a clash before a move starts. */
