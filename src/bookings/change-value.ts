@@ -5,6 +5,7 @@ import type { EventType } from "../webhooks/queries/outbox";
 import type { PaymentSplit } from "../pos/rules";
 import type { TenderedVouchers } from "../pos/vouchers/tender";
 import type { UseEnding } from "../packages/booking-end";
+import type { RevenueEntry } from "../reports/rules/revenue-entries";
 
 export type { VoucherRow };
 
@@ -41,6 +42,8 @@ export interface BookingChange {
    * back); a complete or cancel ends every held use without saying so.
    */
   creditEnds?: UseEnding[];
+  /** What the change adds to the revenue report, on the order's location's day of `now`. */
+  revenue?: RevenueEntry[];
 }
 
 export interface MessageEffects {

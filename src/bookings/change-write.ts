@@ -24,6 +24,7 @@ import { movingClaims } from "../calendar/planning/calendar-entries";
 import type { BookingDeps } from "./deps";
 import { noneHeld, type HeldCredits } from "../packages/queries/booking-holds";
 import { creditStatements } from "./credit-ends";
+import { revenueRollup } from "../reports/queries/revenue-rollup";
 
 /** The booking as the change leaves it: the record the answer and the event render. */
 export function changedRecord(
@@ -88,6 +89,8 @@ export function changeWrite(
       : updateBooking(scope, booking.id, change.booking ?? {}, now),
     ...(change.services ?? []).map((s) => updateBookedService(scope, s)),
     ...(change.order ? [updateOrder(scope, order.id, change.order)] : []),
+    // Behind the guard: a change that loses its race adds nothing to the report.
+    ...revenueRollup(scope, { locationId: order.locationId, at: now }, change.revenue ?? []),
     ...replaceBusyTime(scope, moves),
     ...(payment?.credit ? creditAccount(scope, { ...payment.credit, ...on }) : []),
     ...(payment ? spendTender(scope, payment.tender, payment.split, on) : []),

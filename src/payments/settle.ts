@@ -12,7 +12,7 @@ import { finishCall, missingFor } from "./ledger-calls";
 import { stripeClient } from "./providers/stripe";
 import type { NewLedgerRow } from "./queries/ledger";
 import { claimSettlement, type SettlementRecord, settlementRead } from "./queries/settlement";
-import { type FeeKind, settleCancel } from "./rules/cancel-settlement";
+import { type FeeKind, type Settlement, settleCancel } from "./rules/cancel-settlement";
 
 /** The Idempotency-Keys of a cancel's provider calls: one refund and one fee per booking, ever. */
 export const refundKey = (bookingId: string) => `refund:${bookingId}:cancel`;
@@ -22,10 +22,10 @@ export type SettleResult =
   | { settled: false; why: "unconfigured" | "no_payment" | "not_canceled" | "settled_before" }
   | { settled: true; rows: { kind: NewLedgerRow["kind"]; amount: number; status: string }[] };
 
-/** The ledger rows a cancel's settlement writes before any provider call. */
-export function settlementRows(read: SettlementRecord, now: number): NewLedgerRow[] {
+/** What a cancel does with its booking's online money (`settleCancel`), as read. */
+function settlementOf(read: SettlementRecord, now: number): Settlement {
   const { payment } = read;
-  const settlement = settleCancel(
+  return settleCancel(
     {
       terms: payment.terms,
       paidOnline: payment.paidOnline,
@@ -41,6 +41,15 @@ export function settlementRows(read: SettlementRecord, now: number): NewLedgerRo
       chargeFee: read.chargeFee,
     },
   );
+}
+
+/** The ledger rows a cancel's settlement writes before any provider call. */
+export function settlementRows(
+  read: SettlementRecord,
+  now: number,
+  settlement: Settlement = settlementOf(read, now),
+): NewLedgerRow[] {
+  const { payment } = read;
   const row = (
     kind: NewLedgerRow["kind"],
     amount: number,
@@ -103,12 +112,15 @@ export async function settleCancelledBooking(
   if (!read.isCanceled) return { settled: false, why: "not_canceled" };
   if (read.payment.settledAt !== null) return { settled: false, why: "settled_before" };
   const now = Date.now();
-  const rows = settlementRows(read, now);
+  const settlement = settlementOf(read, now);
+  const rows = settlementRows(read, now, settlement);
+  // The fee kept out of the money paid online is revenue when the cancel is settled (0038's trigger).
+  const feeKept = settlement.fee && settlement.fee.kept > 0 ? settlement.fee.kept : null;
   // The worker may stop anywhere: before the claim (the reconcile settles the cancel), or
   // after it, before any call (the reconcile makes the pending rows' calls).
   failpoint("payments.settle.before_claim", bookingId);
   try {
-    await db.batch(claimSettlement(scope, bookingId, rows, now));
+    await db.batch(claimSettlement(scope, bookingId, rows, now, feeKept));
   } catch (error) {
     if (isGuardFailure(error)) return { settled: false, why: "settled_before" };
     throw error;

@@ -2,7 +2,8 @@ import type { VoucherRow } from "../../pos/queries/vouchers";
 import { named, nothing } from "../../db/reads";
 import { paidOnlineRead, type PaidOnline } from "../queries/paid-online";
 import { paymentMethodFor } from "../../pos/rules/accounts";
-import { bookingOrderInvoice } from "../../pos/rules";
+import { bookingOrderInvoice, bookingSaleLines } from "../../pos/rules";
+import { completedEntries, saleEntries } from "../../reports/rules/revenue-entries";
 import type { Problem } from "../../platform/rules/problems";
 import { InvalidError, invalid } from "../../platform/errors";
 import { assertAccountChangeFits, assertOrderPaymentFits } from "../../platform/money-limits";
@@ -120,6 +121,8 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       const accountPaidAmount = loaded.order.accountPaidAmount + split.account;
       const voucherPaidAmount = loaded.order.voucherPaidAmount + split.voucher;
       const settled = accountPaidAmount + voucherPaidAmount + onlinePaidAmount >= orderTotal;
+      // The order's sale counts once, when it becomes paid; a later complete of its cart keeps that time.
+      const settles = settled && loaded.order.status !== "paid";
       // The order is paid on the account the till used; with none, online when money came that way.
       const paidOn = account
         ? { accountId: account.id, paymentMethod: paymentMethodFor(account.type) }
@@ -140,8 +143,15 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
           onlinePaidAmount,
           ...paidOn,
           status: settled ? "paid" : loaded.order.status,
-          paidAt: settled ? now : loaded.order.paidAt,
+          paidAt: settles ? now : loaded.order.paidAt,
         },
+        revenue: [
+          ...completedEntries(loaded.services, paidOn.paymentMethod),
+          // The whole order's sale (every service its invoice prices), when this complete settles it.
+          ...(settles
+            ? saleEntries(bookingSaleLines(loaded.orderServices), paidOn.paymentMethod)
+            : []),
+        ],
         payment: {
           ...(account && credits
             ? { credit: { accountId: account.id, amount: split.account } }

@@ -4,6 +4,7 @@ import { ApiError } from "../../platform/errors";
 import { changeOrder } from "../../pos/orders/change";
 import { creditAccount } from "../../pos/queries/accounts";
 import { stockMoves } from "../../pos/queries/stock";
+import { orderSold } from "../../pos/orders/revenue";
 import { invoiceOf, voucherValuesOf } from "../../pos/rules";
 import { issueVouchers } from "../../pos/vouchers/issue";
 import type { PosOrder } from "../../pos/views/pos-order-schema";
@@ -79,6 +80,7 @@ export function payOrderOnline(
             : [newOnlineAccount(scope, { id: accountId, locationId: order.locationId, at: now })]),
           ...creditAccount(scope, { accountId, amount: payment.amount, ...on }),
           ...stockMoves(scope, order.locationId, lines, -1),
+          ...orderSold(scope, { ...order, paymentMethod: "online_account" }, lines, now),
         ],
       };
     },

@@ -38,19 +38,22 @@ const unsettled = (bookingId: string) =>
  * guard unless the booking's payment is still unsettled, so of two settlers
  * (the after-write hook and the reconcile loop, or a retried effect) one
  * writes the ledger rows and the other nothing. The rows are written before
- * any provider call, under the keys the calls are made with.
+ * any provider call, under the keys the calls are made with. `feeKept`
+ * (the fee kept out of the money paid online) is set with `settled_at`, so
+ * 0038's trigger counts it as revenue once, in the claim's own transaction.
  */
 export const claimSettlement = (
   scope: Scope,
   bookingId: string,
   rows: NewLedgerRow[],
   now: number,
+  feeKept: number | null = null,
 ) =>
   [
     guard(scope, sql`exists (select 1 from ${bookingPayments} where ${unsettled(bookingId)})`),
     scope.db
       .update(bookingPayments)
-      .set({ settledAt: now })
+      .set({ settledAt: now, feeKept })
       .where(whereIn(scope, bookingPayments, unsettled(bookingId))),
     ...rows.map((row) => insertLedgerRow(scope.db, row)),
   ] as const;

@@ -20,6 +20,7 @@ import {
   type VoucherSubject,
 } from "../vouchers/tender";
 import { changeOrder } from "./change";
+import { orderSold } from "./revenue";
 import { tooManyVouchers, voucherUnits } from "./resolve";
 
 export interface PayRequest {
@@ -101,17 +102,18 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
         );
       if (payer) assertAccountChangeFits(payer.balance, split.account, { is: "account" });
       const on = { orderId: order.id, bookingId: null, at: now };
+      const paymentMethod = payer
+        ? paymentMethodFor(payer.type)
+        : split.voucher > 0
+          ? "voucher"
+          : null;
       return {
         event: "order-paid",
         from: "open",
         order: {
           status: "paid",
           accountId: payer?.id ?? null,
-          paymentMethod: payer
-            ? paymentMethodFor(payer.type)
-            : split.voucher > 0
-              ? "voucher"
-              : null,
+          paymentMethod,
           accountPaidAmount: order.accountPaidAmount + split.account,
           voucherPaidAmount: order.voucherPaidAmount + split.voucher,
           paidAt: now,
@@ -124,6 +126,7 @@ export function payPosOrder(scope: Scope, orderId: string, req: PayRequest): Pro
             : []),
           ...spendTender(scope, tender, split, on),
           ...stockMoves(scope, order.locationId, lines, -1),
+          ...orderSold(scope, { ...order, paymentMethod }, lines, now),
         ],
       };
     },

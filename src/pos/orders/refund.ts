@@ -9,6 +9,7 @@ import type { PosOrder } from "../views/pos-order-schema";
 import { named } from "../../db/reads";
 import { onlineRefunds } from "../online-refunds";
 import { changeOrder } from "./change";
+import { orderRefunded } from "./revenue";
 
 export interface RefundRequest {
   /** The account the money goes back out of; default: the one the order was paid on. */
@@ -101,6 +102,7 @@ export function refundPosOrder(
           ...(online ? onlineRefunds().record(scope, online, now) : []),
           ...restoreVoucherPayments(scope, order.id, now),
           ...stockMoves(scope, order.locationId, lines, 1),
+          ...orderRefunded(scope, order, lines, now),
         ],
       };
     },

@@ -24,7 +24,9 @@ export { discountedLines, unitShares } from "./shares";
 export {
   type BookedServiceLine,
   bookingOrderInvoice,
+  bookingOrderPricing,
   invoiceOf,
+  lineNetsOf,
   type PaidSoFar,
   type StoredOrder,
   voucherValuesOf,
@@ -37,3 +39,9 @@ export {
   type VoucherTender,
 } from "./payment";
 export { CODE_ALPHABET, CODE_SYMBOLS, codeFromBytes, normaliseCode } from "./voucher-code";
+export {
+  bookingSaleLines,
+  posSaleLines,
+  type SoldBookedService,
+  type SoldOrderLine,
+} from "./sale-lines";

@@ -113,11 +113,22 @@ export function voucherValues(
   terms: OrderTerms,
   rule: PromocodeRule | null = null,
 ): number[][] {
-  const paid = discountedLineAmounts(pricingInput(lines, terms, NOTHING_PAID, rule));
+  const paid = lineNets(lines, terms, rule);
   return lines.map((l, i) =>
     l.kind === "voucher" || l.kind === "package" ? unitShares(paid[i] ?? 0, l.quantity) : [],
   );
 }
+
+/**
+ * What each line costs after the order's discount and promocode, before tax:
+ * the split the invoice's taxes and the vouchers' values use, so the lines
+ * add up to the invoice's subtotal exactly.
+ */
+export const lineNets = (
+  lines: readonly OrderLine[],
+  terms: OrderTerms,
+  rule: PromocodeRule | null = null,
+): number[] => discountedLineAmounts(pricingInput(lines, terms, NOTHING_PAID, rule));
 
 export const baseAmount = (lines: OrderLine[]) =>
   lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);

@@ -1,5 +1,5 @@
-import { type Invoice, priceInvoice } from "./invoice";
-import { type OrderLine, type OrderTerms, orderInvoice, voucherValues } from "./order";
+import { type Invoice, type PricingInput, priceInvoice } from "./invoice";
+import { lineNets, type OrderLine, type OrderTerms, orderInvoice, voucherValues } from "./order";
 
 /** What an order has been paid so far, as the order stores it. */
 export interface PaidSoFar {
@@ -29,7 +29,15 @@ export function bookingOrderInvoice(view: {
   order: PaidSoFar;
   orderServices: readonly BookedServiceLine[];
 }): Invoice {
-  return priceInvoice({
+  return priceInvoice(bookingOrderPricing(view));
+}
+
+/** A booking order's pricing input: what its invoice and its sale's lines are both computed from. */
+export function bookingOrderPricing(view: {
+  order: PaidSoFar;
+  orderServices: readonly BookedServiceLine[];
+}): PricingInput {
+  return {
     lines: view.orderServices.map((s) => ({
       kind: "service" as const,
       unitPrice: s.price,
@@ -45,7 +53,7 @@ export function bookingOrderInvoice(view: {
       voucher: view.order.voucherPaidAmount,
       online: view.order.onlinePaidAmount ?? 0,
     },
-  });
+  };
 }
 
 /** A POS order as it is stored: its terms and what has been paid. */
@@ -84,3 +92,7 @@ export const voucherValuesOf = (view: {
   order: StoredOrder;
   lines: readonly OrderLine[];
 }): number[][] => voucherValues(view.lines.map(pricedLine), termsOf(view.order));
+
+/** What each line of a stored POS order costs after its discount and promocode (`invoiceOf`'s split). */
+export const lineNetsOf = (view: { order: StoredOrder; lines: readonly OrderLine[] }): number[] =>
+  lineNets(view.lines.map(pricedLine), termsOf(view.order));
