@@ -1,0 +1,61 @@
+import { and, between, eq, type SQL, sql } from "drizzle-orm";
+import { reportRevenueDays } from "../../db/schema";
+import { read } from "../../db/reads";
+import type { Scope } from "../../db/scope";
+import type { RevenueDim } from "../../platform/rules/report-dims";
+import type { DayRange } from "./report-range";
+
+const t = reportRevenueDays;
+
+/** The sums of the rollup, summed over whatever the statement groups by. */
+const sums = {
+  bookings_completed: sql<number>`sum(${t.bookingsCompleted})`.mapWith(Number),
+  services_amount: sql<number>`sum(${t.servicesAmount})`.mapWith(Number),
+  goods_amount: sql<number>`sum(${t.goodsAmount})`.mapWith(Number),
+  vouchers_sold: sql<number>`sum(${t.vouchersSold})`.mapWith(Number),
+  packages_sold: sql<number>`sum(${t.packagesSold})`.mapWith(Number),
+  fees: sql<number>`sum(${t.fees})`.mapWith(Number),
+  refunds: sql<number>`sum(${t.refunds})`.mapWith(Number),
+  discounts: sql<number>`sum(${t.discounts})`.mapWith(Number),
+};
+
+export type RevenueSums = { [K in keyof typeof sums]: number };
+
+/** The rows of one dimension in the range, in the primary key's order (location, dim, day). */
+const inRange = (scope: Scope, dim: RevenueDim, range: DayRange): SQL =>
+  and(
+    eq(t.locationId, range.locationId),
+    eq(t.dim, dim),
+    between(t.day, range.from, range.to),
+    sql`+${t.workspaceId} = ${scope.workspaceId}`,
+  ) as SQL;
+
+/** The day totals of the range (dimension `day`, key ''), one row per day that has any. */
+export const revenueByDay = (scope: Scope, range: DayRange) =>
+  read(
+    [
+      scope.db
+        .select({ day: t.day, ...sums })
+        .from(t)
+        .where(inRange(scope, "day", range))
+        .groupBy(t.day),
+    ] as const,
+    ([rows]) => rows,
+  );
+
+/** The range's sums per key of a dimension ('' = none), summed in D1: one row per key. */
+export const revenueByKey = (scope: Scope, dim: RevenueDim, range: DayRange) =>
+  read(
+    [
+      scope.db
+        .select({ key: t.key, ...sums })
+        .from(t)
+        .where(inRange(scope, dim, range))
+        .groupBy(t.key),
+    ] as const,
+    ([rows]) => rows,
+  );
+
+/** The keys of a dimension in the range, as a subquery (the labels' batch statement). */
+export const revenueKeys = (scope: Scope, dim: RevenueDim, range: DayRange): SQL =>
+  sql`(select distinct ${t.key} from ${t} where ${inRange(scope, dim, range)})`;
