@@ -35,6 +35,7 @@ import { registerStaffers } from "./staffers";
 import { registerTimeSlots } from "../../calendar/http/time-slots";
 import { registerVouchers } from "../../pos/http/vouchers";
 import { registerPackages } from "../../packages/http";
+import { registerReports } from "../../reports/http";
 import { registerWebhooks } from "../../webhooks/http/webhooks";
 import { registerWaitlist } from "../../waitlist/http/waitlist";
 import { registerWaitlistOffers } from "../../waitlist/http/waitlist-offers";
@@ -89,6 +90,7 @@ export function publicApi() {
   registerOrders(router);
   registerVouchers(router);
   registerPackages(router);
+  registerReports(router);
   registerWebhooks(router);
   registerMessages(router);
   registerWaitlist(router);

@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import { accepts } from "hono/accepts";
+import type { z } from "@hono/zod-openapi";
+import { csvOf } from "../views/csv";
+
+/** Whether the client asked for CSV (`text/csv`, with or without parameters); anything else gets JSON. */
+export const wantsCsv = (c: Context): boolean =>
+  accepts(c, {
+    header: "Accept",
+    supports: ["application/json", "text/csv"],
+    default: "application/json",
+  }) === "text/csv";
+
+/** A report's rows as a CSV download named `<name>-<from>-<to>.csv`, columns in the row schema's order. */
+export function csvResponse(
+  c: Context,
+  name: string,
+  row: z.ZodObject,
+  report: { from: string; to: string; data: readonly Record<string, unknown>[] },
+): Response {
+  return c.body(csvOf(Object.keys(row.shape), report.data), 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${name}-${report.from}-${report.to}.csv"`,
+  });
+}
