@@ -66,6 +66,22 @@ writeFileSync(join(OUT, "widget", "manage.html"), withPreloads("widget/manage.ht
 writeFileSync(join(OUT, "widget", "offer.html"), withPreloads("widget/offer.html", "offer"));
 copyFileSync("widget/styles.css", join(OUT, "widget", "app.css"));
 
+// The read-only reports dashboard's charts (Chart.js and its matrix chart, bundled: the page
+// loads nothing from another host). Served at /dashboard/dashboard.js; the page itself is the
+// Worker's (/dashboard, no file of that name here).
+mkdirSync(join(OUT, "dashboard"), { recursive: true });
+await build({
+  entryPoints: { dashboard: "dashboard/main.ts" },
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  format: "esm",
+  target: ["es2020", "safari14"],
+  outdir: join(OUT, "dashboard"),
+  logLevel: "warning",
+});
+copyFileSync("dashboard/styles.css", join(OUT, "dashboard", "dashboard.css"));
+
 // The UMD standalone bundle: one file, no lazily imported chunks.
 // The package exports no path to it, hence the node_modules path.
 copyFileSync(

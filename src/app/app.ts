@@ -9,6 +9,8 @@ import { publicApi } from "./public";
 import { afterWrite } from "./middleware/after-write";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../payments/http/stripe-webhooks/post";
 import { docsPage } from "./docs";
+import { dashboardPage } from "../reports/dashboard/http/page";
+import { manageRateLimit } from "../http/rate-limit";
 import { sellPackagesWith } from "../pos/package-lines";
 import { posPackageLines } from "../packages/pos-lines";
 import { refundOnlineWith } from "../pos/online-refunds";
@@ -71,6 +73,8 @@ export function createApp() {
   // The payment provider's events: signed by the provider, no API key.
   app.post(STRIPE_WEBHOOK_PATH, afterWrite, stripeWebhook);
   app.get("/docs", docsPage);
+  // A reports dashboard link (no key: its token is the credential), counted per client address.
+  app.get("/dashboard", manageRateLimit, dashboardPage);
   app.get("/", (c) =>
     c.json({
       name: "Scheduling and point-of-sale API",

@@ -39,6 +39,7 @@ import { registerReports } from "../../reports/http";
 import { registerWebhooks } from "../../webhooks/http/webhooks";
 import { registerWaitlist } from "../../waitlist/http/waitlist";
 import { registerWaitlistOffers } from "../../waitlist/http/waitlist-offers";
+import { registerDashboardLink } from "../../reports/dashboard/http";
 
 /**
  * Public API v2. Each route declares the keys it takes (`defineRoute`): every
@@ -94,6 +95,7 @@ export function publicApi() {
   registerWebhooks(router);
   registerMessages(router);
   registerWaitlist(router);
+  registerDashboardLink(router);
   // Routes without an API key are typed without a workspace; their own router keeps that honest.
   const open = createRouter<OpenEnv>();
   registerBookingFeed(open);
