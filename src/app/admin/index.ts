@@ -15,6 +15,7 @@ import { registerCustomers } from "../../catalogue/http/admin/customers";
 import { registerLocations } from "../../catalogue/http/admin/locations";
 import { registerNotificationSettings } from "../../messages/http/admin/notification-settings";
 import { registerPromocodes } from "../../pos/http/admin/promocodes";
+import { registerReports } from "./reports";
 import { registerResources } from "./resources";
 import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "../../pos/http/admin/voucher-templates";
@@ -54,5 +55,6 @@ export function adminApi() {
   registerResources(router);
   registerNotificationSettings(router);
   registerShards(router);
+  registerReports(router);
   return router;
 }
