@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { parse } from "csv-parse/sync";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, type Client, d1RoundTrips, PUBLIC } from "../helpers/http";
 import {
@@ -12,6 +13,10 @@ import { createPublishableKey } from "../helpers/keys";
 import { customer } from "../helpers/salon";
 import { attachPayment } from "../helpers/paid-booking";
 import { until } from "../helpers/messages";
+import { shardOf } from "../helpers/every-shard";
+import { createDb } from "../../src/db/client";
+import { utilizationMatrix } from "../../src/reports/utilization";
+import { csvOf } from "../../src/reports/views/csv";
 
 /**
  * The three reports through HTTP, from hand-built histories whose totals are
@@ -70,6 +75,38 @@ const asCsv = (row: Record<string, unknown>) =>
             : String(v),
     ]),
   );
+
+/** A shard's D1 that counts its round trips: each batch, and each statement run alone. */
+function countedTrips(db: D1Database) {
+  const counted = { trips: 0 };
+  const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(s, {
+      get(target, p) {
+        const value = Reflect.get(target, p) as unknown;
+        if (typeof value !== "function") return value;
+        if (p === "bind")
+          return (...args: unknown[]) =>
+            statement((value as (...a: unknown[]) => D1PreparedStatement).apply(target, args));
+        if (["all", "raw", "first", "run"].includes(String(p))) counted.trips += 1;
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+  const wrapped = new Proxy(db, {
+    get(target, p) {
+      if (p === "prepare") return (q: string) => statement(target.prepare(q));
+      if (p === "batch")
+        return (list: D1PreparedStatement[]) => {
+          counted.trips += 1;
+          return target.batch(list);
+        };
+      const value = Reflect.get(target, p) as unknown;
+      return typeof value === "function"
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
+  return { db: wrapped, counted };
+}
 
 const strictCsv = (text: string) =>
   parse(text, {
@@ -216,6 +253,34 @@ describe("utilization", () => {
       utilization: 0.0412,
     });
     expect(d1RoundTrips(res.headers)).toBe(1);
+  });
+
+  it("the heat map: utilization per staffer and day, from one batch", async () => {
+    const { db, counted } = countedTrips((await shardOf(shop.ws.id)).db);
+    const matrix = await utilizationMatrix(
+      { db: createDb(db), workspaceId: shop.ws.id },
+      { locationId: shop.location, from: WEEK[0], to: WEEK[1] },
+    );
+    expect(counted.trips).toBe(1);
+    expect(matrix).toEqual({
+      days: [
+        "2030-03-04",
+        "2030-03-05",
+        "2030-03-06",
+        "2030-03-07",
+        "2030-03-08",
+        "2030-03-09",
+        "2030-03-10",
+      ],
+      staffers: [
+        { key: ada, label: "Ada" },
+        { key: ben, label: "Ben" },
+      ],
+      cells: [
+        [0.1111, 0.1667, 0, 0, 0, null, null],
+        [0, 0, 0, 0.1111, 0, null, null],
+      ],
+    });
   });
 
   it("CSV: the same rows, read back by a strict RFC 4180 parser", async () => {
@@ -518,5 +583,40 @@ describe("every period of the range, validation, keys and workspaces", () => {
       const unknown = await report(ws, name, { ...base(), location_uuid: crypto.randomUUID() });
       expect(unknown.status).toBe(404);
     }
+  });
+});
+
+describe("CSV text", () => {
+  it("any rows read back by the strict parser as written, formula starts made inert", () => {
+    const text = fc.string({
+      unit: fc.constantFrom(
+        "a",
+        "Z",
+        " ",
+        ",",
+        '"',
+        "\r",
+        "\n",
+        "\t",
+        "=",
+        "+",
+        "-",
+        "@",
+        "'",
+        "é",
+        "ß",
+      ),
+      maxLength: 12,
+    });
+    const cell = fc.oneof(text, fc.integer({ min: -1e9, max: 1e9 }), fc.constant(null));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell, cell), { maxLength: 8 }), (rows) => {
+        const records = rows.map(([a, b, c]) => ({ a, b, c }));
+        const csv = csvOf(["a", "b", "c"], records);
+        expect(csv.endsWith("\r\n")).toBe(true);
+        expect(strictCsv(csv)).toEqual(records.map(asCsv));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
