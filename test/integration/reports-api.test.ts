@@ -559,6 +559,15 @@ describe("every period of the range, validation, keys and workspaces", () => {
     }
   });
 
+  it("a year of an empty location reads a handful of rows, not the workspace's", async () => {
+    for (const name of ["revenue", "utilization", "no-shows"]) {
+      const res = await report(ws, name, { ...base(), from: "2028-01-01", to: "2028-12-31" });
+      expect(res.status).toBe(200);
+      const read = /d1-rows-read;desc="(\d+)"/.exec(res.headers.get("server-timing") ?? "");
+      expect(Number(read?.[1]), name).toBeLessThanOrEqual(10);
+    }
+  });
+
   it("366 days is the most: a leap year's whole range answers", async () => {
     const res = await report(ws, "utilization", {
       ...base(),
