@@ -113,6 +113,8 @@ describe("the README's examples", () => {
       "SALE",
       "CUSTOMER_PACKAGE",
       "PACKAGE_DAY",
+      "SINCE",
+      "UNTIL",
     ])
       used.delete(own);
     const missing = [...used].filter((name) => name && !(name in exported));
