@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { periodStart } from "../../src/packages/rules";
 import { failpoints } from "../../src/platform/failpoints";
 import { zoneOffsets } from "../../src/catalogue/rules/zone-offsets";
-import { dayOf, dayOfDate } from "../../src/reports/rules/days";
+import { dateOfDay, dayOf, dayOfDate } from "../../src/reports/rules/days";
 import { settleCancelledBooking } from "../../src/payments/settle";
 import { everyShard } from "../helpers/every-shard";
 import { createLocation, createStaffer, createWorkspace } from "../helpers/factory";
@@ -19,6 +19,7 @@ import {
   shopWithMembership,
 } from "../helpers/memberships";
 import { until } from "../helpers/messages";
+import { admin } from "../helpers/http";
 
 /**
  * The revenue rollup as the batches that move the money keep it: a sale on
@@ -83,6 +84,27 @@ const money = (s: Sums) =>
   s.fees -
   s.discounts -
   s.refunds;
+
+/** The rows that say something, without their `changes` counter (a rebuild writes its own). */
+const kept = async (locationId: string) =>
+  (await rowsOf(locationId))
+    .filter((r) => SUMS.some((s) => r[s] !== 0))
+    .map((r) => ({ dim: r.dim, day: r.day, key: r.key, ...pick(r) }));
+
+/** What the batches kept equals what a rebuild from the raw rows computes. */
+async function expectRebuildAgrees(workspaceId: string, locationId: string) {
+  const incremental = await kept(locationId);
+  const res = await admin(
+    `/workspaces/${workspaceId}/reports/rebuild?location_uuid=${locationId}`,
+    {
+      method: "POST",
+    },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ locations: 1, rows: expect.any(Number) });
+  expect(res.body.rows).toBeGreaterThanOrEqual(incremental.length);
+  expect(await kept(locationId)).toEqual(incremental);
+}
 
 const berlinDay = (iso: string) => dayOf(Date.parse(iso), zoneOffsets("Europe/Berlin"));
 
@@ -173,6 +195,23 @@ describe("a POS order", () => {
       paid.body.subtotal,
     );
     for (const sums of Object.values(await byDim(shop.location.uuid))) expect(money(sums)).toBe(0);
+    // Through the report: the day's sale and its refund.
+    const date = dateOfDay(day);
+    const report = await shop.ws.api(
+      `/reports/revenue?location_uuid=${shop.location.uuid}&from=${date}&to=${dateOfDay(refundDay)}&group_by=payment_method`,
+    );
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(report.body.totals).toMatchObject({
+      services_amount: 3333,
+      goods_amount: 3750,
+      vouchers_sold: 5000,
+      packages_sold: 29999,
+      discounts: discount,
+      refunds: paid.body.subtotal,
+      net: 0,
+    });
+    expect(report.body.data.map((r: { key: string | null }) => r.key)).toEqual(["cash_account"]);
+    await expectRebuildAgrees(shop.ws.id, shop.location.uuid);
   });
 
   it("paid by many tills at once counts once", async () => {
@@ -196,6 +235,7 @@ describe("a POS order", () => {
     expect((await byKey(shop.location.uuid, "payment_method")).card_account?.goods_amount).toBe(
       1000,
     );
+    await expectRebuildAgrees(shop.ws.id, shop.location.uuid);
   });
 
   it("paid at 23:30 local time in New York lands on that local day", async () => {
@@ -230,6 +270,7 @@ describe("a POS order", () => {
     expect(rows.length).toBe(4);
     const day = dayOfDate("2031-01-14");
     expect(day).toBe(dayOf(Date.parse(paid.body.paid_at), zoneOffsets("America/New_York")));
+    await expectRebuildAgrees(ws.id, location.uuid);
     for (const r of rows)
       expect({ dim: r.dim, day: r.day, goods: r.goods_amount }).toMatchObject({ day, goods: 700 });
   });
@@ -381,6 +422,7 @@ describe("booking orders", () => {
     const last = await byDim(salon.location.uuid);
     expect((last.day?.bookings_completed ?? 0) - (after.day?.bookings_completed ?? 0)).toBe(1);
     expect((last.day?.services_amount ?? 0) - (after.day?.services_amount ?? 0)).toBe(3500);
+    await expectRebuildAgrees(salon.ws.id, salon.location.uuid);
   });
 });
 
@@ -445,6 +487,7 @@ describe("fees", () => {
     const after = await byDim(salon.location.uuid);
     for (const dim of ["day", "staffer", "service", "payment_method"])
       expect((after[dim]?.fees ?? 0) - (before[dim]?.fees ?? 0), dim).toBe(2500);
+    await expectRebuildAgrees(salon.ws.id, salon.location.uuid);
   });
 });
 
@@ -458,5 +501,6 @@ describe("memberships", () => {
     expect(await renewalRows(membership.id)).toMatchObject([{ period: 2, status: "succeeded" }]);
     for (const sums of Object.values(await byDim(shop.location.uuid)))
       expect(sums.packages_sold).toBe(2 * FOUR_COLOURS.price);
+    await expectRebuildAgrees(shop.ws.id, shop.location.uuid);
   });
 });
