@@ -294,6 +294,7 @@ describe("utilization", () => {
         );
         expect(res.status).toBe(200);
         expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+        expect(res.headers.get("vary")).toMatch(/Origin.*Accept|Accept.*Origin/);
         expect(res.headers.get("content-disposition")).toBe(
           `attachment; filename="utilization-${WEEK[0]}-${WEEK[1]}.csv"`,
         );
@@ -539,6 +540,7 @@ describe("every period of the range, validation, keys and workspaces", () => {
     for (const accept of ["application/json", "*/*", "text/html", ""]) {
       const res = await raw(ws, `/reports/revenue?${new URLSearchParams(base())}`, accept);
       expect(res.headers.get("content-type"), accept).toMatch(/^application\/json/);
+      expect(res.headers.get("vary")).toContain("Accept");
     }
   });
 
