@@ -313,6 +313,7 @@ describe("no-shows (and the revenue of a no-show fee)", () => {
   let shop: Shop;
   let pk: Client;
   let sam: string;
+  let tia: string;
   let trim: string;
   let colour: string;
   let first: string;
@@ -332,6 +333,7 @@ describe("no-shows (and the revenue of a no-show fee)", () => {
       end: "24:00",
     }));
     sam = (await createStaffer(ws, [location], { first_name: "Sam", schedule: always })).uuid;
+    tia = (await createStaffer(ws, [location], { first_name: "Tia", schedule: always })).uuid;
     trim = await service(ws, { name: "Trim", duration: 60, price: 2000 });
     // A name a spreadsheet would run, with a comma and quotes: the CSV keeps it inert and whole.
     colour = await service(ws, { name: '=Colour, "deluxe"', duration: 60, price: 5000 });
@@ -349,6 +351,25 @@ describe("no-shows (and the revenue of a no-show fee)", () => {
         customer_first_name: name,
       });
     await at(start + HOUR, trim, ANNA, "Anna"); // kept
+    // A booking of two services with two staffers: it counts under each service and staffer.
+    const cart = await ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: location,
+        items: [
+          {
+            datetime_start: new Date(start + 5 * HOUR).toISOString(),
+            services: [
+              { service_uuid: trim, staffer_uuid: sam },
+              { service_uuid: colour, staffer_uuid: tia },
+            ],
+          },
+        ],
+        ...customer("+49 151 30000003"),
+        customer_first_name: "Cleo",
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
     const noShow = await at(start + 2 * HOUR, trim, ANNA, "Anna");
     const late = await at(start, colour, BEN, "Ben");
     const timely = await at(start + 3 * 24 * HOUR, colour, BEN, "Ben");
@@ -403,26 +424,32 @@ describe("no-shows (and the revenue of a no-show fee)", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.group_by).toBe("service");
     expect(res.body.data).toEqual([
-      { key: colour, label: '=Colour, "deluxe"', ...counts(1, 0, 1, 0) },
-      { key: trim, label: "Trim", ...counts(2, 1, 0, 2500) },
+      { key: colour, label: '=Colour, "deluxe"', ...counts(2, 0, 1, 0) },
+      { key: trim, label: "Trim", ...counts(3, 1, 0, 2500) },
     ]);
-    expect(res.body.totals).toEqual(counts(3, 1, 1, 2500));
+    // The two-service booking is in both rows: the totals sum the rows.
+    expect(res.body.totals).toEqual(counts(5, 1, 1, 2500));
     expect(d1RoundTrips(res.headers)).toBe(1);
   });
 
   it("by staffer and by customer", async () => {
     const staff = await report(shop.ws, "no-shows", range("staffer"));
-    expect(staff.body.data).toEqual([{ key: sam, label: "Sam", ...counts(3, 1, 1, 2500) }]);
+    expect(staff.body.data).toEqual([
+      { key: sam, label: "Sam", ...counts(4, 1, 1, 2500) },
+      { key: tia, label: "Tia", ...counts(1, 0, 0, 0) },
+    ]);
+    expect(staff.body.totals).toEqual(counts(5, 1, 1, 2500));
     const people = await report(shop.ws, "no-shows", range("customer"));
     expect(people.status, JSON.stringify(people.body)).toBe(200);
     expect(people.body.data.map((r: { label: string }) => r.label)).toEqual([
       "Anna Berg",
       "Ben Berg",
+      "Cleo Berg",
     ]);
     expect(
       people.body.data.map(({ key: _k, label: _l, ...rest }: Record<string, unknown>) => rest),
-    ).toEqual([counts(2, 1, 0, 2500), counts(1, 0, 1, 0)]);
-    expect(people.body.totals).toEqual(counts(3, 1, 1, 2500));
+    ).toEqual([counts(2, 1, 0, 2500), counts(1, 0, 1, 0), counts(1, 0, 0, 0)]);
+    expect(people.body.totals).toEqual(counts(4, 1, 1, 2500));
     expect(d1RoundTrips(people.headers)).toBe(1);
   });
 
