@@ -5,6 +5,7 @@ import { runFanoutBench } from "./fanout";
 import { runIcsBench } from "./ics";
 import { runIcsWorstBench } from "./ics-worst";
 import { runRemindersBench } from "./reminders";
+import { runReportsBench } from "./reports";
 import { runScaleBench } from "./scale";
 import { runScaleE2eBench } from "./scale-e2e";
 import { runWaitlistBench } from "./waitlist";
@@ -20,6 +21,8 @@ import { runWidgetBench } from "./widget";
 // `npm run bench -- --ics-worst`: only the CPU time of the costliest calendars within the limits.
 // `npm run bench -- --scale-e2e`: only 62-day searches and 10-service cart calendars of a 100-staffer
 // location under wrangler dev (wall time, D1 time, round trips, rows read).
+// `npm run bench -- --reports [--size <staffers>] [--days <n>]`: only the reports over a seeded year of
+// one location, from the rollups and from the raw rows (wall time, D1 time, rows read); fails if they differ.
 // `npm run bench -- --widget`: only the booking widget in Chromium (keyboard presses to the day's last
 // time, cold-load JS bytes and time to the first time shown); `npm run build` first.
 if (process.argv.includes("--scale")) {
@@ -38,6 +41,8 @@ if (process.argv.includes("--scale")) {
   await runScaleE2eBench();
 } else if (process.argv.includes("--widget")) {
   await runWidgetBench();
+} else if (process.argv.includes("--reports")) {
+  process.exit((await runReportsBench()) > 0 ? 1 : 0);
 } else if (process.argv.includes("--reminders")) {
   await runRemindersBench();
 } else {

@@ -9,6 +9,7 @@
 import worker from "../../src/index";
 import { Calendar as BaseCalendar } from "../../src/calendar/object/calendar";
 import type { Env } from "../../src/platform/env";
+import { benchReportsHook } from "./reports-hook";
 
 /** The delay, from `--var DISTANCE_MS:<ms>` (bench/distance.ts sets it); 25 ms by default. */
 let distanceMs = 25;
@@ -112,7 +113,9 @@ export class Calendar extends BaseCalendar {
 export * from "../../src/index";
 
 export default {
-  fetch: (request, env, ctx) => worker.fetch(request, farEnv(env), ctx),
+  // The reports bench's SQL (./reports-hook.ts) goes to D1 directly, without the delay.
+  fetch: async (request, env, ctx) =>
+    (await benchReportsHook(request, env)) ?? worker.fetch(request, farEnv(env), ctx),
   queue: (batch, env) => worker.queue(batch, farEnv(env)),
   scheduled: (controller, env, ctx) => worker.scheduled(controller, farEnv(env), ctx),
 } satisfies ExportedHandler<Env, never>;

@@ -9,6 +9,7 @@ import { runIcsBench } from "../../bench/ics";
 import { CHEAPEST_SHAPE, runIcsWorstBench } from "../../bench/ics-worst";
 import { LOAD_VARS, runLoad } from "../../bench/load";
 import { REMINDERS_VARS, runRemindersBench } from "../../bench/reminders";
+import { runReportsBench } from "../../bench/reports";
 import { runScaleBench } from "../../bench/scale";
 import { runScaleE2eBench } from "../../bench/scale-e2e";
 import { type DevServer, stopDevServers } from "../../bench/server";
@@ -180,6 +181,39 @@ describe("every bench mode at a tiny size", () => {
           `${name}: wall p50 [\\d.]+ ms, p95 [\\d.]+ ms; D1 p50 [\\d.]+ ms, p95 [\\d.]+ ms, \\d+ round trip`,
         ),
       );
+  });
+
+  it("--reports: every report from the rollups and from the raw rows, equal", async () => {
+    let failed = -1;
+    const text = await output(async () => {
+      failed = await runReportsBench({ staffers: 2, days: 10, server: shared() });
+    });
+    expect(text).toMatch(/^ {2}rows: bookings [1-9]\d*, booking_services [1-9]\d*, /m);
+    const rows = [
+      ...text.matchAll(
+        /^ {2}(\S.*?)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(yes|NO)$/gm,
+      ),
+    ];
+    expect(
+      rows.map((m) => [m[1], m[9]]),
+      text,
+    ).toEqual(
+      [
+        "revenue by day",
+        "revenue by week",
+        "revenue by month",
+        "revenue by staffer",
+        "revenue by service",
+        "revenue by payment_method",
+        "utilization by staffer",
+        "utilization by day",
+        "no-shows by service",
+        "no-shows by staffer",
+        "no-shows by customer",
+      ].map((name) => [name, "yes"]),
+    );
+    expect(text).toMatch(/^rollup totals equal raw-row totals: yes$/m);
+    expect(failed).toBe(0);
   });
 
   it("availability (the default mode): both engines, equal results", async () => {
