@@ -4,7 +4,7 @@ import { defineRoute } from "../../../http/operations";
 import { authErrors, bodyErrors, json, jsonBody, notFoundError } from "../../../http/responses";
 import { now, toIso } from "../../../platform/clock";
 import { createDashboardLink } from "../link";
-import { DashboardLinkBody } from "../rules/period";
+import { DashboardLinkBody } from "./schema";
 
 const DashboardLink = z
   .object({

@@ -1,16 +1,15 @@
-import { z } from "zod";
 import { dayOfDate } from "../../rules/days";
 import { MAX_REPORT_DAYS } from "../../report-query";
 
 /** The period when the link names none: the 30 days ending today. */
 export const DEFAULT_DAYS = 30;
 
-export const DashboardLinkBody = z.object({
-  location_uuid: z.uuid(),
-  from: z.string().optional(),
-  to: z.string().optional(),
-});
-export type DashboardLinkBody = z.infer<typeof DashboardLinkBody>;
+/** What a link is asked for (the route's schema checked the fields). */
+export interface DashboardLinkBody {
+  location_uuid: string;
+  from?: string | undefined;
+  to?: string | undefined;
+}
 
 export type PeriodProblem = { field: "from" | "to"; message: string };
 

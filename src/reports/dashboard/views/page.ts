@@ -97,6 +97,7 @@ export function renderDashboardPage(view: DashboardView): string {
 <h2 id="utilization-title">${escapeHtml(t.utilization)}</h2>
 <dl class="figures">${figure(t.utilizationTotal, percent(locale, f.utilization.total, t.none))}</dl>
 <div class="chart heat"><canvas id="utilization-chart" role="img" aria-label="${escapeHtml(`${t.utilization}: ${t.utilizationTotal} ${percent(locale, f.utilization.total, t.none)}`)}"></canvas></div>
+<p class="legend">${escapeHtml(percent(locale, 0, t.none))} <span class="scale" aria-hidden="true"></span> ${escapeHtml(percent(locale, 1, t.none))} <span class="off" aria-hidden="true"></span> ${escapeHtml(t.noWorkingTime)}</p>
 </section>
 <section aria-labelledby="no-shows-title">
 <h2 id="no-shows-title">${escapeHtml(t.noShows)}</h2>

@@ -23,6 +23,7 @@ export interface DashboardTexts {
   lateCancelRate: string;
   fees: string;
   none: string;
+  noWorkingTime: string;
   readOnly: string;
   gone: string;
   notFound: string;
@@ -46,6 +47,7 @@ const en: DashboardTexts = {
   lateCancelRate: "Late cancellation rate",
   fees: "Fees charged",
   none: "–",
+  noWorkingTime: "no working time",
   readOnly: "Read-only view. The link expires on {date}.",
   gone: "This link has expired or was withdrawn.",
   notFound: "This link opens nothing.",
@@ -69,6 +71,7 @@ const de: DashboardTexts = {
   lateCancelRate: "Quote später Absagen",
   fees: "Berechnete Gebühren",
   none: "–",
+  noWorkingTime: "keine Arbeitszeit",
   readOnly: "Nur zum Ansehen. Der Link läuft am {date} ab.",
   gone: "Dieser Link ist abgelaufen oder wurde zurückgezogen.",
   notFound: "Dieser Link öffnet nichts.",
@@ -92,6 +95,7 @@ const fr: DashboardTexts = {
   lateCancelRate: "Taux d’annulation tardive",
   fees: "Frais facturés",
   none: "–",
+  noWorkingTime: "pas de temps de travail",
   readOnly: "Consultation seule. Le lien expire le {date}.",
   gone: "Ce lien a expiré ou a été retiré.",
   notFound: "Ce lien n’ouvre rien.",
@@ -115,6 +119,7 @@ const es: DashboardTexts = {
   lateCancelRate: "Tasa de cancelaciones tardías",
   fees: "Cargos cobrados",
   none: "–",
+  noWorkingTime: "sin horario de trabajo",
   readOnly: "Solo lectura. El enlace caduca el {date}.",
   gone: "Este enlace ha caducado o se ha retirado.",
   notFound: "Este enlace no abre nada.",
