@@ -21,7 +21,7 @@ import { runWidgetBench } from "./widget";
 // `npm run bench -- --ics-worst`: only the CPU time of the costliest calendars within the limits.
 // `npm run bench -- --scale-e2e`: only 62-day searches and 10-service cart calendars of a 100-staffer
 // location under wrangler dev (wall time, D1 time, round trips, rows read).
-// `npm run bench -- --reports [--size <staffers>] [--days <n>]`: only the reports over a seeded year of
+// `npm run bench -- --reports [--size <staffers>] [--days <n>] [--rebuild]`: only the reports over a seeded year of
 // one location, from the rollups and from the raw rows (wall time, D1 time, rows read); fails if they differ.
 // `npm run bench -- --widget`: only the booking widget in Chromium (keyboard presses to the day's last
 // time, cold-load JS bytes and time to the first time shown); `npm run build` first.

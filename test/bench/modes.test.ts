@@ -183,10 +183,10 @@ describe("every bench mode at a tiny size", () => {
       );
   });
 
-  it("--reports: every report from the rollups and from the raw rows, equal", async () => {
+  it("--reports: every report from the rollups and from the raw rows, equal; rebuilt = kept", async () => {
     let failed = -1;
     const text = await output(async () => {
-      failed = await runReportsBench({ staffers: 2, days: 10, server: shared() });
+      failed = await runReportsBench({ staffers: 2, days: 10, rebuild: true, server: shared() });
     });
     expect(text).toMatch(/^ {2}rows: bookings [1-9]\d*, booking_services [1-9]\d*, /m);
     const rows = [
@@ -212,6 +212,7 @@ describe("every bench mode at a tiny size", () => {
         "no-shows by customer",
       ].map((name) => [name, "yes"]),
     );
+    expect(text).toMatch(/rebuilt rollups equal the kept ones \(\d+ rows\): yes$/m);
     expect(text).toMatch(/^rollup totals equal raw-row totals: yes$/m);
     expect(failed).toBe(0);
   });
