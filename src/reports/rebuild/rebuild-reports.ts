@@ -3,6 +3,7 @@ import { isGuardFailure } from "../../db/constraints";
 import type { Scope } from "../../db/scope";
 import { locationOffsetsOf } from "../../catalogue/queries/location-offsets";
 import { ApiError, notFound } from "../../platform/errors";
+import { probe, rendezvous } from "../../platform/failpoints";
 import type { SaleLine } from "../rules/revenue-entries";
 import { rollupsFromRaw } from "../rules/rollups-from-raw";
 import {
@@ -76,10 +77,14 @@ async function rebuildLocation(scope: Scope, locationId: string, saleLinesOf: Sa
         lines: saleLinesOf(o, linesOf.get(o.id) ?? [], servicesOf.get(o.id) ?? []),
       })),
     });
+    probe("reports.rebuild.read");
+    // The race tests write between the read and the write here.
+    await rendezvous("reports.rebuild.before_write");
     try {
       await runBatch(scope.db, replaceRollups(scope, locationId, raw.changes, rollups));
       return rollups.revenue.length + rollups.calendar.length + rollups.bookings.length;
     } catch (error) {
+      if (isGuardFailure(error)) probe("reports.rebuild.guard_refused");
       if (!isGuardFailure(error) || i >= TRIES) {
         if (isGuardFailure(error))
           throw new ApiError(
