@@ -4,7 +4,8 @@ import { dateOf, localDay } from "./sql";
  * Each report computed from the raw rows (bookings, booking_services, orders, order_lines,
  * payments, calendar_entries, staffer_schedules), as a plain GROUP BY over the period: what
  * the rollups replace. Parameters: ?1 location, ?2 first day, ?3 last day (day numbers).
- * Written for the seeded year (one service per booking, one line per booking order, no
+ * A booking order sells its booked services; a POS order its lines. Written for the seeded
+ * year (one service per booking, one line per POS order, booking orders without discount, no
  * date overrides, no group sessions, no entry across midnight), where it must equal the
  * rollup-based report to the minor unit; it is the bench's check, not a second implementation.
  */
@@ -33,6 +34,12 @@ export function rawRevenue(groupBy: string): string {
       0 AS fees, 0 AS rf, o.discount_amount AS dc
     FROM orders o JOIN order_lines l ON l.order_id = o.id
     WHERE o.location_id = ?1 AND o.paid_at IS NOT NULL AND o.status IN ('paid', 'refunded')
+    UNION ALL
+    SELECT ${localDay("o.paid_at")}, bs.staffer_id, bs.service_id, o.payment_method, 0,
+      bs.price * bs.quantity, 0, 0, 0, 0, 0, 0
+    FROM orders o JOIN bookings b ON b.order_id = o.id JOIN booking_services bs ON bs.booking_id = b.id
+    WHERE o.location_id = ?1 AND o.kind = 'booking' AND o.paid_at IS NOT NULL
+      AND o.status IN ('paid', 'refunded')
     UNION ALL
     SELECT ${localDay("o.closed_at")}, ${line}, 0, 0, 0, 0, 0, 0, ${gross} - o.discount_amount, 0
     FROM orders o JOIN order_lines l ON l.order_id = o.id

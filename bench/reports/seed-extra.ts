@@ -3,7 +3,8 @@ import type { Shape } from "./seed-grid";
 import { localDay, seededId } from "./sql";
 
 /**
- * The rest of the year: POS sales of goods (one in 25 refunded two days later), a blocked spot 17:15–18:00 on one staffer-day in five, and the revenue
+ * The rest of the year: POS sales of goods (one in 10 with 10 % off, one in 25 refunded two
+ * days later), a blocked spot 17:15–18:00 on one staffer-day in five, and the revenue
  * rollup of every seeded order. Parameters: ?1 location, ?2 staffers (JSON array of ids).
  */
 
@@ -24,6 +25,7 @@ function posWith(shape: Shape): string {
   p AS MATERIALIZED (
     SELECT g.i, g.day, staff.id AS seller, g.local_ms - ${offsetAt("g.local_ms")} AS paid_at,
       500 + 250 * (g.i % 4) AS price, 1 + g.i % 3 AS qty, g.i % 25 = 7 AS refunded,
+      CASE WHEN g.i % 10 = 3 THEN (500 + 250 * (g.i % 4)) * (1 + g.i % 3) / 10 ELSE 0 END AS discount,
       CASE g.i % 4 WHEN 0 THEN 'cash_account' WHEN 1 THEN 'card_account' WHEN 2 THEN 'qr_account' ELSE NULL END AS method
     FROM g JOIN staff ON staff.x = (g.i * 7) % ${shape.staffers}
     WHERE (g.day + 3) % 7 <> 6)
@@ -40,12 +42,12 @@ export function posRows(template: Template, shape: Shape): string[] {
     customer_id: "NULL",
     status: "(CASE WHEN p.refunded THEN 'refunded' ELSE 'paid' END)",
     order_number: "2000000 + p.i",
-    discount_amount: "0",
-    discount_mode: "NULL",
-    subtotal: "p.price * p.qty",
+    discount_amount: "p.discount",
+    discount_mode: "(CASE WHEN p.discount > 0 THEN 'fixed' END)",
+    subtotal: "p.price * p.qty - p.discount",
     tax_total: "0",
-    total: "p.price * p.qty",
-    account_paid_amount: "p.price * p.qty",
+    total: "p.price * p.qty - p.discount",
+    account_paid_amount: "p.price * p.qty - p.discount",
     payment_method: "p.method",
     created_at: "p.paid_at",
     paid_at: "p.paid_at",
@@ -100,8 +102,9 @@ export function blockedRows(template: Template, shape: Shape): string {
 /**
  * What the batches that pay, refund and complete the seeded orders add to the revenue
  * rollup (saleEntries, refundEntries, completedEntries through revenueRollup), summed per
- * rollup row in one statement: each line's gross under its kind and its discount share
- * (every seeded order has one line: the order's discount) at the paid day, its net under
+ * rollup row in one statement: each POS line's gross under its kind and its discount share
+ * (every seeded POS order has one line: the order's discount), and each booked service of a
+ * booking order at its price (booking orders have no lines and no order discount), at the paid day, its net under
  * refunds at the refund day, a completion at the complete's day; each under the day's
  * total, the line's staffer and service, and the order's method. Parameters: ?1 location,
  * ?2 workspace.
@@ -114,6 +117,10 @@ export function revenueRollupOfOrders(): string {
     CASE WHEN l.kind = 'good' THEN ${gross} ELSE 0 END AS ga, 0 AS rf, o.discount_amount AS dc
   FROM orders o JOIN order_lines l ON l.order_id = o.id
   WHERE o.location_id = ?1 AND o.paid_at IS NOT NULL AND o.order_number >= 1000000
+  UNION ALL
+  SELECT o.paid_at, bs.staffer_id, bs.service_id, o.payment_method, 0, bs.price * bs.quantity, 0, 0, 0
+  FROM orders o JOIN bookings b ON b.order_id = o.id JOIN booking_services bs ON bs.booking_id = b.id
+  WHERE o.location_id = ?1 AND o.kind = 'booking' AND o.paid_at IS NOT NULL AND o.order_number >= 1000000
   UNION ALL
   SELECT o.closed_at, l.staffer_id, CASE WHEN l.kind = 'service' THEN l.ref_id END, o.payment_method,
     0, 0, 0, ${gross} - o.discount_amount, 0

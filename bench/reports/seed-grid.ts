@@ -26,8 +26,6 @@ export const LATE_CANCEL = "b.h >= 4 AND b.h < 7";
 export const TIMELY_CANCEL = "b.h >= 7 AND b.h < 12";
 export const CANCELLED = "b.h < 12";
 export const COMPLETED = "b.h >= 14";
-/** A completed booking's order: a tenth of them with 10 % off. */
-export const DISCOUNT = `(CASE WHEN ${COMPLETED} AND b.h % 10 = 0 THEN b.price / 10 ELSE 0 END)`;
 export const METHOD = `(CASE (b.i / 3) % 5 WHEN 0 THEN 'cash_account' WHEN 1 THEN 'card_account' WHEN 2 THEN 'qr_account' WHEN 3 THEN 'online_account' ELSE 'voucher' END)`;
 export const FEE = 1500;
 

@@ -2,7 +2,6 @@ import {
   bookingsWith,
   CANCELLED,
   COMPLETED,
-  DISCOUNT,
   FEE,
   LATE_CANCEL,
   METHOD,
@@ -90,7 +89,8 @@ export function bookingRows(
 ): Statement[] {
   const W = bookingsWith(shape, from, to);
   const byBooking = `t.id = '${template.bookingId}'`;
-  const total = `(b.price - ${DISCOUNT})`;
+  // A booking order has no order discount: its sale is its booked services at their prices.
+  const total = "b.price";
   const paidAt = `(CASE WHEN ${COMPLETED} THEN ${end} END)`;
   return [
     clone(
@@ -101,8 +101,8 @@ export function bookingRows(
         customer_id: customerId,
         status: `(CASE WHEN ${CANCELLED} THEN 'cancelled' WHEN ${COMPLETED} THEN 'paid' ELSE 'open' END)`,
         order_number: "1000000 + b.i",
-        discount_amount: DISCOUNT,
-        discount_mode: `(CASE WHEN ${DISCOUNT} > 0 THEN 'fixed' END)`,
+        discount_amount: "0",
+        discount_mode: "NULL",
         subtotal: total,
         tax_total: "0",
         total,
@@ -160,19 +160,6 @@ export function bookingRows(
       "b",
       `t.booking_id = '${template.bookingId}'`,
     ),
-    // A booking's order gets its lines when it is settled: none on the template's.
-    orderLines({
-      id: seededId(0x11, "b.i"),
-      order_id: orderId,
-      kind: "'service'",
-      ref_id: "b.service",
-      booking_id: bookingId,
-      name: "b.name",
-      unit_price: "b.price",
-      quantity: "1",
-      staffer_id: "b.staffer",
-      from: `b, bookings t WHERE t.id = '${template.bookingId}' AND ${COMPLETED}`,
-    }),
     // A cancel removes the booking's calendar entry: the kept ones only.
     clone(
       template,
