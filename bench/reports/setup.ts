@@ -108,7 +108,7 @@ export async function createSalon(base: string, count: number): Promise<Salon> {
     customer_phone: "+4915123456789",
     customer_first_name: "Template",
   });
-  const tables = ["customers", "orders", "bookings", "booking_services", "order_lines"];
+  const tables = ["customers", "orders", "bookings", "booking_services"];
   const { results } = await sqlBatch(base, ws.shard, [
     { sql: "SELECT order_id, customer_id FROM bookings WHERE id = ?", params: [booking.uuid] },
     ...[...tables, "calendar_entries"].map((t) => ({ sql: `PRAGMA table_info(${t})` })),
