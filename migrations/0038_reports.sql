@@ -77,10 +77,14 @@ WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1099) S
 -- What a cancel kept of the money paid online as its fee (set with `settled_at`).
 ALTER TABLE `booking_payments` ADD `fee_kept` integer;
 --> statement-breakpoint
+-- The method its complete was paid with (a cart's bookings may be completed at different tills):
+-- where the revenue report counts the completion.
+ALTER TABLE `bookings` ADD `completed_payment_method` text;
+--> statement-breakpoint
 -- The triggers skip a workspace being copied in or already copied away: a move copies the
 -- rollups as they are, and its clean-up deletes them.
 CREATE TRIGGER `report_calendar_on_insert` AFTER INSERT ON `calendar_entries`
-WHEN NEW.staffer_id IS NOT NULL AND NEW.kind IN ('booking', 'blocked') AND NEW.ends_at > NEW.starts_at AND coalesce((select w.placement from workspaces w where w.id = NEW.workspace_id), 'open') not in ('moving_in', 'moved') AND (NEW.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = NEW.staffer_id AND e.starts_at = NEW.starts_at AND e.session_key = NEW.session_key AND e.id <> NEW.id))
+WHEN NEW.staffer_id IS NOT NULL AND NEW.kind IN ('booking', 'blocked') AND NEW.ends_at > NEW.starts_at AND coalesce((select w.placement from workspaces w where w.id = NEW.workspace_id), 'open') not in ('moving_in', 'moved') AND (NEW.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = NEW.staffer_id AND e.starts_at = NEW.starts_at AND e.session_key = NEW.session_key AND e.kind IN ('booking', 'blocked') AND e.id <> NEW.id))
 BEGIN
 	INSERT INTO report_calendar_days (location_id, day, staffer_id, workspace_id, booked_ms, blocked_ms, changes)
 	SELECT NEW.location_id, s.day, NEW.staffer_id, NEW.workspace_id,
@@ -100,7 +104,7 @@ BEGIN
 END;
 --> statement-breakpoint
 CREATE TRIGGER `report_calendar_on_delete` AFTER DELETE ON `calendar_entries`
-WHEN OLD.staffer_id IS NOT NULL AND OLD.kind IN ('booking', 'blocked') AND OLD.ends_at > OLD.starts_at AND coalesce((select w.placement from workspaces w where w.id = OLD.workspace_id), 'open') not in ('moving_in', 'moved') AND (OLD.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = OLD.staffer_id AND e.starts_at = OLD.starts_at AND e.session_key = OLD.session_key))
+WHEN OLD.staffer_id IS NOT NULL AND OLD.kind IN ('booking', 'blocked') AND OLD.ends_at > OLD.starts_at AND coalesce((select w.placement from workspaces w where w.id = OLD.workspace_id), 'open') not in ('moving_in', 'moved') AND (OLD.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = OLD.staffer_id AND e.starts_at = OLD.starts_at AND e.session_key = OLD.session_key AND e.kind IN ('booking', 'blocked')))
 BEGIN
 	INSERT INTO report_calendar_days (location_id, day, staffer_id, workspace_id, booked_ms, blocked_ms, changes)
 	SELECT OLD.location_id, s.day, OLD.staffer_id, OLD.workspace_id,
@@ -134,7 +138,7 @@ BEGIN
 			WHERE t.i <= ((OLD.ends_at - 1) + coalesce((select o.offset_ms from location_offsets o where o.location_id = OLD.location_id and o.from_ms <= (OLD.ends_at - 1) order by o.from_ms desc limit 1), 0)) / 86400000 - ((OLD.starts_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = OLD.location_id and o.from_ms <= (OLD.starts_at) order by o.from_ms desc limit 1), 0)) / 86400000
 		) d
 	) s
-	WHERE OLD.staffer_id IS NOT NULL AND OLD.kind IN ('booking', 'blocked') AND OLD.ends_at > OLD.starts_at AND (OLD.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = OLD.staffer_id AND e.starts_at = OLD.starts_at AND e.session_key = OLD.session_key AND e.id <> OLD.id))
+	WHERE OLD.staffer_id IS NOT NULL AND OLD.kind IN ('booking', 'blocked') AND OLD.ends_at > OLD.starts_at AND (OLD.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = OLD.staffer_id AND e.starts_at = OLD.starts_at AND e.session_key = OLD.session_key AND e.kind IN ('booking', 'blocked') AND e.id <> OLD.id))
 	ON CONFLICT (location_id, day, staffer_id) DO UPDATE SET
 		booked_ms = booked_ms + excluded.booked_ms, blocked_ms = blocked_ms + excluded.blocked_ms, changes = changes + 1;
 	INSERT INTO report_calendar_days (location_id, day, staffer_id, workspace_id, booked_ms, blocked_ms, changes)
@@ -149,7 +153,7 @@ BEGIN
 			WHERE t.i <= ((NEW.ends_at - 1) + coalesce((select o.offset_ms from location_offsets o where o.location_id = NEW.location_id and o.from_ms <= (NEW.ends_at - 1) order by o.from_ms desc limit 1), 0)) / 86400000 - ((NEW.starts_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = NEW.location_id and o.from_ms <= (NEW.starts_at) order by o.from_ms desc limit 1), 0)) / 86400000
 		) d
 	) s
-	WHERE NEW.staffer_id IS NOT NULL AND NEW.kind IN ('booking', 'blocked') AND NEW.ends_at > NEW.starts_at AND (NEW.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = NEW.staffer_id AND e.starts_at = NEW.starts_at AND e.session_key = NEW.session_key AND e.id <> NEW.id))
+	WHERE NEW.staffer_id IS NOT NULL AND NEW.kind IN ('booking', 'blocked') AND NEW.ends_at > NEW.starts_at AND (NEW.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = NEW.staffer_id AND e.starts_at = NEW.starts_at AND e.session_key = NEW.session_key AND e.kind IN ('booking', 'blocked') AND e.id <> NEW.id))
 	ON CONFLICT (location_id, day, staffer_id) DO UPDATE SET
 		booked_ms = booked_ms + excluded.booked_ms, blocked_ms = blocked_ms + excluded.blocked_ms, changes = changes + 1;
 END;

@@ -157,6 +157,7 @@ export function bookingWrite(
     cancelChargesFee: false,
     completedAt: null,
     completedBy: null,
+    completedPaymentMethod: null,
     publicNotes: details.publicNotes,
     internalNotes: null,
     source: details.source,

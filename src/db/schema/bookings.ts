@@ -45,6 +45,8 @@ export const bookings = sqliteTable(
     cancelChargesFee: integer("cancel_charges_fee", { mode: "boolean" }).notNull().default(false),
     completedAt: integer("completed_at"),
     completedBy: text("completed_by"),
+    /** The method its complete was paid with (the revenue report counts the completion there). */
+    completedPaymentMethod: text("completed_payment_method"),
     publicNotes: text("public_notes").notNull().default(""),
     internalNotes: text("internal_notes"),
     source: text("source").notNull().default("unknown"),
