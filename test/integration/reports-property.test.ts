@@ -57,6 +57,8 @@ interface Place {
   tills: { uuid: string }[];
   shampoo: { uuid: string };
   giftCard: { uuid: string };
+  /** Gift card codes sold so far (with what is left on them), for later payments. */
+  codes: string[];
 }
 
 async function createPlace(zone: string, base: string): Promise<Place> {
@@ -116,6 +118,7 @@ async function createPlace(zone: string, base: string): Promise<Place> {
     tills,
     shampoo,
     giftCard: template.body,
+    codes: [],
   };
 }
 
@@ -143,6 +146,7 @@ const BookingOp = fc.record({
     "keep",
     "complete",
     "complete_part",
+    "complete_voucher",
     "cancel_timely",
     "cancel_late",
     "didnt_come",
@@ -163,6 +167,7 @@ const OrderOp = fc.record({
   discount: fc.constantFrom(null, { mode: "percent", percent: 7 }, { mode: "fixed", amount: 333 }),
   till: fc.integer({ min: 0, max: 1 }),
   refund: fc.option(MINUTE, { nil: null }),
+  byVoucher: fc.boolean(),
 });
 const BlockOp = fc.record({
   op: fc.constant("block" as const),
@@ -268,6 +273,14 @@ async function runBooking(p: Place, op: Op) {
         method: "PUT",
         body: { account_uuid: till, paid_amount: 1000 },
       }),
+    complete_voucher: () =>
+      p.ws.api(`/bookings/${id}/status/complete`, {
+        method: "PUT",
+        body: {
+          account_uuid: till,
+          ...(p.codes.length > 0 ? { vouchers: [{ code: p.codes[0], amount: 700 }] } : {}),
+        },
+      }),
     cancel_timely: () => cancel({}),
     cancel_late: () => cancel({ cancel_reason: "other" }),
     didnt_come: () => cancel({ cancel_reason: "didnt_come" }),
@@ -301,11 +314,21 @@ async function runOrder(p: Place, op: Extract<AnyOp, { op: "order" }>) {
   count("order", opened.status);
   if (opened.status !== 201) return;
   vi.setSystemTime(paidAt);
-  const paid = await p.ws.api(`/orders/${opened.body.uuid}/pay`, {
-    method: "POST",
-    body: { account_uuid: p.tills[op.till]?.uuid },
-  });
+  const pay = (body: Record<string, unknown>) =>
+    p.ws.api(`/orders/${opened.body.uuid}/pay`, { method: "POST", body });
+  const code = op.byVoucher ? p.codes.shift() : undefined;
+  // A gift card alone when it covers the order (method `voucher`), else with a till.
+  let paid = code ? await pay({ vouchers: [{ code }] }) : null;
+  if (code) count("pay by voucher", paid?.status ?? 0);
+  if (!paid || paid.status !== 200)
+    paid = await pay({
+      account_uuid: p.tills[op.till]?.uuid,
+      ...(code ? { vouchers: [{ code }] } : {}),
+    });
   count("pay", paid.status);
+  // A refund voids the gift cards the order sold: only an order kept leaves codes to pay with.
+  if (paid.status === 200 && op.refund === null)
+    for (const v of (paid.body.vouchers ?? []) as { codes: string[] }[]) p.codes.push(...v.codes);
   if (paid.status !== 200 || op.refund === null) return;
   vi.setSystemTime(instantOf(p, op.day + 1, op.refund));
   const refunded = await p.ws.api(`/orders/${opened.body.uuid}/refund`, {
