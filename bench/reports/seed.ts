@@ -132,6 +132,10 @@ export function bookingRows(
         canceled_at: canceledAt,
         cancel_charges_fee: `(CASE WHEN ${NO_SHOW_FEE} THEN 1 ELSE 0 END)`,
         completed_at: paidAt,
+        // The till the booking was completed with (its order's method), where the column exists.
+        ...(template.columns.bookings?.includes("completed_payment_method")
+          ? { completed_payment_method: `(CASE WHEN ${COMPLETED} THEN ${METHOD} END)` }
+          : {}),
         ical_token: seededId(0x1c, "b.i"),
         created_at: `${start} - 7 * 1440 * ${MIN}`,
         updated_at: `${start} - 7 * 1440 * ${MIN}`,
