@@ -424,6 +424,63 @@ describe("booking orders", () => {
     expect((last.day?.services_amount ?? 0) - (after.day?.services_amount ?? 0)).toBe(3500);
     await expectRebuildAgrees(salon.ws.id, salon.location.uuid);
   });
+
+  it("a cart completed at two tills: each completion under its own till, the sale under the settling one; a rebuild agrees", async () => {
+    const cash = await createAccount(salon.ws, salon.location.uuid, "cash");
+    const before = await byKey(salon.location.uuid, "payment_method");
+    const date = nextDate();
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: [
+          {
+            datetime_start: at("09:00", date),
+            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid }],
+          },
+          {
+            datetime_start: at("11:00", date),
+            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }],
+          },
+        ],
+        ...customer("+49 151 20000006"),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    const [one, two] = cart.body.bookings as { uuid: string; order: { uuid: string } }[];
+    // The first till takes the whole order (cash); the second completes at the card till.
+    const first = await complete(one?.uuid ?? "", { account_uuid: cash.uuid, paid_amount: 7000 });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.order.amount_paid).toBe(7000);
+    const second = await complete(two?.uuid ?? "", { paid_amount: 0 });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+
+    const method = await everyShard
+      .prepare("select status, payment_method, account_id from orders where id = ?")
+      .bind(one?.order.uuid ?? "")
+      .first<{ status: string; payment_method: string; account_id: string }>();
+    expect(method).toEqual({
+      status: "paid",
+      payment_method: "cash_account",
+      account_id: cash.uuid,
+    });
+    const completed = await everyShard
+      .prepare("select id, completed_payment_method from bookings where order_id = ? order by id")
+      .bind(one?.order.uuid ?? "")
+      .all<{ id: string; completed_payment_method: string }>();
+    expect(
+      Object.fromEntries(completed.results.map((r) => [r.id, r.completed_payment_method])),
+    ).toEqual({ [one?.uuid ?? ""]: "cash_account", [two?.uuid ?? ""]: "card_account" });
+
+    const after = await byKey(salon.location.uuid, "payment_method");
+    const moved = (key: string, sum: keyof Sums) =>
+      (after[key]?.[sum] ?? 0) - (before[key]?.[sum] ?? 0);
+    expect(moved("cash_account", "bookings_completed")).toBe(1);
+    expect(moved("card_account", "bookings_completed")).toBe(1);
+    expect(moved("cash_account", "services_amount")).toBe(7000);
+    expect(moved("card_account", "services_amount")).toBe(0);
+    await expectRebuildAgrees(salon.ws.id, salon.location.uuid);
+  });
 });
 
 describe("fees", () => {

@@ -123,7 +123,7 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
       const settled = accountPaidAmount + voucherPaidAmount + onlinePaidAmount >= orderTotal;
       // The order's sale counts once, when it becomes paid; a later complete of its cart keeps that time.
       const settles = settled && loaded.order.status !== "paid";
-      // The order is paid on the account the till used; with none, online when money came that way.
+      // This complete's till: the account it used; with none, online when money came that way.
       const paidOn = account
         ? { accountId: account.id, paymentMethod: paymentMethodFor(account.type) }
         : paidOnline > 0 && online.onlineAccountId
@@ -136,12 +136,15 @@ export function completeBooking(deps: BookingDeps, bookingId: string, input: Com
           completedAt: now,
           completedBy: input.stafferId ?? null,
           internalNotes: input.internalNotes ?? loaded.booking.internalNotes,
+          // Where the report counts this completion (a cart's bookings may go through two tills).
+          completedPaymentMethod: paidOn.paymentMethod,
         },
         order: {
           accountPaidAmount,
           voucherPaidAmount,
           onlinePaidAmount,
-          ...paidOn,
+          // An order already paid keeps the method it was settled with (its sale counted there).
+          ...(loaded.order.status === "paid" ? {} : paidOn),
           status: settled ? "paid" : loaded.order.status,
           paidAt: settles ? now : loaded.order.paidAt,
         },

@@ -55,6 +55,7 @@ export async function readRawRows(scope: Scope, locationId: string) {
           cancelChargesFee: bookings.cancelChargesFee,
           isCompleted: bookings.isCompleted,
           completedAt: bookings.completedAt,
+          completedPaymentMethod: bookings.completedPaymentMethod,
           lateCancelWindowMinutes: sql<
             number | null
           >`(select json_extract(bp.policy, '$.late_cancel.window_minutes') from ${bookingPayments} bp where bp.booking_id = ${bookings.id})`,

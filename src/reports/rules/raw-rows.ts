@@ -15,6 +15,7 @@ export interface RawRows {
     customerId: string;
     orderId: string;
     completedAt: number | null;
+    completedPaymentMethod: string | null;
     isCompleted: boolean;
   })[];
   bookingServices: {

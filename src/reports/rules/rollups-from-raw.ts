@@ -80,7 +80,6 @@ export function rollupsFromRaw(raw: RawRows): Rollups {
   for (const s of [...raw.bookingServices].sort((a, b) => a.position - b.position))
     servicesOf.set(s.bookingId, [...(servicesOf.get(s.bookingId) ?? []), s]);
   const bookingById = new Map(raw.bookings.map((b) => [b.id, b]));
-  const methodOf = new Map(raw.orders.map((o) => [o.id, o.paymentMethod]));
 
   for (const b of raw.bookings) {
     const services = servicesOf.get(b.id) ?? [];
@@ -98,7 +97,8 @@ export function rollupsFromRaw(raw: RawRows): Rollups {
       add("customer", b.customerId);
     }
     if (b.isCompleted && b.completedAt !== null)
-      addRevenue(b.completedAt, completedEntries(services, methodOf.get(b.orderId) ?? null));
+      // Under its own complete's till: a cart's bookings may be completed at two.
+      addRevenue(b.completedAt, completedEntries(services, b.completedPaymentMethod));
   }
 
   // A fee: revenue on the day the money moved, the no-shows rollup on the booking's day.
