@@ -82,7 +82,9 @@ ALTER TABLE `booking_payments` ADD `fee_kept` integer;
 ALTER TABLE `bookings` ADD `completed_payment_method` text;
 --> statement-breakpoint
 -- The triggers skip a workspace being copied in or already copied away: a move copies the
--- rollups as they are, and its clean-up deletes them.
+-- rollups as they are, and its clean-up deletes them. `+o.service_id` and `+o.staffer_id` keep
+-- SQLite on the booking's own index: without statistics it would take the service's (or
+-- staffer's) and read every booking of it on each write.
 CREATE TRIGGER `report_calendar_on_insert` AFTER INSERT ON `calendar_entries`
 WHEN NEW.staffer_id IS NOT NULL AND NEW.kind IN ('booking', 'blocked') AND NEW.ends_at > NEW.starts_at AND coalesce((select w.placement from workspaces w where w.id = NEW.workspace_id), 'open') not in ('moving_in', 'moved') AND (NEW.session_key IS NULL OR NOT EXISTS (SELECT 1 FROM calendar_entries e WHERE e.staffer_id = NEW.staffer_id AND e.starts_at = NEW.starts_at AND e.session_key = NEW.session_key AND e.kind IN ('booking', 'blocked') AND e.id <> NEW.id))
 BEGIN
@@ -218,7 +220,7 @@ BEGIN
 	SELECT b.location_id, 'service', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, NEW.service_id, b.workspace_id,
 		1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), 1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), 1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND o.service_id = NEW.service_id AND o.id <> NEW.id)
+	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND +o.service_id = NEW.service_id AND o.id <> NEW.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -226,7 +228,7 @@ BEGIN
 	SELECT b.location_id, 'staffer', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, NEW.staffer_id, b.workspace_id,
 		1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), 1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), 1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND o.staffer_id = NEW.staffer_id AND o.id <> NEW.id)
+	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND +o.staffer_id = NEW.staffer_id AND o.id <> NEW.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -247,7 +249,7 @@ BEGIN
 	SELECT b.location_id, 'service', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, OLD.service_id, b.workspace_id,
 		-1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), -1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), -1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND o.service_id = OLD.service_id AND o.id <> OLD.id)
+	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND +o.service_id = OLD.service_id AND o.id <> OLD.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -255,7 +257,7 @@ BEGIN
 	SELECT b.location_id, 'staffer', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, OLD.staffer_id, b.workspace_id,
 		-1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), -1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), -1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND o.staffer_id = OLD.staffer_id AND o.id <> OLD.id)
+	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND +o.staffer_id = OLD.staffer_id AND o.id <> OLD.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -276,7 +278,7 @@ BEGIN
 	SELECT b.location_id, 'service', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, OLD.service_id, b.workspace_id,
 		-1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), -1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), -1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND o.service_id = OLD.service_id AND o.id <> OLD.id)
+	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND +o.service_id = OLD.service_id AND o.id <> OLD.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -284,7 +286,7 @@ BEGIN
 	SELECT b.location_id, 'staffer', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, OLD.staffer_id, b.workspace_id,
 		-1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), -1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), -1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND o.staffer_id = OLD.staffer_id AND o.id <> OLD.id)
+	WHERE b.id = OLD.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = OLD.booking_id AND +o.staffer_id = OLD.staffer_id AND o.id <> OLD.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -292,7 +294,7 @@ BEGIN
 	SELECT b.location_id, 'service', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, NEW.service_id, b.workspace_id,
 		1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), 1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), 1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND o.service_id = NEW.service_id AND o.id <> NEW.id)
+	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND +o.service_id = NEW.service_id AND o.id <> NEW.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
@@ -300,7 +302,7 @@ BEGIN
 	SELECT b.location_id, 'staffer', ((b.start_at) + coalesce((select o.offset_ms from location_offsets o where o.location_id = b.location_id and o.from_ms <= (b.start_at) order by o.from_ms desc limit 1), 0)) / 86400000, NEW.staffer_id, b.workspace_id,
 		1 * (b.is_canceled = 0 OR (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come') OR (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440)))), 1 * (b.is_canceled = 1 AND b.cancel_reason = 'didnt_come'), 1 * (b.is_canceled = 1 AND coalesce(b.cancel_reason, '') NOT IN ('didnt_come', 'spam', 'wrong_order') AND (b.cancel_charges_fee = 1 OR coalesce(b.canceled_at, 0) >= b.start_at - 60000 * coalesce((SELECT json_extract(bp.policy, '$.late_cancel.window_minutes') FROM booking_payments bp WHERE bp.booking_id = b.id), 1440))), 0, 1
 	FROM bookings b
-	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND o.staffer_id = NEW.staffer_id AND o.id <> NEW.id)
+	WHERE b.id = NEW.booking_id AND NOT EXISTS (SELECT 1 FROM booking_services o WHERE o.booking_id = NEW.booking_id AND +o.staffer_id = NEW.staffer_id AND o.id <> NEW.id)
 	ON CONFLICT (location_id, dim, day, key) DO UPDATE SET
 		bookings = bookings + excluded.bookings, didnt_come = didnt_come + excluded.didnt_come,
 		late_cancels = late_cancels + excluded.late_cancels, changes = changes + 1;
