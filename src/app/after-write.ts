@@ -5,12 +5,16 @@ import { deliverCreated } from "../messages/delivery/wake-up";
 import { dispatchEvents } from "../webhooks/dispatch";
 import { settleCancelledBooking } from "../payments/settle";
 import { wakeDesks } from "../waitlist/wake";
+import { backgroundDb } from "../db/background";
+import { rebuildReports } from "../reports/rebuild/rebuild-reports";
+import { saleLinesOf } from "./admin/reports";
 
 /**
  * Acts on what committed writes produced: outbox events to the webhook
  * queue, created messages to the message queue (or their workspace's clock
  * when due later), freed time to its location's waitlist desk, a canceled
- * booking's online money to its settlement (refund, fee). One failure does
+ * booking's online money to its settlement (refund, fee), a location's zone change
+ * to its reports' rebuild. One failure does
  * not keep the others from going; each has its safety net (the cron sweeps,
  * the message clock, the payments' reconcile) should this never run or fail.
  */
@@ -19,8 +23,10 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
   const messages = new Map<string, Map<string, { id: string; dueAt: number }>>();
   const freed = new Map<string, { locationId: string; dueAt: number }[]>();
   const settlements = new Map<string, Effect & { kind: "payment-settlement" }>();
+  const zones = new Map<string, Effect & { kind: "zone-changed" }>();
   for (const e of effects) {
-    if (e.kind === "event") inGroup(events, e.workspaceId, () => new Set()).add(e.eventId);
+    if (e.kind === "zone-changed") zones.set(e.locationId, e);
+    else if (e.kind === "event") inGroup(events, e.workspaceId, () => new Set()).add(e.eventId);
     else if (e.kind === "payment-settlement") settlements.set(e.bookingId, e);
     else if (e.kind === "message")
       inGroup(messages, e.workspaceId, () => new Map()).set(e.messageId, {
@@ -50,7 +56,18 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
         (error: unknown) => log("error", "payment settlement failed", { error }),
       ),
     ),
+    ...[...zones.values()].map(({ workspaceId, locationId }) =>
+      rebuildAfterZoneChange(env, workspaceId, locationId).catch((error: unknown) =>
+        log("error", "reports rebuild after a zone change failed", { error, locationId }),
+      ),
+    ),
   ]);
+}
+
+/** Its rollups follow the location's new days (the admin rebuild route repairs it should this fail). */
+async function rebuildAfterZoneChange(env: Env, workspaceId: string, locationId: string) {
+  const handle = await backgroundDb(env, workspaceId);
+  if (handle) await rebuildReports({ db: handle.db, workspaceId }, saleLinesOf, locationId);
 }
 
 function inGroup<V>(groups: Map<string, V>, key: string, empty: () => V): V {

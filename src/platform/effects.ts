@@ -31,7 +31,12 @@ export type Effect =
       workspaceId: string;
       bookingId: string;
       cause: { visitor?: string | undefined; origin?: string | undefined };
-    };
+    }
+  /**
+   * A location's zone changed: the days of its future bookings and calendar
+   * time move with it, so its report rollups are rebuilt from the raw rows.
+   */
+  | { kind: "zone-changed"; workspaceId: string; locationId: string };
 
 /**
  * Acts on effects after their write committed: the composition root's

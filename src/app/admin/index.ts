@@ -2,6 +2,7 @@ import type { AdminEnv } from "../../http/env";
 import { except } from "hono/combine";
 import { createRouter } from "../../http/openapi";
 import { requireAdminToken } from "../middleware/admin-auth";
+import { afterWrite } from "../middleware/after-write";
 import { routeAdminWorkspace } from "../middleware/admin-route";
 import { declaredOperation, takesNoKeys } from "../middleware/operation";
 import { adminRateLimit } from "../../http/rate-limit";
@@ -41,6 +42,8 @@ export function adminApi() {
   router.use("*", limitBody, requireJsonBody);
   router.use("/workspaces/:ws", routeAdminWorkspace);
   router.use("/workspaces/:ws/*", routeAdminWorkspace);
+  // A location's zone change has its reports' rollups rebuilt once it committed.
+  router.use("/workspaces/:ws/locations/:uuid", afterWrite);
   registerWorkspaces(router, defaultBookingStatuses);
   registerLocations(router);
   registerStaffers(router);

@@ -1,5 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { producing } from "../../db/effects";
 import { locationOffsets, locations } from "../../db/schema";
 import { zoneOffsets } from "../rules/zone-offsets";
 
@@ -33,7 +34,10 @@ export const locationOffsetsOf = (db: Database, at: OffsetsOf) => insertOffsets(
 
 /**
  * A zone change from `now` on: the past keeps the zone it was lived in (days
- * already counted stay where they were), the future follows the new one.
+ * already counted stay where they were), the future follows the new one. The
+ * rollups of future bookings were counted on the old zone's days: once this
+ * commits, its effect has them rebuilt (a cancel would otherwise take them
+ * off a different day than the one they were added to).
  */
 export const zoneChangedAt = (db: Database, at: OffsetsOf, now: number) => [
   db
@@ -45,5 +49,7 @@ export const zoneChangedAt = (db: Database, at: OffsetsOf, now: number) => [
         gte(locationOffsets.fromMs, now),
       ),
     ),
-  insertOffsets(db, at, now),
+  producing(insertOffsets(db, at, now), [
+    { kind: "zone-changed", workspaceId: at.workspaceId, locationId: at.locationId },
+  ]),
 ];
