@@ -2,14 +2,14 @@ import { exports } from "cloudflare:workers";
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BASE, type Client, d1RoundTrips, PUBLIC } from "../helpers/http";
+import { admin, BASE, type Client, d1RoundTrips, PUBLIC } from "../helpers/http";
 import {
   createLocation,
   createStaffer,
   createWorkspace,
   type TestWorkspace,
 } from "../helpers/factory";
-import { createPublishableKey } from "../helpers/keys";
+import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { customer } from "../helpers/salon";
 import { attachPayment } from "../helpers/paid-booking";
 import { until } from "../helpers/messages";
@@ -306,6 +306,176 @@ describe("utilization", () => {
         expect(strictCsv(text)).toEqual(json.body.data.map(asCsv));
       }
     }
+  });
+});
+
+describe("utilization of a group session booked through a reservation", () => {
+  // Tue 2030-03-05 10:00 Berlin: a 60-minute session with a 15-minute pause after it.
+  const START = "2030-03-05T09:00:00Z";
+  const DAY = "2030-03-05";
+  let ws: TestWorkspace;
+  let location: string;
+  let dana: string;
+  let pilates: string;
+  let pk: PublishableKey;
+
+  beforeAll(async () => {
+    ws = await createWorkspace();
+    location = (await createLocation(ws, { timezone: "Europe/Berlin" })).uuid;
+    dana = (
+      await createStaffer(ws, [location], {
+        first_name: "Dana",
+        schedule: [{ location_uuid: location, weekday: 2, start: "09:00", end: "18:00" }],
+      })
+    ).uuid;
+    pilates = await service(ws, {
+      name: "Pilates",
+      duration: 60,
+      price: 1500,
+      capacity: 4,
+      is_pause: true,
+      pause: 15,
+    });
+    pk = await createPublishableKey(ws);
+  });
+
+  const widget = (path: string, body: Record<string, unknown>) =>
+    pk.api(path, { method: "POST", headers: { origin: "https://salon.example" }, body });
+  const hold = async () => {
+    const res = await widget("/reservations", {
+      location_uuid: location,
+      items: [
+        {
+          datetime_start: START,
+          services: [{ service_uuid: pilates, staffer_uuid: dana, quantity: 1 }],
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.uuid as string;
+  };
+  const bookHeld = async (reservation: string, phone: string) => {
+    const res = await widget("/bookings", {
+      location_uuid: location,
+      service_uuid: pilates,
+      staffer_uuid: dana,
+      reserved_on: START,
+      reservation_uuid: reservation,
+      quantity: 1,
+      ...customer(phone),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.uuid as string;
+  };
+  const danaOn = async () => {
+    const res = await report(ws, "utilization", { location_uuid: location, from: DAY, to: DAY });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as Record<string, unknown>[];
+  };
+  const calendarRows = async () => {
+    const { db } = await shardOf(ws.id);
+    return (
+      await db
+        .prepare(
+          "select day, staffer_id, booked_ms, blocked_ms from report_calendar_days where location_id = ? and (booked_ms <> 0 or blocked_ms <> 0) order by day, staffer_id",
+        )
+        .bind(location)
+        .all()
+    ).results;
+  };
+  /** Dana's calendar entries at a start, with their session keys. */
+  const entriesOf = async (start: string) => {
+    const { db } = await shardOf(ws.id);
+    return (
+      await db
+        .prepare(
+          "select kind, session_key from calendar_entries where staffer_id = ? and starts_at = ? order by kind",
+        )
+        .bind(dana, Date.parse(start))
+        .all<{ kind: string; session_key: string | null }>()
+    ).results;
+  };
+  const session = { key: "", label: "Dana", working_minutes: 540, blocked_minutes: 0 };
+
+  it("counts the session's time once, with another customer's hold on it, and a rebuild equals the kept rows", async () => {
+    const mine = await hold();
+    const theirs = await hold();
+    // Holds are no booked time.
+    expect(await danaOn()).toEqual([{ ...session, key: dana, booked_minutes: 0, utilization: 0 }]);
+    await bookHeld(mine, "+49 151 20000101");
+    // The booking's seat and the other hold sit on one session of Dana's.
+    const entries = await entriesOf(START);
+    expect(entries.map((e) => e.kind)).toEqual(["booking", "held"]);
+    expect(new Set(entries.map((e) => e.session_key)).size).toBe(1);
+    const once = [{ ...session, key: dana, booked_minutes: 75, utilization: 0.1389 }];
+    expect(await danaOn()).toEqual(once);
+    // The second customer books their hold too: still one session's time.
+    await bookHeld(theirs, "+49 151 20000102");
+    expect(await danaOn()).toEqual(once);
+    const byDay = await report(ws, "utilization", {
+      location_uuid: location,
+      from: DAY,
+      to: DAY,
+      group_by: "day",
+    });
+    expect(byDay.body.totals).toEqual({
+      working_minutes: 540,
+      booked_minutes: 75,
+      blocked_minutes: 0,
+      utilization: 0.1389,
+    });
+
+    const kept = await calendarRows();
+    expect(kept).toHaveLength(1);
+    const rebuilt = await admin(`/workspaces/${ws.id}/reports/rebuild?location_uuid=${location}`, {
+      method: "POST",
+    });
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
+    expect(await calendarRows()).toEqual(kept);
+    expect(await danaOn()).toEqual(once);
+  });
+
+  it("a hold left on the session beside a booking made from another hold: once", async () => {
+    const start = "2030-03-12T09:00:00Z";
+    const held = async () => {
+      const res = await widget("/reservations", {
+        location_uuid: location,
+        items: [
+          {
+            datetime_start: start,
+            services: [{ service_uuid: pilates, staffer_uuid: dana, quantity: 1 }],
+          },
+        ],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.uuid as string;
+    };
+    const mine = await held();
+    await held(); // a second customer's hold, never booked
+    const res = await widget("/bookings", {
+      location_uuid: location,
+      service_uuid: pilates,
+      staffer_uuid: dana,
+      reserved_on: start,
+      reservation_uuid: mine,
+      quantity: 1,
+      ...customer("+49 151 20000103"),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const week = await report(ws, "utilization", {
+      location_uuid: location,
+      from: "2030-03-12",
+      to: "2030-03-12",
+    });
+    expect(week.body.data).toEqual([
+      { ...session, key: dana, booked_minutes: 75, utilization: 0.1389 },
+    ]);
+    const kept = await calendarRows();
+    const rebuilt = await admin(`/workspaces/${ws.id}/reports/rebuild?location_uuid=${location}`, {
+      method: "POST",
+    });
+    expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200);
+    expect(await calendarRows()).toEqual(kept);
   });
 });
 
