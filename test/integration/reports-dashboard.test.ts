@@ -5,6 +5,9 @@ import { dayOfDate } from "../../src/reports/rules/days";
 import { createLocation, createWorkspace, type TestWorkspace } from "../helpers/factory";
 import { admin, BASE, client, type Client } from "../helpers/http";
 import { createPublishableKey } from "../helpers/keys";
+import { fakeLimiter } from "../helpers/limiter";
+import { createApp } from "../../src/app/app";
+import type { OpenEnv } from "../../src/http/env";
 
 const SECRET = (env as { MANAGE_TOKEN_SECRET?: string }).MANAGE_TOKEN_SECRET ?? "";
 const HOUR = 3_600_000;
@@ -281,5 +284,38 @@ describe("GET /dashboard", () => {
     const after = await open(res.body.url);
     expect(after.status).toBe(410);
     expect(after.html).not.toContain("dashboard-data");
+  });
+});
+
+describe("a dashboard link from rotating addresses", () => {
+  it("is counted per link and per workspace, whatever address asks, before anything is read", async () => {
+    const ws = await createWorkspace();
+    const location = await createLocation(ws);
+    const made = await link(ws.api, { location_uuid: location.uuid });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const url = new URL(made.body.url as string);
+    const perLink = fakeLimiter(2);
+    const perWorkspace = fakeLimiter(100);
+    const app = createApp();
+    let n = 0;
+    const view = async () =>
+      (
+        await app.request(
+          `${url.pathname}${url.search}`,
+          { headers: { "cf-connecting-ip": `2001:db8:99:${(++n).toString(16)}::1` } },
+          {
+            ...env,
+            LINK_RATE_LIMIT: perLink.limiter,
+            LINK_WORKSPACE_RATE_LIMIT: perWorkspace.limiter,
+          } satisfies OpenEnv["Bindings"],
+        )
+      ).status;
+    expect([await view(), await view(), await view()]).toEqual([200, 200, 429]);
+    expect(new Set(perLink.keys)).toEqual(new Set([`link:dashboard:${tokenOf(url.href)}`]));
+    expect(new Set(perWorkspace.keys)).toEqual(new Set([`ws:${ws.id}`]));
+    // A changed token is refused before it is counted: it names no link to spend.
+    const changed = `${url.pathname}?token=${tokenOf(url.href).slice(0, -2)}AA`;
+    const res = await app.request(changed, {}, { ...env } satisfies OpenEnv["Bindings"]);
+    expect(res.status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { OpenEnv } from "../../../http/env";
 import { routeLink } from "../../../http/route-link";
+import { limitLink, limitLinkWorkspace } from "../../../http/rate-limit";
 import { configOf } from "../../../platform/config";
 import { now } from "../../../platform/clock";
 import { dateOfDay } from "../../rules/days";
@@ -28,6 +29,9 @@ export async function dashboardPage(c: Context<OpenEnv>) {
   if (!grant) return refuse(false);
   const at = now();
   if (at >= grant.expiresAt) return refuse(true);
+  // Per link and per workspace, whatever addresses ask: a leaked link costs D1 reads on every view.
+  await limitLink(c.env, `dashboard:${c.req.query("token") ?? ""}`);
+  await limitLinkWorkspace(c.env, grant.workspaceId);
   const { workspace, keyStands } = await dashboardGrantRows(
     c.var.directory,
     grant.workspaceId,
