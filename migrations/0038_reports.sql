@@ -81,6 +81,10 @@ ALTER TABLE `booking_payments` ADD `fee_kept` integer;
 -- where the revenue report counts the completion.
 ALTER TABLE `bookings` ADD `completed_payment_method` text;
 --> statement-breakpoint
+-- Bookings completed before: their order's method, the best there is to know.
+UPDATE `bookings` SET `completed_payment_method` = (SELECT o.`payment_method` FROM `orders` o WHERE o.`id` = `bookings`.`order_id`)
+WHERE `is_completed` = 1;
+--> statement-breakpoint
 -- The triggers skip a workspace being copied in or already copied away: a move copies the
 -- rollups as they are, and its clean-up deletes them. `+o.service_id` and `+o.staffer_id` keep
 -- SQLite on the booking's own index: without statistics it would take the service's (or
