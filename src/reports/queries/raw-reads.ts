@@ -1,5 +1,6 @@
-import { and, asc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne, type SQL, sql } from "drizzle-orm";
 import { idIn, inSubquery } from "../../db/bounded";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import {
   bookingPayments,
   bookings,
@@ -27,15 +28,54 @@ export const changesSum = (locationId: string) =>
     + (select coalesce(sum(changes), 0) from ${reportCalendarDays} where location_id = ${locationId})
     + (select coalesce(sum(changes), 0) from ${reportBookingDays} where location_id = ${locationId})`;
 
+/** A rebuild window: its days first..last, and instants [fromMs, toMs) covering them (widened). */
+export interface RawWindow {
+  first: number;
+  last: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/** Σ changes of a location's rollup rows on days first..last. */
+export const windowChangesSum = (locationId: string, w: { first: number; last: number }) =>
+  sql<number>`(select coalesce(sum(changes), 0) from ${reportRevenueDays} where location_id = ${locationId} and day between ${w.first} and ${w.last})
+    + (select coalesce(sum(changes), 0) from ${reportCalendarDays} where location_id = ${locationId} and day between ${w.first} and ${w.last})
+    + (select coalesce(sum(changes), 0) from ${reportBookingDays} where location_id = ${locationId} and day between ${w.first} and ${w.last})`;
+
+const within = (column: SQL | SQLiteColumn, w: RawWindow) =>
+  sql`(${column} >= ${w.fromMs} and ${column} < ${w.toMs})`;
+
 /**
  * Everything a location's rollups count, and Σ changes of the rollups, in one
  * batch (one consistent snapshot): the rebuild computes from these and writes
- * only if Σ changes did not move.
+ * only if Σ changes did not move. With a window, only the rows that can count
+ * on a day of it (more is harmless: the caller keeps the window's days):
+ * orders paid or closed in it and their bookings, bookings starting or
+ * completed in it or with a fee that moved in it, calendar entries overlapping
+ * it, renewals in it; a booking's services, fees and kept fees come along.
  */
-export async function readRawRows(scope: Scope, locationId: string) {
+export async function readRawRows(scope: Scope, locationId: string, window?: RawWindow) {
   const { db, workspaceId: ws } = scope;
   const ofLocation = and(eq(bookings.workspaceId, ws), eq(bookings.locationId, locationId));
-  const bookingIds = db.select({ id: bookings.id }).from(bookings).where(ofLocation);
+  const ofLocationOrders = and(eq(orders.workspaceId, ws), eq(orders.locationId, locationId));
+  const windowOrders =
+    window &&
+    sql`${orders.id} in (select o.id from ${orders} o where o.workspace_id = ${ws} and o.location_id = ${locationId}
+      and (${within(sql`o.paid_at`, window)} or ${within(sql`o.closed_at`, window)}))`;
+  // ORs of IN lists rather than a UNION: D1 caps the terms of a compound SELECT.
+  const windowBookings =
+    window &&
+    sql`(${within(bookings.startAt, window)} or ${within(bookings.completedAt, window)}
+      or ${bookings.orderId} in (select o.id from ${orders} o where o.workspace_id = ${ws} and o.location_id = ${locationId}
+        and (${within(sql`o.paid_at`, window)} or ${within(sql`o.closed_at`, window)}))
+      or ${bookings.id} in (select p.booking_id from ${payments} p where p.workspace_id = ${ws}
+        and p.kind in ('late_cancel_fee', 'no_show_fee') and ${within(sql`p.updated_at`, window)})
+      or ${bookings.id} in (select bp.booking_id from ${bookingPayments} bp
+        where bp.fee_kept <> 0 and ${within(sql`coalesce(bp.settled_at, bp.created_at)`, window)}))`;
+  const bookingIds = db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(ofLocation, windowBookings));
   const [offsets, bookingRows, services, kept, paid, entries, orderRows, lines, renewals, sums] =
     await db.batch([
       db
@@ -61,7 +101,7 @@ export async function readRawRows(scope: Scope, locationId: string) {
           >`(select json_extract(bp.policy, '$.late_cancel.window_minutes') from ${bookingPayments} bp where bp.booking_id = ${bookings.id})`,
         })
         .from(bookings)
-        .where(ofLocation),
+        .where(and(ofLocation, windowBookings)),
       db
         .select()
         .from(bookingServices)
@@ -112,14 +152,13 @@ export async function readRawRows(scope: Scope, locationId: string) {
             eq(calendarEntries.locationId, locationId),
             isNotNull(calendarEntries.stafferId),
             idIn(calendarEntries.kind, ["booking", "blocked"]),
+            window &&
+              sql`${calendarEntries.startsAt} < ${window.toMs} and ${calendarEntries.endsAt} > ${window.fromMs}`,
           ),
         )
         // Insertion order: a group session counts the seat the trigger counted, the first.
         .orderBy(sql`${calendarEntries}.rowid`),
-      db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.workspaceId, ws), eq(orders.locationId, locationId))),
+      db.select().from(orders).where(and(ofLocationOrders, windowOrders)),
       db
         .select()
         .from(orderLines)
@@ -128,10 +167,7 @@ export async function readRawRows(scope: Scope, locationId: string) {
             eq(orderLines.workspaceId, ws),
             inSubquery(
               orderLines.orderId,
-              db
-                .select({ id: orders.id })
-                .from(orders)
-                .where(and(eq(orders.workspaceId, ws), eq(orders.locationId, locationId))),
+              db.select({ id: orders.id }).from(orders).where(and(ofLocationOrders, windowOrders)),
             ),
           ),
         )
@@ -145,9 +181,18 @@ export async function readRawRows(scope: Scope, locationId: string) {
         .from(packageRenewals)
         .innerJoin(customerPackages, eq(customerPackages.id, packageRenewals.customerPackageId))
         .where(
-          and(eq(customerPackages.workspaceId, ws), eq(customerPackages.locationId, locationId)),
+          and(
+            eq(customerPackages.workspaceId, ws),
+            eq(customerPackages.locationId, locationId),
+            window && within(packageRenewals.updatedAt, window),
+          ),
         ),
-      db.select({ changes: changesSum(locationId) }).from(sql`(select 1)`),
+      db
+        .select({
+          changes: changesSum(locationId),
+          windowChanges: window ? windowChangesSum(locationId, window) : changesSum(locationId),
+        })
+        .from(sql`(select 1)`),
     ]);
   return {
     offsets,
@@ -164,5 +209,7 @@ export async function readRawRows(scope: Scope, locationId: string) {
     orderLines: lines,
     renewals,
     changes: Number(sums[0]?.changes ?? 0),
+    /** Σ changes of the rows the write replaces (the window's, or all). */
+    windowChanges: Number(sums[0]?.windowChanges ?? 0),
   };
 }

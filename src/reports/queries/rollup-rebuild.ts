@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, between, eq, sql } from "drizzle-orm";
 import { insertRows } from "../../db/bounded";
 import { guard } from "../../db/guards";
 import { reportBookingDays, reportCalendarDays, reportRevenueDays } from "../../db/schema";
@@ -8,28 +8,51 @@ import type { RevenueDim, BookingDim } from "../../platform/rules/report-dims";
 import type { Rollups } from "../rules/raw-rows";
 import { changesSum } from "./raw-reads";
 
+const ZERO = {
+  bookingsCompleted: 0,
+  servicesAmount: 0,
+  goodsAmount: 0,
+  vouchersSold: 0,
+  packagesSold: 0,
+  fees: 0,
+  refunds: 0,
+  discounts: 0,
+};
+
+/** What the rebuild read: Σ changes of the location, and of the rows it replaces. */
+export interface ChangesRead {
+  changes: number;
+  windowChanges: number;
+}
+
 /**
- * Replaces a location's rollup rows with `rollups`, guarded on Σ changes still
- * being `changesRead`: a trigger or order batch that moved a rollup since the
- * read makes the whole batch fail (and the rebuild retry). The new rows carry
- * changes = 1, the first of them Σ read + 1 besides, so Σ grows past what any
- * other rebuild read before this one and that one fails too.
+ * Replaces a location's rollup rows on days first..last with `rollups` (at
+ * least one row: an all-zero day row when they are none), guarded on Σ changes
+ * still being what was read: a trigger or order batch that moved a rollup
+ * since the read makes the whole batch fail (and the rebuild retry). The new
+ * rows carry changes = 1, the first of them the replaced rows' Σ + 1 besides,
+ * so the location's Σ grows (by the rows written) past what any other rebuild
+ * read before this one, and that one fails too. (Σ read + 1 would double Σ
+ * with every window, past 2^53 after a few rebuilds.)
  */
 export function replaceRollups(
   scope: Scope,
   locationId: string,
-  changesRead: number,
+  read: ChangesRead,
+  days: { first: number; last: number },
   rollups: Rollups,
 ): Statement[] {
   const { db, workspaceId } = scope;
-  let bump = changesRead + 1;
+  let bump = read.windowChanges + 1;
   const changes = () => {
     const c = bump;
     bump = 1;
     return c;
   };
   const at = { locationId, workspaceId };
-  const revenue = rollups.revenue.map((r) => ({
+  const none = rollups.revenue.length + rollups.calendar.length + rollups.bookings.length === 0;
+  const marker = { ...ZERO, dim: "day", day: days.first, key: "" };
+  const revenue = (none ? [marker] : rollups.revenue).map((r) => ({
     ...at,
     ...r,
     dim: r.dim as RevenueDim,
@@ -43,13 +66,14 @@ export function replaceRollups(
     changes: changes(),
   }));
   return [
-    guard(scope, sql`${changesSum(locationId)} = ${changesRead}`),
+    guard(scope, sql`${changesSum(locationId)} = ${read.changes}`),
     db
       .delete(reportRevenueDays)
       .where(
         and(
           eq(reportRevenueDays.workspaceId, workspaceId),
           eq(reportRevenueDays.locationId, locationId),
+          between(reportRevenueDays.day, days.first, days.last),
         ),
       ),
     db
@@ -58,6 +82,7 @@ export function replaceRollups(
         and(
           eq(reportCalendarDays.workspaceId, workspaceId),
           eq(reportCalendarDays.locationId, locationId),
+          between(reportCalendarDays.day, days.first, days.last),
         ),
       ),
     db
@@ -66,6 +91,7 @@ export function replaceRollups(
         and(
           eq(reportBookingDays.workspaceId, workspaceId),
           eq(reportBookingDays.locationId, locationId),
+          between(reportBookingDays.day, days.first, days.last),
         ),
       ),
     ...insertRows(db, reportRevenueDays, revenue),
