@@ -21,7 +21,7 @@ export const route = defineRoute({
   tags: ["Reports"],
   summary: "Rebuild the reports' daily rollups from the raw rows",
   description:
-    "Computes a location's rollups (revenue, calendar time, bookings and no-shows) from its bookings, calendar, orders, payments and renewals, and replaces the kept ones, in one batch that commits only if no write moved a rollup meanwhile (else it reads again, up to 3 times, then answers 409 `conflict`). A location created before the reports gets its zone's offsets first. Without `location_uuid`, every location of the workspace, one after the other.",
+    "Computes a location's rollups (revenue, calendar time, bookings and no-shows) from its bookings, calendar, orders, payments and renewals, and replaces the kept ones, in windows of 31 of the location's days: each window's batch commits only if no write moved a rollup meanwhile (else that window is read again, up to 3 times, then the call answers 409 `conflict`; windows already replaced stay). A location created before the reports gets its zone's offsets first. Without `location_uuid`, every location of the workspace, one after the other.",
   request: { params: WorkspaceParams, query: RebuildQuery },
   responses: {
     200: json(RebuildResultSchema, "Rebuilt"),
