@@ -56,18 +56,26 @@ export async function dispatchEffects(env: Env, effects: readonly Effect[]): Pro
         (error: unknown) => log("error", "payment settlement failed", { error }),
       ),
     ),
-    ...[...zones.values()].map(({ workspaceId, locationId }) =>
-      rebuildAfterZoneChange(env, workspaceId, locationId).catch((error: unknown) =>
+    ...[...zones.values()].map(({ workspaceId, locationId, at }) =>
+      rebuildAfterZoneChange(env, workspaceId, locationId, at).catch((error: unknown) =>
         log("error", "reports rebuild after a zone change failed", { error, locationId }),
       ),
     ),
   ]);
 }
 
-/** Its rollups follow the location's new days (the admin rebuild route repairs it should this fail). */
-async function rebuildAfterZoneChange(env: Env, workspaceId: string, locationId: string) {
+/**
+ * Its rollups from the change on follow the location's new days (the days
+ * before keep their zone); the admin rebuild route repairs it should this fail.
+ */
+async function rebuildAfterZoneChange(
+  env: Env,
+  workspaceId: string,
+  locationId: string,
+  at: number,
+) {
   const handle = await backgroundDb(env, workspaceId);
-  if (handle) await rebuildReports({ db: handle.db, workspaceId }, saleLinesOf, locationId);
+  if (handle) await rebuildReports({ db: handle.db, workspaceId }, saleLinesOf, locationId, at);
 }
 
 function inGroup<V>(groups: Map<string, V>, key: string, empty: () => V): V {

@@ -36,7 +36,7 @@ export type Effect =
    * A location's zone changed: the days of its future bookings and calendar
    * time move with it, so its report rollups are rebuilt from the raw rows.
    */
-  | { kind: "zone-changed"; workspaceId: string; locationId: string };
+  | { kind: "zone-changed"; workspaceId: string; locationId: string; at: number };
 
 /**
  * Acts on effects after their write committed: the composition root's

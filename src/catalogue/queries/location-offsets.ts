@@ -50,6 +50,6 @@ export const zoneChangedAt = (db: Database, at: OffsetsOf, now: number) => [
       ),
     ),
   producing(insertOffsets(db, at, now), [
-    { kind: "zone-changed", workspaceId: at.workspaceId, locationId: at.locationId },
+    { kind: "zone-changed", workspaceId: at.workspaceId, locationId: at.locationId, at: now },
   ]),
 ];

@@ -20,6 +20,7 @@ export async function rebuildReports(
   scope: Scope,
   saleLinesOf: SaleLinesOf,
   locationId?: string,
+  since?: number,
 ): Promise<{ locations: number; rows: number }> {
   const found = await rebuildLocations(scope, locationId);
   if (locationId !== undefined && found.length === 0) throw notFound("Location");
@@ -33,21 +34,32 @@ export async function rebuildReports(
           timezone: location.timezone,
         }),
       ]);
-    rows += await rebuildLocation(scope, location.id, saleLinesOf);
+    rows += await rebuildLocation(scope, location.id, saleLinesOf, since);
   }
   return { locations: found.length, rows };
 }
 
-/** Window by window over every day its raw rows count on or its rollups hold. */
-async function rebuildLocation(scope: Scope, locationId: string, saleLinesOf: SaleLinesOf) {
+/**
+ * Window by window over every day its raw rows count on or its rollups hold;
+ * with `since`, only from two days before it (a zone change moves no day
+ * before the instant it took effect: offsets differ by less than a day).
+ */
+async function rebuildLocation(
+  scope: Scope,
+  locationId: string,
+  saleLinesOf: SaleLinesOf,
+  since?: number,
+) {
   const extent = await readRebuildExtent(scope, locationId);
   const { offsets } = extent;
+  const from = since === undefined ? -Infinity : dayOf(since, offsets) - 2;
   const span = extent.span && {
-    first: dayOf(extent.span.first, offsets) - 1,
+    first: Math.max(from, dayOf(extent.span.first, offsets) - 1),
     last: dayOf(extent.span.last, offsets) + 1,
   };
   let rows = 0;
-  for (const w of rebuildWindows(span, extent.rollupDays))
+  const kept = extent.rollupDays.filter((day) => day >= from);
+  for (const w of rebuildWindows(span && span.first <= span.last ? span : null, kept))
     rows += await rebuildWindow(scope, locationId, offsets, w, saleLinesOf);
   return rows;
 }
