@@ -7,7 +7,7 @@ import { settleCancelledBooking } from "../payments/settle";
 import { wakeDesks } from "../waitlist/wake";
 import { backgroundDb } from "../db/background";
 import { rebuildReports } from "../reports/rebuild/rebuild-reports";
-import { saleLinesOf } from "./admin/reports";
+import { saleLinesOf } from "./sale-lines";
 
 /**
  * Acts on what committed writes produced: outbox events to the webhook

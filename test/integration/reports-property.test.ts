@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { Temporal } from "temporal-polyfill";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { saleLinesOf } from "../../src/app/admin/reports";
+import { saleLinesOf } from "../../src/app/sale-lines";
 import { createDb } from "../../src/db/client";
 import { readRawRows } from "../../src/reports/queries/raw-reads";
 import type { Rollups } from "../../src/reports/rules/raw-rows";

@@ -102,12 +102,12 @@ export function rollupsFromRaw(raw: RawRows): Rollups {
   }
 
   // A fee: revenue on the day the money moved, the no-shows rollup on the booking's day.
-  const fee = (bookingId: string, at: number, amount: number) => {
+  const fee = (bookingId: string, movedAt: number, amount: number) => {
     const b = bookingById.get(bookingId);
     if (!b || amount === 0) return;
     const first = servicesOf.get(bookingId)?.[0];
     const sums = { fees: amount };
-    addRevenue(at, [
+    addRevenue(movedAt, [
       { dim: "day", key: "", sums },
       { dim: "staffer", key: first?.stafferId ?? "", sums },
       { dim: "service", key: first?.serviceId ?? "", sums },
