@@ -40,7 +40,7 @@ export async function holdings(name: string): Promise<Holdings> {
       "SELECT m.name AS name, EXISTS (SELECT 1 FROM pragma_table_info(m.name) p WHERE p.name = 'workspace_id') AS owned " +
         "FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' " +
         // The migrations' own tables (their list, the id sequences they seed) hold no tenant row.
-        "AND m.name NOT IN ('d1_migrations', 'id_sequences', 'workspaces')",
+        "AND m.name NOT IN ('d1_migrations', 'id_sequences', 'report_day_steps', 'workspaces')",
     )
     .all<{ name: string; owned: number }>();
   const owned = tables.results.filter((t) => t.owned === 1).map((t) => t.name);

@@ -32,14 +32,18 @@ describe("the D1 databases a test file starts with", () => {
     expect(bound.sort()).toEqual([...DATABASES]);
   });
 
-  it("hold no row in any table but the migrations' own (their list, the id sequences)", async () => {
+  it("hold no row in any table but the migrations' own (their list, the id sequences, the reports' day steps)", async () => {
     for (const name of DATABASES) {
       const db = env[name];
       const seeded = await db.prepare("SELECT name, last FROM id_sequences").all();
       expect(seeded.results, name).toEqual([{ name: "webhooks", last: 0 }]);
       const tables = (await tablesOf(db)).filter(
-        (table) => table !== "d1_migrations" && table !== "id_sequences",
+        (table) => !["d1_migrations", "id_sequences", "report_day_steps"].includes(table),
       );
+      const steps = await db
+        .prepare("SELECT count(*) AS n, max(i) AS last FROM report_day_steps")
+        .first();
+      expect(steps, name).toEqual({ n: 1100, last: 1099 });
       expect(tables.length, name).toBeGreaterThan(10);
       const withRows = [];
       for (const table of tables) {
