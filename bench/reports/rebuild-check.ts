@@ -1,22 +1,10 @@
 import { BENCH_ADMIN_TOKEN } from "../open-salon";
+import { REVENUE_SUMS } from "../../src/reports/rules/revenue-sums";
 import { sqlBatch } from "./sql";
 
 /** Each rollup table's rows of a location: its key columns, then the sums (`changes` left out). */
 const TABLES: [string, string[], string[]][] = [
-  [
-    "report_revenue_days",
-    ["dim", "day", "key"],
-    [
-      "bookings_completed",
-      "services_amount",
-      "goods_amount",
-      "vouchers_sold",
-      "packages_sold",
-      "fees",
-      "refunds",
-      "discounts",
-    ],
-  ],
+  ["report_revenue_days", ["dim", "day", "key"], [...REVENUE_SUMS]],
   ["report_calendar_days", ["day", "staffer_id"], ["booked_ms", "blocked_ms"]],
   [
     "report_booking_days",

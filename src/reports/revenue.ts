@@ -9,19 +9,11 @@ import { revenueByDay, revenueByKey, revenueKeys, type RevenueSums } from "./que
 import { byLabel, periodKeyOf, periodsOf } from "./rules/periods";
 import { dateOfDay } from "./rules/days";
 import { methodLabel } from "./rules/labels";
+import { REVENUE_SUMS } from "./rules/revenue-sums";
 import type { RevenueGroup, RevenueReport, RevenueRow } from "./views/revenue";
 
-const ZERO: RevenueSums = {
-  bookings_completed: 0,
-  services_amount: 0,
-  goods_amount: 0,
-  vouchers_sold: 0,
-  packages_sold: 0,
-  fees: 0,
-  refunds: 0,
-  discounts: 0,
-};
-const FIELDS = Object.keys(ZERO) as (keyof RevenueSums)[];
+const FIELDS = REVENUE_SUMS;
+const ZERO = Object.fromEntries(FIELDS.map((f) => [f, 0])) as RevenueSums;
 
 const add = (a: RevenueSums, b: RevenueSums): RevenueSums =>
   Object.fromEntries(FIELDS.map((f) => [f, a[f] + b[f]])) as RevenueSums;

@@ -1,5 +1,6 @@
 import { dateOfDay, dayOfDate, monthOf, weekOf } from "../../src/reports/rules/days";
 import type { Rollups } from "../../src/reports/rules/raw-rows";
+import { REVENUE_SUMS, type RevenueSum } from "../../src/reports/rules/revenue-sums";
 
 /**
  * The reports computed by brute force from the rollup rows rollupsFromRaw made
@@ -11,17 +12,6 @@ export type Expected = Record<string, Numbers>;
 
 const rate = (part: number, whole: number) =>
   whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
-
-const REVENUE = [
-  "bookings_completed",
-  "services_amount",
-  "goods_amount",
-  "vouchers_sold",
-  "packages_sold",
-  "fees",
-  "refunds",
-  "discounts",
-] as const;
 
 const periodKey = (group: string, day: number) =>
   group === "day" ? dateOfDay(day) : group === "week" ? dateOfDay(weekOf(day)) : monthOf(day);
@@ -36,8 +26,8 @@ export function expectedRevenue(r: Rollups, group: string, from: string, to: str
   const { first, last, inRange } = daysOf(from, to);
   const out: Expected = {};
   const add = (key: string, row: Rollups["revenue"][number]) => {
-    const sums = (out[key] ??= Object.fromEntries(REVENUE.map((s) => [s, 0])));
-    const values: Record<(typeof REVENUE)[number], number> = {
+    const sums = (out[key] ??= Object.fromEntries(REVENUE_SUMS.map((s) => [s, 0])));
+    const values: Record<RevenueSum, number> = {
       bookings_completed: row.bookingsCompleted,
       services_amount: row.servicesAmount,
       goods_amount: row.goodsAmount,
@@ -47,12 +37,12 @@ export function expectedRevenue(r: Rollups, group: string, from: string, to: str
       refunds: row.refunds,
       discounts: row.discounts,
     };
-    for (const s of REVENUE) sums[s] = (sums[s] ?? 0) + values[s];
+    for (const s of REVENUE_SUMS) sums[s] = (sums[s] ?? 0) + values[s];
   };
   const periods = group === "day" || group === "week" || group === "month";
   if (periods)
     for (let d = first; d <= last; d++)
-      out[periodKey(group, d)] ??= Object.fromEntries(REVENUE.map((s) => [s, 0]));
+      out[periodKey(group, d)] ??= Object.fromEntries(REVENUE_SUMS.map((s) => [s, 0]));
   for (const row of r.revenue) {
     if (!inRange(row.day)) continue;
     if (periods && row.dim === "day") add(periodKey(group, row.day), row);

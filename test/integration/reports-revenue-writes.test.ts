@@ -18,6 +18,7 @@ import {
   sellOnline,
   shopWithMembership,
 } from "../helpers/memberships";
+import { REVENUE_SUMS, type RevenueSum } from "../../src/reports/rules/revenue-sums";
 import { until } from "../helpers/messages";
 import { admin } from "../helpers/http";
 
@@ -27,17 +28,7 @@ import { admin } from "../helpers/http";
  * complete on its day, fees when charged or kept, renewals when charged.
  */
 
-const SUMS = [
-  "bookings_completed",
-  "services_amount",
-  "goods_amount",
-  "vouchers_sold",
-  "packages_sold",
-  "fees",
-  "refunds",
-  "discounts",
-] as const;
-type Sums = Record<(typeof SUMS)[number], number>;
+type Sums = Record<RevenueSum, number>;
 interface RollupRow extends Sums {
   dim: "day" | "staffer" | "service" | "payment_method";
   day: number;
@@ -53,10 +44,10 @@ const rowsOf = async (locationId: string) =>
       .all<RollupRow>()
   ).results;
 
-const zero = (): Sums => Object.fromEntries(SUMS.map((s) => [s, 0])) as Sums;
+const zero = (): Sums => Object.fromEntries(REVENUE_SUMS.map((s) => [s, 0])) as Sums;
 const add = (a: Sums, b: Sums): Sums =>
-  Object.fromEntries(SUMS.map((s) => [s, a[s] + b[s]])) as Sums;
-const pick = (r: Sums): Sums => Object.fromEntries(SUMS.map((s) => [s, r[s]])) as Sums;
+  Object.fromEntries(REVENUE_SUMS.map((s) => [s, a[s] + b[s]])) as Sums;
+const pick = (r: Sums): Sums => Object.fromEntries(REVENUE_SUMS.map((s) => [s, r[s]])) as Sums;
 
 /** Each dimension's sums over every day and key of a location (or only the day given). */
 async function byDim(locationId: string, day?: number) {
@@ -88,7 +79,7 @@ const money = (s: Sums) =>
 /** The rows that say something, without their `changes` counter (a rebuild writes its own). */
 const kept = async (locationId: string) =>
   (await rowsOf(locationId))
-    .filter((r) => SUMS.some((s) => r[s] !== 0))
+    .filter((r) => REVENUE_SUMS.some((s) => r[s] !== 0))
     .map((r) => ({ dim: r.dim, day: r.day, key: r.key, ...pick(r) }));
 
 /** What the batches kept equals what a rebuild from the raw rows computes. */

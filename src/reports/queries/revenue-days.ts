@@ -3,23 +3,17 @@ import { reportRevenueDays } from "../../db/schema";
 import { read } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import type { RevenueDim } from "../../platform/rules/report-dims";
+import { REVENUE_PROPERTY, REVENUE_SUMS, type RevenueSum } from "../rules/revenue-sums";
 import type { DayRange } from "./report-range";
 
 const t = reportRevenueDays;
 
 /** The sums of the rollup, summed over whatever the statement groups by. */
-const sums = {
-  bookings_completed: sql<number>`sum(${t.bookingsCompleted})`.mapWith(Number),
-  services_amount: sql<number>`sum(${t.servicesAmount})`.mapWith(Number),
-  goods_amount: sql<number>`sum(${t.goodsAmount})`.mapWith(Number),
-  vouchers_sold: sql<number>`sum(${t.vouchersSold})`.mapWith(Number),
-  packages_sold: sql<number>`sum(${t.packagesSold})`.mapWith(Number),
-  fees: sql<number>`sum(${t.fees})`.mapWith(Number),
-  refunds: sql<number>`sum(${t.refunds})`.mapWith(Number),
-  discounts: sql<number>`sum(${t.discounts})`.mapWith(Number),
-};
+const sums = Object.fromEntries(
+  REVENUE_SUMS.map((s) => [s, sql<number>`sum(${t[REVENUE_PROPERTY[s]]})`.mapWith(Number)]),
+) as Record<RevenueSum, SQL<number>>;
 
-export type RevenueSums = { [K in keyof typeof sums]: number };
+export type RevenueSums = Record<RevenueSum, number>;
 
 /** The rows of one dimension in the range, in the primary key's order (location, dim, day). */
 const inRange = (scope: Scope, dim: RevenueDim, range: DayRange): SQL =>

@@ -2,21 +2,11 @@ import { sql } from "drizzle-orm";
 import { reportRevenueDays } from "../../db/schema";
 import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
-import { REVENUE_SUMS, type RevenueEntry } from "../rules/revenue-entries";
+import type { RevenueEntry } from "../rules/revenue-entries";
+import { REVENUE_PROPERTY, REVENUE_SUMS } from "../rules/revenue-sums";
 import { localDaySql } from "./local-day";
 
 const t = reportRevenueDays;
-/** Each sum's property on the table (the set of an upsert is keyed by property). */
-const PROPERTY = {
-  bookings_completed: "bookingsCompleted",
-  services_amount: "servicesAmount",
-  goods_amount: "goodsAmount",
-  vouchers_sold: "vouchersSold",
-  packages_sold: "packagesSold",
-  fees: "fees",
-  refunds: "refunds",
-  discounts: "discounts",
-} as const;
 
 /**
  * Adds entries to a location's revenue rollup of the day `at` falls in (its
@@ -33,7 +23,7 @@ export function revenueRollup(
   // Columns in the table's order: location, dim, day, key, workspace, the sums, changes.
   const sums = REVENUE_SUMS.map((_, i) => sql.raw(`json_extract(j.value, '$[${i + 2}]')`));
   const set = Object.fromEntries(
-    REVENUE_SUMS.map((s) => [PROPERTY[s], sql.raw(`${s} + excluded.${s}`)]),
+    REVENUE_SUMS.map((s) => [REVENUE_PROPERTY[s], sql.raw(`${s} + excluded.${s}`)]),
   );
   return [
     scope.db

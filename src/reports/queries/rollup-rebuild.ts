@@ -6,18 +6,8 @@ import type { Scope } from "../../db/scope";
 import type { Statement } from "../../db/statement";
 import type { RevenueDim, BookingDim } from "../../platform/rules/report-dims";
 import type { Rollups } from "../rules/raw-rows";
+import { zeroRevenue } from "../rules/revenue-sums";
 import { changesSum } from "./raw-reads";
-
-const ZERO = {
-  bookingsCompleted: 0,
-  servicesAmount: 0,
-  goodsAmount: 0,
-  vouchersSold: 0,
-  packagesSold: 0,
-  fees: 0,
-  refunds: 0,
-  discounts: 0,
-};
 
 /** What the rebuild read: Σ changes of the location, and of the rows it replaces. */
 export interface ChangesRead {
@@ -51,7 +41,7 @@ export function replaceRollups(
   };
   const at = { locationId, workspaceId };
   const none = rollups.revenue.length + rollups.calendar.length + rollups.bookings.length === 0;
-  const marker = { ...ZERO, dim: "day", day: days.first, key: "" };
+  const marker = { ...zeroRevenue(), dim: "day", day: days.first, key: "" };
   const revenue = (none ? [marker] : rollups.revenue).map((r) => ({
     ...at,
     ...r,

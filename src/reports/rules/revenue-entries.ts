@@ -1,4 +1,5 @@
 import type { RevenueDim } from "../../platform/rules/report-dims";
+import type { RevenueSum } from "./revenue-sums";
 
 /** What an order sold, one line as the invoice priced it (minor units, before tax). */
 export interface SaleLine {
@@ -10,19 +11,6 @@ export interface SaleLine {
   stafferId: string | null;
   serviceId: string | null;
 }
-
-/** The sums a revenue rollup row keeps, by column. */
-export const REVENUE_SUMS = [
-  "bookings_completed",
-  "services_amount",
-  "goods_amount",
-  "vouchers_sold",
-  "packages_sold",
-  "fees",
-  "refunds",
-  "discounts",
-] as const;
-export type RevenueSum = (typeof REVENUE_SUMS)[number];
 
 /** One rollup row's change: the dimension, its key ('' = none) and what it adds. */
 export interface RevenueEntry {

@@ -1,27 +1,11 @@
 import { bookingCounts } from "./booking-counts";
 import { splitAtMidnights, sqlDayOf } from "./midnight-split";
 import type { BookingDayRow, CalendarDayRow, RawRows, RevenueDayRow, Rollups } from "./raw-rows";
-import {
-  completedEntries,
-  refundEntries,
-  type RevenueEntry,
-  type RevenueSum,
-  saleEntries,
-} from "./revenue-entries";
+import { completedEntries, refundEntries, type RevenueEntry, saleEntries } from "./revenue-entries";
+import { REVENUE_PROPERTY, type RevenueSum, zeroRevenue } from "./revenue-sums";
 
 const FEE_KINDS = new Set(["late_cancel_fee", "no_show_fee"]);
 const SOLD = new Set(["paid", "refunded"]);
-
-const REVENUE_PROPERTY: Record<RevenueSum, keyof RevenueDayRow> = {
-  bookings_completed: "bookingsCompleted",
-  services_amount: "servicesAmount",
-  goods_amount: "goodsAmount",
-  vouchers_sold: "vouchersSold",
-  packages_sold: "packagesSold",
-  fees: "fees",
-  refunds: "refunds",
-  discounts: "discounts",
-};
 
 /** Rows by their key, each added to; rows left all zero are dropped (a rebuild writes none). */
 class Sums<T extends object> {
@@ -50,14 +34,7 @@ export function rollupsFromRaw(raw: RawRows): Rollups {
     dim: dim ?? "",
     day: Number(d),
     key: key ?? "",
-    bookingsCompleted: 0,
-    servicesAmount: 0,
-    goodsAmount: 0,
-    vouchersSold: 0,
-    packagesSold: 0,
-    fees: 0,
-    refunds: 0,
-    discounts: 0,
+    ...zeroRevenue(),
   }));
   const addRevenue = (at: number, entries: readonly RevenueEntry[]) => {
     for (const e of entries) {
