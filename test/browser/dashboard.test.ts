@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sweep } from "./a11y-checks";
-import { launch, shot } from "./browser";
+import { launch, PHONE, shot } from "./browser";
+import { queryD1 } from "./d1";
 import { call } from "./salon";
 
 /**
@@ -19,35 +19,6 @@ const FROM = "2026-10-05"; // a Monday
 const DAYS = 14;
 const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-
-/** Runs SQL on the workspace's shard of the running server (as test/browser/d1.ts does). */
-function onShard(workspace: string, sql: string) {
-  const run = (database: string, command: string) =>
-    execFileSync(
-      "npx",
-      [
-        "wrangler",
-        "d1",
-        "execute",
-        database,
-        "--local",
-        "--persist-to",
-        persist,
-        "--json",
-        "--command",
-        command,
-      ],
-      { encoding: "utf8", env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
-    );
-  const [home] =
-    (
-      JSON.parse(run("DB", `SELECT shard FROM workspaces WHERE id = '${workspace}'`)) as {
-        results: { shard: string }[];
-      }[]
-    )[0]?.results ?? [];
-  if (!home) throw new Error(`no workspace ${workspace}`);
-  run(home.shard, sql);
-}
 
 interface Seeded {
   url: string;
@@ -114,7 +85,8 @@ async function seed(): Promise<Seeded> {
     const discounts = (i % 4) * 1_500;
     return `(${common}, 'day', ${day}, '', '${ws.uuid}', ${10 + (i % 5)}, ${services}, ${goods}, 0, 0, 0, 0, ${discounts}, 1)`;
   });
-  onShard(
+  queryD1(
+    persist,
     ws.uuid,
     `INSERT INTO report_revenue_days (location_id, dim, day, key, workspace_id, bookings_completed, services_amount, goods_amount, vouchers_sold, packages_sold, fees, refunds, discounts, changes) VALUES ${revenue.join(", ")}`,
   );
@@ -124,7 +96,8 @@ async function seed(): Promise<Seeded> {
       return `(${common}, ${day}, '${staffer}', '${ws.uuid}', ${bookedMinutes * 60_000}, 0, 1)`;
     }),
   );
-  onShard(
+  queryD1(
+    persist,
     ws.uuid,
     `INSERT INTO report_calendar_days (location_id, day, staffer_id, workspace_id, booked_ms, blocked_ms, changes) VALUES ${calendar.join(", ")}`,
   );
@@ -132,7 +105,8 @@ async function seed(): Promise<Seeded> {
     (day, i) =>
       `(${common}, 'service', ${day}, '', '${ws.uuid}', ${12 + (i % 6)}, ${i % 3 === 0 ? 1 : 0}, ${i % 5 === 0 ? 1 : 0}, ${i % 3 === 0 ? 2_500 : 0}, 1)`,
   );
-  onShard(
+  queryD1(
+    persist,
     ws.uuid,
     `INSERT INTO report_booking_days (location_id, dim, day, key, workspace_id, bookings, didnt_come, late_cancels, fees, changes) VALUES ${bookings.join(", ")}`,
   );
@@ -165,17 +139,7 @@ const LAYOUTS: [string, BrowserContextOptions][] = [
     "desktop",
     { viewport: { width: 1280, height: 800 }, locale: "de-DE", timezoneId: "Europe/Berlin" },
   ],
-  [
-    "phone",
-    {
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: "de-DE",
-      timezoneId: "Europe/Berlin",
-    },
-  ],
+  ["phone", PHONE],
 ];
 
 describe("the reports dashboard", () => {
