@@ -1,12 +1,11 @@
 import type { Scope } from "../db/scope";
 import { readTogether } from "../db/reads";
 import { notFound } from "../platform/errors";
-import { dayRangeOf, type ReportQuery } from "./report-query";
+import { dayRangeOf, reportAnswer, type ReportQuery } from "./report-query";
 import { reportLocation } from "./queries/report-location";
 import { namesOf } from "./queries/names";
 import { bookingKeys, bookingsByKey } from "./queries/booking-days";
 import { byLabel, rate } from "./rules/periods";
-import { dateOfDay } from "./rules/days";
 import type { NoShowGroup, NoShowReport, NoShowRow } from "./views/no-shows";
 
 interface Counts {
@@ -62,14 +61,5 @@ export async function noShowReport(
     }),
     { bookings: 0, didnt_come: 0, late_cancels: 0, fees: 0 },
   );
-  return {
-    location_uuid: location.id,
-    from: dateOfDay(range.from),
-    to: dateOfDay(range.to),
-    group_by: q.groupBy,
-    timezone: location.timezone,
-    currency,
-    data,
-    totals: withRates(sum, currency),
-  };
+  return reportAnswer(q, range, { location, currency, data, totals: withRates(sum, currency) });
 }

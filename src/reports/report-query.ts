@@ -1,5 +1,5 @@
 import { validationError } from "../platform/errors";
-import { dayOfDate } from "./rules/days";
+import { dateOfDay, dayOfDate } from "./rules/days";
 import type { DayRange } from "./queries/report-range";
 
 /** The most days a report spans (from and to included): a leap year. */
@@ -34,3 +34,19 @@ export function dayRangeOf(q: ReportQuery<string>): DayRange {
   if (problem) throw validationError({ [problem.field]: [problem.message] });
   return { locationId: q.locationId, from: dayOfDate(q.from) ?? 0, to: dayOfDate(q.to) ?? 0 };
 }
+
+/** Every report's envelope (views/report.ts reportOf) around its rows and their totals. */
+export const reportAnswer = <G extends string, R, T>(
+  q: ReportQuery<G>,
+  range: DayRange,
+  answer: { location: { id: string; timezone: string }; currency: string; data: R[]; totals: T },
+) => ({
+  location_uuid: answer.location.id,
+  from: dateOfDay(range.from),
+  to: dateOfDay(range.to),
+  group_by: q.groupBy,
+  timezone: answer.location.timezone,
+  currency: answer.currency,
+  data: answer.data,
+  totals: answer.totals,
+});

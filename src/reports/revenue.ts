@@ -2,12 +2,11 @@ import type { Scope } from "../db/scope";
 import { nothing, readTogether } from "../db/reads";
 import { notFound } from "../platform/errors";
 import type { RevenueDim } from "../platform/rules/report-dims";
-import { dayRangeOf, type ReportQuery } from "./report-query";
+import { dayRangeOf, reportAnswer, type ReportQuery } from "./report-query";
 import { reportLocation } from "./queries/report-location";
 import { namesOf } from "./queries/names";
 import { revenueByDay, revenueByKey, revenueKeys, type RevenueSums } from "./queries/revenue-days";
 import { byLabel, periodKeyOf, periodsOf } from "./rules/periods";
-import { dateOfDay } from "./rules/days";
 import { methodLabel } from "./rules/labels";
 import { REVENUE_SUMS } from "./rules/revenue-sums";
 import type { RevenueGroup, RevenueReport, RevenueRow } from "./views/revenue";
@@ -95,14 +94,5 @@ export async function revenueReport(
     data.reduce<RevenueSums>((sum, row) => add(sum, row), ZERO),
     currency,
   );
-  return {
-    location_uuid: location.id,
-    from: dateOfDay(range.from),
-    to: dateOfDay(range.to),
-    group_by: q.groupBy,
-    timezone: location.timezone,
-    currency,
-    data,
-    totals,
-  };
+  return reportAnswer(q, range, { location, currency, data, totals });
 }

@@ -1,8 +1,7 @@
 import type { Scope } from "../db/scope";
-import { dayRangeOf, type ReportQuery } from "./report-query";
+import { dayRangeOf, reportAnswer, type ReportQuery } from "./report-query";
 import { minutesOfMs, utilizationTime } from "./utilization-time";
 import { byLabel, periodsOf, rate } from "./rules/periods";
-import { dateOfDay } from "./rules/days";
 import type {
   UtilizationGroup,
   UtilizationReport,
@@ -58,16 +57,7 @@ export async function utilizationReport(
     booked_minutes: sum(data.map((r) => r.booked_minutes)),
     blocked_minutes: sum(data.map((r) => r.blocked_minutes)),
   });
-  return {
-    location_uuid: time.location.id,
-    from: dateOfDay(range.from),
-    to: dateOfDay(range.to),
-    group_by: q.groupBy,
-    timezone: time.location.timezone,
-    currency: time.currency,
-    data,
-    totals,
-  };
+  return reportAnswer(q, range, { location: time.location, currency: time.currency, data, totals });
 }
 
 /** Utilization per staffer and day: `cells[i][j]` is staffer `i` on day `j` (null: no working time). */
