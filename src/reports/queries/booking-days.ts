@@ -1,19 +1,15 @@
-import { and, between, eq, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { reportBookingDays } from "../../db/schema";
 import { read } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import type { BookingDim } from "../../platform/rules/report-dims";
+import { dimInRange, dimKeys } from "./dim-rows";
 import type { DayRange } from "./report-range";
 
 const t = reportBookingDays;
 
-const inRange = (scope: Scope, dim: BookingDim, range: DayRange): SQL =>
-  and(
-    eq(t.locationId, range.locationId),
-    eq(t.dim, dim),
-    between(t.day, range.from, range.to),
-    sql`+${t.workspaceId} = ${scope.workspaceId}`,
-  ) as SQL;
+const inRange = (scope: Scope, dim: BookingDim, range: DayRange) =>
+  dimInRange(t, scope, dim, range);
 
 /** The range's bookings per key of a dimension ('' = none), summed in D1: one row per key. */
 export const bookingsByKey = (scope: Scope, dim: BookingDim, range: DayRange) =>
@@ -36,4 +32,4 @@ export const bookingsByKey = (scope: Scope, dim: BookingDim, range: DayRange) =>
 
 /** The keys of a dimension in the range, as a subquery (the labels' batch statement). */
 export const bookingKeys = (scope: Scope, dim: BookingDim, range: DayRange): SQL =>
-  sql`(select distinct ${t.key} from ${t} where ${inRange(scope, dim, range)})`;
+  dimKeys(t, scope, dim, range);

@@ -1,9 +1,10 @@
-import { and, between, eq, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { reportRevenueDays } from "../../db/schema";
 import { read } from "../../db/reads";
 import type { Scope } from "../../db/scope";
 import type { RevenueDim } from "../../platform/rules/report-dims";
 import { REVENUE_PROPERTY, REVENUE_SUMS, type RevenueSum } from "../rules/revenue-sums";
+import { dimInRange, dimKeys } from "./dim-rows";
 import type { DayRange } from "./report-range";
 
 const t = reportRevenueDays;
@@ -15,14 +16,8 @@ const sums = Object.fromEntries(
 
 export type RevenueSums = Record<RevenueSum, number>;
 
-/** The rows of one dimension in the range, in the primary key's order (location, dim, day). */
-const inRange = (scope: Scope, dim: RevenueDim, range: DayRange): SQL =>
-  and(
-    eq(t.locationId, range.locationId),
-    eq(t.dim, dim),
-    between(t.day, range.from, range.to),
-    sql`+${t.workspaceId} = ${scope.workspaceId}`,
-  ) as SQL;
+const inRange = (scope: Scope, dim: RevenueDim, range: DayRange) =>
+  dimInRange(t, scope, dim, range);
 
 /** The day totals of the range (dimension `day`, key ''), one row per day that has any. */
 export const revenueByDay = (scope: Scope, range: DayRange) =>
@@ -52,4 +47,4 @@ export const revenueByKey = (scope: Scope, dim: RevenueDim, range: DayRange) =>
 
 /** The keys of a dimension in the range, as a subquery (the labels' batch statement). */
 export const revenueKeys = (scope: Scope, dim: RevenueDim, range: DayRange): SQL =>
-  sql`(select distinct ${t.key} from ${t} where ${inRange(scope, dim, range)})`;
+  dimKeys(t, scope, dim, range);
