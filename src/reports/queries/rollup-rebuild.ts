@@ -57,33 +57,17 @@ export function replaceRollups(
   }));
   return [
     guard(scope, sql`${changesSum(locationId)} = ${read.changes}`),
-    db
-      .delete(reportRevenueDays)
-      .where(
-        and(
-          eq(reportRevenueDays.workspaceId, workspaceId),
-          eq(reportRevenueDays.locationId, locationId),
-          between(reportRevenueDays.day, days.first, days.last),
+    ...[reportRevenueDays, reportCalendarDays, reportBookingDays].map((t) =>
+      db
+        .delete(t)
+        .where(
+          and(
+            eq(t.workspaceId, workspaceId),
+            eq(t.locationId, locationId),
+            between(t.day, days.first, days.last),
+          ),
         ),
-      ),
-    db
-      .delete(reportCalendarDays)
-      .where(
-        and(
-          eq(reportCalendarDays.workspaceId, workspaceId),
-          eq(reportCalendarDays.locationId, locationId),
-          between(reportCalendarDays.day, days.first, days.last),
-        ),
-      ),
-    db
-      .delete(reportBookingDays)
-      .where(
-        and(
-          eq(reportBookingDays.workspaceId, workspaceId),
-          eq(reportBookingDays.locationId, locationId),
-          between(reportBookingDays.day, days.first, days.last),
-        ),
-      ),
+    ),
     ...insertRows(db, reportRevenueDays, revenue),
     ...insertRows(db, reportCalendarDays, calendar),
     ...insertRows(db, reportBookingDays, bookings),
