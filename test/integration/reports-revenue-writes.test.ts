@@ -282,28 +282,49 @@ describe("booking orders", () => {
       method: "PUT",
       body: { account_uuid: till.uuid, ...body },
     });
-
-  it("a partial complete counts the completion, not the sale; a second complete is refused and adds nothing", async () => {
-    const before = await byDim(salon.location.uuid);
+  /** One cut with the first staffer at `time` on `date`: the booking's uuid. */
+  const bookCut = async (time: string, date: string, phone: string) => {
     const made = await salon.ws.api("/bookings", {
       method: "POST",
       body: {
         location_uuid: salon.location.uuid,
         service_uuid: salon.cut.uuid,
-        reserved_on: at("10:00", nextDate()),
+        reserved_on: at(time, date),
         staffer_uuid: salon.staffers[0]?.uuid,
-        ...customer("+49 151 20000002"),
+        ...customer(phone),
       },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const first = await complete(made.body.uuid, { paid_amount: 2000 });
+    return made.body.uuid as string;
+  };
+  /** A cart of one cut with each of the first two staffers on `date`, at `times`: its bookings. */
+  const cutsCart = async (date: string, times: [string, string], phone: string) => {
+    const cart = await salon.ws.api("/bookings/cart", {
+      method: "POST",
+      body: {
+        location_uuid: salon.location.uuid,
+        items: times.map((time, i) => ({
+          datetime_start: at(time, date),
+          services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[i]?.uuid }],
+        })),
+        ...customer(phone),
+      },
+    });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    return cart.body.bookings as { uuid: string; order: { uuid: string } }[];
+  };
+
+  it("a partial complete counts the completion, not the sale; a second complete is refused and adds nothing", async () => {
+    const before = await byDim(salon.location.uuid);
+    const made = await bookCut("10:00", nextDate(), "+49 151 20000002");
+    const first = await complete(made, { paid_amount: 2000 });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const order = await everyShard
       .prepare("select o.status from orders o join bookings b on b.order_id = o.id where b.id = ?")
-      .bind(made.body.uuid)
+      .bind(made)
       .first<{ status: string }>();
     expect(order?.status).toBe("open");
-    expect((await complete(made.body.uuid)).status).toBe(409);
+    expect((await complete(made)).status).toBe(409);
     const after = await byDim(salon.location.uuid);
     for (const dim of ["day", "staffer", "service", "payment_method"]) {
       const was = before[dim] ?? zero();
@@ -373,25 +394,7 @@ describe("booking orders", () => {
   it("two completes racing to settle one order: the sale counts once", async () => {
     const before = await byDim(salon.location.uuid);
     const date = nextDate();
-    const cart = await salon.ws.api("/bookings/cart", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        items: [
-          {
-            datetime_start: at("09:00", date),
-            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid }],
-          },
-          {
-            datetime_start: at("09:00", date),
-            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }],
-          },
-        ],
-        ...customer("+49 151 20000004"),
-      },
-    });
-    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
-    const ids = (cart.body.bookings as { uuid: string }[]).map((b) => b.uuid);
+    const ids = (await cutsCart(date, ["09:00", "09:00"], "+49 151 20000004")).map((b) => b.uuid);
     // Each pays the whole order: both would settle it; the loser retries on the paid order.
     failpoints.meet("booking.change.before_write", 2, 1_000);
     const results = await Promise.all(ids.map((id) => complete(id, { paid_amount: 7000 })));
@@ -400,19 +403,9 @@ describe("booking orders", () => {
     expect((after.day?.services_amount ?? 0) - (before.day?.services_amount ?? 0)).toBe(7000);
     expect((after.day?.bookings_completed ?? 0) - (before.day?.bookings_completed ?? 0)).toBe(2);
     // And the same booking completed twice at once: one completion.
-    const made = await salon.ws.api("/bookings", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        service_uuid: salon.cut.uuid,
-        reserved_on: at("15:00", date),
-        staffer_uuid: salon.staffers[0]?.uuid,
-        ...customer("+49 151 20000005"),
-      },
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const made = await bookCut("15:00", date, "+49 151 20000005");
     failpoints.meet("booking.change.before_write", 2, 1_000);
-    const twice = await Promise.all([complete(made.body.uuid), complete(made.body.uuid)]);
+    const twice = await Promise.all([complete(made), complete(made)]);
     expect(twice.map((r) => r.status).sort()).toEqual([200, 409]);
     const last = await byDim(salon.location.uuid);
     expect((last.day?.bookings_completed ?? 0) - (after.day?.bookings_completed ?? 0)).toBe(1);
@@ -424,25 +417,7 @@ describe("booking orders", () => {
     const cash = await createAccount(salon.ws, salon.location.uuid, "cash");
     const before = await byKey(salon.location.uuid, "payment_method");
     const date = nextDate();
-    const cart = await salon.ws.api("/bookings/cart", {
-      method: "POST",
-      body: {
-        location_uuid: salon.location.uuid,
-        items: [
-          {
-            datetime_start: at("09:00", date),
-            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[0]?.uuid }],
-          },
-          {
-            datetime_start: at("11:00", date),
-            services: [{ service_uuid: salon.cut.uuid, staffer_uuid: salon.staffers[1]?.uuid }],
-          },
-        ],
-        ...customer("+49 151 20000006"),
-      },
-    });
-    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
-    const [one, two] = cart.body.bookings as { uuid: string; order: { uuid: string } }[];
+    const [one, two] = await cutsCart(date, ["09:00", "11:00"], "+49 151 20000006");
     // The first till takes the whole order (cash); the second completes at the card till.
     const first = await complete(one?.uuid ?? "", { account_uuid: cash.uuid, paid_amount: 7000 });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
