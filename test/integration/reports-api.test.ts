@@ -11,6 +11,7 @@ import {
 } from "../helpers/factory";
 import { createPublishableKey, type PublishableKey } from "../helpers/keys";
 import { customer } from "../helpers/salon";
+import { createService, everyDay, report } from "../helpers/reports";
 import { attachPayment } from "../helpers/paid-booking";
 import { until } from "../helpers/messages";
 import { shardOf } from "../helpers/every-shard";
@@ -26,26 +27,24 @@ import { csvOf } from "../../src/reports/views/csv";
 
 const HOUR = 3_600_000;
 const WEEK = ["2030-03-04", "2030-03-10"] as const; // Monday..Sunday, Berlin at UTC+1
+/** The week's utilization totals, whichever the grouping. */
+const WEEK_TIME = {
+  working_minutes: 5100,
+  booked_minutes: 210,
+  blocked_minutes: 240,
+  utilization: 0.0412,
+};
 
 interface Shop {
   ws: TestWorkspace;
   location: string;
 }
 
-const service = async (ws: TestWorkspace, body: Record<string, unknown>) => {
-  const res = await ws.api("/services", { method: "POST", body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.uuid as string;
-};
-
 const book = async (api: Client, body: Record<string, unknown>) => {
   const res = await api("/bookings", { method: "POST", body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.uuid as string;
 };
-
-const report = (ws: TestWorkspace, name: string, q: Record<string, string>) =>
-  ws.api(`/reports/${name}?${new URLSearchParams(q)}`);
 
 /** The raw answer (CSV is no JSON), with any Accept. */
 const raw = (ws: TestWorkspace, path: string, accept: string) =>
@@ -148,8 +147,8 @@ describe("utilization", () => {
     ben = (await createStaffer(ws, [location], { first_name: "Ben", schedule: weekdays })).uuid;
     // No schedule, no calendar time: not a group.
     await createStaffer(ws, [location], { first_name: "Cleo" });
-    const trim = await service(ws, { name: "Trim", duration: 60, price: 2000 });
-    const yoga = await service(ws, { name: "Yoga", duration: 90, price: 1500, capacity: 3 });
+    const trim = await createService(ws, { name: "Trim", duration: 60, price: 2000 });
+    const yoga = await createService(ws, { name: "Yoga", duration: 90, price: 1500, capacity: 3 });
     const at = (iso: string, staffer: string, svc: string, phone: string) =>
       book(ws.api, {
         location_uuid: location,
@@ -211,12 +210,7 @@ describe("utilization", () => {
         utilization: 0.0222,
       },
     ]);
-    expect(res.body.totals).toEqual({
-      working_minutes: 5100,
-      booked_minutes: 210,
-      blocked_minutes: 240,
-      utilization: 0.0412,
-    });
+    expect(res.body.totals).toEqual(WEEK_TIME);
     expect(d1RoundTrips(res.headers)).toBe(1);
   });
 
@@ -246,12 +240,7 @@ describe("utilization", () => {
       row("2030-03-09", 0, 0, 120, null),
       row("2030-03-10", 0, 0, 0, null),
     ]);
-    expect(res.body.totals).toEqual({
-      working_minutes: 5100,
-      booked_minutes: 210,
-      blocked_minutes: 240,
-      utilization: 0.0412,
-    });
+    expect(res.body.totals).toEqual(WEEK_TIME);
     expect(d1RoundTrips(res.headers)).toBe(1);
   });
 
@@ -328,7 +317,7 @@ describe("utilization of a group session booked through a reservation", () => {
         schedule: [{ location_uuid: location, weekday: 2, start: "09:00", end: "18:00" }],
       })
     ).uuid;
-    pilates = await service(ws, {
+    pilates = await createService(ws, {
       name: "Pilates",
       duration: 60,
       price: 1500,
@@ -341,12 +330,12 @@ describe("utilization of a group session booked through a reservation", () => {
 
   const widget = (path: string, body: Record<string, unknown>) =>
     pk.api(path, { method: "POST", headers: { origin: "https://salon.example" }, body });
-  const hold = async () => {
+  const hold = async (start = START) => {
     const res = await widget("/reservations", {
       location_uuid: location,
       items: [
         {
-          datetime_start: START,
+          datetime_start: start,
           services: [{ service_uuid: pilates, staffer_uuid: dana, quantity: 1 }],
         },
       ],
@@ -354,12 +343,12 @@ describe("utilization of a group session booked through a reservation", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.uuid as string;
   };
-  const bookHeld = async (reservation: string, phone: string) => {
+  const bookHeld = async (reservation: string, phone: string, start = START) => {
     const res = await widget("/bookings", {
       location_uuid: location,
       service_uuid: pilates,
       staffer_uuid: dana,
-      reserved_on: START,
+      reserved_on: start,
       reservation_uuid: reservation,
       quantity: 1,
       ...customer(phone),
@@ -437,31 +426,9 @@ describe("utilization of a group session booked through a reservation", () => {
 
   it("a hold left on the session beside a booking made from another hold: once", async () => {
     const start = "2030-03-12T09:00:00Z";
-    const held = async () => {
-      const res = await widget("/reservations", {
-        location_uuid: location,
-        items: [
-          {
-            datetime_start: start,
-            services: [{ service_uuid: pilates, staffer_uuid: dana, quantity: 1 }],
-          },
-        ],
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body.uuid as string;
-    };
-    const mine = await held();
-    await held(); // a second customer's hold, never booked
-    const res = await widget("/bookings", {
-      location_uuid: location,
-      service_uuid: pilates,
-      staffer_uuid: dana,
-      reserved_on: start,
-      reservation_uuid: mine,
-      quantity: 1,
-      ...customer("+49 151 20000103"),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const mine = await hold(start);
+    await hold(start); // a second customer's hold, never booked
+    await bookHeld(mine, "+49 151 20000103", start);
     const week = await report(ws, "utilization", {
       location_uuid: location,
       from: "2030-03-12",
@@ -496,17 +463,12 @@ describe("no-shows (and the revenue of a no-show fee)", () => {
     const location = (await createLocation(ws, { timezone: "Europe/Berlin" })).uuid;
     shop = { ws, location };
     pk = (await createPublishableKey(ws)).api;
-    const always = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-      location_uuid: location,
-      weekday,
-      start: "00:00",
-      end: "24:00",
-    }));
+    const always = everyDay(location, "00:00", "24:00");
     sam = (await createStaffer(ws, [location], { first_name: "Sam", schedule: always })).uuid;
     tia = (await createStaffer(ws, [location], { first_name: "Tia", schedule: always })).uuid;
-    trim = await service(ws, { name: "Trim", duration: 60, price: 2000 });
+    trim = await createService(ws, { name: "Trim", duration: 60, price: 2000 });
     // A name a spreadsheet would run, with a comma and quotes: the CSV keeps it inert and whole.
-    colour = await service(ws, { name: '=Colour, "deluxe"', duration: 60, price: 5000 });
+    colour = await createService(ws, { name: '=Colour, "deluxe"', duration: 60, price: 5000 });
     // Bookings from the next whole hour plus two: the first is inside 24 hours of now.
     const start = Math.ceil(Date.now() / HOUR) * HOUR + 2 * HOUR;
     first = berlinDate(start);

@@ -8,6 +8,7 @@ import {
 import { admin } from "../helpers/http";
 import { until } from "../helpers/messages";
 import { customer } from "../helpers/salon";
+import { createService, everyDay, report } from "../helpers/reports";
 
 /**
  * A location's zone changes while it has bookings ahead: their days move with
@@ -31,25 +32,16 @@ describe("a zone change with bookings ahead", () => {
   beforeAll(async () => {
     ws = await createWorkspace();
     location = (await createLocation(ws, { timezone: "UTC" })).uuid;
-    const always = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
-      location_uuid: location,
-      weekday,
-      start: "00:00",
-      end: "23:59",
-    }));
+    const always = everyDay(location, "00:00", "23:59");
     const sam = (await createStaffer(ws, [location], { first_name: "Sam", schedule: always })).uuid;
-    const svc = await ws.api("/services", {
-      method: "POST",
-      body: { name: "Trim", duration: 60, price: 2000 },
-    });
-    expect(svc.status, JSON.stringify(svc.body)).toBe(201);
+    const trim = await createService(ws, { name: "Trim", duration: 60, price: 2000 });
     // Three days ahead at 20:00 UTC: the next day in Tokyo (UTC+9).
     start = Math.floor(Date.now() / DAY) * DAY + 3 * DAY + 20 * HOUR;
     const res = await ws.api("/bookings", {
       method: "POST",
       body: {
         location_uuid: location,
-        service_uuid: svc.body.uuid,
+        service_uuid: trim,
         staffer_uuid: sam,
         reserved_on: new Date(start).toISOString(),
         ...customer("+49 151 40000001"),
@@ -63,8 +55,8 @@ describe("a zone change with bookings ahead", () => {
     const from = dateIn(start - DAY, timeZone);
     const to = dateIn(start + DAY, timeZone);
     const [shows, time] = await Promise.all([
-      ws.api(`/reports/no-shows?location_uuid=${location}&from=${from}&to=${to}&group_by=staffer`),
-      ws.api(`/reports/utilization?location_uuid=${location}&from=${from}&to=${to}&group_by=day`),
+      report(ws, "no-shows", { location_uuid: location, from, to, group_by: "staffer" }),
+      report(ws, "utilization", { location_uuid: location, from, to, group_by: "day" }),
     ]);
     expect(shows.status, JSON.stringify(shows.body)).toBe(200);
     expect(time.status, JSON.stringify(time.body)).toBe(200);
