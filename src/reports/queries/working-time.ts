@@ -12,6 +12,17 @@ const staffOf = (range: DayRange): SQL =>
   sql`select ${stafferLocations.stafferId} from ${stafferLocations} where ${stafferLocations.locationId} = ${range.locationId}`;
 const locationStaff = (range: DayRange): SQL => sql`(${staffOf(range)})`;
 
+/** The rows of the location's staff at the location, in the workspace. */
+const ofLocationStaff = (
+  t: typeof stafferSchedules | typeof stafferDateOverrides,
+  scope: Scope,
+  range: DayRange,
+) => [
+  inSubquery(t.stafferId, locationStaff(range)),
+  eq(t.locationId, range.locationId),
+  sql`+${t.workspaceId} = ${scope.workspaceId}`,
+];
+
 /**
  * What working time is made of: the weekly intervals of the location's staff
  * at the location, and their date overrides in the range.
@@ -27,13 +38,7 @@ export const workingTime = (scope: Scope, range: DayRange) =>
           end: stafferSchedules.end,
         })
         .from(stafferSchedules)
-        .where(
-          and(
-            inSubquery(stafferSchedules.stafferId, locationStaff(range)),
-            eq(stafferSchedules.locationId, range.locationId),
-            sql`+${stafferSchedules.workspaceId} = ${scope.workspaceId}`,
-          ),
-        ),
+        .where(and(...ofLocationStaff(stafferSchedules, scope, range))),
       scope.db
         .select({
           stafferId: stafferDateOverrides.stafferId,
@@ -43,10 +48,8 @@ export const workingTime = (scope: Scope, range: DayRange) =>
         .from(stafferDateOverrides)
         .where(
           and(
-            inSubquery(stafferDateOverrides.stafferId, locationStaff(range)),
-            eq(stafferDateOverrides.locationId, range.locationId),
+            ...ofLocationStaff(stafferDateOverrides, scope, range),
             between(stafferDateOverrides.date, dateOfDay(range.from), dateOfDay(range.to)),
-            sql`+${stafferDateOverrides.workspaceId} = ${scope.workspaceId}`,
           ),
         ),
     ] as const,
