@@ -250,7 +250,7 @@ describe("two changes to one booking at once", () => {
       for (let round = 0; round < ROUNDS; round++) {
         const fresh = await freshBooking();
         // The first round forces both to read before either writes; the others race freely.
-        if (round === 0) failpoints.meet("booking.change.before_write", 2, 1_000);
+        if (round === 0) failpoints.meet("booking.change.before_write", 2, 5_000);
         const [pathA, sentA] = request(a, fresh, false);
         const [pathB, sentB] = request(b, fresh, a === b);
         const results = await Promise.all([api(pathA, sentA), api(pathB, sentB)]);

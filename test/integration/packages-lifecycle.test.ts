@@ -361,7 +361,7 @@ describe("a cancel and a complete racing", () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 6; round++) {
       const { pkg, booking } = await heldBooking({ lateCancelMinutes: 60 });
-      failpoints.meet("booking.change.before_write", 2, 1_000);
+      failpoints.meet("booking.change.before_write", 2, 5_000);
       // Either one sent first, in turn.
       const [c, d] =
         round % 2 === 0

@@ -388,7 +388,7 @@ describe("a replace of a credit-paid service and a cancel racing", () => {
       const cancel = () =>
         salon.ws.api(`/bookings/${id}/status/cancel`, { method: "PUT", body: {} });
       // Both read the open booking; the second to write is refused by its version and replans.
-      failpoints.meet("booking.change.before_write", 2, 1_000);
+      failpoints.meet("booking.change.before_write", 2, 5_000);
       const [r, c] =
         round % 2 === 0
           ? await Promise.all([replace(), cancel()])
