@@ -28,6 +28,7 @@ export default defineConfig(async () => ({
       // External calendars: a fetch that hangs is given up after 1.5 s instead of 10 s.
       {
         FUZZ_RUNS: process.env.FUZZ_RUNS ?? "1",
+        ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
         EXTERNAL_CALENDAR_TIMEOUT_MS: "1500",
         // A move's clean-up starts right after its switch (production waits 30 s).
         MOVE_CLEAN_GRACE_MS: "0",

@@ -506,6 +506,11 @@ export class Fuzzer {
       }
     }
 
+    // A move that started pauses the workspace's writes (503 workspace_moving, as documented)
+    // until it ends: a client waits for it, so does the fuzzer, before its next request.
+    if (ok && c.method === "POST" && /^\/workspaces\/[^/]+\/move$/.test(c.path))
+      await moveEnded(c.path.split("/")[2] ?? "");
+
     // Hard: 5xx, error body, rows left behind, rows written by GET, response schema, leaks.
     if (res.status >= 500) this.hard("5xx", c.op, described, answer, `status ${res.status}`);
     if (res.status >= 400) {
@@ -849,4 +854,16 @@ export function seedFor(shard: number): number {
     (env as unknown as Record<string, string | undefined>).FUZZ_SEED ?? Number.NaN,
   );
   return Number.isFinite(base) ? base + shard : (Date.now() ^ (shard * 0x9e3779b1)) | 0;
+}
+
+/** Waits (at most 30 s) until the workspace's move is no longer under way. */
+async function moveEnded(workspaceId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const row = await env.DB.prepare("SELECT status FROM workspace_moves WHERE workspace_id = ?")
+      .bind(workspaceId)
+      .first<{ status: string }>();
+    if (!row || row.status === "done" || row.status === "aborted") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
