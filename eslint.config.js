@@ -31,6 +31,7 @@ export const MODULES = [
   "payments",
   "external-calendars",
   "waitlist",
+  "reserve-with-google",
   "app",
 ];
 /** Deeper than any folder of src/ (the layers test checks that every file is covered). */

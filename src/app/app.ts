@@ -17,6 +17,9 @@ import { refundOnlineWith } from "../pos/online-refunds";
 import { orderOnlineRefunds } from "../payments/order-checkout/refund";
 
 import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
+import { RWG_BASE, rwgServer } from "../reserve-with-google/http";
+import { limitBody } from "./middleware/json-body";
+import { publicAddressRateLimit } from "../http/rate-limit";
 
 export { ADMIN_BASE, PUBLIC_BASE };
 
@@ -72,6 +75,10 @@ export function createApp() {
   app.route(ADMIN_BASE, adminRouter);
   // The payment provider's events: signed by the provider, no API key.
   app.post(STRIPE_WEBHOOK_PATH, afterWrite, stripeWebhook);
+  // Google's booking server calls (Reserve with Google): per client address before the
+  // Basic auth, their writes' effects dispatched as the public API's are.
+  app.use(`${RWG_BASE}/*`, publicAddressRateLimit, limitBody, afterWrite);
+  app.route(RWG_BASE, rwgServer());
   app.get("/docs", docsPage);
   // A reports dashboard link (no key: its token is the credential), counted per client address.
   app.get("/dashboard", manageRateLimit, dashboardPage);

@@ -22,6 +22,7 @@ const KNOWN_SOURCES = new Set([
   "facebook",
   "instagram",
   "google",
+  "reserve_with_google",
   "api",
   "unknown",
 ]);

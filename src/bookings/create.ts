@@ -30,6 +30,8 @@ import { redeemingClaims, type ReservationUse } from "./redemption";
 import { BOOKING_VISIT, bookingQuota } from "./visitor-cap";
 import { VisitorQuota } from "../calendar/planning/visitor-quota";
 import { bookingWrite } from "./write";
+import type { BookingRecord } from "./views/booking";
+import type { Statement } from "../db/statement";
 import { creationContext } from "./create-context";
 import { refuseUnpaid } from "./payment-gate";
 import { customerAnswer } from "./customer-answer";
@@ -82,6 +84,11 @@ export interface CreateRequest {
    * went to (`customerAnswer`).
    */
   customerAnswer?: boolean | undefined;
+  /**
+   * Rows another capability keeps about the new bookings (Reserve with Google's token and
+   * answer), written in the bookings' own batch: they commit with the bookings or not at all.
+   */
+  alongside?: ((bookings: readonly BookingRecord[]) => Statement[]) | undefined;
 }
 
 /**
@@ -256,6 +263,7 @@ async function book(deps: BookingDeps, req: CreateRequest) {
           now,
         ),
         ...(answered?.statements ?? []),
+        ...(req.alongside?.(records) ?? []),
       ],
       value: rendered,
       ...(answered ? { answer: answered.answer } : {}),

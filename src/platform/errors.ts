@@ -10,6 +10,7 @@ export const ErrorCodeSchema = z
   .enum([
     "validation_failed",
     "invalid_json",
+    "invalid_argument",
     "unsupported_media_type",
     "unauthenticated",
     "invalid_token",
@@ -65,9 +66,11 @@ export function statusFor(
   code: ErrorCode,
 ): 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 503 {
   switch (code) {
-    // invalid_signature: a provider's webhook whose signature does not verify (nothing is written).
+    // invalid_signature: a provider's webhook whose signature does not verify (nothing is written);
+    // invalid_argument: a Reserve with Google request naming what is not there (Google's 400).
     case "invalid_json":
     case "invalid_signature":
+    case "invalid_argument":
       return 400;
     case "unauthenticated":
     case "invalid_token":

@@ -17,6 +17,7 @@ import { registerLocations } from "../../catalogue/http/admin/locations";
 import { registerNotificationSettings } from "../../messages/http/admin/notification-settings";
 import { registerPromocodes } from "../../pos/http/admin/promocodes";
 import { registerReports } from "./reports";
+import { registerRwgAdmin } from "../../reserve-with-google/http/admin";
 import { registerResources } from "./resources";
 import { registerStaffers } from "./staffers";
 import { registerVoucherTemplates } from "../../pos/http/admin/voucher-templates";
@@ -59,5 +60,6 @@ export function adminApi() {
   registerNotificationSettings(router);
   registerShards(router);
   registerReports(router);
+  registerRwgAdmin(router);
   return router;
 }

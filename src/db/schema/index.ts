@@ -24,3 +24,4 @@ export * from "./shards";
 export * from "./packages";
 export * from "./order-checkouts";
 export * from "./reports";
+export * from "./reserve-with-google";

@@ -101,6 +101,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
   ws("webhook_deliveries"),
   { name: "webhook_attempts", scope: { kind: "via", column: "webhook_id", parent: "webhooks" } },
   ws("idempotency_keys"),
+  ws("rwg_bookings"),
   // The rollups come last: the triggers that keep them skip a workspace moving in.
   ws("report_revenue_days"),
   ws("report_calendar_days"),
@@ -110,6 +111,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
 /** Tables of the schema a move leaves where they are, and why. */
 export const NOT_MOVED: Readonly<Record<string, string>> = {
   api_keys: "the directory's: keys are looked up there, wherever the workspace lives",
+  rwg_partners: "the directory's: Google's Basic auth user names are looked up there",
   workspace_moves: "the directory's: the moves themselves",
   id_sequences: "the directory's: ids no two shards give out twice",
   batch_guards: "always empty: a row makes its batch fail",

@@ -1,0 +1,30 @@
+-- Reserve with Google: a workspace's partner credentials (the directory's, like api_keys: the
+-- booking server finds the workspace by the Basic auth user name, wherever it lives) and the
+-- bookings Google made (each workspace's shard: the idempotency token and the answer given).
+CREATE TABLE `rwg_partners` (
+	`workspace_id` text PRIMARY KEY NOT NULL,
+	`username` text NOT NULL,
+	`password_hash` text NOT NULL,
+	`enabled` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `rwg_partners_username_idx` ON `rwg_partners` (`username`);
+--> statement-breakpoint
+CREATE TABLE `rwg_bookings` (
+	`booking_id` text PRIMARY KEY NOT NULL,
+	`workspace_id` text NOT NULL,
+	`idempotency_token` text NOT NULL,
+	`user_id` text NOT NULL,
+	`response` text NOT NULL,
+	`google_version` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `rwg_bookings_token_idx` ON `rwg_bookings` (`workspace_id`,`idempotency_token`);
+--> statement-breakpoint
+CREATE INDEX `rwg_bookings_user_idx` ON `rwg_bookings` (`workspace_id`,`user_id`,`created_at`);

@@ -1,0 +1,44 @@
+import type { Context } from "hono";
+import type { z } from "@hono/zod-openapi";
+import { ApiError } from "../../platform/errors";
+import { protoNames } from "../wire/json";
+
+/** Google's requests are small (a BatchAvailabilityLookup of a few hundred slots is far below). */
+const MAX_BYTES = 256 * 1024;
+
+/**
+ * The request's body as the method's message: JSON (a bad one is 400 `invalid_json`), every
+ * key under its proto name, then the message's schema (a field of the wrong type is 400
+ * `invalid_argument` naming the field by its path).
+ */
+export async function protoBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const text = await c.req.text();
+  if (text.length > MAX_BYTES) {
+    throw new ApiError("payload_too_large", `The body may not exceed ${MAX_BYTES} bytes.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The body is not JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ApiError("invalid_json", "The body must be a JSON object.");
+  }
+  const result = schema.safeParse(protoNames(parsed));
+  if (result.success) return result.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join(".") || "body";
+    (errors[field] ??= []).push(issue.message);
+  }
+  throw new ApiError("invalid_argument", "The request does not fit the method's message.", {
+    errors,
+  });
+}
+
+/** A field the method needs, absent: Google's "invalid argument". */
+export const missing = (field: string) =>
+  new ApiError("invalid_argument", `${field} is required.`, {
+    errors: { [field]: ["Required."] },
+  });
