@@ -28,3 +28,8 @@ CREATE TABLE `rwg_bookings` (
 CREATE UNIQUE INDEX `rwg_bookings_token_idx` ON `rwg_bookings` (`workspace_id`,`idempotency_token`);
 --> statement-breakpoint
 CREATE INDEX `rwg_bookings_user_idx` ON `rwg_bookings` (`workspace_id`,`user_id`,`created_at`);
+--> statement-breakpoint
+-- Where a location is on the map (WGS 84 degrees): Google's merchant feed matches listings by it.
+ALTER TABLE `locations` ADD `latitude` real;
+--> statement-breakpoint
+ALTER TABLE `locations` ADD `longitude` real;

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaces } from "./workspaces";
 
 export const locations = sqliteTable(
@@ -29,6 +29,9 @@ export const locations = sqliteTable(
     addressCountry: text("address_country"),
     /** E.164. */
     phone: text("phone"),
+    /** WGS 84 degrees, both or neither (Google's merchant feed matches the listing by them). */
+    latitude: real("latitude"),
+    longitude: real("longitude"),
     createdAt: integer("created_at").notNull(),
   },
   // Lists are ordered by creation inside a workspace.
