@@ -24,6 +24,8 @@ const DEFAULTS = {
   address: null,
   phone: null,
   phone_display: null,
+  latitude: null,
+  longitude: null,
 };
 
 describe("POST /workspaces/{ws}/locations", () => {

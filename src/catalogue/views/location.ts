@@ -44,6 +44,12 @@ export const LocationSchema = z
         'The same number as people write it, international form with its country\'s grouping ("+49 30 12345678"); null with no phone',
       example: "+49 30 12345678",
     }),
+    latitude: z.number().nullable().openapi({
+      description: "WGS 84 latitude in degrees; null when the location has no coordinates",
+    }),
+    longitude: z.number().nullable().openapi({
+      description: "WGS 84 longitude in degrees; null when the location has no coordinates",
+    }),
   })
   .openapi("Location");
 
@@ -65,4 +71,6 @@ export const renderLocation = (
   address: addressOf(row),
   phone: row.phone,
   phone_display: row.phone === null ? null : phoneForDisplay(row.phone),
+  latitude: row.latitude,
+  longitude: row.longitude,
 });

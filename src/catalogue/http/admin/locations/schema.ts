@@ -38,6 +38,17 @@ const phone = z
   .refine(isE164Phone, "Must be a valid phone number in E.164 form, such as +4930123456.")
   .openapi({ example: "+493012345678", description: "E.164 (`+` and digits), a real number" });
 
+const degrees = (max: number, what: string) =>
+  z
+    .number()
+    .min(-max, `Must be from -${max} to ${max}.`)
+    .max(max, `Must be from -${max} to ${max}.`)
+    .nullable()
+    .openapi({
+      description: `WGS 84 ${what} in degrees (-${max}..${max}); sent together with the other coordinate, null clears both`,
+      example: max === 90 ? 52.520008 : 13.404954,
+    });
+
 /** Fields a location is created with; every one but name and timezone has a default. */
 export const LocationFields = {
   name: nonEmpty(),
@@ -57,15 +68,46 @@ export const LocationFields = {
   change_text: policyText,
   address: AddressBody.nullable(),
   phone: phone.nullable(),
+  latitude: degrees(90, "latitude"),
+  longitude: degrees(180, "longitude"),
 };
 
-export const UpdateLocationBody = z.object(LocationFields).partial().openapi("UpdateLocation");
+/** Coordinates are a pair: both set, both null, or neither sent (else the missing one is named). */
+const bothCoordinates = (
+  body: { latitude?: number | null; longitude?: number | null },
+  ctx: z.RefinementCtx,
+) => {
+  const sent = (v: number | null | undefined) =>
+    v === undefined ? "absent" : v === null ? "null" : "set";
+  const lat = sent(body.latitude);
+  const lng = sent(body.longitude);
+  if (lat === lng) return;
+  const [missing, other] =
+    lat === "set" || (lat === "null" && lng === "absent")
+      ? (["longitude", "latitude"] as const)
+      : (["latitude", "longitude"] as const);
+  ctx.addIssue({
+    code: "custom",
+    path: [missing],
+    message:
+      body[other] === null
+        ? `Null together with ${other}: the coordinates are cleared together.`
+        : `Required with ${other}: a location's coordinates are set together.`,
+  });
+};
+
+export const UpdateLocationBody = z
+  .object(LocationFields)
+  .partial()
+  .superRefine(bothCoordinates)
+  .openapi("UpdateLocation");
 
 /** Name and timezone are required; the table's defaults fill whatever else is left out. */
 export const CreateLocationBody = z
   .object(LocationFields)
   .partial()
   .required({ name: true, timezone: true })
+  .superRefine(bothCoordinates)
   .openapi("CreateLocation");
 
 export const LocationParams = z.object({
@@ -86,6 +128,8 @@ export function locationChanges(body: z.infer<typeof UpdateLocationBody>) {
     cancellationText: body.cancellation_text,
     changeText: body.change_text,
     phone: body.phone,
+    latitude: body.latitude,
+    longitude: body.longitude,
     ...(body.address === undefined ? {} : addressColumns(body.address)),
   };
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<
