@@ -6,6 +6,7 @@ import { instantToLocalDate, searchSlots, sessionAskOf } from "../calendar/rules
 import { bufferOf } from "../catalogue/rules/service-terms";
 import { ApiError } from "../platform/errors";
 import { missing } from "./http/body";
+import { bookableThroughGoogle } from "./rules/bookable";
 import {
   MAX_SPAN_DAYS,
   matchSlot,
@@ -29,7 +30,8 @@ const unknown = (field: string, what: string) =>
  * grid, notice, busy time, resources, a group service's seats). One D1 read batch, whatever
  * the asks: every service and the whole span of days at once. `offered` holds the services
  * a customer may book at the location; an ask of another one counts 0, as does one of a
- * staffer who does not perform the service there.
+ * service Google may not book (`bookableThroughGoogle`) or of a staffer who does not perform
+ * the service there.
  */
 async function countAvailable(
   scope: Scope,
@@ -68,7 +70,8 @@ async function countAvailable(
   );
   for (const search of searches) {
     const service = services.get(search.serviceId);
-    if (!service) continue;
+    // One that takes money online first is left out of the feeds and refused at CreateBooking.
+    if (!service || !bookableThroughGoogle(service)) continue;
     // A staffer asked for is searched alone, as the time slots' staffer_uuid: 1 or 0.
     const staffers = inputs
       .performersOf(service.id)

@@ -80,6 +80,39 @@ describe("Reserve with Google: CheckAvailability", () => {
     expect(await check(s, { ...cutSlot(s, "09:00"), start_sec: "9999999999999" })).toBe(0);
   });
 
+  it("counts a group service's free seats, and 0 for a service Google may not book (paid online)", async () => {
+    const s = await googleSalon(2);
+    const yoga = await s.ws.api("/services", {
+      method: "POST",
+      body: { name: "Yoga", duration: 60, price: 1500, capacity: 4 },
+    });
+    expect(yoga.status, JSON.stringify(yoga.body)).toBe(201);
+    const paid = await s.ws.api("/services", {
+      method: "POST",
+      body: { name: "Prepaid cut", duration: 45, price: 3500, payment_policy: { mode: "prepay" } },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const yogaSlot = { ...cutSlot(s, "09:00"), service_id: yoga.body.uuid, duration_sec: "3600" };
+    // Two staffers, each could open a session of 4 seats.
+    expect(await check(s, yogaSlot)).toBe(8);
+    const booked = await s.ws.api("/bookings", {
+      method: "POST",
+      body: {
+        location_uuid: s.location.uuid,
+        service_uuid: yoga.body.uuid,
+        staffer_uuid: s.staffers[0]?.uuid,
+        reserved_on: at("09:00"),
+        ...customer(),
+      },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect(await check(s, yogaSlot)).toBe(7);
+    expect(
+      await check(s, { ...yogaSlot, resources: { staff_id: s.staffers[0]?.uuid ?? "" } }),
+    ).toBe(3);
+    expect(await check(s, { ...cutSlot(s, "09:00"), service_id: paid.body.uuid })).toBe(0);
+  });
+
   it("accepts lowerCamel keys, numeric int64 and enums by number", async () => {
     const s = await googleSalon();
     const res = await s.google("CheckAvailability", {
