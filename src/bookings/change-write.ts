@@ -98,6 +98,7 @@ export function changeWrite(
     ...(change.messages && told
       ? changeMessages(deps, change.messages, told, record, delta, now)
       : []),
+    ...(deps.changeAlongside?.(record) ?? []),
     eventStatement(scope.db, scope.workspaceId, change.event, value),
   ];
   return {

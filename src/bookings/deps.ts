@@ -1,4 +1,6 @@
 import type { UseCaseDeps } from "../http/deps";
+import type { Statement } from "../db/statement";
+import type { BookingRecord } from "./views/booking";
 
 /**
  * What a booking use-case needs besides its inputs: what every use-case takes
@@ -11,4 +13,10 @@ export interface BookingDeps extends UseCaseDeps {
    * longer opens the booking as read (another customer's, or a day past its end).
    */
   link?: ((booking: { customerId: string; endAt: number }) => void) | undefined;
+  /**
+   * What the caller's module writes in a change's own batch, behind its version guard, with
+   * the booking as the change leaves it (the booking server records the version of its own
+   * change, so its notifier does not tell Google of what Google asked for).
+   */
+  changeAlongside?: ((record: BookingRecord) => Statement[]) | undefined;
 }
