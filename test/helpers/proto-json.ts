@@ -44,6 +44,17 @@ export function protoType(name: string): protobuf.Type {
   throw new Error(`no message ${name} in test/fixtures/rwg/*.proto`);
 }
 
+/** An enum by full name, or by name in the booking server's package (`BookingFailure.Cause`). */
+export function protoEnum(name: string): protobuf.Enum {
+  for (const root of Object.values(protoRoots)) {
+    for (const full of [name, `${BOOKING_SERVER}.${name}`]) {
+      const found = root.lookup(full);
+      if (found instanceof protobuf.Enum) return found;
+    }
+  }
+  throw new Error(`no enum ${name} in test/fixtures/rwg/*.proto`);
+}
+
 export type ProtoJsonOptions = {
   /** Keys under their proto names (what the booking server writes), lowerCamel JSON names, or either. */
   names?: "proto" | "json" | "either";

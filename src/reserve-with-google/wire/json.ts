@@ -11,11 +11,18 @@ const camel = /[A-Z]/g;
 /** `startSec` → `start_sec`; a proto name stays as it is. */
 export const protoName = (key: string) => key.replace(camel, (c) => `_${c.toLowerCase()}`);
 
-/** Every object key of a parsed body under its proto name (the interface has no map field we read). */
+/**
+ * Every object key of a parsed body under its proto name (the interface has no map field we
+ * read); a field written as null is left out, as proto3 JSON reads null as the default.
+ */
 export function protoNames(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(protoNames);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [protoName(k), protoNames(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [protoName(k), protoNames(v)]),
+  );
 }
 
 /** Seconds since the epoch (or a duration) as an int64: a decimal string or an integer. */
@@ -24,7 +31,11 @@ export const int64 = z
   .transform(Number)
   .pipe(z.number().int().min(0).max(1e13));
 
-export const int32 = z.number().int().min(0).max(2_147_483_647);
+/** An int32: proto3 JSON readers take a number or a decimal string ("2") alike. */
+export const int32 = z
+  .union([z.string().regex(/^-?\d{1,10}$/, "Must be an integer."), z.number().int()])
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(2_147_483_647));
 
 /** An enum by name, or by number (mapped to its name through `names`, index = number). */
 export const protoEnum = <const T extends readonly [string, ...string[]]>(names: T) =>
