@@ -1,10 +1,15 @@
 import { defineConfig } from "vitest/config";
 import { workersPool } from "./vitest.pool";
 import { stripeLocalPort } from "./test/setup/stripe-port";
+import { googleTestKeys, TEST_RWG_PARTNER_ID } from "./test/setup/google-keys";
 
 // stripe-local (test/setup/stripe-server.ts) listens where the Worker's STRIPE_API_BASE points:
 // the port is chosen before the bindings are fixed, and handed to the global setup this way.
 process.env.STRIPE_LOCAL_PORT ??= String(await stripeLocalPort());
+// google-local (test/setup/google-server.ts), where Reserve with Google's updates go, likewise,
+// with a service account key pair made for the run.
+process.env.GOOGLE_LOCAL_PORT ??= String(await stripeLocalPort());
+const googleLocal = `http://127.0.0.1:${process.env.GOOGLE_LOCAL_PORT}`;
 
 // Integration tests run inside workerd with the real bindings of wrangler.toml:
 // D1 with migrations applied (test/setup/apply-migrations.ts), Durable Objects, Queues.
@@ -35,6 +40,15 @@ export default defineConfig(async () => ({
         STRIPE_API_BASE: `http://127.0.0.1:${process.env.STRIPE_LOCAL_PORT}`,
         STRIPE_SECRET_KEY: "sk_test_local",
         STRIPE_WEBHOOK_SECRET: "whsec_test_local",
+        RWG_NOTIFY_URL: googleLocal,
+        RWG_PARTNER_ID: TEST_RWG_PARTNER_ID,
+        RWG_RETRY_BASE_SECONDS: "0",
+        RWG_SERVICE_ACCOUNT_JSON: JSON.stringify({
+          type: "service_account",
+          client_email: "rtu@salon-test.iam.gserviceaccount.com",
+          private_key: googleTestKeys().privateKeyPem,
+          token_uri: `${googleLocal}/token`,
+        }),
       },
     ),
   ],
@@ -54,6 +68,10 @@ export default defineConfig(async () => ({
     // workerd) can take longer than Vitest's 5 s default; a test that hangs still fails.
     testTimeout: 20_000,
     // A local HTTP server for the external-calendar tests (real TCP, outside workerd).
-    globalSetup: ["./test/setup/ics-server.ts", "./test/setup/stripe-server.ts"],
+    globalSetup: [
+      "./test/setup/ics-server.ts",
+      "./test/setup/stripe-server.ts",
+      "./test/setup/google-server.ts",
+    ],
   },
 }));

@@ -17,6 +17,8 @@ import { sweepOutbox } from "./webhooks/dispatch";
 import { sweepWaitlists } from "./waitlist/wake";
 import { resumeMoves } from "./shards/resume";
 import type { WebhookMessage } from "./webhooks/messages";
+import { consumeRwgBatch } from "./reserve-with-google/notify/consumer";
+import { RWG_QUEUE_NAME, type RwgMessage } from "./reserve-with-google/notify/message";
 
 export { Calendar } from "./calendar/object/calendar";
 export { MessageClock } from "./messages/object/message-clock";
@@ -34,6 +36,8 @@ export default {
   // One handler for every queue the Worker consumes, told apart by the queue's name.
   queue: (batch, env) => {
     configOf(env);
+    if (batch.queue === RWG_QUEUE_NAME)
+      return consumeRwgBatch(batch as MessageBatch<RwgMessage>, env);
     return batch.queue === MESSAGE_QUEUE_NAME
       ? consumeMessageBatch(batch as MessageBatch<MessageQueueBody>, env)
       : consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
@@ -69,7 +73,7 @@ export default {
       ),
     );
   },
-} satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody>;
+} satisfies ExportedHandler<Env, WebhookMessage | MessageQueueBody | RwgMessage>;
 
 /**
  * A cron task's failure, logged through the one redacting logger; the run still

@@ -19,6 +19,8 @@ import { orderOnlineRefunds } from "../payments/order-checkout/refund";
 import { ADMIN_BASE, PUBLIC_BASE } from "../http/api-paths";
 import { RWG_BASE, rwgServer } from "../reserve-with-google/http";
 import { limitBody } from "./middleware/json-body";
+import { listenToEventsWith } from "../webhooks/event-listener";
+import { queueGoogleUpdates } from "../reserve-with-google/notify/listener";
 import { publicAddressRateLimit } from "../http/rate-limit";
 
 export { ADMIN_BASE, PUBLIC_BASE };
@@ -28,6 +30,9 @@ export { ADMIN_BASE, PUBLIC_BASE };
 sellPackagesWith(posPackageLines);
 // Likewise a POS order paid online is refunded at the provider by src/payments (above pos).
 refundOnlineWith(orderOnlineRefunds);
+// Bookings changed here are told to Google (src/reserve-with-google, above webhooks) as their
+// outbox events are fanned out.
+listenToEventsWith(queueGoogleUpdates);
 
 export function createApp() {
   const app = new Hono<OpenEnv>();

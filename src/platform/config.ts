@@ -7,6 +7,27 @@ export const LOCAL_PUBLIC_ORIGIN = "http://localhost:8787";
 
 const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim());
 
+/** The parts of a Google service account's JSON key that sign its token requests. */
+const ServiceAccountSchema = z
+  .object({
+    client_email: z.string().min(1),
+    private_key: z.string().includes("PRIVATE KEY"),
+    token_uri: z.url().default("https://oauth2.googleapis.com/token"),
+  })
+  .transform((a) => ({
+    clientEmail: a.client_email,
+    privateKey: a.private_key,
+    tokenUri: a.token_uri,
+  }));
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
 /**
  * The Worker's plain-text settings (wrangler.toml `[vars]`, secrets): one
  * schema for all of them, parsed once per environment object at the entry
@@ -87,6 +108,30 @@ const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional().transform(blank),
   STRIPE_WEBHOOK_SECRET: z.string().optional().transform(blank),
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
+  /**
+   * Reserve with Google's real-time updates (src/reserve-with-google/notify): Google's Maps
+   * Booking API base, the partner id Google assigned, and the service account's JSON key
+   * (a secret; its client_email, private_key and token_uri are used). Without the id or the
+   * key no update is queued. `npm start` and the tests point the base at tools/google-local.
+   */
+  RWG_NOTIFY_URL: z.url().default("https://mapsbooking.googleapis.com"),
+  RWG_PARTNER_ID: z.string().optional().transform(blank),
+  /** Base of the real-time updates' retry backoff, seconds. */
+  RWG_RETRY_BASE_SECONDS: z.coerce.number().finite().min(0).default(30),
+  RWG_SERVICE_ACCOUNT_JSON: z
+    .string()
+    .optional()
+    .transform(blank)
+    .transform((v, ctx) => {
+      if (v === null) return null;
+      const account = ServiceAccountSchema.safeParse(parseJson(v));
+      if (account.success) return account.data;
+      ctx.addIssue({
+        code: "custom",
+        message: "Must be a service account's JSON key (client_email, private_key, token_uri).",
+      });
+      return z.NEVER;
+    }),
 });
 
 const SettingsSchema = ConfigSchema.transform((s) => ({
@@ -124,6 +169,15 @@ const SettingsSchema = ConfigSchema.transform((s) => ({
         apiBase: s.STRIPE_API_BASE.replace(/\/+$/, ""),
       }
     : null,
+  rwgNotify:
+    s.RWG_PARTNER_ID && s.RWG_SERVICE_ACCOUNT_JSON
+      ? {
+          baseUrl: s.RWG_NOTIFY_URL.replace(/\/+$/, ""),
+          partnerId: s.RWG_PARTNER_ID,
+          account: s.RWG_SERVICE_ACCOUNT_JSON,
+        }
+      : null,
+  rwgRetryBaseSeconds: s.RWG_RETRY_BASE_SECONDS,
 }));
 
 /** The Worker's settings, parsed: what every module reads (each reads its slice). */

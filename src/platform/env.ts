@@ -18,6 +18,8 @@ export type Env = Cloudflare.Env & {
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_API_BASE?: string;
+  /** Reserve with Google: the service account's JSON key the real-time updates sign in with. */
+  RWG_SERVICE_ACCOUNT_JSON?: string;
   /**
    * Set on a request's copy of the env (never a binding): the fetch the
    * payment provider's client goes through, counting its calls for Server-Timing.

@@ -8,6 +8,7 @@ import { backgroundDb, MOVE_WAIT_SECONDS, movedAway } from "../db/background";
 import type { Database } from "../db/client";
 import { deliverWebhookMessage } from "./deliver-webhook-message";
 import { workspaceOfEvent } from "./event-home";
+import { eventListener } from "./event-listener";
 import { logMailer, type Mailer } from "./mailer";
 import { envelopeOf, type WebhookMessage } from "./messages";
 
@@ -97,7 +98,9 @@ async function fanOut(
   mailer: Mailer,
 ) {
   const { event, subscribed, mailedWebhookIds } = await readFanOut(db, eventId);
-  if (!event || subscribed.length === 0) return;
+  if (!event) return;
+  await eventListener()(env, event);
+  if (subscribed.length === 0) return;
 
   // Queues take at most 100 messages per sendBatch; a workspace may have more webhooks.
   for (let i = 0; i < subscribed.length; i += SEND_BATCH) {
