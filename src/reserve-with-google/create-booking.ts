@@ -5,6 +5,7 @@ import { run } from "../db/reads";
 import { isUniqueViolation } from "../db/constraints";
 import { ApiError, InvalidError } from "../platform/errors";
 import { normalisePhone } from "../platform/rules/phone";
+import { probe } from "../platform/failpoints";
 import { missing } from "./http/body";
 import { answerOfToken, googleBookingInsert } from "./queries/google-bookings";
 import { bookingAskRead } from "./queries/booking-ask";
@@ -155,6 +156,8 @@ export async function createBooking(
  */
 async function refused(deps: BookingDeps, token: string, error: unknown): Promise<string> {
   const raced = isUniqueViolation(error, "rwg_bookings", "idempotency_token");
+  // Lets a race test prove which path a loser took (inert otherwise).
+  if (raced) probe("rwg.create.token_raced");
   const verdict = raced
     ? null
     : error instanceof InvalidError
@@ -186,6 +189,7 @@ const WINNER_GRACE_MS = 150;
 async function winnerOf(deps: BookingDeps, token: string, taken: boolean) {
   const now = await answerOfToken(deps.scope, token);
   if (now || !taken) return now?.response;
+  probe("rwg.create.winner_awaited");
   await new Promise((resolve) => setTimeout(resolve, WINNER_GRACE_MS));
   return (await answerOfToken(deps.scope, token))?.response;
 }
