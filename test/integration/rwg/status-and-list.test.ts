@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { everyShard } from "../../helpers/every-shard";
+import { expectProtoJson } from "../../helpers/proto-json";
 import { googleSalon, googleUser, type GoogleClient, type RwgCredentials } from "../../helpers/rwg";
 import { at, customer, type Salon } from "../../helpers/salon";
 import { stafferOf, bookThroughGoogle, cutStarts, deskCancel } from "../../helpers/rwg-booked";
@@ -45,7 +46,10 @@ describe("GetBookingStatus", () => {
       "NO_SHOW",
       "NO_SHOW_PENALIZED",
     ]);
-    for (const r of seen) expect(r.body.prepayment_status).toBe("PREPAYMENT_NOT_PROVIDED");
+    for (const r of seen) {
+      expect(r.body.prepayment_status).toBe("PREPAYMENT_NOT_PROVIDED");
+      expectProtoJson("GetBookingStatusResponse", r.body);
+    }
   });
 
   it("answers 400 alike for an unknown booking, one made elsewhere and another workspace's", async () => {
@@ -121,6 +125,7 @@ describe("ListBookings", () => {
 
     const res = await salon.google("ListBookings", { user_id: user.user_id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expectProtoJson("ListBookingsResponse", res.body);
     const ids = res.body.bookings.map((b: { booking_id: string }) => b.booking_id);
     expect(new Set(ids)).toEqual(new Set(made.map((m) => m.id)));
     expect(res.body.bookings).toHaveLength(3);
@@ -144,6 +149,7 @@ describe("ListBookings", () => {
     const none = await salon.google("ListBookings", { user_id: "no-such-user" });
     expect(none.status).toBe(200);
     expect(none.body).toEqual({ bookings: [] });
+    expectProtoJson("ListBookingsResponse", none.body);
     for (const body of [{}, { user_id: 5 }]) {
       const r = await salon.google("ListBookings", body);
       expect(r.status, JSON.stringify([body, r.body])).toBe(400);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin } from "../../helpers/http";
+import { expectProtoJson } from "../../helpers/proto-json";
 import { everyShard } from "../../helpers/every-shard";
 import { googleSalon, googleUser, sec, type GoogleClient } from "../../helpers/rwg";
 import { at, type Salon } from "../../helpers/salon";
@@ -62,8 +63,10 @@ describe("UpdateBooking", () => {
     // Its time is free again.
     expect((await cutStarts(salon, day, staff)).get("09:00")).toBe(1);
 
+    expectProtoJson("UpdateBookingResponse", res.body);
     const again = await cancel(made.id);
     expect(again.status).toBe(200);
+    expectProtoJson("UpdateBookingResponse", again.body);
     expect(again.body).toEqual({
       booking_failure: { cause: "BOOKING_ALREADY_CANCELLED", description: expect.any(String) },
     });
@@ -127,6 +130,16 @@ describe("UpdateBooking", () => {
     expect(await versions(made.id)).toEqual(before);
     const status = await salon.google("GetBookingStatus", { booking_id: made.id });
     expect(status.body.booking_status).toBe("CONFIRMED");
+  });
+
+  it("answers two cancels at the same moment with one cancel and one BOOKING_ALREADY_CANCELLED", async () => {
+    const made = await bookThroughGoogle(salon, at("08:00", nextDay()));
+    const both = await Promise.all([cancel(made.id), cancel(made.id)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const outcomes = both.map((r) => r.body.booking?.status ?? r.body.booking_failure?.cause);
+    expect(outcomes.sort()).toEqual(["BOOKING_ALREADY_CANCELLED", "CANCELED"]);
+    const v = await versions(made.id);
+    expect(v?.google).toBe(v?.version);
   });
 
   it("answers BOOKING_NOT_CANCELLABLE for a completed visit", async () => {
