@@ -10,6 +10,7 @@ import { missing } from "./http/body";
 import { answerOfToken, googleBookingInsert } from "./queries/google-bookings";
 import { bookingAskRead } from "./queries/booking-ask";
 import { failureOf } from "./rules/failures";
+import { bookableThroughGoogle } from "./rules/bookable";
 import { createdAnswer, googleBookingOut } from "./views/booking";
 import { slotOut } from "./views/slot";
 import { userInformationOut } from "./views/user";
@@ -80,6 +81,10 @@ export async function createBooking(
   // A service the widget does not show is no more Google's than one that never existed.
   if (!service || !service.live || !service.liveInWidget) {
     throw invalidArgument("slot.service_id", "Unknown service.");
+  }
+  // Known, but it takes money online: Google has no checkout of ours to send its user to.
+  if (!bookableThroughGoogle(service)) {
+    return failure("PAYMENT_ERROR", "The service is paid online when booked.");
   }
   if (req.offer_id || req.deal_id) {
     return failure("OFFER_UNAVAILABLE", "The merchant has no offers or deals.");

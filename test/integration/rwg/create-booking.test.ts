@@ -5,6 +5,7 @@ import { createWorkspace, createLocation } from "../../helpers/factory";
 import { everyShard } from "../../helpers/every-shard";
 import { at } from "../../helpers/salon";
 import { paidService } from "../../helpers/checkout-flow";
+import { expectProtoJson } from "../../helpers/proto-json";
 import { basic, googleSalon, googleUser, RWG, sec, type RwgCredentials } from "../../helpers/rwg";
 
 type GoogleSalon = Awaited<ReturnType<typeof googleSalon>>;
@@ -81,6 +82,7 @@ describe("Reserve with Google: CreateBooking", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = JSON.parse(res.text);
+    expectProtoJson("CreateBookingResponse", body);
     expect(body).toEqual({
       booking: {
         booking_id: expect.any(String),
@@ -183,6 +185,7 @@ describe("Reserve with Google: CreateBooking", () => {
     expect(first.body.booking.status).toBe("CONFIRMED");
     const sameUser = await salon.google("CreateBooking", createRequest(salon, at("08:00")));
     expect(sameUser.status).toBe(200);
+    expectProtoJson("CreateBookingResponse", sameUser.body);
     expect(sameUser.body).toEqual({
       booking_failure: { cause: "OVERLAPPING_RESERVATION", description: expect.any(String) },
     });
