@@ -7,8 +7,8 @@
 // banner names. SIGINT (Ctrl-C) and SIGTERM (`kill <pid>`) stop wrangler and
 // workerd with it, so the port is free once this process has exited.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, relative, resolve } from "node:path";
 import { ensureDemoWorkspace } from "./seed.mjs";
@@ -57,6 +57,34 @@ const STRIPE_WEBHOOK_SECRET = STRIPE_LOCAL
   ? `whsec_local_${randomBytes(16).toString("hex")}`
   : (process.env.STRIPE_WEBHOOK_SECRET ?? "");
 
+// Reserve with Google's real-time updates: without RWG_SERVICE_ACCOUNT_JSON, tools/google-local
+// stands in for Google (the token endpoint and the Maps Booking API), with a service account key
+// pair made for this run; with it, the settings come from the environment.
+const GOOGLE_LOCAL = !process.env.RWG_SERVICE_ACCOUNT_JSON;
+const GOOGLE_LOCAL_PORT = GOOGLE_LOCAL
+  ? Number(process.env.GOOGLE_LOCAL_PORT ?? (await freePort()))
+  : 0;
+const RWG_NOTIFY_URL = GOOGLE_LOCAL
+  ? `http://${HOST}:${GOOGLE_LOCAL_PORT}`
+  : (process.env.RWG_NOTIFY_URL ?? "https://mapsbooking.googleapis.com");
+const RWG_PARTNER_ID = process.env.RWG_PARTNER_ID ?? (GOOGLE_LOCAL ? "20001" : "");
+const googleKeys = GOOGLE_LOCAL
+  ? generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    })
+  : null;
+const RWG_SERVICE_ACCOUNT_JSON = googleKeys
+  ? JSON.stringify({
+      type: "service_account",
+      client_email: "rtu@salon-local.iam.gserviceaccount.com",
+      private_key: googleKeys.privateKey,
+      token_uri: `${RWG_NOTIFY_URL}/token`,
+    })
+  : process.env.RWG_SERVICE_ACCOUNT_JSON;
+const GOOGLE_PUBLIC_KEY_FILE = resolve(".wrangler/google-local/service-account.pub.pem");
+
 mkdirSync(dirname(LOG), { recursive: true });
 // Truncated on every start: the file holds this run's output only.
 const log = openSync(LOG, "w");
@@ -102,6 +130,29 @@ const stripeLocal = STRIPE_LOCAL
     )
   : null;
 
+if (googleKeys) {
+  mkdirSync(dirname(GOOGLE_PUBLIC_KEY_FILE), { recursive: true });
+  writeFileSync(GOOGLE_PUBLIC_KEY_FILE, googleKeys.publicKey);
+}
+const googleLocal = googleKeys
+  ? spawn(
+      "npx",
+      [
+        "tsx",
+        "tools/google-local/main.ts",
+        "--host",
+        HOST,
+        "--port",
+        String(GOOGLE_LOCAL_PORT),
+        "--public-key-file",
+        GOOGLE_PUBLIC_KEY_FILE,
+        "--partner-id",
+        RWG_PARTNER_ID,
+      ],
+      { stdio: quiet, env, detached: true },
+    )
+  : null;
+
 // Its own process group (detached), so that a stop reaches wrangler AND the workerd it runs:
 // signalling `npx` alone leaves them holding the port.
 const dev = spawn(
@@ -131,13 +182,19 @@ const dev = spawn(
     `STRIPE_SECRET_KEY:${STRIPE_SECRET_KEY}`,
     "--var",
     `STRIPE_WEBHOOK_SECRET:${STRIPE_WEBHOOK_SECRET}`,
+    "--var",
+    `RWG_NOTIFY_URL:${RWG_NOTIFY_URL}`,
+    "--var",
+    `RWG_PARTNER_ID:${RWG_PARTNER_ID}`,
+    "--var",
+    `RWG_SERVICE_ACCOUNT_JSON:${RWG_SERVICE_ACCOUNT_JSON}`,
   ],
   { stdio: quiet, env, detached: true },
 );
 closeSync(log);
 
-/** The process groups this script started: wrangler's, and stripe-local's when it runs. */
-const groups = [dev.pid, stripeLocal?.pid].filter((pid) => pid !== undefined);
+/** The process groups this script started: wrangler's, and stripe-local's and google-local's when they run. */
+const groups = [dev.pid, stripeLocal?.pid, googleLocal?.pid].filter((pid) => pid !== undefined);
 
 /** Whether any process of those groups is still there. */
 function groupAlive() {
@@ -190,17 +247,23 @@ dev.on("exit", (code) => {
   console.error(`wrangler dev stopped (exit ${code}); see ${shownLog}`);
   void stop("SIGTERM", code ?? 1);
 });
-stripeLocal?.on("exit", (code) => {
-  if (stopping) return;
-  console.error(`stripe-local stopped (exit ${code}); see ${shownLog}`);
-  void stop("SIGTERM", code ?? 1);
-});
+for (const [name, child] of [
+  ["stripe-local", stripeLocal],
+  ["google-local", googleLocal],
+]) {
+  child?.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`${name} stopped (exit ${code}); see ${shownLog}`);
+    void stop("SIGTERM", code ?? 1);
+  });
+}
 
 async function waitForServer(deadline = Date.now() + 90_000) {
   while (Date.now() < deadline) {
     try {
       // stripe-local answers any path (a 404 for this one) once it listens.
       if (STRIPE_LOCAL) await fetch(`${STRIPE_API_BASE}/`);
+      if (GOOGLE_LOCAL) await fetch(`${RWG_NOTIFY_URL}/_requests`);
       const res = await fetch(`${BASE_URL}/`);
       if (res.ok) return;
     } catch {
@@ -226,6 +289,11 @@ try {
   const payments = STRIPE_LOCAL
     ? `local Stripe-compatible test server at ${STRIPE_API_BASE}; test cards 4242 4242 4242 4242 (pays), 4000 0000 0000 0002 (declined)`
     : `Stripe at ${STRIPE_API_BASE} (STRIPE_SECRET_KEY from your environment)`;
+  const google = GOOGLE_LOCAL
+    ? `local stand-in for Google at ${RWG_NOTIFY_URL} (what arrived: ${RWG_NOTIFY_URL}/_requests)`
+    : RWG_PARTNER_ID
+      ? `partner ${RWG_PARTNER_ID} at ${RWG_NOTIFY_URL}`
+      : "off (RWG_PARTNER_ID unset)";
   const exports = {
     BASE: `${BASE_URL}/api/public/v2`,
     ADMIN: `${BASE_URL}/api/admin/v1`,
@@ -249,6 +317,7 @@ try {
    OpenAPI           ${BASE_URL}/api/public/v2/openapi.json
    Booking widget    ${widget}
    Payments          ${payments}
+   Google RTU        ${google}
    Logs              ${shownLog}  (wrangler, workerd, migrations: tail -f it)
    Stop              Ctrl-C, or kill ${process.pid}
 
