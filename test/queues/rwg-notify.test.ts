@@ -100,6 +100,37 @@ describe("real-time updates to Google", () => {
     expect(got[2]?.body.status).toBe("CANCELED");
   });
 
+  it("tells Google of a move at the desk (startTime,duration) and of a no-show (NO_SHOW)", async () => {
+    const salon = await googleSalon();
+    const moved = await bookThroughGoogle(salon, at("12:00", "2030-03-05"));
+    const res = await salon.ws.api(`/bookings/${moved.id}/reschedule`, {
+      method: "PUT",
+      body: { reserved_on: at("13:00", "2030-03-05") },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [patch] = await until(async () => {
+      const got = await calls(bookingPath(moved.id));
+      return got.length > 0 && got;
+    });
+    expect(patch).toMatchObject({
+      updateMask: "startTime,duration",
+      status: 200,
+      body: { startTime: "2030-03-05T13:00:00Z", duration: "2700s", status: "CONFIRMED" },
+    });
+
+    const missed = await bookThroughGoogle(salon, at("14:00", "2030-03-05"));
+    expect((await deskCancel(salon, missed.id, { cancel_reason: "didnt_come" })).status).toBe(200);
+    const [noShow] = await until(async () => {
+      const got = await calls(bookingPath(missed.id));
+      return got.length > 0 && got;
+    });
+    expect(noShow).toMatchObject({
+      updateMask: "status",
+      status: 200,
+      body: { status: "NO_SHOW" },
+    });
+  });
+
   it("does not tell Google of its own cancel (UpdateBooking), only the spots it freed", async () => {
     const salon = await googleSalon();
     const { id } = await bookThroughGoogle(salon, at("11:00", "2030-03-05"));
