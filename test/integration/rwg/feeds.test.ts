@@ -299,7 +299,7 @@ describe("GET /workspaces/{ws}/rwg/feeds/availability.json", () => {
   });
 
   it("refuses a shard past the last (422 on shard) and a shard that is not a number", async () => {
-    for (const bad of ["3", "-1", "x", "1.5"]) {
+    for (const bad of ["3", "1000", "-1", "x", "1.5"]) {
       const res = await feed("availability", `?shard=${bad}`);
       expect(res.status, bad).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual(["shard"]);

@@ -19,10 +19,19 @@ export const AvailabilityFeedQuery = z.object({
     .string()
     .regex(/^\d{1,4}$/, "The shard must be a whole number from 0.")
     .transform(Number)
+    .pipe(
+      z
+        .number()
+        .max(
+          FEED_LIMITS.locations - 1,
+          `The shard may not be greater than ${FEED_LIMITS.locations - 1}.`,
+        ),
+    )
     .optional()
     .openapi({
       type: "integer",
       minimum: 0,
+      maximum: FEED_LIMITS.locations - 1,
       description:
         "Zero-based shard: the shard-th location of the workspace (creation order); default 0. total_shards is the number of locations (1 with none)",
     }),
