@@ -29,7 +29,10 @@ export async function refused(deps: BookingDeps, token: string, error: unknown):
       : error instanceof ApiError
         ? failureOf({ code: error.code, subjects: [] })
         : { kind: "http" as const };
-  if (verdict?.kind === "http") throw error;
+  if (verdict?.kind === "http") {
+    // A 422 of another code (too large…) is answered as such, never as an unmapped 500.
+    throw error instanceof InvalidError ? new ApiError(error.code, describe(error)) : error;
+  }
   const description = describe(error);
   if (verdict?.kind === "invalid_argument") {
     throw new ApiError("invalid_argument", description, {
