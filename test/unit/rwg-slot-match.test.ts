@@ -150,7 +150,7 @@ describe("the days one lookup reads", () => {
             ]);
           }
           // Within a search, the asks keep the order they were asked in.
-          const at = s.asks.map((a) => asks.indexOf(a));
+          const at = s.asks.map((a) => (asks as SlotAsk[]).indexOf(a));
           expect(at).toEqual([...at].sort((x, y) => x - y));
         }
       }),
