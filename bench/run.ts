@@ -6,6 +6,7 @@ import { runIcsBench } from "./ics";
 import { runIcsWorstBench } from "./ics-worst";
 import { runRemindersBench } from "./reminders";
 import { runReportsBench } from "./reports";
+import { runRwgBench } from "./rwg";
 import { runScaleBench } from "./scale";
 import { runScaleE2eBench } from "./scale-e2e";
 import { runWaitlistBench } from "./waitlist";
@@ -25,6 +26,8 @@ import { runWidgetBench } from "./widget";
 // one location, from the rollups and from the raw rows (wall time, D1 time, rows read); fails if they differ.
 // `npm run bench -- --widget`: only the booking widget in Chromium (keyboard presses to the day's last
 // time, cold-load JS bytes and time to the first time shown); `npm run build` first.
+// `npm run bench -- --rwg`: only the Reserve with Google booking server under wrangler dev (each
+// method's D1 round trips, D1 and wall time; a 10-token race for one slot; the availability feed).
 if (process.argv.includes("--scale")) {
   runScaleBench();
 } else if (process.argv.includes("--distance")) {
@@ -43,6 +46,8 @@ if (process.argv.includes("--scale")) {
   await runWidgetBench();
 } else if (process.argv.includes("--reports")) {
   process.exit((await runReportsBench()) > 0 ? 1 : 0);
+} else if (process.argv.includes("--rwg")) {
+  process.exit((await runRwgBench()) > 0 ? 1 : 0);
 } else if (process.argv.includes("--reminders")) {
   await runRemindersBench();
 } else {

@@ -10,6 +10,7 @@ import { CHEAPEST_SHAPE, runIcsWorstBench } from "../../bench/ics-worst";
 import { LOAD_VARS, runLoad } from "../../bench/load";
 import { REMINDERS_VARS, runRemindersBench } from "../../bench/reminders";
 import { runReportsBench } from "../../bench/reports";
+import { runRwgBench } from "../../bench/rwg";
 import { runScaleBench } from "../../bench/scale";
 import { runScaleE2eBench } from "../../bench/scale-e2e";
 import { type DevServer, stopDevServers } from "../../bench/server";
@@ -214,6 +215,46 @@ describe("every bench mode at a tiny size", () => {
     );
     expect(text).toMatch(/rebuilt rollups equal the kept ones \(\d+ rows\): yes$/m);
     expect(text).toMatch(/^rollup totals equal raw-row totals: yes$/m);
+    expect(failed).toBe(0);
+  });
+
+  it("--rwg: every booking server method's D1 and wall time, the one-slot race, the feed", async () => {
+    let failed = -1;
+    const text = await output(async () => {
+      failed = await runRwgBench({
+        staffers: 2,
+        services: 2,
+        calls: 2,
+        racers: 3,
+        feeds: 1,
+        server: shared(),
+      });
+    });
+    const rows = [
+      ...text.matchAll(
+        /^ {2}(\S.*?)\s+(\d+)\s+(\d+(?:–\d+)?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$/gm,
+      ),
+    ];
+    expect(
+      rows.map((m) => m[1]),
+      text,
+    ).toEqual([
+      "HealthCheck",
+      "CheckAvailability",
+      "BatchAvailabilityLookup ×20",
+      "BatchAvailabilityLookup ×500",
+      "CreateBooking (new token)",
+      "CreateBooking (replay)",
+      "GetBookingStatus",
+      "ListBookings (2 bookings)",
+      "UpdateBooking (cancel)",
+    ]);
+    expect(text).toMatch(
+      /CreateBooking race, 3 tokens for one staffer's slot at once: CONFIRMED 1, SLOT_UNAVAILABLE 2, other 0; .*: ok$/m,
+    );
+    expect(text).toMatch(
+      /Availability feed, shard 0 .*: [1-9]\d* entries, [1-9]\d* bytes; wall p50 [\d.]+ ms/,
+    );
     expect(failed).toBe(0);
   });
 
