@@ -5,7 +5,7 @@ import { loadAvailability } from "../calendar/queries/availability";
 import { instantToLocalDate, searchSlots, sessionAskOf } from "../calendar/rules";
 import { bufferOf } from "../catalogue/rules/service-terms";
 import { ApiError } from "../platform/errors";
-import { missing } from "./http/body";
+import { missing } from "./wire/invalid";
 import { bookableThroughGoogle } from "./rules/bookable";
 import {
   MAX_SPAN_DAYS,

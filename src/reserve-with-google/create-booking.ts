@@ -3,7 +3,7 @@ import { createBookings } from "../bookings/create";
 import type { BookingRecord } from "../bookings/views/booking";
 import { run } from "../db/reads";
 import { normalisePhone } from "../platform/rules/phone";
-import { missing } from "./http/body";
+import { missing } from "./wire/invalid";
 import { googleBookingInsert } from "./queries/google-bookings";
 import { bookingAskRead } from "./queries/booking-ask";
 import { failure, invalidArgument, refused } from "./create-refusal";

@@ -4,7 +4,7 @@ import { rescheduleBooking } from "../bookings/ops/reschedule";
 import type { Scope } from "../db/scope";
 import { ApiError } from "../platform/errors";
 import { unknownBooking } from "./booking-status";
-import { missing } from "./http/body";
+import { missing } from "./wire/invalid";
 import {
   googleBookingNow,
   markGoogleVersion,

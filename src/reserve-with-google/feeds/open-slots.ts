@@ -5,28 +5,13 @@ import { instantToLocalDate, searchSlots, sessionAskOf } from "../../calendar/ru
 import { bufferOf } from "../../catalogue/rules/service-terms";
 import { bookableThroughGoogle } from "../rules/bookable";
 import { servicesOfferedAt } from "../queries/offered";
+import type { OpenSlot } from "../rules/open-slot";
+
+export type { OpenSlot };
 
 /** The longest window one call searches (a month of Google's 30-day availability, and a day to spare). */
 export const MAX_OPEN_SLOTS_DAYS = 31;
 const DAY_MS = 86_400_000;
-
-/** One bookable start of one service, as Google's availability carries it. */
-export interface OpenSlot {
-  serviceId: string;
-  /** Unix seconds, UTC. */
-  startSec: number;
-  durationSec: number;
-  /**
-   * What the start could hold with nobody booked: the staffers who perform the
-   * service here, capped by the units of the scarcest resource it needs, times
-   * the seats of a session for a group service. A start's own working hours
-   * are not counted (Google reads it as the slot's capacity, a number that
-   * only changes when the catalogue does).
-   */
-  spotsTotal: number;
-  /** Bookings still possible at that start: the public time-slots' `quantity`. */
-  spotsOpen: number;
-}
 
 /**
  * Every open start in [fromMs, toMs) of every service a customer may book

@@ -36,9 +36,3 @@ export async function protoBody<S extends z.ZodType>(c: Context, schema: S): Pro
     errors,
   });
 }
-
-/** A field the method needs, absent: Google's "invalid argument". */
-export const missing = (field: string) =>
-  new ApiError("invalid_argument", `${field} is required.`, {
-    errors: { [field]: ["Required."] },
-  });

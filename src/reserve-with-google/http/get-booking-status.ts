@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { googleBookingStatus } from "../booking-status";
 import { GetBookingStatusRequest } from "../wire/requests";
-import { missing, protoBody } from "./body";
+import { protoBody } from "./body";
+import { missing } from "../wire/invalid";
 import type { RwgEnv } from "./env";
 
 /** GetBookingStatus: one of Google's bookings' status and prepayment, as they are now. */

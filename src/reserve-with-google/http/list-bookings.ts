@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { googleUserBookings } from "../list-bookings";
 import { ListBookingsRequest } from "../wire/requests";
-import { missing, protoBody } from "./body";
+import { protoBody } from "./body";
+import { missing } from "../wire/invalid";
 import type { RwgEnv } from "./env";
 
 /** ListBookings: a Google user's bookings with this workspace (none: an empty list). */

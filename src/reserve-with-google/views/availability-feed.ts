@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { OpenSlot } from "../feeds/open-slots";
+import type { OpenSlot } from "../rules/open-slot";
 import { int64Out } from "../wire/json";
 import { FeedMetadataSchema, Int64String } from "./feed-metadata";
 
