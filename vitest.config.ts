@@ -22,6 +22,7 @@ export default defineConfig(async () => ({
         API_RATE_LIMIT: 300,
         ADDRESS_RATE_LIMIT: 1_000_000,
         ADMIN_RATE_LIMIT: 100_000,
+        RWG_ADDRESS_RATE_LIMIT: 1_000_000,
         PUBLISHABLE_KEY_RATE_LIMIT: 300,
         PUBLISHABLE_CLIENT_RATE_LIMIT: 120,
         MANAGE_RATE_LIMIT: 120,

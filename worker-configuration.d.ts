@@ -26,6 +26,7 @@ declare namespace Cloudflare {
 		LINK_WORKSPACE_RATE_LIMIT: RateLimit;
 		MANAGE_WRITE_RATE_LIMIT: RateLimit;
 		ADMIN_RATE_LIMIT: RateLimit;
+		RWG_ADDRESS_RATE_LIMIT: RateLimit;
 		ALLOW_PRIVATE_WEBHOOKS: string;
 		WEBHOOK_RETRY_BASE_SECONDS: string;
 		PUBLIC_ORIGIN: string;

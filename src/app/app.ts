@@ -10,7 +10,7 @@ import { afterWrite } from "./middleware/after-write";
 import { STRIPE_WEBHOOK_PATH, stripeWebhook } from "../payments/http/stripe-webhooks/post";
 import { docsPage } from "./docs";
 import { dashboardPage } from "../reports/dashboard/http/page";
-import { manageRateLimit } from "../http/rate-limit";
+import { manageRateLimit, rwgAddressRateLimit } from "../http/rate-limit";
 import { sellPackagesWith } from "../pos/package-lines";
 import { posPackageLines } from "../packages/pos-lines";
 import { refundOnlineWith } from "../pos/online-refunds";
@@ -21,7 +21,6 @@ import { RWG_BASE, rwgServer } from "../reserve-with-google/http";
 import { limitBody } from "./middleware/json-body";
 import { listenToEventsWith } from "../webhooks/event-listener";
 import { queueGoogleUpdates } from "../reserve-with-google/notify/listener";
-import { publicAddressRateLimit } from "../http/rate-limit";
 
 export { ADMIN_BASE, PUBLIC_BASE };
 
@@ -82,7 +81,7 @@ export function createApp() {
   app.post(STRIPE_WEBHOOK_PATH, afterWrite, stripeWebhook);
   // Google's booking server calls (Reserve with Google): per client address before the
   // Basic auth, their writes' effects dispatched as the public API's are.
-  app.use(`${RWG_BASE}/*`, publicAddressRateLimit, limitBody, afterWrite);
+  app.use(`${RWG_BASE}/*`, rwgAddressRateLimit, limitBody, afterWrite);
   app.route(RWG_BASE, rwgServer());
   app.get("/docs", docsPage);
   // A reports dashboard link (no key: its token is the credential), counted per client address.

@@ -74,6 +74,9 @@ export const limitLinkWorkspace = (env: OpenEnv["Bindings"], workspaceId: string
 export const limitCustomerChange = (env: OpenEnv["Bindings"], bookingId: string) =>
   enforce(env.MANAGE_WRITE_RATE_LIMIT, `booking:${bookingId}`, CHANGE_PERIOD_SECONDS);
 
+/** Google's booking server, before its Basic auth: per client address, in a bucket of its own. */
+export const rwgAddressRateLimit = byAddress((env) => env.RWG_ADDRESS_RATE_LIMIT);
+
 /** Management API, before the admin token is checked: per client address. */
 export const adminRateLimit = byAddress((env) => env.ADMIN_RATE_LIMIT);
 

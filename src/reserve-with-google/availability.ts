@@ -5,6 +5,7 @@ import { loadAvailability } from "../calendar/queries/availability";
 import { instantToLocalDate, searchSlots, sessionAskOf } from "../calendar/rules";
 import { bufferOf } from "../catalogue/rules/service-terms";
 import { ApiError } from "../platform/errors";
+import { UUID } from "../platform/rules/uuid";
 import { missing } from "./wire/invalid";
 import { bookableThroughGoogle } from "./rules/bookable";
 import {
@@ -18,6 +19,9 @@ import {
 import { slotOut, slotTimeOut } from "./views/slot";
 import type { BatchAvailabilityLookupRequest, CheckAvailabilityRequest } from "./wire/requests";
 import type { BatchAvailabilityLookupResponse, CheckAvailabilityResponse } from "./wire/responses";
+
+/** The distinct services one lookup may ask about (a location offers far fewer to Google). */
+const MAX_SERVICES = 100;
 
 const unknown = (field: string, what: string) =>
   new ApiError("invalid_argument", `Unknown ${what}.`, {
@@ -49,9 +53,16 @@ async function countAvailable(
     const message = `The slots asked about may span at most ${MAX_SPAN_DAYS} days.`;
     throw new ApiError("invalid_argument", message, { errors: { slot_time: [message] } });
   }
+  // Only ids that can be a service's are looked up, and at most MAX_SERVICES of them: the
+  // list is one bound parameter of several statements (a D1 statement stays small).
+  const serviceIds = [...new Set(asks.map((a) => a.serviceId))].filter((id) => UUID.test(id));
+  if (serviceIds.length > MAX_SERVICES) {
+    const message = `The slots asked about may name at most ${MAX_SERVICES} services.`;
+    throw new ApiError("invalid_argument", message, { errors: { slot_time: [message] } });
+  }
   const loaded = await loadAvailability(scope, {
     locationId: merchantId,
-    serviceIds: [...new Set(asks.map((a) => a.serviceId))],
+    serviceIds,
     fromDate: window.fromDate,
     toDate: window.toDate,
     widgetOnly: true,

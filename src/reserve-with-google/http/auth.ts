@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { auth } from "hono/utils/basic-auth";
 import { constantTimeEqual, sha256Hex } from "../../tenancy/api-keys";
@@ -18,6 +19,18 @@ const refused = () =>
  * enabled. Only then is the workspace's shard routed to and the request's deps built.
  */
 export const rwgBasicAuth = createMiddleware<RwgEnv>(async (c, next) => {
+  try {
+    await authenticate(c);
+  } catch (error) {
+    // A refused call's answer carries no timings: their D1 bytes would tell a user name
+    // that exists from one that does not.
+    c.set("refused", true);
+    throw error;
+  }
+  await next();
+});
+
+async function authenticate(c: Context<RwgEnv>) {
   const presented = auth(c.req.raw);
   if (
     !presented ||
@@ -37,5 +50,4 @@ export const rwgBasicAuth = createMiddleware<RwgEnv>(async (c, next) => {
   c.set("workspace", { id, country, currency, locale, timezone, shard });
   c.var.routeTo(id, shard);
   c.set("deps", await rwgDeps(c));
-  await next();
-});
+}
