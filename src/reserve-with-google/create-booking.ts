@@ -3,11 +3,15 @@ import { createBookings } from "../bookings/create";
 import type { BookingRecord } from "../bookings/views/booking";
 import { run } from "../db/reads";
 import { normalisePhone } from "../platform/rules/phone";
+import { ApiError } from "../platform/errors";
+import { rendezvous } from "../platform/failpoints";
 import { missing } from "./wire/invalid";
 import { googleBookingInsert } from "./queries/google-bookings";
 import { bookingAskRead } from "./queries/booking-ask";
+import { tokenClaimDone, tokenClaimRelease } from "./queries/token-claims";
 import { failure, invalidArgument, refused } from "./create-refusal";
 import { bookableThroughGoogle } from "./rules/bookable";
+import { beyondHorizon } from "./rules/failures";
 import { createdAnswer, googleBookingOut } from "./views/booking";
 import { slotOut } from "./views/slot";
 import { userInformationOut } from "./views/user";
@@ -33,11 +37,12 @@ function required(req: CreateBookingRequest) {
 /**
  * CreateBooking: a customer's booking of one slot, idempotent by Google's token. A token
  * already answered gets that answer again, byte for byte, whatever the body says now (the
- * token names the request). A new one is booked as the public API books a customer's
- * visit; the answer is written in the booking's own batch, beside a unique index on the
- * token, so two requests with one token never make two bookings: the loser's batch fails as
- * a whole (its calendar holds released) and it answers the winner's booking. A refusal is
- * Google's `booking_failure` and is not remembered.
+ * token names the request). A new one is claimed in the first read, before any calendar
+ * time: while another request with the token holds the claim, this one is answered 409
+ * (Google retries, and the retry finds the answer), so one token never answers both a
+ * booking and a failure. The claimant books as the public API books a customer's visit; the
+ * answer is written, and the claim deleted, in the booking's own batch. A refusal is
+ * Google's `booking_failure`, is not remembered, and gives the claim up.
  *
  * Answers the response's JSON text, as stored.
  */
@@ -52,6 +57,9 @@ export async function createBooking(
     throw invalidArgument("user_information.telephone", "Must be a valid phone number.");
   }
   const start = slot.start_sec * 1000;
+  // Lets a race test send requests with one token into their first read together (inert otherwise).
+  await rendezvous("rwg.create.ask");
+  const now = Date.now();
   const known = await run(
     deps.scope.db,
     bookingAskRead(deps.scope, {
@@ -61,9 +69,41 @@ export async function createBooking(
       start,
       userId: user.user_id,
       phone,
+      now,
     }),
   );
   if (known.answered) return known.answered.response;
+  const until = known.claimedUntil;
+  if (until === undefined) {
+    throw new ApiError("conflict", "The same request is being processed; retry.");
+  }
+  const outcome = { booked: false };
+  try {
+    return await claimed(deps, workspace, req, known, outcome);
+  } finally {
+    // Best effort: a claim left behind lapses by itself (`CLAIM_MS`).
+    if (!outcome.booked) await release(deps, token, until);
+  }
+}
+
+const release = (deps: BookingDeps, token: string, until: number) =>
+  tokenClaimRelease(deps.scope, token, until).then(
+    () => undefined,
+    () => undefined,
+  );
+
+type Known = ReturnType<ReturnType<typeof bookingAskRead>["parse"]>;
+
+/** CreateBooking once its token is ours: the checks of the slot, then the booking. */
+async function claimed(
+  deps: BookingDeps,
+  workspace: { country: string },
+  req: CreateBookingRequest,
+  known: Known,
+  outcome: { booked: boolean },
+): Promise<string> {
+  const { slot, user, token } = required(req);
+  const start = slot.start_sec * 1000;
   if (!known.locationKnown) throw invalidArgument("slot.merchant_id", "Unknown merchant.");
   const service = known.service;
   // A service the widget does not show is no more Google's than one that never existed.
@@ -80,10 +120,16 @@ export async function createBooking(
   if (slot.duration_sec !== service.duration * 60) {
     return failure("SLOT_UNAVAILABLE", "The duration is not the service's.");
   }
+  if (beyondHorizon(slot.start_sec, Date.now())) {
+    return failure("SLOT_UNAVAILABLE", "The start is too far ahead.");
+  }
+  if (known.overlapping?.byUser) {
+    return failure("SLOT_ALREADY_BOOKED_BY_USER", "The user already booked this slot.");
+  }
   if (known.overlapping) {
     return failure(
       "OVERLAPPING_RESERVATION",
-      "The user already holds a booking of this service at this time.",
+      "The phone already holds a booking of this service at this time.",
     );
   }
 
@@ -93,7 +139,7 @@ export async function createBooking(
     booking: { slot: slotOut(slot), user_information: userInformationOut(user) },
   });
   const alongside = (records: readonly BookingRecord[]) =>
-    records.map((record) => {
+    records.flatMap((record) => {
       const { booking, services } = record;
       answer = JSON.stringify(
         createdAnswer(
@@ -111,14 +157,17 @@ export async function createBooking(
           }),
         ),
       );
-      return googleBookingInsert(deps.scope, {
-        bookingId: booking.id,
-        idempotencyToken: token,
-        userId: user.user_id,
-        response: answer,
-        googleVersion: booking.version,
-        now: Date.now(),
-      });
+      return [
+        googleBookingInsert(deps.scope, {
+          bookingId: booking.id,
+          idempotencyToken: token,
+          userId: user.user_id,
+          response: answer,
+          googleVersion: booking.version,
+          now: Date.now(),
+        }),
+        tokenClaimDone(deps.scope, token),
+      ];
     });
   try {
     await createBookings(deps, {
@@ -137,6 +186,7 @@ export async function createBooking(
       customerAnswer: false,
       alongside,
     });
+    outcome.booked = true;
     return answer;
   } catch (error) {
     return await refused(deps, token, error);

@@ -15,8 +15,9 @@ export const failure = (cause: FailureCause, description: string) =>
   JSON.stringify({ booking_failure: { cause, description } } satisfies CreateBookingResponse);
 
 /**
- * A booking that did not commit. Another request with the same token may have won (its
- * batch took the token first, or its hold the time): that answer is this one's too.
+ * A booking that did not commit. Requests with one token are kept apart by its claim; should
+ * two still meet (a claim lapsed mid-booking), the one whose batch met the other's token
+ * answers that booking.
  */
 export async function refused(deps: BookingDeps, token: string, error: unknown): Promise<string> {
   const raced = isUniqueViolation(error, "rwg_bookings", "idempotency_token");
@@ -39,30 +40,12 @@ export async function refused(deps: BookingDeps, token: string, error: unknown):
       errors: { user_information: [description] },
     });
   }
-  const won = await winnerOf(deps, token, timeTaken(error));
+  // Only a claim that lapsed mid-booking lets two requests with one token this far.
+  const won = raced ? (await answerOfToken(deps.scope, token))?.response : undefined;
   if (won) return won;
   if (!verdict) throw error;
   return failure(verdict.cause, description);
 }
-
-/** How long a loser waits for a winner's batch that held the time when the loser claimed it. */
-const WINNER_GRACE_MS = 150;
-
-/**
- * The answer a concurrent request with the same token got. When the time itself was taken,
- * the taker may be that request, its hold granted and its batch still on its way: it is
- * looked for again a moment later, so one token never answers both a booking and a failure.
- */
-async function winnerOf(deps: BookingDeps, token: string, taken: boolean) {
-  const now = await answerOfToken(deps.scope, token);
-  if (now || !taken) return now?.response;
-  probe("rwg.create.winner_awaited");
-  await new Promise((resolve) => setTimeout(resolve, WINNER_GRACE_MS));
-  return (await answerOfToken(deps.scope, token))?.response;
-}
-
-const timeTaken = (error: unknown) =>
-  error instanceof ApiError && (error.code === "slot_unavailable" || error.code === "session_full");
 
 const describe = (error: unknown) =>
   error instanceof InvalidError

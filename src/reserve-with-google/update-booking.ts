@@ -11,6 +11,7 @@ import {
   type GoogleBookingNow,
 } from "./queries/google-bookings";
 import { updateFailure } from "./rules/update-failure";
+import { beyondHorizon } from "./rules/failures";
 import { googleBookingOut } from "./views/booking";
 import type { FailureCause } from "./wire/enums";
 import type { UpdateBookingRequest } from "./wire/requests";
@@ -77,6 +78,9 @@ export async function updateGoogleBooking(
   if (!before) throw unknownBooking();
   if (change.kind === "move" && moveMismatch(change.slot, before)) {
     return failed("SLOT_UNAVAILABLE", "The booking cannot take that slot.");
+  }
+  if (change.kind === "move" && beyondHorizon(change.slot.start_sec, Date.now())) {
+    return failed("SLOT_UNAVAILABLE", "The start is too far ahead.");
   }
   const marked: BookingDeps = {
     ...deps,

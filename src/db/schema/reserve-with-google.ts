@@ -1,4 +1,11 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { bookings } from "./bookings";
 import { workspaces } from "./workspaces";
 
@@ -18,6 +25,11 @@ export const rwgPartners = sqliteTable(
     /** SHA-256 of the password, hex (the password is long and random; never stored). */
     passwordHash: text("password_hash").notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    /**
+     * Google's numeric partner id of the salon's own partner account: its real-time updates
+     * go out under it. Null: the platform's one partner account (RWG_PARTNER_ID).
+     */
+    partnerId: text("partner_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -53,4 +65,22 @@ export const rwgBookings = sqliteTable(
     uniqueIndex("rwg_bookings_token_idx").on(t.workspaceId, t.idempotencyToken),
     index("rwg_bookings_user_idx").on(t.workspaceId, t.userId, t.createdAt),
   ],
+);
+
+/**
+ * A CreateBooking's claim of its idempotency token, taken in its first read, before any
+ * calendar time: while held, another request with the token is answered 409 (Google retries)
+ * rather than refused by the calendar its twin is booking. Deleted in the booking's own batch
+ * or after a failure; `claimed_until` (epoch ms) lets a crashed attempt's claim lapse.
+ */
+export const rwgTokenClaims = sqliteTable(
+  "rwg_token_claims",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
+    idempotencyToken: text("idempotency_token").notNull(),
+    claimedUntil: integer("claimed_until").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.idempotencyToken] })],
 );

@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { inSubquery } from "../../db/bounded";
 import type { Scope } from "../../db/scope";
 import { whereByKey, whereIn } from "../../db/scope";
@@ -12,6 +12,7 @@ import {
   serviceLocations,
   services,
 } from "../../db/schema";
+import { tokenClaim } from "./token-claims";
 
 /** What a CreateBooking asks for, in our units. */
 export interface BookingAsk {
@@ -23,11 +24,14 @@ export interface BookingAsk {
   userId: string;
   /** E.164. */
   phone: string;
+  /** Epoch ms: when the token's claim is taken. */
+  now: number;
 }
 
 /**
- * Everything a CreateBooking decides before it books, in one round trip: the answer its
- * token already got (a replay), whether the merchant is this workspace's location, the
+ * Everything a CreateBooking decides before it books, in one round trip (a transaction): the
+ * answer its token already got (a replay), the token's claim (ours now, or another request
+ * with this token is booking), whether the merchant is this workspace's location, the
  * service as offered there (its duration and payment terms), and a live booking the same
  * Google user or phone already holds at that location, start and service (made under
  * another token: a new token never answers an earlier booking).
@@ -40,6 +44,7 @@ export const bookingAskRead = (scope: Scope, ask: BookingAsk) =>
         .from(rwgBookings)
         .where(whereIn(scope, rwgBookings, eq(rwgBookings.idempotencyToken, ask.token)))
         .limit(1),
+      tokenClaim(scope, ask.token, ask.now),
       scope.db
         .select({ id: locations.id })
         .from(locations)
@@ -67,7 +72,7 @@ export const bookingAskRead = (scope: Scope, ask: BookingAsk) =>
         .where(whereByKey(scope, services, eq(services.id, ask.serviceId)))
         .limit(1),
       scope.db
-        .select({ id: bookings.id })
+        .select({ id: bookings.id, byUser: byUser(scope, ask.userId) })
         .from(bookings)
         .innerJoin(
           bookingServices,
@@ -101,12 +106,29 @@ export const bookingAskRead = (scope: Scope, ask: BookingAsk) =>
             ),
           ),
         )
+        // The user's own booking of the slot first: it says more than a phone's.
+        .orderBy(desc(byUser(scope, ask.userId)))
         .limit(1),
     ] as const,
-    ([answered, location, service, overlapping]) => ({
+    ([answered, claim, location, service, overlapping]) => ({
       answered: answered[0],
+      /** Our claim's `claimed_until`; undefined: another request with the token holds it. */
+      claimedUntil: claim[0]?.claimedUntil,
       locationKnown: location.length > 0,
       service: service[0],
-      overlapping: overlapping[0]?.id,
+      overlapping: overlapping[0] && {
+        id: overlapping[0].id,
+        byUser: Boolean(overlapping[0].byUser),
+      },
     }),
   );
+
+/** The booking is one this Google user made through us. */
+const byUser = (scope: Scope, userId: string) =>
+  sql<number>`${inSubquery(
+    bookings.id,
+    scope.db
+      .select({ id: rwgBookings.bookingId })
+      .from(rwgBookings)
+      .where(whereIn(scope, rwgBookings, eq(rwgBookings.userId, userId))),
+  )}`;

@@ -1,4 +1,5 @@
 import type { FailureCause } from "../wire/enums";
+import { HORIZON_DAYS } from "./slot-match";
 
 /**
  * What a refusal of ours becomes in a CreateBooking (or UpdateBooking) answer: a business
@@ -60,3 +61,12 @@ export function failureOf(refusal: Refusal): FailureVerdict {
   }
   return verdict ?? { kind: "invalid_argument" };
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A start past the horizon the availability methods search (`HORIZON_DAYS`) is no slot of
+ * ours: answered SLOT_UNAVAILABLE before any booking (its dates may not even be a `Date`).
+ */
+export const beyondHorizon = (startSec: number, now: number): boolean =>
+  startSec * 1000 > now + HORIZON_DAYS * DAY_MS;

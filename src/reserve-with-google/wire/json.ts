@@ -29,7 +29,7 @@ export function protoNames(value: unknown): unknown {
 export const int64 = z
   .union([z.string().regex(/^-?\d{1,15}$/, "Must be an integer."), z.number().int()])
   .transform(Number)
-  .pipe(z.number().int().min(0).max(1e13));
+  .pipe(z.number().int().min(0).max(8.64e12));
 
 /** An int32: proto3 JSON readers take a number or a decimal string ("2") alike. */
 export const int32 = z

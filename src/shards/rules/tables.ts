@@ -102,6 +102,7 @@ export const MOVED_TABLES: readonly TenantTable[] = [
   { name: "webhook_attempts", scope: { kind: "via", column: "webhook_id", parent: "webhooks" } },
   ws("idempotency_keys"),
   ws("rwg_bookings"),
+  ws("rwg_token_claims"),
   // The rollups come last: the triggers that keep them skip a workspace moving in.
   ws("report_revenue_days"),
   ws("report_calendar_days"),

@@ -10,6 +10,7 @@ import {
   type FaultyWrite,
 } from "../../helpers/faults";
 import { at, customer } from "../../helpers/salon";
+import { everyShard } from "../../helpers/every-shard";
 import { googleSalon, googleUser, sec } from "../../helpers/rwg";
 
 /**
@@ -41,6 +42,9 @@ const createRequest = (
 
 const count = (sql: string, ...binds: unknown[]) => countOf(sql, ...binds);
 
+const claims = (workspaceId: string) =>
+  count("select count(*) as n from rwg_token_claims where workspace_id = ?", workspaceId);
+
 /** What a salon holds of its bookings: live bookings, Google's rows and calendar entries. */
 async function held(workspaceId: string) {
   return {
@@ -61,28 +65,30 @@ async function held(workspaceId: string) {
 
 describe("Reserve with Google: CreateBooking races", () => {
   for (const staffCount of [3, 1]) {
-    it(`answers five concurrent requests with one token one booking (${staffCount} staffer(s))`, async () => {
+    it(`answers five concurrent requests with one token one booking or 409, never a failure (${staffCount} staffer(s))`, async () => {
       const salon = await googleSalon(staffCount);
       const req = createRequest(salon, at("08:00"), `same-token-${staffCount}`);
-      // Every request reads (and misses the token) before any claims or writes.
-      failpoints.meet("booking.create.read", 5, 5_000);
-      const racedBefore = failpoints.hits("rwg.create.token_raced");
+      // Every request takes its first read (the token's claim) at once.
+      failpoints.meet("rwg.create.ask", 5, 5_000);
       const answers = await Promise.all(
         Array.from({ length: 5 }, () => salon.google("CreateBooking", req)),
       );
-      for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
-      const booked = answers.filter((a) => a.body.booking);
-      const ids = new Set(booked.map((a) => a.body.booking.booking_id));
-      expect(ids.size).toBe(1);
-      // Each answers the winner's booking: a loser never says the slot is gone when its token booked it.
-      expect(answers.map((a) => JSON.stringify(a.body))).toEqual(
-        Array(5).fill(JSON.stringify(booked[0]?.body)),
-      );
-      // With staffers to spare, losers were granted time too: their batches met the token's index.
-      if (staffCount > 1) {
-        expect(failpoints.hits("rwg.create.token_raced") - racedBefore).toBeGreaterThan(0);
+      const booked = answers.filter((a) => a.status === 200);
+      for (const a of answers) {
+        if (a.status === 200)
+          expect(a.body.booking?.status, JSON.stringify(a.body)).toBe("CONFIRMED");
+        else expect([a.status, a.body.code], JSON.stringify(a.body)).toEqual([409, "conflict"]);
+      }
+      expect(booked.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(booked.map((a) => JSON.stringify(a.body))).size).toBe(1);
+      // Google's retries of the 409s find the one booking.
+      for (const retry of await Promise.all(
+        answers.map(() => salon.google("CreateBooking", req)),
+      )) {
+        expect(retry.body).toEqual(booked[0]?.body);
       }
       expect(await held(salon.ws.id)).toEqual({ bookings: 1, google: 1, entries: 1 });
+      expect(await claims(salon.ws.id)).toBe(0);
       await expectInSync(
         salon.ws.id,
         salon.staffers.map((s) => s.uuid),
@@ -94,6 +100,67 @@ describe("Reserve with Google: CreateBooking races", () => {
       expect(confirmations).toBe(1);
     });
   }
+
+  it("answers 409 (never SLOT_UNAVAILABLE) to the same token while the first request writes, and its retry the first's booking", async () => {
+    const salon = await googleSalon(1);
+    const req = createRequest(salon, at("08:00"), "slow-winner");
+    // The first request holds the only staffer's time, then waits before its batch.
+    failpoints.meet("calendar.claimed", 2, 1_500);
+    const claimedBefore = failpoints.hits("calendar.claimed");
+    const first = salon.google("CreateBooking", req);
+    while (failpoints.hits("calendar.claimed") === claimedBefore) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const second = await salon.google("CreateBooking", req);
+    expect([second.status, second.body.code], JSON.stringify(second.body)).toEqual([
+      409,
+      "conflict",
+    ]);
+    const won = await first;
+    expect(won.body.booking?.status, JSON.stringify(won.body)).toBe("CONFIRMED");
+    const retried = await salon.google("CreateBooking", req);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual(won.body);
+    expect(await held(salon.ws.id)).toEqual({ bookings: 1, google: 1, entries: 1 });
+    expect(await claims(salon.ws.id)).toBe(0);
+  });
+
+  it("books over a claim that lapsed (a crashed attempt), and gives up its claim after a failure", async () => {
+    const salon = await googleSalon(1);
+    const req = createRequest(salon, at("08:00"), "crashed-before");
+    await everyShard
+      .prepare(
+        "insert into rwg_token_claims (workspace_id, idempotency_token, claimed_until) values (?, ?, ?)",
+      )
+      .bind(salon.ws.id, "crashed-before", Date.now() - 1)
+      .run();
+    const res = await salon.google("CreateBooking", req);
+    expect(res.body.booking?.status, JSON.stringify(res.body)).toBe("CONFIRMED");
+    expect(await claims(salon.ws.id)).toBe(0);
+    // A refusal (the slot is taken now) leaves no claim behind: the retry is processed again.
+    const other = createRequest(
+      salon,
+      at("08:00"),
+      "refused",
+      googleUser("u-2", "+49 151 70000099"),
+    );
+    const refused = await salon.google("CreateBooking", other);
+    expect(refused.body.booking_failure?.cause).toBe("SLOT_UNAVAILABLE");
+    expect(await claims(salon.ws.id)).toBe(0);
+  });
+
+  it("answers 409 while a live claim holds the token", async () => {
+    const salon = await googleSalon(1);
+    await everyShard
+      .prepare(
+        "insert into rwg_token_claims (workspace_id, idempotency_token, claimed_until) values (?, ?, ?)",
+      )
+      .bind(salon.ws.id, "held", Date.now() + 30_000)
+      .run();
+    const res = await salon.google("CreateBooking", createRequest(salon, at("08:00"), "held"));
+    expect([res.status, res.body.code]).toEqual([409, "conflict"]);
+    expect(await held(salon.ws.id)).toEqual({ bookings: 0, google: 0, entries: 0 });
+  });
 
   it("gives one slot to one of ten tokens: one CONFIRMED, nine SLOT_UNAVAILABLE, one booking", async () => {
     const salon = await googleSalon(1);

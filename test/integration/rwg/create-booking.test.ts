@@ -179,7 +179,7 @@ describe("Reserve with Google: CreateBooking", () => {
     expect(messages?.n).toBe(1);
   });
 
-  it("answers OVERLAPPING_RESERVATION to a new token of the same user, or the same phone, at the same slot", async () => {
+  it("answers SLOT_ALREADY_BOOKED_BY_USER to a new token of the same user at the same slot, OVERLAPPING_RESERVATION to the same phone", async () => {
     const salon = await googleSalon();
     const first = await salon.google("CreateBooking", createRequest(salon, at("08:00")));
     expect(first.body.booking.status).toBe("CONFIRMED");
@@ -187,7 +187,7 @@ describe("Reserve with Google: CreateBooking", () => {
     expect(sameUser.status).toBe(200);
     expectProtoJson("CreateBookingResponse", sameUser.body);
     expect(sameUser.body).toEqual({
-      booking_failure: { cause: "OVERLAPPING_RESERVATION", description: expect.any(String) },
+      booking_failure: { cause: "SLOT_ALREADY_BOOKED_BY_USER", description: expect.any(String) },
     });
     const samePhone = await salon.google(
       "CreateBooking",
