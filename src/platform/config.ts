@@ -110,9 +110,12 @@ const ConfigSchema = z.object({
   STRIPE_API_BASE: z.url().default("https://api.stripe.com"),
   /**
    * Reserve with Google's real-time updates (src/reserve-with-google/notify): Google's Maps
-   * Booking API base, the partner id Google assigned, and the service account's JSON key
-   * (a secret; its client_email, private_key and token_uri are used). Without the id or the
-   * key no update is queued. `npm start` and the tests point the base at tools/google-local.
+   * Booking API base, the platform's partner id (the fallback for a workspace without its own
+   * `partner_id`), and the service account's JSON key (a secret; its client_email, private_key
+   * and token_uri are used; its Cloud project must be registered with every partner account
+   * updates go out under). Without the key no update is queued, nor for a workspace without a
+   * partner id when RWG_PARTNER_ID is unset. `npm start` and the tests point the base at
+   * tools/google-local.
    */
   RWG_NOTIFY_URL: z.url().default("https://mapsbooking.googleapis.com"),
   RWG_PARTNER_ID: z.string().optional().transform(blank),
@@ -169,14 +172,14 @@ const SettingsSchema = ConfigSchema.transform((s) => ({
         apiBase: s.STRIPE_API_BASE.replace(/\/+$/, ""),
       }
     : null,
-  rwgNotify:
-    s.RWG_PARTNER_ID && s.RWG_SERVICE_ACCOUNT_JSON
-      ? {
-          baseUrl: s.RWG_NOTIFY_URL.replace(/\/+$/, ""),
-          partnerId: s.RWG_PARTNER_ID,
-          account: s.RWG_SERVICE_ACCOUNT_JSON,
-        }
-      : null,
+  rwgNotify: s.RWG_SERVICE_ACCOUNT_JSON
+    ? {
+        baseUrl: s.RWG_NOTIFY_URL.replace(/\/+$/, ""),
+        /** The platform's partner id: a workspace's own `partner_id` goes first. */
+        partnerId: s.RWG_PARTNER_ID,
+        account: s.RWG_SERVICE_ACCOUNT_JSON,
+      }
+    : null,
   rwgRetryBaseSeconds: s.RWG_RETRY_BASE_SECONDS,
 }));
 

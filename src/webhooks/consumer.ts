@@ -97,9 +97,33 @@ async function fanOut(
   eventId: string,
   mailer: Mailer,
 ) {
-  const { event, subscribed, mailedWebhookIds } = await readFanOut(db, eventId);
+  const read = await readFanOut(db, eventId);
+  const event = read.event;
   if (!event) return;
-  await eventListener()(env, event);
+  await fanOutToWebhooks(env, db, workspaceId, eventId, read, mailer);
+  // After the customers' webhooks, and never at their cost: a listener's failure is logged and
+  // the event acknowledged all the same (what it lost, the listener's own repair brings back:
+  // Google's next feed upload).
+  try {
+    await eventListener()(env, event);
+  } catch (error) {
+    log("error", "event listener failed; the event's webhooks went out regardless", {
+      error,
+      event_id: eventId,
+      event_type: event.type,
+    });
+  }
+}
+
+async function fanOutToWebhooks(
+  env: Env,
+  db: Database,
+  workspaceId: string,
+  eventId: string,
+  { event, subscribed, mailedWebhookIds }: Awaited<ReturnType<typeof readFanOut>>,
+  mailer: Mailer,
+) {
+  if (!event) return;
   if (subscribed.length === 0) return;
 
   // Queues take at most 100 messages per sendBatch; a workspace may have more webhooks.

@@ -5,8 +5,10 @@ import type { EventRow } from "./queries/outbox";
  * Work a module above webhooks does for every outbox event, as the queue fans it out
  * (Reserve with Google tells Google of bookings changed here). Webhooks may not import
  * those modules, so the composition root (src/app/app.ts) installs it (`listenToEventsWith`).
- * It runs before the webhooks' own fan-out, at least once per event (a failed fan-out runs
- * again), so it must be cheap and may repeat: it only queues its own work.
+ * It runs after the webhooks' own fan-out, at least once per event (a failed fan-out runs
+ * again), so it must be cheap and may repeat: it only queues its own work. Its failure is
+ * logged and swallowed (the event is acknowledged): no listener may cost a webhook delivery,
+ * so what it loses must be repaired its own way.
  */
 export type EventListener = (env: Env, event: EventRow) => Promise<void>;
 

@@ -11,16 +11,24 @@ export interface RwgCredentials {
   password: string;
 }
 
-/** Turns the booking server on for a workspace (PUT /workspaces/{ws}/rwg); answers the credentials. */
+/**
+ * Turns the booking server on for a workspace (PUT /workspaces/{ws}/rwg); answers the credentials.
+ * `partnerId`: the salon's own Google partner account (else the platform's RWG_PARTNER_ID).
+ */
 export async function enableRwg(
   ws: TestWorkspace,
-  creds: Partial<RwgCredentials> & { enabled?: boolean } = {},
+  creds: Partial<RwgCredentials> & { enabled?: boolean; partnerId?: string } = {},
 ): Promise<RwgCredentials> {
   const username = creds.username ?? `google-${ws.id.slice(0, 8)}`;
   const password = creds.password ?? `pw-${crypto.randomUUID()}`;
   const saved = await admin(`/workspaces/${ws.id}/rwg`, {
     method: "PUT",
-    body: { enabled: creds.enabled ?? true, username, password },
+    body: {
+      enabled: creds.enabled ?? true,
+      username,
+      password,
+      ...(creds.partnerId ? { partner_id: creds.partnerId } : {}),
+    },
   });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   return { username, password };

@@ -1,10 +1,12 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { bookThroughGoogle, cutStarts, deskCancel } from "../helpers/rwg-booked";
-import { googleSalon } from "../helpers/rwg";
+import { enableRwg, googleClient, googleSalon } from "../helpers/rwg";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { consumeFrom } from "../helpers/queue";
 import { RWG_QUEUE_NAME, type RwgMessage } from "../../src/reserve-with-google/notify/message";
+import type { Env } from "../../src/platform/env";
 
 /*
  * Real-time updates reach google-local (tools/google-local, one per run: test/setup/google-server.ts),
@@ -206,6 +208,33 @@ describe("real-time updates to Google", () => {
     expect(booked9).toMatchObject({ duration: "2700s", spotsTotal: "3", spotsOpen: "2" });
   });
 
+  it("tells Google under the salon's own partner account when it has one (partner_id), not the platform's", async () => {
+    const plain = await createSalon();
+    const creds = await enableRwg(plain.ws, { partnerId: "30003" });
+    const salon = { ...plain, google: googleClient(creds) };
+    const { id } = await bookThroughGoogle(salon, at("15:00", "2030-03-05"));
+    expect((await deskCancel(salon, id)).status).toBe(200);
+
+    const own = `/v1alpha/notification/partners/30003/bookings/${id}`;
+    const [patch] = await until(async () => {
+      const got = await calls(own);
+      return got.length > 0 && got;
+    });
+    expect(patch).toMatchObject({
+      status: 200,
+      body: { name: `partners/30003/bookings/${id}`, status: "CANCELED" },
+    });
+    const replaces = await until(async () => {
+      const got = await replacesOf(salon.location.uuid);
+      return got.length >= 2 && got;
+    });
+    for (const r of replaces) {
+      expect(r.path).toBe("/v1alpha/inventory/partners/30003/availability:replace");
+      expect(r.status).toBe(200);
+    }
+    expect(await calls(bookingPath(id))).toEqual([]);
+  });
+
   it("sends nothing for a workspace without the booking server", async () => {
     const plain: Salon = await createSalon();
     const booked = await plain.ws.api("/bookings", {
@@ -234,6 +263,7 @@ describe("the update consumer's decisions", () => {
   const notification = (id: string): RwgMessage => ({
     kind: "booking",
     workspaceId: salon.ws.id,
+    partnerId: "20001",
     bookingId: id,
     mask: "status",
   });
@@ -261,5 +291,34 @@ describe("the update consumer's decisions", () => {
 
     const statuses = (await calls(bookingPath(id))).map((c) => c.status);
     expect(statuses.slice(-2)).toEqual([400, 429]);
+  });
+
+  it("retries an update whose token the token endpoint refused (400 invalid_grant): not the update's fault", async () => {
+    salon = await googleSalon();
+    const { id } = await bookThroughGoogle(salon, at("15:00", "2030-03-08"));
+    // A change Google has to hear of (the desk's cancel), its own notification over first.
+    expect((await deskCancel(salon, id)).status).toBe(200);
+    const before = await until(async () => (await calls(bookingPath(id))).length);
+    // Another service account (no token cached for it) whose assertions name the wrong audience:
+    // google-local answers 400 invalid_grant, as Google does for a skewed clock or a rotated key.
+    const bindings: Env = env;
+    const account = JSON.parse(bindings.RWG_SERVICE_ACCOUNT_JSON ?? "{}") as Record<string, string>;
+    const skewed: Env = {
+      ...bindings,
+      RWG_SERVICE_ACCOUNT_JSON: JSON.stringify({
+        ...account,
+        client_email: `skewed-${crypto.randomUUID()}@example.iam.gserviceaccount.com`,
+        token_uri: `${account.token_uri}?audience=wrong`,
+      }),
+    };
+    const out = await consumeFrom(
+      RWG_QUEUE_NAME,
+      [{ id: "m-token", body: notification(id), attempts: 1 }],
+      skewed,
+    );
+    expect(out.explicitAcks).toEqual([]);
+    expect(out.retryMessages).toMatchObject([{ msgId: "m-token" }]);
+    // No call reached the API without a token.
+    expect((await calls(bookingPath(id))).length).toBe(before);
   });
 });

@@ -3,6 +3,9 @@ import { generateKeyPairSync } from "node:crypto";
 /** The partner id the Worker under test is given and google-local accepts. */
 export const TEST_RWG_PARTNER_ID = "20001";
 
+/** A salon's own partner account (a workspace's `partner_id`), which google-local accepts too. */
+export const TEST_SALON_PARTNER_ID = "30003";
+
 /**
  * A throwaway service account for the run: google-local (test/setup/google-server.ts) checks
  * token requests against the public key; the Worker signs them with the private one. Kept in

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { createGoogleLocal } from "../../tools/google-local/server";
-import { googleTestKeys, TEST_RWG_PARTNER_ID } from "./google-keys";
+import { googleTestKeys, TEST_RWG_PARTNER_ID, TEST_SALON_PARTNER_ID } from "./google-keys";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,7 +19,7 @@ export default async function setup(project: TestProject) {
   const server = await createGoogleLocal({
     port: Number(process.env.GOOGLE_LOCAL_PORT ?? 0),
     publicKeyPem: googleTestKeys().publicKeyPem,
-    partnerId: TEST_RWG_PARTNER_ID,
+    partnerIds: [TEST_RWG_PARTNER_ID, TEST_SALON_PARTNER_ID],
   });
   project.provide("googleServer", server.url);
   return () => server.close();

@@ -25,8 +25,11 @@ describe("Reserve with Google's real-time update settings", () => {
     expect(configOf({ ...base }).rwgRetryBaseSeconds).toBe(30);
   });
 
-  it("are off without either", () => {
-    expect(configOf({ ...base, RWG_SERVICE_ACCOUNT_JSON: account }).rwgNotify).toBeNull();
+  it("are off without the key; without the platform's partner id only salons with their own are told", () => {
+    expect(configOf({ ...base, RWG_SERVICE_ACCOUNT_JSON: account }).rwgNotify).toMatchObject({
+      partnerId: null,
+    });
+    expect(configOf({ ...base, RWG_PARTNER_ID: "20001" }).rwgNotify).toBeNull();
     expect(
       configOf({ ...base, RWG_PARTNER_ID: "20001", RWG_SERVICE_ACCOUNT_JSON: " " }).rwgNotify,
     ).toBeNull();

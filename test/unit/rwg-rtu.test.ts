@@ -5,10 +5,10 @@ import {
   durationText,
   localDays,
   rfc3339,
-  rtuStatus,
+  type NotifiedBooking,
 } from "../../src/reserve-with-google/rules/rtu";
 
-const booking = {
+const booking: NotifiedBooking = {
   bookingId: "b-1",
   merchantId: "loc-1",
   serviceId: "svc-1",
@@ -16,6 +16,7 @@ const booking = {
   endMs: Date.parse("2030-03-04T08:45:00Z"),
   isCanceled: false,
   cancelReason: null,
+  cancelChargesFee: false,
 };
 
 describe("real-time update requests", () => {
@@ -24,11 +25,19 @@ describe("real-time update requests", () => {
     expect(durationText(2700)).toBe("2700s");
   });
 
-  it("tells a cancel, a no-show and an open booking by their RTU status", () => {
-    expect(rtuStatus({ isCanceled: false, cancelReason: null })).toBe("CONFIRMED");
-    expect(rtuStatus({ isCanceled: true, cancelReason: "customer" })).toBe("CANCELED");
-    expect(rtuStatus({ isCanceled: true, cancelReason: null })).toBe("CANCELED");
-    expect(rtuStatus({ isCanceled: true, cancelReason: "didnt_come" })).toBe("NO_SHOW");
+  it("tells a cancel, a no-show (penalized when the fee was charged) and an open booking as the booking server does", () => {
+    const status = (b: Partial<NotifiedBooking>) =>
+      bookingNotification("20001", { ...booking, ...b }, "status").body.status;
+    expect(status({})).toBe("CONFIRMED");
+    expect(status({ isCanceled: true, cancelReason: "customer" })).toBe("CANCELED");
+    expect(status({ isCanceled: true, cancelReason: "customer", cancelChargesFee: true })).toBe(
+      "CANCELED",
+    );
+    expect(status({ isCanceled: true })).toBe("CANCELED");
+    expect(status({ isCanceled: true, cancelReason: "didnt_come" })).toBe("NO_SHOW");
+    expect(status({ isCanceled: true, cancelReason: "didnt_come", cancelChargesFee: true })).toBe(
+      "NO_SHOW_PENALIZED",
+    );
   });
 
   it("patches a cancelled booking with updateMask=status and the resource name of its path", () => {

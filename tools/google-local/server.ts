@@ -11,8 +11,12 @@ export interface GoogleLocalOptions {
   host?: string;
   /** The service account's public key (SPKI PEM): token requests must be signed by its private key. */
   publicKeyPem: string;
-  /** The partner id the API accepts (another is 403, as for a partner one is not); absent: any. */
-  partnerId?: string;
+  /**
+   * The partner ids the API accepts (another is 403, as for a partner account the caller's
+   * project is not registered with); absent or empty: any. A platform may call under several:
+   * each salon its own partner account.
+   */
+  partnerIds?: readonly string[];
   /** Told of each API call as it is answered (the CLI logs them). */
   onCall?: (call: ReceivedCall) => void;
 }
@@ -116,7 +120,7 @@ export async function createGoogleLocal(options: GoogleLocalOptions): Promise<Go
     if (!bearer || !issued.has(bearer))
       return answer(401, googleError(401, "Request had invalid authentication credentials."));
     const partnerId = decodeURIComponent((notify ?? replace)?.[1] ?? "");
-    if (options.partnerId && partnerId !== options.partnerId)
+    if (options.partnerIds?.length && !options.partnerIds.includes(partnerId))
       return answer(403, googleError(403, `The caller is not partner ${partnerId}.`));
     if (typeof body === "string")
       return answer(400, googleError(400, "Invalid JSON payload received."));

@@ -24,7 +24,7 @@ async function googleServiceIds(scope: Scope, locationId: string): Promise<strin
 export async function replaceAvailability(
   notify: Notify,
   scope: Scope,
-  m: { locationId: string; fromMs: number; toMs: number },
+  m: { partnerId: string; locationId: string; fromMs: number; toMs: number },
 ): Promise<CallOutcome | "nothing"> {
   const [serviceIds, slots] = await Promise.all([
     googleServiceIds(scope, m.locationId),
@@ -35,7 +35,7 @@ export async function replaceAvailability(
   return callGoogle(
     notify,
     availabilityReplace(
-      notify.partnerId,
+      m.partnerId,
       { merchantId: m.locationId, fromMs: m.fromMs, toMs: m.toMs },
       serviceIds,
       slots,

@@ -1,4 +1,5 @@
 import type { Config } from "../../platform/config";
+import { log } from "../../platform/log";
 import { parseRetryAfter } from "../../platform/rules/backoff";
 import type { RtuRequest } from "../rules/rtu";
 import { accessToken, forgetToken, TokenError } from "./token";
@@ -7,8 +8,8 @@ type Notify = NonNullable<Config["rwgNotify"]>;
 
 /**
  * How a call to Google ended, for the queue: done; worth another try later (no answer,
- * 429, 5xx, a token Google no longer takes); or refused for good (any other 4xx: the same
- * request would be refused again, so it is logged and dropped).
+ * 429, 5xx, a token Google no longer takes, no token at all); or refused for good (any other
+ * 4xx of the API: the same request would be refused again, so it is logged and dropped).
  */
 export type CallOutcome =
   | { kind: "done" }
@@ -24,9 +25,13 @@ export async function callGoogle(notify: Notify, request: RtuRequest): Promise<C
     token = await accessToken(notify.account);
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
-    return retryable(error.status)
-      ? { kind: "retry", status: error.status, retryAfterSeconds: null }
-      : { kind: "refused", status: error.status, detail: error.message };
+    // No token says nothing of the update (a skewed clock's invalid_grant, a rotated key): it
+    // is retried, and lands in the dead-letter queue past max_retries rather than vanishing.
+    log("error", "reserve with google token request failed; update to be retried", {
+      status: error.status,
+      detail: error.message,
+    });
+    return { kind: "retry", status: error.status, retryAfterSeconds: null };
   }
   let res: Response;
   try {

@@ -10,9 +10,10 @@ import { notifyBooking } from "./notification";
 
 /**
  * Consumes RWG_QUEUE: each message is one call to Google, acknowledged or retried on its
- * own. Network errors, 429 and 5xx come back after a backoff (the queue's max_retries
- * bounds them, then the dead-letter queue keeps a copy); a request Google refuses otherwise
- * would be refused again, so it is logged and dropped.
+ * own, under the partner account the message names. Network errors, 429, 5xx and a token
+ * not had come back after a backoff (the queue's max_retries bounds them, then the
+ * dead-letter queue keeps a copy); a request Google refuses otherwise would be refused
+ * again, so it is logged and dropped.
  */
 export async function consumeRwgBatch(batch: MessageBatch<RwgMessage>, env: Env) {
   const config = configOf(env);

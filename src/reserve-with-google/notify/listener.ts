@@ -34,24 +34,27 @@ let offLogged = false;
  * workspace whose booking server is enabled, queues a notification of the booking (the
  * consumer skips bookings Google did not make, and changes Google made itself) and an
  * availability replace of the local days the booking covers now. Only queues: the calls
- * are the RWG_QUEUE consumer's. One directory read per booking event.
+ * are the RWG_QUEUE consumer's. One directory read per booking event. Each salon may be its
+ * own Google partner account: the messages carry the one its updates go out under.
  */
 export async function queueGoogleUpdates(env: Env, event: EventRow): Promise<void> {
   if (!(event.type in TOLD)) return;
-  if (!configOf(env).rwgNotify) {
+  const notify = configOf(env).rwgNotify;
+  if (!notify) {
     if (!offLogged) {
       offLogged = true;
-      log(
-        "info",
-        "reserve with google updates are off (RWG_PARTNER_ID or RWG_SERVICE_ACCOUNT_JSON unset)",
-      );
+      log("info", "reserve with google updates are off (RWG_SERVICE_ACCOUNT_JSON unset)");
     }
     return;
   }
   const parsed = BookingPayload.safeParse(event.payload);
   if (!parsed.success) return;
+  // One statement: whether the server is on, and the partner account the updates go out under.
   const partner = await partnerOf(createDb(env.DB), event.workspaceId);
   if (!partner?.enabled) return;
+  const partnerId = partner.partnerId ?? notify.partnerId;
+  // Neither the salon's own partner id nor the platform's: no account to tell Google under.
+  if (!partnerId) return;
 
   const booking = parsed.data;
   const workspaceId = event.workspaceId;
@@ -62,9 +65,11 @@ export async function queueGoogleUpdates(env: Env, event: EventRow): Promise<voi
   ).map((day) => ({
     kind: "availability",
     workspaceId,
+    partnerId,
     locationId: booking.location_uuid,
     ...day,
   }));
-  if (mask) messages.unshift({ kind: "booking", workspaceId, bookingId: booking.uuid, mask });
+  if (mask)
+    messages.unshift({ kind: "booking", workspaceId, partnerId, bookingId: booking.uuid, mask });
   await env.RWG_QUEUE.sendBatch(messages.map((body) => ({ body })));
 }

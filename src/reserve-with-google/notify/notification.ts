@@ -15,14 +15,14 @@ type Notify = NonNullable<Config["rwgNotify"]>;
 export async function notifyBooking(
   notify: Notify,
   scope: Scope,
-  m: { bookingId: string; mask: UpdateMask },
+  m: { partnerId: string; bookingId: string; mask: UpdateMask },
 ): Promise<CallOutcome | "nothing"> {
   const booking = await googleBookingNow(scope, m.bookingId);
   if (!booking || booking.version === booking.googleVersion) return "nothing";
   return callGoogle(
     notify,
     bookingNotification(
-      notify.partnerId,
+      m.partnerId,
       {
         bookingId: booking.bookingId,
         merchantId: booking.locationId,
@@ -31,6 +31,7 @@ export async function notifyBooking(
         endMs: booking.endAt,
         isCanceled: booking.isCanceled,
         cancelReason: booking.cancelReason,
+        cancelChargesFee: booking.cancelChargesFee,
       },
       m.mask,
     ),

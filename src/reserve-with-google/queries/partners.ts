@@ -41,6 +41,8 @@ export interface PartnerWrite {
   username: string;
   passwordHash: string;
   enabled: boolean;
+  /** Google's partner id of the salon's own account; null: the platform's. */
+  partnerId: string | null;
   now: number;
 }
 
@@ -56,6 +58,7 @@ export async function savePartner(directory: Database, w: PartnerWrite) {
       username: w.username,
       passwordHash: w.passwordHash,
       enabled: w.enabled,
+      partnerId: w.partnerId,
       createdAt: w.now,
       updatedAt: w.now,
     })
@@ -65,6 +68,7 @@ export async function savePartner(directory: Database, w: PartnerWrite) {
         username: w.username,
         passwordHash: w.passwordHash,
         enabled: w.enabled,
+        partnerId: w.partnerId,
         updatedAt: w.now,
       },
     });

@@ -4,16 +4,13 @@ import {
   instantToLocalDate,
   localDateTimeToInstant,
 } from "../../calendar/rules/zone";
-import { NO_SHOW_REASON } from "../../packages/rules/booking-end";
+import { googleStatus, type BookingState } from "./status";
 
 /*
  * Real-time updates to Google (Maps Booking API v1alpha, REST): the requests as data, built
  * from plain values. Unlike the booking server's snake_case, this API's JSON is lowerCamel,
  * with RFC 3339 timestamps and "<seconds>s" durations.
  */
-
-/** The RTU BookingStatus values this server tells (the booking server's own spelling: one L). */
-export type RtuStatus = "CONFIRMED" | "CANCELED" | "NO_SHOW";
 
 /** Which booking fields a notification changes: a cancel or no-show, or a move. */
 export type UpdateMask = "status" | "startTime,duration";
@@ -25,12 +22,6 @@ export const rfc3339 = (ms: number) =>
 /** A Duration in JSON: whole seconds followed by "s". */
 export const durationText = (seconds: number) => `${Math.round(seconds)}s`;
 
-/** What Google is told of a booking: CONFIRMED while open, else how it ended. */
-export function rtuStatus(b: { isCanceled: boolean; cancelReason: string | null }): RtuStatus {
-  if (!b.isCanceled) return "CONFIRMED";
-  return b.cancelReason === NO_SHOW_REASON ? "NO_SHOW" : "CANCELED";
-}
-
 /** One outgoing call, relative to the configured base (RWG_NOTIFY_URL). */
 export interface RtuRequest {
   method: "PATCH" | "POST";
@@ -39,15 +30,13 @@ export interface RtuRequest {
   body: Record<string, unknown>;
 }
 
-/** A booking Google made, as it is now. */
-export interface NotifiedBooking {
+/** A booking Google made, as it is now (its state as the booking server's answers read it). */
+export interface NotifiedBooking extends BookingState {
   bookingId: string;
   merchantId: string;
   serviceId: string;
   startMs: number;
   endMs: number;
-  isCanceled: boolean;
-  cancelReason: string | null;
 }
 
 /**
@@ -70,7 +59,8 @@ export function bookingNotification(
       serviceId: booking.serviceId,
       startTime: rfc3339(booking.startMs),
       duration: durationText((booking.endMs - booking.startMs) / 1000),
-      status: rtuStatus(booking),
+      // The booking server's own rule: Google reads the same status from both APIs.
+      status: googleStatus(booking),
     },
   };
 }

@@ -57,6 +57,28 @@ describe("Reserve with Google: the partner's credentials", () => {
     expect(unknownWs.status).toBe(404);
   });
 
+  it("keeps the salon's own Google partner id (digits only, else 422), none meaning the platform's", async () => {
+    const ws = await createWorkspace();
+    const body = { enabled: true, username: `own-${ws.id.slice(0, 8)}`, password: "x".repeat(30) };
+    const own = await admin(`/workspaces/${ws.id}/rwg`, {
+      method: "PUT",
+      body: { ...body, partner_id: "30003" },
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body).toMatchObject({ enabled: true, username: body.username, partner_id: "30003" });
+    for (const bad of ["partners/30003", "3x", "", "1".repeat(21), 30003]) {
+      const refused = await admin(`/workspaces/${ws.id}/rwg`, {
+        method: "PUT",
+        body: { ...body, partner_id: bad },
+      });
+      expect(refused.status, JSON.stringify([bad, refused.body])).toBe(422);
+      expect(refused.body.errors, JSON.stringify(bad)).toHaveProperty("partner_id");
+    }
+    const platform = await admin(`/workspaces/${ws.id}/rwg`, { method: "PUT", body });
+    expect(platform.status).toBe(200);
+    expect(platform.body).toMatchObject({ partner_id: null });
+  });
+
   it("answers an unknown method 404 and a body that is not JSON 400", async () => {
     const ws = await createWorkspace();
     const creds = await enableRwg(ws);

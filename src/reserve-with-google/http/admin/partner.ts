@@ -25,7 +25,7 @@ export const route = defineRoute({
   tags: ["Reserve with Google"],
   summary: "Set the workspace's Reserve with Google booking server credentials",
   description:
-    "Google's booking server calls (`/rwg/v3/<Method>`) carry HTTP Basic auth with these credentials: the user name names the workspace, so it is unique over every workspace (another's is 409 `conflict`). The password is stored as a hash and never shown again; send it again to change anything. `enabled: false` answers Google 401 until it is enabled again.",
+    "Google's booking server calls (`/rwg/v3/<Method>`) carry HTTP Basic auth with these credentials: the user name names the workspace, so it is unique over every workspace (another's is 409 `conflict`). The password is stored as a hash and never shown again; send it again to change anything. `enabled: false` answers Google 401 until it is enabled again. `partner_id` is the salon's own Google partner account, which real-time updates go out under (absent: the platform's, `RWG_PARTNER_ID`).",
   request: { params: WorkspaceParams, ...jsonBody(PartnerBody) },
   responses: {
     200: json(PartnerSchema, "Saved"),
@@ -55,6 +55,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
       username: body.username,
       passwordHash: await sha256Hex(body.password),
       enabled: body.enabled,
+      partnerId: body.partner_id ?? null,
       now,
     });
   } catch (error) {
@@ -66,6 +67,7 @@ export const handler: RouteHandler<typeof route, AdminEnv> = async (c) => {
     {
       enabled: body.enabled,
       username: body.username,
+      partner_id: body.partner_id ?? null,
       booking_server_path: "/rwg",
       updated_at: new Date(now).toISOString(),
     },
