@@ -76,8 +76,8 @@ describe("Reserve with Google: CheckAvailability", () => {
     expect(
       await check(s, cutSlot(s, "09:00", { resources: { staff_id: crypto.randomUUID() } })),
     ).toBe(0);
-    // Far beyond any season Google shows: unavailable, not searched.
-    expect(await check(s, { ...cutSlot(s, "09:00"), start_sec: "9999999999999" })).toBe(0);
+    // Far beyond any season Google shows (the wire's largest int64, 8.64e12 s): unavailable, not searched.
+    expect(await check(s, { ...cutSlot(s, "09:00"), start_sec: "8640000000000" })).toBe(0);
   });
 
   it("counts a group service's free seats, and 0 for a service Google may not book (paid online)", async () => {
