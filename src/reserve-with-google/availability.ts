@@ -4,9 +4,8 @@ import { engineInputs } from "../calendar/availability/engine-input";
 import { loadAvailability } from "../calendar/queries/availability";
 import { instantToLocalDate, searchSlots, sessionAskOf } from "../calendar/rules";
 import { bufferOf } from "../catalogue/rules/service-terms";
-import { ApiError } from "../platform/errors";
 import { UUID } from "../platform/rules/uuid";
-import { missing } from "./wire/invalid";
+import { invalidArgument, missing } from "./wire/invalid";
 import { bookableThroughGoogle } from "./rules/bookable";
 import {
   MAX_SPAN_DAYS,
@@ -23,10 +22,7 @@ import type { BatchAvailabilityLookupResponse, CheckAvailabilityResponse } from 
 /** The distinct services one lookup may ask about (a location offers far fewer to Google). */
 const MAX_SERVICES = 100;
 
-const unknown = (field: string, what: string) =>
-  new ApiError("invalid_argument", `Unknown ${what}.`, {
-    errors: { [field]: [`Unknown ${what}.`] },
-  });
+const unknown = (field: string, what: string) => invalidArgument(field, `Unknown ${what}.`);
 
 /**
  * How many bookings each asked slot could still take at the merchant (a location), as the
@@ -51,14 +47,14 @@ async function countAvailable(
   );
   if (!window) {
     const message = `The slots asked about may span at most ${MAX_SPAN_DAYS} days.`;
-    throw new ApiError("invalid_argument", message, { errors: { slot_time: [message] } });
+    throw invalidArgument("slot_time", message);
   }
   // Only ids that can be a service's are looked up, and at most MAX_SERVICES of them: the
   // list is one bound parameter of several statements (a D1 statement stays small).
   const serviceIds = [...new Set(asks.map((a) => a.serviceId))].filter((id) => UUID.test(id));
   if (serviceIds.length > MAX_SERVICES) {
     const message = `The slots asked about may name at most ${MAX_SERVICES} services.`;
-    throw new ApiError("invalid_argument", message, { errors: { slot_time: [message] } });
+    throw invalidArgument("slot_time", message);
   }
   const loaded = await loadAvailability(scope, {
     locationId: merchantId,

@@ -3,12 +3,10 @@ import { isUniqueViolation } from "../db/constraints";
 import { ApiError, InvalidError } from "../platform/errors";
 import { probe } from "../platform/failpoints";
 import { answerOfToken } from "./queries/google-bookings";
+import { invalidArgument } from "./wire/invalid";
 import { failureOf } from "./rules/failures";
 import type { FailureCause } from "./wire/enums";
 import type { CreateBookingResponse } from "./wire/responses";
-
-export const invalidArgument = (field: string, message: string) =>
-  new ApiError("invalid_argument", message, { errors: { [field]: [message] } });
 
 /** A business failure: HTTP 200, nothing stored (a retry with the same token is tried again). */
 export const failure = (cause: FailureCause, description: string) =>
@@ -36,9 +34,7 @@ export async function refused(deps: BookingDeps, token: string, error: unknown):
   }
   const description = describe(error);
   if (verdict?.kind === "invalid_argument") {
-    throw new ApiError("invalid_argument", description, {
-      errors: { user_information: [description] },
-    });
+    throw invalidArgument("user_information", description);
   }
   // Only a claim that lapsed mid-booking lets two requests with one token this far.
   const won = raced ? (await answerOfToken(deps.scope, token))?.response : undefined;

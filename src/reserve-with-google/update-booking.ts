@@ -2,9 +2,8 @@ import type { BookingDeps } from "../bookings/deps";
 import { cancelBooking } from "../bookings/ops/cancel";
 import { rescheduleBooking } from "../bookings/ops/reschedule";
 import type { Scope } from "../db/scope";
-import { ApiError } from "../platform/errors";
 import { unknownBooking } from "./booking-status";
-import { missing } from "./wire/invalid";
+import { invalidArgument, missing } from "./wire/invalid";
 import {
   googleBookingNow,
   markGoogleVersion,
@@ -20,8 +19,7 @@ import type { UpdateBookingResponse } from "./wire/responses";
 type Asked = NonNullable<UpdateBookingRequest["booking"]>;
 type Change = { kind: "cancel" } | { kind: "move"; slot: NonNullable<Asked["slot"]> };
 
-const refused = (message: string, field: string) =>
-  new ApiError("invalid_argument", message, { errors: { [field]: [message] } });
+const refused = (message: string, field: string) => invalidArgument(field, message);
 
 /** What the request asks: a cancel (status CANCELED) or a move (a slot), never both or neither. */
 function changeOf(asked: Asked): Change {

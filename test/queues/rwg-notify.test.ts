@@ -5,6 +5,7 @@ import { enableRwg, googleClient, googleSalon } from "../helpers/rwg";
 import { createPublishableKey } from "../helpers/keys";
 import { at, createSalon, customer, type Salon } from "../helpers/salon";
 import { consumeFrom } from "../helpers/queue";
+import { until } from "../helpers/messages";
 import { RWG_QUEUE_NAME, type RwgMessage } from "../../src/reserve-with-google/notify/message";
 import type { Env } from "../../src/platform/env";
 
@@ -39,16 +40,6 @@ const replacesOf = async (locationId: string) =>
       (e: { merchantId: string }) => e.merchantId === locationId,
     ),
   );
-
-async function until<T>(probe: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const armFault = (body: { status: number; count: number; path_contains: string }) =>
   fetch(`${google()}/_faults`, { method: "PUT", body: JSON.stringify(body) });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventListener, listenToEventsWith } from "../../src/webhooks/event-listener";
 import { createWorkspace } from "../helpers/factory";
+import { until } from "../helpers/messages";
 import { consume, event, insertEvents } from "../helpers/queue";
 
 /*
@@ -27,14 +28,6 @@ afterEach(() => {
   listenToEventsWith(installed);
 });
 
-async function until(probe: () => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe("the event listener beside the webhooks' fan-out", () => {
   it("cannot cost a webhook delivery: a listener that throws is logged, the event acked and its webhooks delivered", async () => {
     const ws = await createWorkspace();
@@ -54,6 +47,6 @@ describe("the event listener beside the webhooks' fan-out", () => {
     expect(outcome).toMatchObject({ explicitAcks: ["fan-out"], retryMessages: [] });
     // The listener was asked (after the fan-out), and the webhook's delivery went out regardless.
     expect(heard).toEqual([eventId]);
-    await until(() => received.includes("/hook"));
+    await until(async () => received.includes("/hook"));
   });
 });
